@@ -1,0 +1,183 @@
+//===- CudaApiModel.cpp ---------------------------------------------------===//
+
+#include "CudaApiModel.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace clang::tidy::cuda {
+namespace {
+
+constexpr unsigned Host = MS_Host, Device = MS_Device, Pinned = MS_Pinned,
+                   Managed = MS_Managed;
+constexpr unsigned Async = CF_Async, Set = CF_Set, ToSymbol = CF_ToSymbol,
+                   FromSymbol = CF_FromSymbol, Peer = CF_Peer,
+                   Pitched = CF_Pitched, Params3D = CF_Params3D;
+
+class Table {
+public:
+  Table() {
+#define CUDA_ALLOC(N, L, S, Ptr, Bytes, Bytes2, PitchOut, Stream)              \
+  entry(#N, ApiLibrary::L).Alloc =                                             \
+      AllocInfo{MS_##S, Ptr, Bytes, Bytes2, PitchOut, Stream};
+#define CUDA_FREE(N, L, Spaces, Ptr, Stream)                                   \
+  entry(#N, ApiLibrary::L).Free = FreeInfo{Spaces, Ptr, Stream};
+#define CUDA_HOST_REGISTER(N, L, Ptr, Bytes, Reg)                              \
+  entry(#N, ApiLibrary::L).HostRegister = HostRegisterInfo{Ptr, Bytes, Reg};
+#define CUDA_MAP_HOST(N, L, DevOut, HostPtr)                                   \
+  entry(#N, ApiLibrary::L).MapHost = MapHostInfo{DevOut, HostPtr};
+#define CUDA_COPY(N, L, Dst, Src, Bytes, Kind, Stream, Fixed, Flags)           \
+  entry(#N, ApiLibrary::L).Copy =                                              \
+      CopyInfo{Dst, Src, Bytes, Kind, Stream, CopyDirection::Fixed, Flags};
+#define CUDA_SYNC(N, L, Scope, Handle)                                         \
+  entry(#N, ApiLibrary::L).Sync = SyncInfo{SyncScope::Scope, Handle};
+#define CUDA_EVENT(N, L, Role, Ev, Ev2, Stream)                                \
+  entry(#N, ApiLibrary::L).Event = EventInfo{EventRole::Role, Ev, Ev2, Stream};
+#define CUDA_LAUNCH(N, L, Kernel, Stream)                                      \
+  entry(#N, ApiLibrary::L).Launch = LaunchInfo{Kernel, Stream};
+#define CUDA_ERROR_QUERY(N, L, Clears)                                         \
+  entry(#N, ApiLibrary::L).ErrorQuery = ErrorQueryInfo{Clears != 0};
+#define CUDA_RESOURCE(N, L, Kind, Role, Handle)                                \
+  entry(#N, ApiLibrary::L).Resource =                                          \
+      ResourceInfo{ResourceKind::Kind, ResourceRole::Role, Handle};
+#include "CudaApiModel.def"
+    // Second pass: facts that refine entries made above.
+#define CUDA_COPY_PITCH(N, DstPitch, SrcPitch, Width, Height)                  \
+  {                                                                            \
+    CopyInfo &C = *Entries[#N].Copy;                                           \
+    C.DstPitchArg = DstPitch;                                                  \
+    C.SrcPitchArg = SrcPitch;                                                  \
+    C.WidthArg = Width;                                                        \
+    C.HeightArg = Height;                                                      \
+  }
+#define CUDA_IMPLICIT_SYNC(N) Entries[#N].ImplicitSync = true;
+#include "CudaApiModel.def"
+    for (auto &E : Entries)
+      E.second.Name = E.first();
+  }
+
+  const ApiFunction *find(llvm::StringRef Name) const {
+    auto It = Entries.find(Name);
+    return It == Entries.end() ? nullptr : &It->second;
+  }
+
+private:
+  ApiFunction &entry(llvm::StringRef Name, ApiLibrary Lib) {
+    ApiFunction &F = Entries[Name];
+    F.Library = Lib;
+    return F;
+  }
+  llvm::StringMap<ApiFunction> Entries;
+};
+
+const Table &table() {
+  static const Table T;
+  return T;
+}
+
+bool isInStdNamespace(const DeclContext *DC) {
+  const auto *NS = dyn_cast<NamespaceDecl>(DC);
+  return NS && NS->isStdNamespace();
+}
+
+} // namespace
+
+bool ApiFunction::synchronizesHost() const {
+  if (Sync)
+    return !Sync->isQuery();
+  if (Copy)
+    return !Copy->isAsync() && !Copy->isSet() &&
+           Library != ApiLibrary::CLib;
+  return ImplicitSync;
+}
+
+const ApiFunction *CudaApiModel::lookupName(llvm::StringRef Name) {
+  return table().find(Name);
+}
+
+const ApiFunction *CudaApiModel::lookup(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  const IdentifierInfo *II = FD->getIdentifier();
+  if (!II)
+    return nullptr;
+  const ApiFunction *F = table().find(II->getName());
+  if (!F)
+    return nullptr;
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  if (DC->isTranslationUnit() || FD->isExternC())
+    return F;
+  if (F->Library == ApiLibrary::CLib && isInStdNamespace(DC))
+    return F;
+  return nullptr;
+}
+
+const ApiFunction *CudaApiModel::lookup(const CallExpr *Call) {
+  return Call ? lookup(Call->getDirectCallee()) : nullptr;
+}
+
+bool CudaApiModel::isTypeNamed(QualType T,
+                               llvm::ArrayRef<llvm::StringRef> TypeNames) {
+  auto Listed = [&](llvm::StringRef Name) {
+    Name.consume_front("::");
+    for (llvm::StringRef N : TypeNames) {
+      N.consume_front("::");
+      if (N == Name)
+        return true;
+    }
+    return false;
+  };
+  while (!T.isNull()) {
+    if (const auto *TT = T->getAs<TypedefType>()) {
+      if (Listed(TT->getDecl()->getQualifiedNameAsString()))
+        return true;
+      T = TT->getDecl()->getUnderlyingType();
+      continue;
+    }
+    break;
+  }
+  if (T.isNull())
+    return false;
+  if (const auto *TD = T.getCanonicalType()->getAsTagDecl()) {
+    if (Listed(TD->getQualifiedNameAsString()))
+      return true;
+    if (const TypedefNameDecl *Anon = TD->getTypedefNameForAnonDecl())
+      return Listed(Anon->getQualifiedNameAsString());
+  }
+  return false;
+}
+
+bool CudaApiModel::isKernelLaunch(const CallExpr *Call) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return true;
+  const ApiFunction *F = lookup(Call);
+  return F && F->Launch;
+}
+
+bool CudaApiModel::reportsErrorsByThrowing(const FunctionDecl *FD) {
+  for (const DeclContext *DC = FD->getDeclContext(); DC;
+       DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getParent()->getRedeclContext()->isTranslationUnit())
+        return NS->getName() == "thrust";
+  return false;
+}
+
+const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call))
+    return K->getDirectCallee();
+  const ApiFunction *F = lookup(Call);
+  if (!F || !F->Launch || F->Launch->KernelArg < 0 ||
+      (unsigned)F->Launch->KernelArg >= Call->getNumArgs())
+    return nullptr;
+  const Expr *Arg = Call->getArg(F->Launch->KernelArg)->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Arg))
+    if (U->getOpcode() == UO_AddrOf)
+      Arg = U->getSubExpr()->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
+    return dyn_cast<FunctionDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+} // namespace clang::tidy::cuda

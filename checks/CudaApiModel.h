@@ -1,0 +1,185 @@
+//===- CudaApiModel.h - Facts about CUDA API functions ----------*- C++ -*-===//
+//
+// The one place that knows which CUDA runtime, driver and C library calls
+// allocate, free, copy, synchronize, launch or report errors. The facts come
+// from CudaApiModel.def; every check asks here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CUDAAPIMODEL_H
+#define CUDA_TIDY_CUDAAPIMODEL_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace clang::tidy::cuda {
+
+/// Where memory lives. A bit set, so that an analysis can hold "one of".
+enum MemorySpace : unsigned {
+  MS_None = 0,
+  MS_Host = 1u << 0,
+  MS_Device = 1u << 1,
+  MS_Pinned = 1u << 2,
+  MS_Mapped = 1u << 3,
+  MS_Managed = 1u << 4,
+  MS_Symbol = 1u << 5,
+};
+
+enum class ApiLibrary { Runtime, Driver, CLib };
+
+enum class CopyDirection {
+  None,
+  HostToHost,
+  HostToDevice,
+  DeviceToHost,
+  DeviceToDevice,
+  Default
+};
+
+enum CopyFlags : unsigned {
+  CF_Async = 1u << 0,
+  CF_Set = 1u << 1,
+  CF_ToSymbol = 1u << 2,
+  CF_FromSymbol = 1u << 3,
+  CF_Peer = 1u << 4,
+  CF_Pitched = 1u << 5,
+  CF_Params3D = 1u << 6,
+};
+
+enum class SyncScope { Device, Stream, Event, StreamQuery, EventQuery };
+enum class EventRole { Record, Wait, Elapsed };
+enum class ResourceKind {
+  Stream,
+  Event,
+  Graph,
+  GraphExec,
+  Array,
+  TextureObject,
+  SurfaceObject
+};
+enum class ResourceRole { Create, Destroy };
+
+struct AllocInfo {
+  MemorySpace Space;
+  int PtrOutArg; ///< -1: the pointer is the return value.
+  int BytesArg;
+  int Bytes2Arg;
+  int PitchOutArg;
+  int StreamArg;
+};
+
+struct FreeInfo {
+  unsigned AcceptedSpaces; ///< MemorySpace bits.
+  int PtrArg;
+  int StreamArg;
+};
+
+struct HostRegisterInfo {
+  int PtrArg;
+  int BytesArg;
+  bool Registers;
+};
+
+struct MapHostInfo {
+  int DevicePtrOutArg;
+  int HostPtrArg;
+};
+
+struct CopyInfo {
+  int DstArg, SrcArg, BytesArg, KindArg, StreamArg;
+  CopyDirection FixedDirection;
+  unsigned Flags; ///< CopyFlags bits.
+  // Pitched copies only.
+  int DstPitchArg = -1, SrcPitchArg = -1, WidthArg = -1, HeightArg = -1;
+  bool isAsync() const { return Flags & CF_Async; }
+  bool isSet() const { return Flags & CF_Set; }
+};
+
+struct SyncInfo {
+  SyncScope Scope;
+  int HandleArg;
+  bool isQuery() const {
+    return Scope == SyncScope::StreamQuery || Scope == SyncScope::EventQuery;
+  }
+};
+
+struct EventInfo {
+  EventRole Role;
+  int EventArg, Event2Arg, StreamArg;
+};
+
+struct LaunchInfo {
+  int KernelArg;
+  int StreamArg;
+};
+
+struct ErrorQueryInfo {
+  bool ClearsError;
+};
+
+struct ResourceInfo {
+  ResourceKind Kind;
+  ResourceRole Role;
+  int HandleArg;
+};
+
+/// Everything the table says about one function name.
+struct ApiFunction {
+  llvm::StringRef Name;
+  ApiLibrary Library = ApiLibrary::Runtime;
+  std::optional<AllocInfo> Alloc;
+  std::optional<FreeInfo> Free;
+  std::optional<HostRegisterInfo> HostRegister;
+  std::optional<MapHostInfo> MapHost;
+  std::optional<CopyInfo> Copy;
+  std::optional<SyncInfo> Sync;
+  std::optional<EventInfo> Event;
+  std::optional<LaunchInfo> Launch;
+  std::optional<ErrorQueryInfo> ErrorQuery;
+  std::optional<ResourceInfo> Resource;
+  bool ImplicitSync = false;
+
+  /// Blocks the host until earlier device work is done, and so returns the
+  /// errors of earlier asynchronous work: explicit synchronization (not the
+  /// non-blocking queries), synchronous copies, and implicitly synchronizing
+  /// calls.
+  bool synchronizesHost() const;
+  bool releasesSomething() const {
+    return Free || (Resource && Resource->Role == ResourceRole::Destroy) ||
+           (HostRegister && !HostRegister->Registers);
+  }
+};
+
+/// Looks up CUDA API facts for declarations.
+class CudaApiModel {
+public:
+  /// The entry for \p FD, or null when \p FD is not a modelled function
+  /// (a global-namespace or extern "C" function, or a C library function in
+  /// namespace std).
+  static const ApiFunction *lookup(const FunctionDecl *FD);
+  static const ApiFunction *lookup(const CallExpr *Call);
+  /// The entry for a name, for tests and docs.
+  static const ApiFunction *lookupName(llvm::StringRef Name);
+
+  /// Whether \p T names one of \p TypeNames, through any typedef on the way
+  /// to its canonical type (so 'cudaError_t' matches the typedef and
+  /// 'cudaError' the enum).
+  static bool isTypeNamed(QualType T, llvm::ArrayRef<llvm::StringRef> TypeNames);
+
+  /// Whether \p E is a kernel launch: a '<<<...>>>' call or a modelled
+  /// launch function. Returns the launch call.
+  static bool isKernelLaunch(const CallExpr *Call);
+
+  /// Whether \p FD belongs to a library that reports CUDA errors itself by
+  /// throwing (Thrust throws thrust::system_error), so that a launch error
+  /// pending when it is called does not go unnoticed.
+  static bool reportsErrorsByThrowing(const FunctionDecl *FD);
+
+  /// The kernel a launch starts, when it is known.
+  static const FunctionDecl *launchedKernel(const CallExpr *Call);
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

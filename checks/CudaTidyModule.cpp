@@ -1,0 +1,33 @@
+//===- CudaTidyModule.cpp - The cuda-* checks -----------------------------===//
+//
+// Registers every cuda-tidy check, in alphabetical order. The same object
+// file is linked into the plugin (CudaTidyChecks.so) and the driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UncheckedApiCallCheck.h"
+#include "UncheckedKernelLaunchCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy::cuda {
+
+class CudaTidyModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
+    Factories.registerCheck<UncheckedKernelLaunchCheck>(
+        "cuda-unchecked-kernel-launch");
+  }
+};
+
+} // namespace clang::tidy::cuda
+
+namespace clang::tidy {
+// Registers the module with clang-tidy's module registry when the plugin is
+// loaded, or when the driver starts.
+static ClangTidyModuleRegistry::Add<cuda::CudaTidyModule>
+    X("cuda-module", "Checks for bugs in CUDA programs.");
+
+// Referenced by the driver so that the linker keeps this object file.
+volatile int CudaTidyModuleAnchorSource = 0;
+} // namespace clang::tidy

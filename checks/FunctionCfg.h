@@ -1,0 +1,114 @@
+//===- FunctionCfg.h - Per-function CFGs shared by all checks ---*- C++ -*-===//
+//
+// Every flow analysis in cuda-tidy runs on the clang CFG of one function.
+// TranslationUnitAnalyses builds that CFG once per function and translation
+// unit, whichever check asks first, and keeps the facts about the whole
+// translation unit that summaries need (who calls whom).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_FUNCTIONCFG_H
+#define CUDA_TIDY_FUNCTIONCFG_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include <memory>
+#include <optional>
+
+namespace clang::tidy::cuda {
+
+/// A point in a CFG: element \c Index of \c Block.
+struct CfgPoint {
+  const CFGBlock *Block = nullptr;
+  unsigned Index = 0;
+};
+
+/// The CFG of one function definition, with lookups from statements to
+/// their place in it.
+class FunctionCfg {
+public:
+  FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> Graph);
+
+  const FunctionDecl *function() const { return Function; }
+  const CFG &graph() const { return *Graph; }
+  const ParentMap &parents() const { return *Parents; }
+
+  /// Where \p S is evaluated, when it is an element of the CFG.
+  std::optional<CfgPoint> pointOf(const Stmt *S) const;
+  /// Where the declaration of \p VD is evaluated.
+  std::optional<CfgPoint> declarationPointOf(const VarDecl *VD) const;
+
+  /// The statement of a CFG element, or null for other element kinds.
+  static const Stmt *stmtOf(const CFGElement &E);
+
+  /// Visits the points after \p From along every path, in no fixed order,
+  /// each at most once. \p Visit returns true to stop following a path at
+  /// that point. \p AtExit is called once per path that reaches the exit
+  /// block, with the last statement before it (may be null); it returns
+  /// true to stop the whole walk. A path that reaches a noreturn call
+  /// (exit, abort) ends there.
+  void walkForward(
+      CfgPoint From, llvm::function_ref<bool(const Stmt *, CfgPoint)> Visit,
+      llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;
+
+  /// The same walk, from the function's entry.
+  void walkFromEntry(
+      llvm::function_ref<bool(const Stmt *, CfgPoint)> Visit,
+      llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;
+
+private:
+  void walk(const CFGBlock *StartBlock, unsigned StartIndex,
+            llvm::function_ref<bool(const Stmt *, CfgPoint)> Visit,
+            llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;
+
+  const FunctionDecl *Function;
+  std::unique_ptr<CFG> Graph;
+  std::unique_ptr<ParentMap> Parents;
+  llvm::DenseMap<const Stmt *, CfgPoint> Points;
+  llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
+};
+
+/// Facts about one translation unit, built on demand and cached until the
+/// next translation unit starts.
+class TranslationUnitAnalyses {
+public:
+  /// The analyses of the translation unit that owns \p Ctx.
+  static TranslationUnitAnalyses &get(ASTContext &Ctx);
+  /// Drops all cached facts. Checks call it when a translation unit starts.
+  static void reset();
+
+  /// The CFG of \p FD's definition, or null when it has no body or no CFG
+  /// could be built. Built once per function.
+  const FunctionCfg *cfgOf(const FunctionDecl *FD);
+
+  /// Whether a function defined in this translation unit (outside system
+  /// headers) calls \p FD directly.
+  bool hasKnownCallers(const FunctionDecl *FD);
+  /// Whether \p FD is used other than by a direct call (its address is
+  /// taken), so that its callers cannot all be known.
+  bool isAddressTaken(const FunctionDecl *FD);
+
+  ASTContext &context() { return Ctx; }
+
+private:
+  explicit TranslationUnitAnalyses(ASTContext &Ctx) : Ctx(Ctx) {}
+  void buildCallGraph();
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionCfg>> Cfgs;
+  bool CallGraphBuilt = false;
+  llvm::DenseSet<const FunctionDecl *> Called;
+  llvm::DenseSet<const FunctionDecl *> AddressTaken;
+};
+
+/// Whether \p FD's body should be analysed: a definition that is not a
+/// template pattern and not in a system header.
+bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM);
+
+} // namespace clang::tidy::cuda
+
+#endif

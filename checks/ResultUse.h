@@ -1,0 +1,53 @@
+//===- ResultUse.h - How the value of an expression is used -----*- C++ -*-===//
+//
+// Answers "is the error code a call returns ever looked at?", for the
+// unchecked-call and unchecked-launch checks: whether the value is thrown
+// away, cast to void, stored in a local variable, or consumed, and whether a
+// stored value is read on some path before it is overwritten or dies.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_RESULTUSE_H
+#define CUDA_TIDY_RESULTUSE_H
+
+#include "FunctionCfg.h"
+#include "clang/AST/Expr.h"
+
+namespace clang::tidy::cuda {
+
+struct ResultUse {
+  enum Kind {
+    Discarded,  ///< The value is thrown away: `f();`, `f(), g();`.
+    CastToVoid, ///< `(void)f();`, `static_cast<void>(f())`.
+    Stored,     ///< `err = f();` or `T err = f();` into a local variable.
+    Consumed,   ///< Compared, returned, passed on, or anything else.
+  };
+  Kind K = Consumed;
+  const VarDecl *Var = nullptr;     ///< For Stored: the variable.
+  const Stmt *StoreStmt = nullptr;  ///< For Stored: the `=` or the DeclStmt.
+  const Stmt *Statement = nullptr;  ///< For Discarded: the statement.
+};
+
+/// Classifies the use of the value of \p E inside the body of \p Cfg's
+/// function.
+ResultUse classifyResultUse(const Expr *E, const FunctionCfg &Cfg);
+
+/// The outcome of following a value stored into a local variable.
+struct StoredValueFate {
+  bool MayBeRead = true;              ///< Read on some path (or unknown).
+  const Stmt *OverwrittenAt = nullptr; ///< First overwrite found, if any.
+};
+
+/// Follows the value that \p Use stored into its variable along every path
+/// and tells whether any path reads it before it is overwritten or goes out
+/// of scope. Variables whose address is taken or that are bound to a
+/// reference count as read.
+StoredValueFate followStoredValue(const ResultUse &Use,
+                                  const FunctionCfg &Cfg);
+
+/// Whether \p Use means the value is looked at.
+bool isResultExamined(const ResultUse &Use, const FunctionCfg &Cfg);
+
+} // namespace clang::tidy::cuda
+
+#endif

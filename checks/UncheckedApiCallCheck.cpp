@@ -1,0 +1,143 @@
+//===- UncheckedApiCallCheck.cpp ------------------------------------------===//
+
+#include "UncheckedApiCallCheck.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "ResultUse.h"
+#include "clang-tidy/utils/OptionsUtils.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+static constexpr llvm::StringLiteral DefaultCheckedReturnTypes =
+    "cudaError_t;cudaError;CUresult;cudaError_enum";
+static constexpr llvm::StringLiteral DefaultIgnoredFunctions =
+    "cudaGetLastError;cudaProfilerStart;cudaProfilerStop";
+
+UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
+                                             ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      RawCheckedReturnTypes(
+          Options.get("CheckedReturnTypes", DefaultCheckedReturnTypes)),
+      RawIgnoredFunctions(
+          Options.get("IgnoredFunctions", DefaultIgnoredFunctions)),
+      ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
+      AllowCastToVoid(Options.get("AllowCastToVoid", true)),
+      AllowReleaseInDestructors(
+          Options.get("AllowReleaseInDestructors", true)) {
+  CheckedReturnTypes = utils::options::parseStringList(RawCheckedReturnTypes);
+  IgnoredFunctions = utils::options::parseStringList(RawIgnoredFunctions);
+  if (CheckedReturnTypes.empty())
+    configurationDiag("%0: CheckedReturnTypes is empty, so no call is checked")
+        << Name;
+}
+
+void UncheckedApiCallCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckedReturnTypes", RawCheckedReturnTypes);
+  Options.store(Opts, "IgnoredFunctions", RawIgnoredFunctions);
+  Options.store(Opts, "ErrorCheckMacro", ErrorCheckMacro);
+  Options.store(Opts, "AllowCastToVoid", AllowCastToVoid);
+  Options.store(Opts, "AllowReleaseInDestructors", AllowReleaseInDestructors);
+}
+
+void UncheckedApiCallCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Reported.clear();
+}
+
+void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
+  // One match per function body: the analysis walks that function's CFG.
+  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+bool UncheckedApiCallCheck::isIgnored(const FunctionDecl *Callee) const {
+  std::string Qualified = Callee->getQualifiedNameAsString();
+  for (StringRef Ignored : IgnoredFunctions) {
+    Ignored.consume_front("::");
+    if (Ignored == Qualified || Ignored == Callee->getName())
+      return true;
+  }
+  return false;
+}
+
+void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const SourceManager &SM = *Result.SourceManager;
+  if (!isAnalysableFunction(FD, SM))
+    return;
+  const FunctionCfg *Cfg =
+      TranslationUnitAnalyses::get(*Result.Context).cfgOf(FD);
+  if (!Cfg)
+    return;
+  for (const CFGBlock *B : Cfg->graph())
+    for (const CFGElement &E : *B)
+      if (const auto *Call =
+              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E)))
+        checkCall(Call, *Cfg, SM);
+}
+
+void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
+                                      const FunctionCfg &Cfg,
+                                      const SourceManager &SM) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isa<CUDAKernelCallExpr>(Call))
+    return;
+  if (!CudaApiModel::isTypeNamed(Callee->getReturnType(), CheckedReturnTypes))
+    return;
+  if (isIgnored(Callee))
+    return;
+  if (AllowReleaseInDestructors && isa<CXXDestructorDecl>(Cfg.function())) {
+    const ApiFunction *Api = CudaApiModel::lookup(Callee);
+    if (Api && Api->releasesSomething())
+      return;
+  }
+
+  ResultUse Use = classifyResultUse(Call, Cfg);
+  if (Use.K == ResultUse::Consumed)
+    return;
+  if (Use.K == ResultUse::CastToVoid && AllowCastToVoid)
+    return;
+  StoredValueFate Fate;
+  if (Use.K == ResultUse::Stored) {
+    Fate = followStoredValue(Use, Cfg);
+    if (Fate.MayBeRead)
+      return;
+  }
+
+  SourceLocation Loc = Call->getBeginLoc();
+  // Report a call once, however many template instantiations contain it.
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+
+  if (Use.K == ResultUse::Stored) {
+    diag(Loc, "the error code returned by %0 is stored in %1 but never read")
+        << Callee->getDeclName() << Use.Var;
+    if (Fate.OverwrittenAt)
+      diag(Fate.OverwrittenAt->getBeginLoc(),
+           "%0 is overwritten here before it is read", DiagnosticIDs::Note)
+          << Use.Var;
+    return;
+  }
+
+  auto D = diag(Loc, "the error code returned by %0 is not checked")
+           << Callee->getDeclName();
+  // Wrap a discarded call in the configured macro, when the call is written
+  // out in the source (not produced by a macro).
+  if (Use.K == ResultUse::Discarded && !ErrorCheckMacro.empty()) {
+    SourceRange R = Call->getSourceRange();
+    if (R.getBegin().isValid() && R.getEnd().isValid() &&
+        !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
+      SourceLocation AfterEnd = Lexer::getLocForEndOfToken(
+          R.getEnd(), 0, SM, Cfg.function()->getASTContext().getLangOpts());
+      if (AfterEnd.isValid())
+        D << FixItHint::CreateInsertion(R.getBegin(), ErrorCheckMacro + "(")
+          << FixItHint::CreateInsertion(AfterEnd, ")");
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,245 @@
+//===- UncheckedKernelLaunchCheck.cpp -------------------------------------===//
+
+#include "UncheckedKernelLaunchCheck.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "ResultUse.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      ErrorCheckMacro(Options.get("ErrorCheckMacro", "")) {}
+
+void UncheckedKernelLaunchCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ErrorCheckMacro", ErrorCheckMacro);
+}
+
+void UncheckedKernelLaunchCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Summaries.clear();
+  InProgress.clear();
+  Reported.clear();
+}
+
+void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
+                                          const FunctionCfg &Cfg,
+                                          ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return true; // An indirect call may check; stay silent.
+  if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
+    if (Api->ErrorQuery || Api->synchronizesHost())
+      return isResultExamined(classifyResultUse(Call, Cfg), Cfg);
+    return false;
+  }
+  if (CudaApiModel::reportsErrorsByThrowing(Callee))
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Def = nullptr;
+  if (Callee->hasBody(Def) && isAnalysableFunction(Def, SM))
+    return summarize(Def, Ctx).ExaminesOnEveryPath;
+  // A function of ours whose body is elsewhere may check: stay silent.
+  // Library functions (in system headers) do not.
+  return !SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation()));
+}
+
+const CallExpr *
+UncheckedKernelLaunchCheck::launchStartedBy(const CallExpr *Call,
+                                            const FunctionCfg &Cfg,
+                                            ASTContext &Ctx) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return Call;
+  if (CudaApiModel::isKernelLaunch(Call)) {
+    // A launch API returns its own launch error: it is examined when that
+    // result is.
+    return isResultExamined(classifyResultUse(Call, Cfg), Cfg) ? nullptr
+                                                               : Call;
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) ||
+      !isAnalysableFunction(Def, Ctx.getSourceManager()))
+    return nullptr;
+  return summarize(Def, Ctx).PendingLaunch;
+}
+
+UncheckedKernelLaunchCheck::SiteResult
+UncheckedKernelLaunchCheck::followLaunch(const CallExpr *Site,
+                                         const FunctionCfg &Cfg,
+                                         ASTContext &Ctx) {
+  SiteResult R;
+  std::optional<CfgPoint> Start = Cfg.pointOf(Site);
+  if (!Start)
+    return R;
+  Cfg.walkForward(
+      *Start,
+      [&](const Stmt *S, CfgPoint) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        return Call && Call != Site && examines(Call, Cfg, Ctx);
+      },
+      [&](const Stmt *Last) {
+        R.Unexamined = true;
+        R.ExitStmt = Last;
+        return true;
+      });
+  return R;
+}
+
+const UncheckedKernelLaunchCheck::Summary &
+UncheckedKernelLaunchCheck::summarize(const FunctionDecl *FD,
+                                      ASTContext &Ctx) {
+  static const Summary Unknown{/*ExaminesOnEveryPath=*/true, nullptr};
+  auto It = Summaries.find(FD);
+  if (It != Summaries.end())
+    return It->second;
+  if (!InProgress.insert(FD).second)
+    return Unknown; // Recursion: assume nothing.
+  Summary S = Unknown;
+  if (const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(FD)) {
+    bool UncheckedPath = false;
+    Cfg->walkFromEntry(
+        [&](const Stmt *St, CfgPoint) {
+          const auto *Call = dyn_cast<CallExpr>(St);
+          return Call && examines(Call, *Cfg, Ctx);
+        },
+        [&](const Stmt *) {
+          UncheckedPath = true;
+          return true;
+        });
+    S.ExaminesOnEveryPath = !UncheckedPath;
+    for (const CFGBlock *B : Cfg->graph()) {
+      for (const CFGElement &E : *B) {
+        const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
+        if (!Call)
+          continue;
+        const CallExpr *Origin = launchStartedBy(Call, *Cfg, Ctx);
+        if (Origin && followLaunch(Call, *Cfg, Ctx).Unexamined) {
+          S.PendingLaunch = Origin;
+          break;
+        }
+      }
+      if (S.PendingLaunch)
+        break;
+    }
+  }
+  InProgress.erase(FD);
+  return Summaries[FD] = S;
+}
+
+void UncheckedKernelLaunchCheck::check(
+    const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const SourceManager &SM = *Result.SourceManager;
+  if (!isAnalysableFunction(FD, SM))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
+  const FunctionCfg *Cfg = TU.cfgOf(FD);
+  if (!Cfg)
+    return;
+  for (const CFGBlock *B : Cfg->graph()) {
+    for (const CFGElement &E : *B) {
+      const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
+      if (!Call)
+        continue;
+      const CallExpr *Origin = launchStartedBy(Call, *Cfg, Ctx);
+      if (!Origin)
+        continue;
+      SiteResult R = followLaunch(Call, *Cfg, Ctx);
+      if (!R.Unexamined)
+        continue;
+      // The error may still be examined by whoever calls this function:
+      // leave it to them when they are in this translation unit, and stay
+      // silent when the callers cannot be known.
+      if (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD))
+        continue;
+      report(Call, Origin, R, *Cfg, SM, Ctx.getLangOpts());
+    }
+  }
+}
+
+/// The statement that holds \p E when it stands alone in a block.
+static const Stmt *enclosingStatement(const Expr *E, const ParentMap &PM) {
+  const Stmt *Cur = E;
+  while (const Stmt *P = PM.getParent(Cur)) {
+    if (isa<ExprWithCleanups, ParenExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    return isa<CompoundStmt>(P) ? Cur : nullptr;
+  }
+  return nullptr;
+}
+
+void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
+                                        const CallExpr *Origin,
+                                        const SiteResult &R,
+                                        const FunctionCfg &Cfg,
+                                        const SourceManager &SM,
+                                        const LangOptions &LO) {
+  SourceLocation Loc = Site->getBeginLoc();
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);
+
+  if (Site == Origin) {
+    {
+      auto D = Kernel ? diag(Loc, "launch of kernel %0 is not checked for "
+                                  "errors on every path")
+                            << Kernel
+                      : diag(Loc, "kernel launch by %0 is not checked for "
+                                  "errors on every path")
+                            << Site->getDirectCallee();
+      const Stmt *Statement = enclosingStatement(Site, Cfg.parents());
+      if (!ErrorCheckMacro.empty() && Statement &&
+          isa<CUDAKernelCallExpr>(Site) && !Loc.isMacroID() &&
+          !Statement->getEndLoc().isMacroID()) {
+        SourceLocation AfterSemi = Lexer::findLocationAfterToken(
+            Statement->getEndLoc(), tok::semi, SM, LO,
+            /*SkipTrailingWhitespaceAndNewLine=*/false);
+        if (AfterSemi.isValid()) {
+          unsigned Column = SM.getSpellingColumnNumber(Loc);
+          std::string Indent(Column > 0 ? Column - 1 : 0, ' ');
+          D << FixItHint::CreateInsertion(
+              AfterSemi,
+              "\n" + Indent + ErrorCheckMacro + "(cudaGetLastError());");
+        }
+      }
+    }
+  } else {
+    const FunctionDecl *Callee = Site->getDirectCallee();
+    if (Kernel)
+      diag(Loc, "call to %0 launches kernel %1 whose error is not checked "
+                "on every path")
+          << Callee << Kernel;
+    else
+      diag(Loc, "call to %0 launches a kernel whose error is not checked on "
+                "every path")
+          << Callee;
+    diag(Origin->getBeginLoc(), "kernel launched here", DiagnosticIDs::Note);
+  }
+
+  SourceLocation ExitLoc;
+  if (R.ExitStmt && isa<ReturnStmt>(R.ExitStmt))
+    ExitLoc = R.ExitStmt->getBeginLoc();
+  else if (const Stmt *Body = Cfg.function()->getBody())
+    ExitLoc = Body->getEndLoc();
+  if (ExitLoc.isValid())
+    diag(ExitLoc,
+         "the launch error is not examined on the path that leaves here",
+         DiagnosticIDs::Note);
+}
+
+} // namespace clang::tidy::cuda

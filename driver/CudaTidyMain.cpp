@@ -1,0 +1,514 @@
+//===- CudaTidyMain.cpp - The cuda-tidy driver ----------------------------===//
+//
+// clang-tidy's engine with the cuda-* checks built in. It takes clang-tidy's
+// usual options, reads .clang-tidy files, enables cuda-* by default, finds
+// the CUDA toolkit and adds the flags that clang needs to analyse CUDA.
+//
+// Exit codes: 0 no findings, 1 findings, 2 a file could not be analysed
+// (compile errors), 3 usage, configuration or environment errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaToolkit.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Basic/Version.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+using namespace clang::tidy;
+using namespace clang::tooling;
+namespace cl = llvm::cl;
+
+namespace clang::tidy {
+extern volatile int CudaTidyModuleAnchorSource;
+[[maybe_unused]] static int CudaTidyModuleAnchorDestination =
+    CudaTidyModuleAnchorSource;
+} // namespace clang::tidy
+
+namespace {
+
+enum ExitCode {
+  ExitClean = 0,
+  ExitFindings = 1,
+  ExitAnalysisError = 2,
+  ExitUsageError = 3,
+};
+
+cl::OptionCategory Category("cuda-tidy options");
+
+cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source files>"),
+                                  cl::cat(Category));
+cl::opt<std::string> BuildPath("p", cl::desc("Build folder that holds "
+                                             "compile_commands.json"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::list<std::string> ExtraArgs("extra-arg",
+                                cl::desc("Add an argument to the end of the "
+                                         "compile command"),
+                                cl::cat(Category));
+cl::list<std::string> ExtraArgsBefore("extra-arg-before",
+                                      cl::desc("Add an argument to the start "
+                                               "of the compile command"),
+                                      cl::cat(Category));
+cl::opt<std::string> Checks("checks",
+                            cl::desc("Comma-separated globs of checks to "
+                                     "run (default: cuda-*)"),
+                            cl::init(""), cl::cat(Category));
+cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
+                                      cl::desc("Checks whose warnings are "
+                                               "errors"),
+                                      cl::init(""), cl::cat(Category));
+cl::opt<std::string> HeaderFilter("header-filter",
+                                  cl::desc("Regex of headers whose findings "
+                                           "are shown"),
+                                  cl::init(""), cl::cat(Category));
+cl::opt<std::string> ExcludeHeaderFilter("exclude-header-filter",
+                                         cl::desc("Regex of headers whose "
+                                                  "findings are hidden"),
+                                         cl::init(""), cl::cat(Category));
+cl::opt<bool> SystemHeaders("system-headers",
+                            cl::desc("Show findings in system headers"),
+                            cl::init(false), cl::cat(Category));
+cl::opt<std::string> Config("config",
+                            cl::desc("Configuration in YAML/JSON, as in "
+                                     ".clang-tidy"),
+                            cl::init(""), cl::cat(Category));
+cl::opt<std::string> ConfigFile("config-file",
+                                cl::desc("Read the configuration from this "
+                                         "file"),
+                                cl::init(""), cl::cat(Category));
+cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes"),
+                  cl::init(false), cl::cat(Category));
+cl::opt<bool> FixErrors("fix-errors",
+                        cl::desc("Apply fixes even when there are compile "
+                                 "errors"),
+                        cl::init(false), cl::cat(Category));
+cl::opt<bool> FixNotes("fix-notes", cl::desc("Also apply fixes found in notes"),
+                       cl::init(false), cl::cat(Category));
+cl::opt<std::string> FormatStyle("format-style",
+                                 cl::desc("Style for formatting code around "
+                                          "applied fixes"),
+                                 cl::init("none"), cl::cat(Category));
+cl::opt<std::string> ExportFixes("export-fixes",
+                                 cl::desc("Write the fixes to this YAML file"),
+                                 cl::value_desc("filename"), cl::cat(Category));
+cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks"),
+                         cl::init(false), cl::cat(Category));
+cl::opt<bool> DumpConfig("dump-config",
+                         cl::desc("Print the effective configuration"),
+                         cl::init(false), cl::cat(Category));
+cl::opt<bool> Quiet("quiet", cl::desc("Print no statistics"), cl::init(false),
+                    cl::cat(Category));
+cl::opt<bool> UseColor("use-color", cl::desc("Use colors in the output"),
+                       cl::init(false), cl::cat(Category));
+cl::opt<std::string> CudaPath("cuda-path",
+                              cl::desc("The CUDA toolkit to use (default: "
+                                       "CUDA_PATH, CUDA_HOME, nvcc on PATH, "
+                                       "/usr/local/cuda)"),
+                              cl::init(""), cl::cat(Category));
+cl::opt<std::string> CudaGpuArch("cuda-gpu-arch",
+                                 cl::desc("GPU architecture to analyse for"),
+                                 cl::init("sm_90"), cl::cat(Category));
+cl::opt<bool> PrintCudaFlags("print-cuda-flags",
+                             cl::desc("Print the flags added to CUDA files "
+                                      "(pass them after -- to the plugin)"),
+                             cl::init(false), cl::cat(Category));
+
+/// Wraps the project's compilation database: files it does not know get a
+/// default command, and CUDA files get the analysis flags.
+class CudaCompilationDatabase : public CompilationDatabase {
+public:
+  CudaCompilationDatabase(std::unique_ptr<CompilationDatabase> Inner,
+                          std::optional<cudatidy::CudaToolkit> Toolkit)
+      : Inner(std::move(Inner)), Toolkit(std::move(Toolkit)) {}
+
+  std::vector<CompileCommand>
+  getCompileCommands(StringRef FilePath) const override {
+    std::vector<CompileCommand> Commands;
+    if (Inner)
+      Commands = Inner->getCompileCommands(FilePath);
+    if (Commands.empty()) {
+      llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
+      if (Dir.empty())
+        llvm::sys::fs::current_path(Dir);
+      Commands.emplace_back(Dir, FilePath,
+                            std::vector<std::string>{"clang++",
+                                                     FilePath.str()},
+                            "");
+    }
+    for (CompileCommand &C : Commands)
+      adjust(C);
+    return Commands;
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Inner ? Inner->getAllFiles() : std::vector<std::string>();
+  }
+
+private:
+  static bool hasFlag(const std::vector<std::string> &Args,
+                      StringRef Prefix) {
+    return llvm::any_of(Args, [&](const std::string &A) {
+      return StringRef(A).starts_with(Prefix);
+    });
+  }
+
+  void adjust(CompileCommand &C) const {
+    std::vector<std::string> &Args = C.CommandLine;
+    bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
+      return A == "-xcuda" || A == "--cuda-host-only" ||
+             A == "--cuda-device-only";
+    });
+    for (size_t I = 0; I + 1 < Args.size(); ++I)
+      if (Args[I] == "-x" && Args[I + 1] == "cuda")
+        ExplicitCuda = true;
+    bool Cuda = ExplicitCuda || cudatidy::isCudaFileName(C.Filename);
+    std::vector<std::string> Added;
+    if (Cuda && Toolkit) {
+      if (!hasFlag(Args, "-x"))
+        Added.push_back("-xcuda");
+      for (std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch))
+        Added.push_back(std::move(F));
+      // Respect a pass or path the command already chose.
+      if (hasFlag(Args, "--cuda-path"))
+        llvm::erase_if(Added, [](const std::string &A) {
+          return StringRef(A).starts_with("--cuda-path");
+        });
+      if (hasFlag(Args, "--cuda-gpu-arch") || hasFlag(Args, "--offload-arch"))
+        llvm::erase_if(Added, [](const std::string &A) {
+          return StringRef(A).starts_with("--cuda-gpu-arch");
+        });
+      if (hasFlag(Args, "--cuda-host-only"))
+        llvm::erase_if(Added, [](const std::string &A) {
+          return A == "--cuda-device-only";
+        });
+    } else if (Toolkit) {
+      // C and C++ files that call the runtime API need its headers.
+      Added.push_back("-isystem");
+      Added.push_back(Toolkit->Root + "/include");
+    }
+    std::vector<std::string> Out;
+    Out.push_back(Args.empty() ? "clang++" : Args.front());
+    Out.insert(Out.end(), ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+    Out.insert(Out.end(), Added.begin(), Added.end());
+    // Keep the source file last, after the extra arguments.
+    for (size_t I = 1; I < Args.size(); ++I)
+      Out.push_back(Args[I]);
+    Out.insert(Out.end(), ExtraArgs.begin(), ExtraArgs.end());
+    Args = std::move(Out);
+  }
+
+  std::unique_ptr<CompilationDatabase> Inner;
+  std::optional<cudatidy::CudaToolkit> Toolkit;
+};
+
+void error(const llvm::Twine &Message) {
+  llvm::WithColor::error(llvm::errs(), "cuda-tidy") << Message << "\n";
+}
+
+/// Finds compile_commands.json in \p Dir or its parents.
+std::string findDatabaseUpwards(StringRef Dir) {
+  llvm::SmallString<256> Cur(Dir);
+  while (!Cur.empty()) {
+    llvm::SmallString<256> Candidate(Cur);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (llvm::sys::fs::exists(Candidate))
+      return std::string(Candidate);
+    StringRef Parent = llvm::sys::path::parent_path(Cur);
+    if (Parent == Cur)
+      break;
+    Cur = Parent;
+  }
+  return "";
+}
+
+std::unique_ptr<CompilationDatabase>
+loadDatabaseFile(StringRef Path, bool &Failed) {
+  std::string Err;
+  auto DB = JSONCompilationDatabase::loadFromFile(
+      Path, Err, JSONCommandLineSyntax::AutoDetect);
+  if (!DB) {
+    error("cannot read the compilation database '" + Path + "': " + Err);
+    Failed = true;
+  }
+  return DB;
+}
+
+std::unique_ptr<ClangTidyOptionsProvider>
+createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  ClangTidyGlobalOptions GlobalOptions;
+  ClangTidyOptions DefaultOptions;
+  DefaultOptions.Checks = "-*,cuda-*";
+  DefaultOptions.WarningsAsErrors = "";
+  DefaultOptions.HeaderFilterRegex = HeaderFilter;
+  DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  DefaultOptions.SystemHeaders = SystemHeaders;
+  DefaultOptions.FormatStyle = FormatStyle;
+  DefaultOptions.User = llvm::sys::Process::GetEnv("USER");
+
+  ClangTidyOptions OverrideOptions;
+  if (Checks.getNumOccurrences())
+    OverrideOptions.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences())
+    OverrideOptions.WarningsAsErrors = WarningsAsErrors;
+  if (HeaderFilter.getNumOccurrences())
+    OverrideOptions.HeaderFilterRegex = HeaderFilter;
+  if (ExcludeHeaderFilter.getNumOccurrences())
+    OverrideOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
+  if (SystemHeaders.getNumOccurrences())
+    OverrideOptions.SystemHeaders = SystemHeaders;
+  if (FormatStyle.getNumOccurrences())
+    OverrideOptions.FormatStyle = FormatStyle;
+  if (UseColor.getNumOccurrences())
+    OverrideOptions.UseColor = UseColor;
+
+  auto FromText = [&](StringRef Text, StringRef Source)
+      -> std::unique_ptr<ClangTidyOptionsProvider> {
+    llvm::ErrorOr<ClangTidyOptions> Parsed =
+        parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    if (!Parsed) {
+      error("invalid configuration in " + Source + ": " +
+            Parsed.getError().message());
+      return nullptr;
+    }
+    return std::make_unique<ConfigOptionsProvider>(
+        std::move(GlobalOptions),
+        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+        std::move(*Parsed), std::move(OverrideOptions), std::move(FS));
+  };
+  if (!ConfigFile.empty()) {
+    if (!Config.empty()) {
+      error("-config-file and -config cannot be used together");
+      return nullptr;
+    }
+    auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
+    if (!Text) {
+      error("cannot read the config file '" + ConfigFile +
+            "': " + Text.getError().message());
+      return nullptr;
+    }
+    return FromText((*Text)->getBuffer(), ConfigFile);
+  }
+  if (!Config.empty())
+    return FromText(Config, "<command-line-config>");
+  return std::make_unique<FileOptionsProvider>(
+      std::move(GlobalOptions), std::move(DefaultOptions),
+      std::move(OverrideOptions), std::move(FS));
+}
+
+/// Reports inputs that cannot be analysed; returns the ones that can.
+std::vector<std::string> validateInputs(bool &Bad) {
+  std::vector<std::string> Valid;
+  for (const std::string &Path : SourcePaths) {
+    llvm::SmallString<256> Abs(Path);
+    llvm::sys::fs::make_absolute(Abs);
+    if (llvm::sys::fs::is_directory(Abs)) {
+      error("'" + Path +
+            "' is a directory; give source files, or -p <build dir> with a "
+            "compilation database");
+      Bad = true;
+    } else if (!llvm::sys::fs::exists(Abs)) {
+      error("no such file: '" + Path + "'");
+      Bad = true;
+    } else if (!cudatidy::isSupportedFileName(Path)) {
+      error("'" + Path +
+            "' is not a CUDA, C or C++ source file (expected .cu, .cuh, "
+            ".cpp, .cc, .cxx, .c or a header)");
+      Bad = true;
+    } else {
+      Valid.push_back(std::string(Abs));
+    }
+  }
+  return Valid;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "cuda-tidy " << CUDA_TIDY_VERSION << " (" << getClangFullVersion()
+       << ")\n";
+  });
+
+  // Everything after "--" is the compile command for files without a
+  // compilation database entry.
+  std::string FixedError;
+  std::unique_ptr<CompilationDatabase> Fixed =
+      FixedCompilationDatabase::loadFromCommandLine(argc, argv, FixedError);
+  if (!FixedError.empty()) {
+    error(FixedError);
+    return ExitUsageError;
+  }
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "cuda-tidy: finds bugs in CUDA programs.\n\n"
+          "Exit codes: 0 no findings, 1 findings, 2 a file could not be "
+          "analysed, 3 usage or configuration error.\n",
+          &llvm::errs()))
+    return ExitUsageError;
+
+  std::string ToolkitError;
+  std::optional<cudatidy::CudaToolkit> Toolkit =
+      cudatidy::findCudaToolkit(CudaPath, ToolkitError);
+  if (PrintCudaFlags) {
+    if (!Toolkit) {
+      error(ToolkitError);
+      return ExitUsageError;
+    }
+    std::string Line = "-xcuda";
+    for (const std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit,
+                                                            CudaGpuArch))
+      Line += " " + F;
+    llvm::outs() << Line << "\n";
+    return ExitClean;
+  }
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
+      createOptionsProvider(BaseFS);
+  if (!OwningProvider)
+    return ExitUsageError;
+  ClangTidyOptionsProvider *Provider = OwningProvider.get();
+
+  bool BadInput = false;
+  std::vector<std::string> Files = validateInputs(BadInput);
+  llvm::SmallString<256> FirstFile(Files.empty() ? StringRef("dummy.cu")
+                                                 : StringRef(Files.front()));
+  llvm::sys::fs::make_absolute(FirstFile);
+  ClangTidyOptions Effective = Provider->getOptions(FirstFile);
+  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+
+  if (ListChecks) {
+    if (Enabled.empty()) {
+      error("no checks enabled");
+      return ExitUsageError;
+    }
+    llvm::outs() << "Enabled checks:";
+    for (const std::string &C : Enabled)
+      llvm::outs() << "\n    " << C;
+    llvm::outs() << "\n\n";
+    return ExitClean;
+  }
+  if (DumpConfig) {
+    Effective.CheckOptions = getCheckOptions(Effective, false, false);
+    ClangTidyOptions ToDump =
+        ClangTidyOptions::getDefaults().merge(Effective, 0);
+    filterCheckOptions(ToDump, Enabled);
+    llvm::outs() << configurationAsText(ToDump) << "\n";
+    return ExitClean;
+  }
+  if (Enabled.empty()) {
+    error("no checks enabled; see --list-checks and -checks");
+    return ExitUsageError;
+  }
+  if (SourcePaths.empty()) {
+    error("no input files; usage: cuda-tidy [options] <file.cu>... [-- "
+          "<compile flags>]");
+    return ExitUsageError;
+  }
+  if (Files.empty())
+    return ExitUsageError;
+
+  bool NeedsToolkit = llvm::any_of(Files, [](const std::string &F) {
+    return cudatidy::isCudaFileName(F);
+  });
+  if (NeedsToolkit && !Toolkit) {
+    error(ToolkitError);
+    return ExitUsageError;
+  }
+
+  // The compilation database: "--", then -p, then compile_commands.json
+  // found upwards from the first file; files it lacks get a default command.
+  std::unique_ptr<CompilationDatabase> Inner = std::move(Fixed);
+  if (!Inner) {
+    bool Failed = false;
+    std::string Path;
+    if (!BuildPath.empty()) {
+      llvm::SmallString<256> P(BuildPath);
+      if (!llvm::sys::fs::is_directory(P) &&
+          llvm::sys::path::filename(P) == "compile_commands.json")
+        Path = std::string(P);
+      else {
+        llvm::sys::path::append(P, "compile_commands.json");
+        Path = std::string(P);
+      }
+      if (!llvm::sys::fs::exists(Path)) {
+        error("no compile_commands.json in '" + BuildPath + "'");
+        return ExitUsageError;
+      }
+    } else {
+      Path = findDatabaseUpwards(llvm::sys::path::parent_path(FirstFile));
+    }
+    if (!Path.empty()) {
+      Inner = loadDatabaseFile(Path, Failed);
+      if (Failed)
+        return ExitUsageError;
+    }
+  }
+  CudaCompilationDatabase Compilations(std::move(Inner), Toolkit);
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  ClangTidyContext Context(std::move(OwningProvider), false, false, false);
+  std::vector<ClangTidyError> Errors =
+      runClangTidy(Context, Compilations, Files, BaseFS, FixNotes,
+                   /*EnableCheckProfile=*/false, "", Quiet);
+  bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error;
+  });
+  size_t Findings = llvm::count_if(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Warning;
+  });
+
+  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
+                           : (Fix || FixErrors) ? FB_Fix
+                                                : FB_NoFix;
+  bool DisableFixes = CompileErrors && !FixErrors;
+  unsigned WErrorCount = 0;
+  handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+               WErrorCount, BaseFS);
+
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(ExportFixes, EC, llvm::sys::fs::OF_None);
+    if (EC) {
+      error("cannot write '" + ExportFixes + "': " + EC.message());
+      return ExitUsageError;
+    }
+    exportReplacements(FirstFile.str(), Errors, OS);
+  }
+
+  if (!Quiet) {
+    llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
+                 << " in " << Files.size() << " file"
+                 << (Files.size() == 1 ? "" : "s") << ".\n";
+    if (DisableFixes && Behaviour != FB_NoFix)
+      llvm::errs() << "Compile errors were found, so fixes were not applied "
+                      "(use -fix-errors to apply them anyway).\n";
+  }
+  if (BadInput)
+    return ExitUsageError;
+  if (CompileErrors) {
+    if (!Quiet)
+      llvm::errs() << "Some files could not be analysed because of compile "
+                      "errors.\n";
+    return ExitAnalysisError;
+  }
+  return Findings || WErrorCount ? ExitFindings : ExitClean;
+}

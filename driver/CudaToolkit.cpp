@@ -1,0 +1,131 @@
+//===- CudaToolkit.cpp ----------------------------------------------------===//
+
+#include "CudaToolkit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+
+namespace cudatidy {
+
+std::string CudaToolkit::versionString() const {
+  if (!Major)
+    return "unknown";
+  return std::to_string(Major) + "." + std::to_string(Minor);
+}
+
+static bool looksLikeToolkit(llvm::StringRef Root) {
+  llvm::SmallString<256> Header(Root);
+  llvm::sys::path::append(Header, "include", "cuda.h");
+  return llvm::sys::fs::exists(Header);
+}
+
+static void readVersion(CudaToolkit &TK) {
+  llvm::SmallString<256> Header(TK.Root);
+  llvm::sys::path::append(Header, "include", "cuda.h");
+  auto Buffer = llvm::MemoryBuffer::getFile(Header);
+  if (!Buffer)
+    return;
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  size_t Pos = Text.find("#define CUDA_VERSION ");
+  if (Pos == llvm::StringRef::npos)
+    return;
+  llvm::StringRef Rest =
+      Text.substr(Pos + strlen("#define CUDA_VERSION ")).ltrim();
+  unsigned Value = 0;
+  if (Rest.take_while(llvm::isDigit).getAsInteger(10, Value) || !Value)
+    return;
+  TK.Major = Value / 1000;
+  TK.Minor = (Value % 1000) / 10;
+}
+
+static std::optional<CudaToolkit> makeToolkit(llvm::StringRef Root,
+                                              llvm::StringRef FoundBy) {
+  if (Root.empty() || !looksLikeToolkit(Root))
+    return std::nullopt;
+  CudaToolkit TK;
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Root, Real))
+    Real = Root;
+  TK.Root = std::string(Real);
+  TK.FoundBy = std::string(FoundBy);
+  readVersion(TK);
+  llvm::SmallString<256> Cccl(TK.Root);
+  llvm::sys::path::append(Cccl, "include", "cccl");
+  TK.HasCccl = llvm::sys::fs::is_directory(Cccl);
+  return TK;
+}
+
+std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
+                                           std::string &Error) {
+  if (!ExplicitPath.empty()) {
+    if (auto TK = makeToolkit(ExplicitPath, "--cuda-path"))
+      return TK;
+    Error = "--cuda-path='" + ExplicitPath.str() +
+            "' is not a CUDA toolkit (no include/cuda.h there)";
+    return std::nullopt;
+  }
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"}) {
+    if (std::optional<std::string> Value = llvm::sys::Process::GetEnv(Var)) {
+      if (auto TK = makeToolkit(*Value, Var))
+        return TK;
+    }
+  }
+  if (llvm::ErrorOr<std::string> Nvcc = llvm::sys::findProgramByName("nvcc")) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(*Nvcc, Real)) {
+      llvm::StringRef Root =
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real));
+      if (auto TK = makeToolkit(Root, "nvcc on PATH"))
+        return TK;
+    }
+  }
+  if (auto TK = makeToolkit("/usr/local/cuda", "/usr/local/cuda"))
+    return TK;
+  Error = "no CUDA toolkit found; pass --cuda-path=<dir>, set CUDA_PATH or "
+          "CUDA_HOME, or put nvcc on PATH";
+  return std::nullopt;
+}
+
+std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
+                                           llvm::StringRef GpuArch) {
+  std::vector<std::string> Flags = {
+      "--cuda-path=" + TK.Root,
+      "--cuda-gpu-arch=" + GpuArch.str(),
+      // One pass: the device compilation, which sees host and device code
+      // (docs/design.md, "Analysis pass").
+      "--cuda-device-only",
+      "-nocudalib",
+      "-Wno-unknown-cuda-version",
+  };
+  if (TK.Major) {
+    // Without the SDK version the device job does not declare the launch
+    // configuration API, and every <<<...>>> launch fails to parse.
+    Flags.push_back("-Xclang");
+    Flags.push_back("-target-sdk-version=" + TK.versionString());
+  }
+  if (TK.HasCccl) {
+    Flags.push_back("-isystem");
+    Flags.push_back(TK.Root + "/include/cccl");
+  }
+  return Flags;
+}
+
+bool isCudaFileName(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+bool isSupportedFileName(llvm::StringRef Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return llvm::StringSwitch<bool>(Ext)
+      .Cases({".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c++", ".C", ".c", ".h",
+              ".hh", ".hpp", ".hxx", ".inl"},
+             true)
+      .Default(false);
+}
+
+} // namespace cudatidy

@@ -1,0 +1,40 @@
+//===- CudaToolkit.h - Finding the CUDA toolkit and its flags ---*- C++ -*-===//
+
+#ifndef CUDA_TIDY_CUDATOOLKIT_H
+#define CUDA_TIDY_CUDATOOLKIT_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudatidy {
+
+struct CudaToolkit {
+  std::string Root;       ///< The folder that holds include/cuda.h.
+  std::string FoundBy;    ///< "--cuda-path", "CUDA_PATH", "nvcc on PATH"...
+  int Major = 0, Minor = 0; ///< From CUDA_VERSION in cuda.h; 0 if unknown.
+  bool HasCccl = false;   ///< include/cccl exists (CUDA 13 keeps Thrust there).
+
+  std::string versionString() const;
+};
+
+/// Finds the toolkit: \p ExplicitPath (from --cuda-path), then CUDA_PATH,
+/// CUDA_HOME, nvcc on PATH, /usr/local/cuda. On failure returns nullopt and
+/// sets \p Error to a message that says how to point at one.
+std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
+                                           std::string &Error);
+
+/// The flags cuda-tidy adds to the compile command of a CUDA file, and the
+/// ones a plugin user passes after `--`.
+std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
+                                           llvm::StringRef GpuArch);
+
+/// Whether a file is CUDA by its name.
+bool isCudaFileName(llvm::StringRef Path);
+/// Whether a file is a CUDA, C or C++ source or header by its name.
+bool isSupportedFileName(llvm::StringRef Path);
+
+} // namespace cudatidy
+
+#endif
