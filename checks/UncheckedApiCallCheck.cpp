@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
+#include "SourceLocations.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -64,6 +65,19 @@ bool UncheckedApiCallCheck::isIgnored(const FunctionDecl *Callee) const {
   return false;
 }
 
+/// Destructors and deleters (a call operator that takes one pointer and
+/// returns nothing, as unique_ptr's deleters and lambdas do) cannot report
+/// an error to anyone; RAII wrappers drop the result of their release call.
+static bool isReleaseContext(const FunctionDecl *FD) {
+  if (isa<CXXDestructorDecl>(FD))
+    return true;
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  return M && M->getOverloadedOperator() == OO_Call &&
+         M->getNumParams() == 1 &&
+         M->getParamDecl(0)->getType()->isPointerType() &&
+         M->getReturnType()->isVoidType();
+}
+
 void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   const SourceManager &SM = *Result.SourceManager;
@@ -90,7 +104,7 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     return;
   if (isIgnored(Callee))
     return;
-  if (AllowReleaseInDestructors && isa<CXXDestructorDecl>(Cfg.function())) {
+  if (AllowReleaseInDestructors && isReleaseContext(Cfg.function())) {
     const ApiFunction *Api = CudaApiModel::lookup(Callee);
     if (Api && Api->releasesSomething())
       return;
@@ -108,7 +122,7 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
       return;
   }
 
-  SourceLocation Loc = Call->getBeginLoc();
+  SourceLocation Loc = userVisibleLocation(Call->getBeginLoc(), SM);
   // Report a call once, however many template instantiations contain it.
   if (!Reported.insert(Loc.getRawEncoding()).second)
     return;

@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
+#include "SourceLocations.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -189,7 +190,7 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
                                         const FunctionCfg &Cfg,
                                         const SourceManager &SM,
                                         const LangOptions &LO) {
-  SourceLocation Loc = Site->getBeginLoc();
+  SourceLocation Loc = userVisibleLocation(Site->getBeginLoc(), SM);
   if (!Reported.insert(Loc.getRawEncoding()).second)
     return;
   const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);

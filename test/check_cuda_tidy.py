@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Runs one cuda-tidy check on a test file and checks its findings.
+
+The test file carries its expectations next to the code:
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: ... [cuda-check-name]
+  // CHECK-NOTES:    warnings and notes, when the notes matter
+  // CHECK-FIXES:    lines of the file after the fixes are applied
+The expectation comments are blanked out of the copy that is analysed (so
+they cannot match themselves), keeping line numbers. Any warning or error
+that the file does not expect makes the test fail.
+
+usage: check_cuda_tidy.py --tool=plugin|driver [paths] SOURCE CHECK TMP
+                          [-- extra tool arguments]
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+
+def fail(message, output=None):
+    sys.stderr.write("check_cuda_tidy.py: " + message + "\n")
+    if output is not None:
+        sys.stderr.write("------ tool output ------\n" + output + "\n")
+    sys.exit(1)
+
+
+def run_filecheck(prefix, check_file, input_text, extra):
+    cmd = ["FileCheck", check_file, "--check-prefix=" + prefix] + extra
+    proc = subprocess.run(cmd, input=input_text, capture_output=True, text=True)
+    if proc.returncode != 0:
+        fail("FileCheck (%s) failed:\n%s" % (prefix, proc.stderr), input_text)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tool", choices=["plugin", "driver"], required=True)
+    parser.add_argument("--clang-tidy", required=True)
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--cuda-tidy", required=True)
+    parser.add_argument("--cuda-flags", required=True)
+    parser.add_argument("--check-suffix", default="")
+    parser.add_argument("source")
+    parser.add_argument("check")
+    parser.add_argument("tmp")
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+
+    suffix = "-" + args.check_suffix if args.check_suffix else ""
+    messages_prefix = "CHECK-MESSAGES" + suffix
+    notes_prefix = "CHECK-NOTES" + suffix
+    fixes_prefix = "CHECK-FIXES" + suffix
+
+    with open(args.source) as f:
+        text = f.read()
+    has_messages = re.search(r"\b%s:" % messages_prefix, text) is not None
+    has_notes = re.search(r"\b%s:" % notes_prefix, text) is not None
+    has_fixes = re.search(r"\b%s:" % fixes_prefix, text) is not None
+
+    # Blank out every expectation comment, keeping the line structure.
+    cleaned = re.sub(r"//\s*CHECK-(MESSAGES|NOTES|FIXES)[A-Za-z0-9-]*:[^\r\n]*",
+                     "//", text)
+    ext = os.path.splitext(args.source)[1]
+    tmp = args.tmp + ext
+    os.makedirs(os.path.dirname(os.path.abspath(tmp)), exist_ok=True)
+    with open(tmp, "w") as f:
+        f.write(cleaned)
+
+    checks = "--checks=-*," + args.check
+    fix = ["--fix"] if has_fixes else []
+    if args.tool == "plugin":
+        cmd = ([args.clang_tidy, "--load=" + args.plugin, checks] + fix +
+               args.extra + [tmp, "--"] + shlex.split(args.cuda_flags))
+        ok_codes = (0,)
+    else:
+        cmd = [args.cuda_tidy, checks] + fix + args.extra + [tmp, "--"]
+        ok_codes = (0, 1)
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    output = proc.stdout
+    if proc.returncode not in ok_codes:
+        fail("%s exited with %d:\n%s" % (" ".join(cmd), proc.returncode,
+                                         proc.stderr), output)
+    if args.tool == "driver":
+        found = re.search(r": warning: ", output) is not None
+        if (proc.returncode == 1) != found:
+            fail("driver exit code %d does not match its findings" %
+                 proc.returncode, output)
+
+    diag_lines = [l for l in output.splitlines()
+                  if re.search(r": (warning|error|note): ", l)]
+    if has_notes:
+        run_filecheck(notes_prefix, args.source, "\n".join(diag_lines) + "\n",
+                      ["-implicit-check-not={{warning|error|note}}:"])
+    elif has_messages:
+        lines = [l for l in diag_lines if ": note: " not in l]
+        run_filecheck(messages_prefix, args.source, "\n".join(lines) + "\n",
+                      ["-implicit-check-not={{warning|error}}:"])
+    else:
+        unexpected = [l for l in diag_lines if ": note: " not in l]
+        if unexpected:
+            fail("expected no findings, got:", "\n".join(unexpected))
+
+    if has_fixes:
+        with open(tmp) as f:
+            fixed = f.read()
+        run_filecheck(fixes_prefix, args.source, fixed, [])
+
+
+if __name__ == "__main__":
+    main()

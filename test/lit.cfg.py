@@ -1,0 +1,40 @@
+# -*- Python -*-
+# The cuda-tidy lit suite. CMake generates lit.site.cfg.py, which sets the
+# paths below and loads this file.
+import os
+import subprocess
+
+import lit.formats
+
+config.name = "cuda-tidy"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".cpp", ".test"]
+config.excludes = ["Inputs", "samples", "bench"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cuda_tidy_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("CUDA_PATH", "CUDA_HOME", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+# The flags a plugin user passes after "--": the driver prints the ones it
+# adds itself, so that both front ends analyse the same code the same way.
+cuda_flags = subprocess.run([config.cuda_tidy, "--print-cuda-flags"],
+                            capture_output=True, text=True)
+if cuda_flags.returncode != 0:
+    lit_config.fatal("cuda-tidy --print-cuda-flags failed: " + cuda_flags.stderr)
+cuda_flags = cuda_flags.stdout.strip()
+
+check_script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
+common = "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s'" % (
+    check_script, config.clang_tidy, config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)
+
+config.substitutions.append(("%check_cuda_tidy_plugin", common + " --tool=plugin"))
+config.substitutions.append(("%check_cuda_tidy_driver", common + " --tool=driver"))
+config.substitutions.append(("%cuda-tidy", config.cuda_tidy))
+config.substitutions.append(("%clang-tidy", config.clang_tidy))
+config.substitutions.append(("%plugin", config.cuda_tidy_plugin))
+config.substitutions.append(("%cuda_flags", cuda_flags))
+config.substitutions.append(("%src_root", config.cuda_tidy_src_root))
