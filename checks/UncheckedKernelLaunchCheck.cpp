@@ -199,10 +199,10 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
     {
       auto D = Kernel ? diag(Loc, "launch of kernel %0 is not checked for "
                                   "errors on every path")
-                            << Kernel
+                            << Kernel->getDeclName()
                       : diag(Loc, "kernel launch by %0 is not checked for "
                                   "errors on every path")
-                            << Site->getDirectCallee();
+                            << Site->getDirectCallee()->getDeclName();
       const Stmt *Statement = enclosingStatement(Site, Cfg.parents());
       if (!ErrorCheckMacro.empty() && Statement &&
           isa<CUDAKernelCallExpr>(Site) && !Loc.isMacroID() &&
@@ -224,11 +224,11 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
     if (Kernel)
       diag(Loc, "call to %0 launches kernel %1 whose error is not checked "
                 "on every path")
-          << Callee << Kernel;
+          << Callee->getDeclName() << Kernel->getDeclName();
     else
       diag(Loc, "call to %0 launches a kernel whose error is not checked on "
                 "every path")
-          << Callee;
+          << Callee->getDeclName();
     diag(Origin->getBeginLoc(), "kernel launched here", DiagnosticIDs::Note);
   }
 
