@@ -175,6 +175,8 @@ private:
         ExplicitCuda = true;
     bool Cuda = ExplicitCuda || cudatidy::isCudaFileName(C.Filename);
     std::vector<std::string> Added;
+    if (!hasFlag(Args, "-resource-dir"))
+      Added.push_back("-resource-dir=" CUDA_TIDY_CLANG_RESOURCE_DIR);
     if (Cuda && Toolkit) {
       if (!hasFlag(Args, "-x"))
         Added.push_back("-xcuda");

@@ -83,7 +83,11 @@ std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
         return TK;
     }
   }
-  if (auto TK = makeToolkit("/usr/local/cuda", "/usr/local/cuda"))
+  // The last resort is /usr/local/cuda, or where CUDA_TIDY_DEFAULT_CUDA_PATH
+  // says a distribution keeps it.
+  std::string Fallback = llvm::sys::Process::GetEnv("CUDA_TIDY_DEFAULT_CUDA_PATH")
+                             .value_or("/usr/local/cuda");
+  if (auto TK = makeToolkit(Fallback, Fallback))
     return TK;
   Error = "no CUDA toolkit found; pass --cuda-path=<dir>, set CUDA_PATH or "
           "CUDA_HOME, or put nvcc on PATH";

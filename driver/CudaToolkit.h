@@ -20,7 +20,7 @@ struct CudaToolkit {
 };
 
 /// Finds the toolkit: \p ExplicitPath (from --cuda-path), then CUDA_PATH,
-/// CUDA_HOME, nvcc on PATH, /usr/local/cuda. On failure returns nullopt and
+/// CUDA_HOME, nvcc on PATH, /usr/local/cuda (or $CUDA_TIDY_DEFAULT_CUDA_PATH). On failure returns nullopt and
 /// sets \p Error to a message that says how to point at one.
 std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
                                            std::string &Error);

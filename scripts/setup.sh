@@ -1,0 +1,46 @@
+# Sourced by scripts/test and scripts/demo: installs what is missing,
+# configures and builds cuda-tidy into build/. Safe to run again.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$ROOT/build"
+LLVM_ROOT=/usr/lib/llvm-22
+PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+          cmake ninja-build python3)
+
+missing_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+      || missing+=("$p")
+  done
+  echo "${missing[@]:-}"
+}
+
+install_packages() {
+  local missing
+  missing="$(missing_packages)"
+  [ -z "$missing" ] && return 0
+  echo "setup: installing $missing"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=sudo; else
+      echo "setup: need root (or sudo) to install: $missing" >&2; exit 1
+    fi
+  fi
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+}
+
+build_cuda_tidy() {
+  if [ ! -f "$BUILD/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$BUILD" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_COMPILER="$LLVM_ROOT/bin/clang++" >/dev/null
+  fi
+  cmake --build "$BUILD"
+}
+
+install_packages
+build_cuda_tidy
