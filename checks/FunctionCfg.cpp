@@ -116,6 +116,12 @@ bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
   return !SM.isInSystemHeader(Loc);
 }
 
+bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,
+                 const ArchConditionals &Arch) {
+  const Stmt *Body = FD->getBody();
+  return Body && !Arch.hidesCodeIn(Body->getSourceRange(), SM);
+}
+
 namespace {
 thread_local std::unique_ptr<TranslationUnitAnalyses> Current;
 thread_local ASTContext *CurrentCtx = nullptr;

@@ -10,6 +10,7 @@
 #ifndef CUDA_TIDY_FUNCTIONCFG_H
 #define CUDA_TIDY_FUNCTIONCFG_H
 
+#include "ArchConditionals.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Analysis/CFG.h"
@@ -108,6 +109,12 @@ private:
 /// Whether \p FD's body should be analysed: a definition that is not a
 /// template pattern and not in a system header.
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM);
+
+/// Whether the analysed compilation sees \p FD's body whole: no part of it
+/// was skipped by a __CUDA_ARCH__ conditional. Path facts about a function
+/// that is not whole are unknown.
+bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,
+                 const ArchConditionals &Arch);
 
 } // namespace clang::tidy::cuda
 

@@ -50,6 +50,11 @@ void UncheckedApiCallCheck::onStartOfTranslationUnit() {
   Reported.clear();
 }
 
+void UncheckedApiCallCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                                  Preprocessor *) {
+  Arch.attach(*PP);
+}
+
 void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
   // One match per function body: the analysis walks that function's CFG.
   Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
@@ -117,6 +122,9 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     return;
   StoredValueFate Fate;
   if (Use.K == ResultUse::Stored) {
+    // A read may sit in code this compilation does not see.
+    if (!isSeenWhole(Cfg.function(), SM, Arch))
+      return;
     Fate = followStoredValue(Use, Cfg);
     if (Fate.MayBeRead)
       return;

@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_UNCHECKEDAPICALLCHECK_H
 #define CUDA_TIDY_UNCHECKEDAPICALLCHECK_H
 
+#include "ArchConditionals.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <string>
@@ -26,6 +27,8 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
 
 private:
   bool isIgnored(const FunctionDecl *Callee) const;
@@ -40,6 +43,7 @@ private:
   std::vector<StringRef> CheckedReturnTypes;
   std::vector<StringRef> IgnoredFunctions;
   llvm::DenseSet<unsigned> Reported;
+  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

@@ -16,11 +16,13 @@ namespace clang::tidy::cuda {
 UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
     StringRef Name, ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      ErrorCheckMacro(Options.get("ErrorCheckMacro", "")) {}
+      ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
+      StrictLaunchErrorCheck(Options.get("StrictLaunchErrorCheck", false)) {}
 
 void UncheckedKernelLaunchCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ErrorCheckMacro", ErrorCheckMacro);
+  Options.store(Opts, "StrictLaunchErrorCheck", StrictLaunchErrorCheck);
 }
 
 void UncheckedKernelLaunchCheck::onStartOfTranslationUnit() {
@@ -28,6 +30,11 @@ void UncheckedKernelLaunchCheck::onStartOfTranslationUnit() {
   Summaries.clear();
   InProgress.clear();
   Reported.clear();
+}
+
+void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP,
+                                  Preprocessor *) {
+  Arch.attach(*PP);
 }
 
 void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
@@ -41,7 +48,12 @@ bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
   if (!Callee)
     return true; // An indirect call may check; stay silent.
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
-    if (Api->ErrorQuery || Api->synchronizesHost())
+    // A checked synchronizing call reports errors raised while the kernel
+    // ran, but not a launch that the runtime refused (seen on an H100:
+    // docs/checks/cuda-unchecked-kernel-launch.md); the strict mode asks
+    // for the last-error query.
+    if (Api->ErrorQuery ||
+        (!StrictLaunchErrorCheck && Api->synchronizesHost()))
       return isResultExamined(classifyResultUse(Call, Cfg), Cfg);
     return false;
   }
@@ -49,7 +61,8 @@ bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl *Def = nullptr;
-  if (Callee->hasBody(Def) && isAnalysableFunction(Def, SM))
+  if (Callee->hasBody(Def) && isAnalysableFunction(Def, SM) &&
+      isSeenWhole(Def, SM, Arch))
     return summarize(Def, Ctx).ExaminesOnEveryPath;
   // A function of ours whose body is elsewhere may check: stay silent.
   // Library functions (in system headers) do not.
@@ -71,7 +84,8 @@ UncheckedKernelLaunchCheck::launchStartedBy(const CallExpr *Call,
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) ||
-      !isAnalysableFunction(Def, Ctx.getSourceManager()))
+      !isAnalysableFunction(Def, Ctx.getSourceManager()) ||
+      !isSeenWhole(Def, Ctx.getSourceManager(), Arch))
     return nullptr;
   return summarize(Def, Ctx).PendingLaunch;
 }
@@ -143,7 +157,7 @@ void UncheckedKernelLaunchCheck::check(
     const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM))
+  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
     return;
   ASTContext &Ctx = *Result.Context;
   TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);

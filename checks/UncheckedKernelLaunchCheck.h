@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_UNCHECKEDKERNELLAUNCHCHECK_H
 #define CUDA_TIDY_UNCHECKEDKERNELLAUNCHCHECK_H
 
+#include "ArchConditionals.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -26,6 +27,8 @@ public:
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
 
 private:
   /// What a function does to launch errors, seen from its callers.
@@ -57,9 +60,11 @@ private:
               const SourceManager &SM, const LangOptions &LO);
 
   const std::string ErrorCheckMacro;
+  const bool StrictLaunchErrorCheck;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
   llvm::DenseSet<unsigned> Reported;
+  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

@@ -121,6 +121,15 @@ cl::opt<std::string> CudaPath("cuda-path",
 cl::opt<std::string> CudaGpuArch("cuda-gpu-arch",
                                  cl::desc("GPU architecture to analyse for"),
                                  cl::init("sm_90"), cl::cat(Category));
+cl::opt<cudatidy::CudaPass> CudaPassOpt(
+    "cuda-pass", cl::desc("Which CUDA compilation to analyse"),
+    cl::values(clEnumValN(cudatidy::CudaPass::Device, "device",
+                          "the device compilation, which also holds host "
+                          "code (default)"),
+               clEnumValN(cudatidy::CudaPass::Host, "host",
+                          "the host compilation; device intrinsics fail to "
+                          "parse")),
+    cl::init(cudatidy::CudaPass::Device), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -180,7 +189,8 @@ private:
     if (Cuda && Toolkit) {
       if (!hasFlag(Args, "-x"))
         Added.push_back("-xcuda");
-      for (std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch))
+      for (std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch,
+                                                        CudaPassOpt))
         Added.push_back(std::move(F));
       // Respect a pass or path the command already chose.
       if (hasFlag(Args, "--cuda-path"))
@@ -191,9 +201,10 @@ private:
         llvm::erase_if(Added, [](const std::string &A) {
           return StringRef(A).starts_with("--cuda-gpu-arch");
         });
-      if (hasFlag(Args, "--cuda-host-only"))
+      if (hasFlag(Args, "--cuda-host-only") ||
+          hasFlag(Args, "--cuda-device-only"))
         llvm::erase_if(Added, [](const std::string &A) {
-          return A == "--cuda-device-only";
+          return A == "--cuda-device-only" || A == "--cuda-host-only";
         });
     } else if (Toolkit) {
       // C and C++ files that call the runtime API need its headers.
@@ -371,8 +382,8 @@ int main(int argc, const char **argv) {
       return ExitUsageError;
     }
     std::string Line = "-xcuda";
-    for (const std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit,
-                                                            CudaGpuArch))
+    for (const std::string &F :
+         cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch, CudaPassOpt))
       Line += " " + F;
     llvm::outs() << Line << "\n";
     return ExitClean;

@@ -95,13 +95,14 @@ std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
 }
 
 std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
-                                           llvm::StringRef GpuArch) {
+                                           llvm::StringRef GpuArch,
+                                           CudaPass Pass) {
   std::vector<std::string> Flags = {
       "--cuda-path=" + TK.Root,
       "--cuda-gpu-arch=" + GpuArch.str(),
-      // One pass: the device compilation, which sees host and device code
-      // (docs/design.md, "Analysis pass").
-      "--cuda-device-only",
+      // One pass: by default the device compilation, which sees host and
+      // device code (docs/design.md, "Analysis pass").
+      Pass == CudaPass::Device ? "--cuda-device-only" : "--cuda-host-only",
       "-nocudalib",
       "-Wno-unknown-cuda-version",
   };

@@ -25,10 +25,15 @@ struct CudaToolkit {
 std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
                                            std::string &Error);
 
+/// Which of clang's CUDA compilations the analysis runs (docs/design.md,
+/// "Analysis pass").
+enum class CudaPass { Device, Host };
+
 /// The flags cuda-tidy adds to the compile command of a CUDA file, and the
 /// ones a plugin user passes after `--`.
 std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
-                                           llvm::StringRef GpuArch);
+                                           llvm::StringRef GpuArch,
+                                           CudaPass Pass = CudaPass::Device);
 
 /// Whether a file is CUDA by its name.
 bool isCudaFileName(llvm::StringRef Path);

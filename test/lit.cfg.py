@@ -9,7 +9,7 @@ import lit.formats
 config.name = "cuda-tidy"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cu", ".cpp", ".test"]
-config.excludes = ["Inputs", "samples", "bench"]
+config.excludes = ["Inputs", "bench"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuda_tidy_obj_root, "test")
 
@@ -38,3 +38,6 @@ config.substitutions.append(("%clang-tidy", config.clang_tidy))
 config.substitutions.append(("%plugin", config.cuda_tidy_plugin))
 config.substitutions.append(("%cuda_flags", cuda_flags))
 config.substitutions.append(("%src_root", config.cuda_tidy_src_root))
+# The nvcc build of samples/ that scripts/test makes, or "none" without nvcc.
+config.substitutions.append(("%samples_build",
+                             lit_config.params.get("samples_build", "none")))
