@@ -63,7 +63,7 @@ void DeviceMemoryLeakCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
     return;
   ASTContext &Ctx = *Result.Context;
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(FD);
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
   if (!Cfg)
     return;
   if (!Tracker)

@@ -8,8 +8,7 @@
 namespace clang::tidy::cuda {
 
 FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
-    : Function(FD), Graph(std::move(G)),
-      Parents(std::make_unique<ParentMap>(FD->getBody())) {
+    : Function(FD), Graph(std::move(G)) {
   for (const CFGBlock *B : *Graph) {
     if (!B)
       continue;
@@ -26,6 +25,12 @@ FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
             DeclPoints.try_emplace(VD, CfgPoint{B, I});
     }
   }
+}
+
+const ParentMap &FunctionCfg::parents() const {
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(Function->getBody());
+  return *Parents;
 }
 
 const Stmt *FunctionCfg::stmtOf(const CFGElement &E) {
@@ -138,6 +143,22 @@ TranslationUnitAnalyses &TranslationUnitAnalyses::get(ASTContext &Ctx) {
 void TranslationUnitAnalyses::reset() {
   Current.reset();
   CurrentCtx = nullptr;
+}
+
+void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def))
+    Def = FD;
+  if (Def == CurrentFunction)
+    return;
+  CurrentFunction = Def;
+  auto Keep = Cfgs.find(Def);
+  std::unique_ptr<FunctionCfg> Kept =
+      Keep == Cfgs.end() ? nullptr : std::move(Keep->second);
+  bool HadEntry = Keep != Cfgs.end();
+  Cfgs.clear();
+  if (HadEntry)
+    Cfgs[Def] = std::move(Kept);
 }
 
 const FunctionCfg *TranslationUnitAnalyses::cfgOf(const FunctionDecl *FD) {

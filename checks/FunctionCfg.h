@@ -36,7 +36,8 @@ public:
 
   const FunctionDecl *function() const { return Function; }
   const CFG &graph() const { return *Graph; }
-  const ParentMap &parents() const { return *Parents; }
+  /// The parent of each statement in the body; built on first use.
+  const ParentMap &parents() const;
 
   /// Where \p S is evaluated, when it is an element of the CFG.
   std::optional<CfgPoint> pointOf(const Stmt *S) const;
@@ -68,7 +69,7 @@ private:
 
   const FunctionDecl *Function;
   std::unique_ptr<CFG> Graph;
-  std::unique_ptr<ParentMap> Parents;
+  mutable std::unique_ptr<ParentMap> Parents;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };
@@ -82,8 +83,21 @@ public:
   /// Drops all cached facts. Checks call it when a translation unit starts.
   static void reset();
 
+  /// Tells the cache that the analysis of a new function, \p FD, starts
+  /// (checks call it first thing in check()). CFGs built for other functions
+  /// are dropped, so that memory stays bounded on large files; every check
+  /// analyses a matched function in turn, so its CFG is still built once.
+  void startFunction(const FunctionDecl *FD);
+  /// startFunction(FD), then cfgOf(FD): what a check's check() calls for the
+  /// function it matched.
+  const FunctionCfg *beginFunction(const FunctionDecl *FD) {
+    startFunction(FD);
+    return cfgOf(FD);
+  }
+
   /// The CFG of \p FD's definition, or null when it has no body or no CFG
-  /// could be built. Built once per function.
+  /// could be built. Valid until the next startFunction() for another
+  /// function: do not keep it in summaries.
   const FunctionCfg *cfgOf(const FunctionDecl *FD);
 
   /// Whether a function defined in this translation unit (outside system
@@ -100,6 +114,7 @@ private:
   void buildCallGraph();
 
   ASTContext &Ctx;
+  const FunctionDecl *CurrentFunction = nullptr;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionCfg>> Cfgs;
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
