@@ -153,21 +153,23 @@ void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
     return;
   CurrentFunction = Def;
   auto Keep = Cfgs.find(Def);
-  std::unique_ptr<FunctionCfg> Kept =
-      Keep == Cfgs.end() ? nullptr : std::move(Keep->second);
+  std::shared_ptr<const FunctionCfg> Kept;
   bool HadEntry = Keep != Cfgs.end();
+  if (HadEntry)
+    Kept = std::move(Keep->second);
   Cfgs.clear();
   if (HadEntry)
     Cfgs[Def] = std::move(Kept);
 }
 
-const FunctionCfg *TranslationUnitAnalyses::cfgOf(const FunctionDecl *FD) {
+std::shared_ptr<const FunctionCfg>
+TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return nullptr;
   auto [It, Inserted] = Cfgs.try_emplace(Def);
   if (!Inserted)
-    return It->second.get();
+    return It->second;
   CFG::BuildOptions Options;
   Options.AddImplicitDtors = true;
   Options.AddTemporaryDtors = true;
@@ -176,8 +178,8 @@ const FunctionCfg *TranslationUnitAnalyses::cfgOf(const FunctionDecl *FD) {
   std::unique_ptr<CFG> G =
       CFG::buildCFG(Def, Def->getBody(), &Ctx, Options);
   if (G)
-    It->second = std::make_unique<FunctionCfg>(Def, std::move(G));
-  return It->second.get();
+    It->second = std::make_shared<FunctionCfg>(Def, std::move(G));
+  return It->second;
 }
 
 namespace {

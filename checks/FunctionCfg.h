@@ -97,8 +97,13 @@ public:
 
   /// The CFG of \p FD's definition, or null when it has no body or no CFG
   /// could be built. Valid until the next startFunction() for another
-  /// function: do not keep it in summaries.
-  const FunctionCfg *cfgOf(const FunctionDecl *FD);
+  /// function: an analysis that keeps per-function facts across functions
+  /// holds the CFG through sharedCfgOf() instead.
+  const FunctionCfg *cfgOf(const FunctionDecl *FD) {
+    return sharedCfgOf(FD).get();
+  }
+  /// The same CFG, kept alive for as long as the caller holds it.
+  std::shared_ptr<const FunctionCfg> sharedCfgOf(const FunctionDecl *FD);
 
   /// Whether a function defined in this translation unit (outside system
   /// headers) calls \p FD directly.
@@ -115,7 +120,8 @@ private:
 
   ASTContext &Ctx;
   const FunctionDecl *CurrentFunction = nullptr;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionCfg>> Cfgs;
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<const FunctionCfg>>
+      Cfgs;
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
