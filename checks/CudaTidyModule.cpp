@@ -7,6 +7,7 @@
 
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
+#include "UnguardedThreadIndexCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -17,6 +18,8 @@ public:
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");
+    Factories.registerCheck<UnguardedThreadIndexCheck>(
+        "cuda-unguarded-thread-index");
   }
 };
 
