@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -384,11 +385,6 @@ public:
     return "?" + llvm::utohexstr(reinterpret_cast<uintptr_t>(E));
   }
 
-  static bool isSum(const Expr *E) {
-    const auto *BO = dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(E));
-    return BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub);
-  }
-
   void factors(const Expr *E, const Subst *S,
                llvm::SmallVectorImpl<std::pair<const Expr *, const Subst *>> &Out) {
     E = ThreadIndexAnalysis::strip(substituted(E, S));
@@ -405,15 +401,16 @@ public:
       llvm::SmallVector<std::pair<const Expr *, const Subst *>, 2>;
 
   void build(const Expr *E, int64_t Coeff, FactorList Mult, const Subst *S,
-             LinearForm &LF) {
+             LinearForm &LF, const Expr *Origin = nullptr) {
     E = ThreadIndexAnalysis::strip(substituted(E, S));
     if (!E)
       return;
+    const Expr *Here = Origin ? Origin : E;
     if (auto V = constantOf(E, Ctx)) {
       if (Mult.empty())
         LF.Const += Coeff * *V;
       else
-        addTerm(Mult, Coeff * *V, LF);
+        addTerm(Mult, Coeff * *V, LF, Here);
       return;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -429,35 +426,24 @@ public:
         return;
       case BO_Mul: {
         if (auto V = constantOf(L, Ctx)) {
-          build(R, Coeff * *V, Mult, S, LF);
+          build(R, Coeff * *V, Mult, S, LF, Here);
           return;
         }
         if (auto V = constantOf(R, Ctx)) {
-          build(L, Coeff * *V, Mult, S, LF);
+          build(L, Coeff * *V, Mult, S, LF, Here);
           return;
         }
-        // Distribute a uniform factor over a sum: (z * ny + y) * nx.
-        if (isSum(L)) {
-          FactorList M = Mult;
-          factors(R, S, M);
-          build(L, Coeff, M, S, LF);
-          return;
-        }
-        if (isSum(R)) {
-          FactorList M = Mult;
-          factors(L, S, M);
-          build(R, Coeff, M, S, LF);
-          return;
-        }
+        // A sum times a stride, (z * ny + y) * nx, stays one factor: the
+        // sum is the coordinate of an outer dimension.
         FactorList M = Mult;
         factors(L, S, M);
         factors(R, S, M);
-        addTerm(M, Coeff, LF);
+        addTerm(M, Coeff, LF, Here);
         return;
       }
       case BO_Shl:
         if (auto V = constantOf(R, Ctx); V && *V >= 0 && *V < 31) {
-          build(L, Coeff * (int64_t(1) << *V), Mult, S, LF);
+          build(L, Coeff * (int64_t(1) << *V), Mult, S, LF, Here);
           return;
         }
         break;
@@ -467,15 +453,16 @@ public:
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E))
       if (UO->getOpcode() == UO_Minus) {
-        build(UO->getSubExpr(), -Coeff, Mult, S, LF);
+        build(UO->getSubExpr(), -Coeff, Mult, S, LF, Here);
         return;
       }
     FactorList M = Mult;
     M.push_back({E, S});
-    addTerm(M, Coeff, LF);
+    addTerm(M, Coeff, LF, Here);
   }
 
-  void addTerm(const FactorList &F, int64_t Coeff, LinearForm &LF) {
+  void addTerm(const FactorList &F, int64_t Coeff, LinearForm &LF,
+               const Expr *Origin) {
     llvm::SmallVector<std::string, 2> FK;
     for (auto &[E, S] : F)
       FK.push_back(keyOf(E, S));
@@ -484,6 +471,7 @@ public:
     for (LinearForm::Term &T : LF.Terms)
       if (T.Key == Key) {
         T.Coeff += Coeff;
+        T.Origin = nullptr;
         return;
       }
     LinearForm::Term T;
@@ -491,6 +479,7 @@ public:
       T.Factors.push_back(E);
     T.Key = std::move(Key);
     T.Coeff = Coeff;
+    T.Origin = Origin;
     LF.Terms.push_back(std::move(T));
   }
 
@@ -1040,6 +1029,7 @@ public:
                   FactList Facts)
       : A(A), FD(FD), Facts(std::move(Facts)), K(A.Ctx, nullptr) {}
 
+  /// The verdict on the value of \p E plus \p Off.
   IndexVerdict bound(const Expr *E, int64_t Off, unsigned Depth = 0) {
     IndexVerdict V;
     E = ThreadIndexAnalysis::strip(E);
@@ -1050,12 +1040,12 @@ public:
     if (const BoundFact *F = factFor(LF.key()))
       return judge(F, LF.Const + Off);
     if (LF.Terms.size() == 1 && LF.Terms[0].Coeff == 1 &&
-        LF.Terms[0].Factors.size() == 1 &&
-        ThreadIndexAnalysis::strip(LF.Terms[0].Factors[0]) != E)
-      return bound(LF.Terms[0].Factors[0], LF.Const + Off, Depth + 1);
-    if (LF.Terms.size() == 1 && LF.Terms[0].Coeff == 1 &&
-        LF.Terms[0].Factors.size() == 1)
+        LF.Terms[0].Factors.size() == 1) {
+      const Expr *Only = ThreadIndexAnalysis::strip(LF.Terms[0].Factors[0]);
+      if (Only != E)
+        return bound(Only, LF.Const + Off, Depth + 1);
       return single(E, Off, Depth);
+    }
     return sum(LF, Off, Depth);
   }
 
@@ -1080,90 +1070,97 @@ private:
     return V;
   }
 
-  IndexVerdict unbounded(const Expr *E, bool Whole = true) {
+  /// The verdict on a value that is at most \p Limit (min(i, R), or the
+  /// uniform arm of a ternary), plus \p Off.
+  IndexVerdict atMost(const Expr *Limit, const Expr *Guard, int64_t Off) {
+    LinearForm RF = K.linear(Limit, nullptr);
+    auto &Arena = A.factsOf(FD).Arena;
+    Arena.push_back(BoundFact{BoundFact::Less, "", RF.key(), RF.Const + 1,
+                              Guard, Limit, {}});
+    return judge(&Arena.back(), Off);
+  }
+
+  IndexVerdict unbounded(const Expr *E, std::string Text = "") {
     IndexVerdict V;
     V.K = IndexVerdict::Unbounded;
     V.Unguarded.push_back(E);
-    V.Whole = Whole;
+    V.UnguardedText.push_back(Text.empty()
+                                  ? ThreadIndexAnalysis::textOf(E, A.Ctx)
+                                  : Text);
+    V.Whole = true;
     V.Dims = A.valueOf(E, FD).Dims;
     return V;
   }
 
-  /// The worse of two verdicts on parts of one index.
-  static IndexVerdict combine(IndexVerdict X, const IndexVerdict &Y) {
-    if (X.K == IndexVerdict::PastBound)
-      return X;
-    if (Y.K == IndexVerdict::PastBound)
-      return Y;
-    if (Y.K == IndexVerdict::Unbounded) {
-      if (X.K != IndexVerdict::Unbounded) {
-        IndexVerdict R = Y;
-        R.Whole = false;
-        return R;
-      }
-      X.Unguarded.append(Y.Unguarded.begin(), Y.Unguarded.end());
-      X.Dims |= Y.Dims;
-      X.Whole = X.Whole && Y.Whole;
-      return X;
+  static bool isFine(const IndexVerdict &V) {
+    return V.K == IndexVerdict::Bounded ||
+           V.K == IndexVerdict::NotThreadDerived;
+  }
+
+  /// The verdict on an index made of several parts.
+  static IndexVerdict merge(llvm::ArrayRef<IndexVerdict> Parts) {
+    IndexVerdict R;
+    R.K = IndexVerdict::Bounded;
+    bool AnyGuarded = false;
+    for (const IndexVerdict &P : Parts)
+      if (P.K == IndexVerdict::PastBound)
+        return P;
+    for (const IndexVerdict &P : Parts) {
+      if (P.K == IndexVerdict::Bounded)
+        AnyGuarded = true;
+      if (P.K != IndexVerdict::Unbounded)
+        continue;
+      R.K = IndexVerdict::Unbounded;
+      R.Unguarded.append(P.Unguarded.begin(), P.Unguarded.end());
+      R.UnguardedText.append(P.UnguardedText.begin(), P.UnguardedText.end());
+      R.Dims |= P.Dims;
     }
-    if (X.K == IndexVerdict::Unbounded)
-      X.Whole = false;
-    return X;
+    R.Whole = R.K == IndexVerdict::Unbounded && !AnyGuarded;
+    return R;
   }
 
   IndexVerdict single(const Expr *E, int64_t Off, unsigned Depth) {
     IndexVerdict V;
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee())) {
-        IndexVerdict Worst = unbounded(E);
-        for (const Expr *Arg : Call->arguments()) {
-          IndexVerdict AV;
-          if (!A.valueOf(Arg, FD).isIndex()) {
-            // min(i, R) <= R, that is min(i, R) < R + 1.
-            LinearForm RF = K.linear(Arg, nullptr);
-            A.factsOf(FD).Arena.push_back(BoundFact{
-                BoundFact::Less, "", RF.key(), RF.Const + 1, Call, Arg, {}});
-            AV = judge(&A.factsOf(FD).Arena.back(), Off);
-          } else {
-            AV = bound(Arg, Off, Depth + 1);
-          }
-          if (AV.K == IndexVerdict::Bounded ||
-              AV.K == IndexVerdict::NotThreadDerived)
-            return AV;
-          if (AV.K == IndexVerdict::PastBound)
-            Worst = AV;
-        }
-        return Worst;
+      if (!ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+        return unbounded(E);
+      // min(a, b) is at most each argument: one bounded argument will do.
+      IndexVerdict Worst = unbounded(E);
+      for (const Expr *Arg : Call->arguments()) {
+        IndexVerdict AV = A.valueOf(Arg, FD).isIndex()
+                              ? bound(Arg, Off, Depth + 1)
+                              : atMost(Arg, Call, Off);
+        if (isFine(AV))
+          return AV;
+        if (AV.K == IndexVerdict::PastBound)
+          Worst = AV;
       }
-      return unbounded(E);
+      return Worst;
     }
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-      IndexVerdict T = withCondition(CO->getCond(), true, CO->getTrueExpr(),
-                                     Off, Depth);
-      IndexVerdict F = withCondition(CO->getCond(), false, CO->getFalseExpr(),
-                                     Off, Depth);
-      IndexVerdict R = combine(T, F);
-      if (R.K == IndexVerdict::Unbounded)
+      IndexVerdict T = arm(CO, true, Off, Depth);
+      IndexVerdict F = arm(CO, false, Off, Depth);
+      if (T.K == IndexVerdict::PastBound)
+        return T;
+      if (F.K == IndexVerdict::PastBound)
+        return F;
+      if (T.K == IndexVerdict::Unbounded || F.K == IndexVerdict::Unbounded)
         return unbounded(E);
-      if (R.K == IndexVerdict::NotThreadDerived)
-        R.K = IndexVerdict::Bounded;
-      return R;
+      V.K = IndexVerdict::Bounded;
+      return V;
     }
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       const Expr *L = BO->getLHS(), *R = BO->getRHS();
       switch (BO->getOpcode()) {
       case BO_Rem:
-        if (!A.valueOf(R, FD).isIndex()) {
-          if (Off <= 0) {
-            V.K = IndexVerdict::Bounded;
-            return V;
-          }
-          LinearForm RF = K.linear(R, nullptr);
-          A.factsOf(FD).Arena.push_back(BoundFact{
-              BoundFact::Less, "", RF.key(), RF.Const, BO, R, {}});
-          return judge(&A.factsOf(FD).Arena.back(), Off);
+        // i % n < n.
+        if (A.valueOf(R, FD).isIndex())
+          return unbounded(E);
+        if (Off <= 0) {
+          V.K = IndexVerdict::Bounded;
+          return V;
         }
-        return unbounded(E);
+        return atMost(R, BO, Off - 1);
       case BO_And:
         if (!A.valueOf(L, FD).isIndex() || !A.valueOf(R, FD).isIndex()) {
           V.K = IndexVerdict::Bounded;
@@ -1171,27 +1168,26 @@ private:
         }
         return unbounded(E);
       case BO_Div:
-      case BO_Shr: {
-        IndexVerdict LV = bound(L, 0, Depth + 1);
-        if (LV.K == IndexVerdict::Unbounded)
+      case BO_Shr:
+        if (bound(L, 0, Depth + 1).K == IndexVerdict::Unbounded)
           return unbounded(E);
         V.K = IndexVerdict::Bounded;
         return V;
-      }
       default:
         return unbounded(E);
       }
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      ThreadIndexAnalysis::FunctionFacts &F = A.factsOf(FD);
       if (VD && VD->isLocalVarDecl() && !isa<ParmVarDecl>(VD) &&
-          !F.Modified.count(VD) && VD->hasInit()) {
+          !A.isModified(VD, FD) && VD->hasInit()) {
         // A variable that only holds its initializer: the guard may be on
         // the parts it is made of (row and column).
         IndexVerdict R = bound(VD->getInit(), Off, Depth + 1);
         if (R.K == IndexVerdict::Unbounded && R.Whole) {
-          R.Unguarded.assign(1, E);
+          IndexVerdict Named = unbounded(E);
+          Named.Dims = R.Dims;
+          return Named;
         }
         return R;
       }
@@ -1200,11 +1196,16 @@ private:
     return unbounded(E);
   }
 
-  IndexVerdict withCondition(const Expr *Cond, bool Truth, const Expr *Arm,
-                             int64_t Off, unsigned Depth) {
+  /// The verdict on one arm of a ternary, under its condition.
+  IndexVerdict arm(const ConditionalOperator *CO, bool Truth, int64_t Off,
+                   unsigned Depth) {
+    const Expr *Arm = Truth ? CO->getTrueExpr() : CO->getFalseExpr();
+    if (!A.valueOf(Arm, FD).isIndex())
+      return atMost(Arm, CO, Off);
     FactList Saved = Facts;
     FactList Extra;
-    FactBuilder(A.Ctx, A.factsOf(FD).Arena, Extra).derive(Cond, Truth, nullptr);
+    FactBuilder(A.Ctx, A.factsOf(FD).Arena, Extra)
+        .derive(CO->getCond(), Truth, nullptr);
     for (const BoundFact *F : Extra)
       addFact(Facts, F);
     IndexVerdict V = bound(Arm, Off, Depth + 1);
@@ -1213,7 +1214,6 @@ private:
   }
 
   bool isLoopVarying(const Expr *E) {
-    E = ThreadIndexAnalysis::strip(E);
     bool Found = false;
     struct Visitor : RecursiveASTVisitor<Visitor> {
       ThreadIndexAnalysis &A;
@@ -1228,97 +1228,99 @@ private:
         return true;
       }
     } Vis(A, FD, Found);
-    Vis.TraverseStmt(const_cast<Expr *>(E));
+    Vis.TraverseStmt(const_cast<Expr *>(ThreadIndexAnalysis::strip(E)));
     return Found;
   }
 
+  bool isIndexTerm(const LinearForm::Term &T) {
+    for (const Expr *F : T.Factors)
+      if (A.valueOf(F, FD).isIndex())
+        return true;
+    return false;
+  }
+
+  /// row * width + col: each outer coordinate (multiplied by a uniform
+  /// stride) must be bounded, and so must the rest of the sum.
   IndexVerdict sum(const LinearForm &LF, int64_t Off, unsigned Depth) {
-    IndexVerdict Result;
-    Result.K = IndexVerdict::Bounded;
-    bool AnyPart = false;
+    llvm::SmallVector<IndexVerdict, 3> Parts;
     LinearForm Inner;
     Inner.Const = LF.Const + Off;
     for (const LinearForm::Term &T : LF.Terms) {
       llvm::SmallVector<const Expr *, 2> Thread;
-      bool Uniform = false;
+      bool Stride = false;
       for (const Expr *F : T.Factors) {
-        if (A.valueOf(F, FD).isIndex())
+        ThreadValue FV = A.valueOf(F, FD);
+        if (FV.isIndex())
           Thread.push_back(F);
         else if (!constantOf(F, A.Ctx) &&
-                 !(A.valueOf(F, FD).Sources & (TS_BlockDim | TS_GridDim)))
-          Uniform = true;
+                 !(FV.Sources & (TS_BlockDim | TS_GridDim)))
+          Stride = true;
       }
-      if (Thread.empty() || !Uniform) {
+      if (Thread.size() != 1 || !Stride) {
         Inner.Terms.push_back(T);
         continue;
       }
-      // An outer dimension: row * width. Its coordinate must be bounded.
-      AnyPart = true;
-      IndexVerdict TV = Thread.size() == 1
-                            ? bound(Thread[0], 0, Depth + 1)
-                            : IndexVerdict{};
-      if (TV.K == IndexVerdict::PastBound) {
-        // row <= height only matters when the row is the last one: keep it.
-      }
-      Result = AnyPartCombine(Result, TV);
+      Parts.push_back(bound(Thread.front(), 0, Depth + 1));
     }
-    bool InnerHasIndex = false;
-    for (const LinearForm::Term &T : Inner.Terms)
-      for (const Expr *F : T.Factors)
-        if (A.valueOf(F, FD).isIndex())
-          InnerHasIndex = true;
-    if (!InnerHasIndex)
-      return Result;
-    IndexVerdict IV = innerVerdict(Inner, Depth);
-    if (!AnyPart)
-      return IV;
-    return AnyPartCombine(Result, IV);
+    bool InnerHasIndex = llvm::any_of(
+        Inner.Terms, [&](const LinearForm::Term &T) { return isIndexTerm(T); });
+    if (InnerHasIndex)
+      Parts.push_back(innerVerdict(Inner, Depth));
+    return merge(Parts);
   }
 
-  IndexVerdict AnyPartCombine(IndexVerdict Acc, const IndexVerdict &V) {
-    if (Acc.K == IndexVerdict::Bounded && V.K != IndexVerdict::Unbounded &&
-        V.K != IndexVerdict::PastBound)
-      return Acc;
-    if (Acc.K == IndexVerdict::Bounded) {
-      IndexVerdict R = V;
-      R.Whole = false;
-      return R;
+  std::string textOf(const LinearForm &LF) {
+    std::string Out;
+    for (const LinearForm::Term &T : LF.Terms) {
+      std::string Text;
+      if (T.Origin) {
+        Text = ThreadIndexAnalysis::textOf(T.Origin, A.Ctx);
+      } else {
+        llvm::SmallVector<std::string, 2> Fs;
+        if (T.Coeff != 1 && T.Coeff != -1)
+          Fs.push_back(llvm::itostr(T.Coeff < 0 ? -T.Coeff : T.Coeff));
+        for (const Expr *F : T.Factors)
+          Fs.push_back(ThreadIndexAnalysis::textOf(F, A.Ctx));
+        Text = llvm::join(Fs, " * ");
+      }
+      bool Negative = T.Coeff < 0 && !T.Origin;
+      if (Out.empty())
+        Out = (Negative ? "-" : "") + Text;
+      else
+        Out += (Negative ? " - " : " + ") + Text;
     }
-    return combine(Acc, V);
+    if (LF.Const > 0)
+      Out += " + " + llvm::itostr(LF.Const);
+    else if (LF.Const < 0)
+      Out += " - " + llvm::itostr(-LF.Const);
+    return Out;
   }
 
   IndexVerdict innerVerdict(const LinearForm &Inner, unsigned Depth) {
     if (const BoundFact *F = factFor(Inner.key()))
       return judge(F, Inner.Const);
     llvm::SmallVector<const LinearForm::Term *, 2> Thread, Uniform;
-    for (const LinearForm::Term &T : Inner.Terms) {
-      bool IsIndex = false;
-      for (const Expr *F : T.Factors)
-        IsIndex |= A.valueOf(F, FD).isIndex();
-      (IsIndex ? Thread : Uniform).push_back(&T);
-    }
+    for (const LinearForm::Term &T : Inner.Terms)
+      (isIndexTerm(T) ? Thread : Uniform).push_back(&T);
     bool LoopVarying = false;
     for (const LinearForm::Term *T : Uniform)
       for (const Expr *F : T->Factors)
         LoopVarying |= isLoopVarying(F);
-    if (LoopVarying || Thread.size() > 1) {
-      // A tile origin plus a thread offset, or a global index spelled out:
-      // the sum as a whole needs a guard.
-      IndexVerdict V;
-      V.K = IndexVerdict::Unbounded;
-      V.Whole = true;
-      for (const LinearForm::Term &T : Inner.Terms)
-        for (const Expr *F : T.Factors) {
-          V.Dims |= A.valueOf(F, FD).Dims;
-        }
-      V.Unguarded.push_back(nullptr); // The caller names the whole index.
-      return V;
-    }
     const LinearForm::Term &T = *Thread.front();
-    if (T.Factors.size() == 1) {
-      // Any uniform offset that is not constant is unknown: only the
-      // constant part of the sum counts against the bound.
-      int64_t Off = Uniform.empty() ? Inner.Const : std::min<int64_t>(Inner.Const, 0);
+    if (!LoopVarying && Thread.size() == 1 && T.Factors.size() == 1) {
+      // A uniform offset that is not constant is unknown: only the
+      // constant part counts against the bound.
+      int64_t Off =
+          Uniform.empty() ? Inner.Const : std::min<int64_t>(Inner.Const, 0);
+      // A block or grid extent added to the index (i + blockDim.x, the
+      // second load of a reduction) is at least one.
+      for (const LinearForm::Term *U : Uniform) {
+        unsigned Src = 0;
+        for (const Expr *F : U->Factors)
+          Src |= A.valueOf(F, FD).Sources;
+        if (U->Coeff > 0 && (Src & (TS_BlockDim | TS_GridDim)))
+          Off = std::max<int64_t>(Off, 0) + 1;
+      }
       if (T.Coeff == 1)
         return bound(T.Factors[0], Off, Depth + 1);
       IndexVerdict V = bound(T.Factors[0], 0, Depth + 1);
@@ -1326,11 +1328,17 @@ private:
         V.K = IndexVerdict::Bounded; // 2 * i against i < n: unknown.
       return V;
     }
-    // A product of coordinates (blockIdx.x * blockDim.x) with no guard.
+    // A tile origin plus a thread offset (t * TILE + threadIdx.x), or a
+    // global index spelled out: the sum as a whole needs a guard.
     IndexVerdict V;
     V.K = IndexVerdict::Unbounded;
     V.Whole = true;
-    V.Unguarded.push_back(nullptr);
+    const Expr *Where = T.Origin ? T.Origin : T.Factors.front();
+    V.Unguarded.push_back(Where);
+    V.UnguardedText.push_back(textOf(Inner));
+    for (const LinearForm::Term &Tm : Inner.Terms)
+      for (const Expr *F : Tm.Factors)
+        V.Dims |= A.valueOf(F, FD).Dims;
     return V;
   }
 
@@ -1339,6 +1347,29 @@ private:
   FactList Facts;
   Keys K;
 };
+
+std::string ThreadIndexAnalysis::textOf(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
+    R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
+  if (R.isInvalid())
+    return "index";
+  std::string Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  std::string Out;
+  bool Space = false;
+  for (char C : Text) {
+    if (C == '\n' || C == '\t' || C == ' ' || C == '\r') {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out.empty() ? "index" : Out;
+}
 
 IndexVerdict ThreadIndexAnalysis::classifyIndex(const Expr *Index,
                                                 const Stmt *At,
@@ -1356,10 +1387,6 @@ IndexVerdict ThreadIndexAnalysis::classifyIndex(const Expr *Index,
   V = C.bound(Index, ExtraOffset);
   Keys K(Ctx, nullptr);
   V.Offset = K.linear(Index, nullptr).Const + ExtraOffset;
-  // Parts named "the whole index" are the index as written.
-  for (const Expr *&E : V.Unguarded)
-    if (!E)
-      E = strip(Index);
   return V;
 }
 

@@ -65,6 +65,9 @@ struct LinearForm {
     llvm::SmallVector<const Expr *, 2> Factors;
     std::string Key; ///< Of the product, independent of factor order.
     int64_t Coeff = 1;
+    /// The expression the term was written as ('t * TILE'), when it was
+    /// written as one.
+    const Expr *Origin = nullptr;
   };
   llvm::SmallVector<Term, 4> Terms;
   int64_t Const = 0;
@@ -95,8 +98,10 @@ struct IndexVerdict {
     Unbounded,        ///< Some thread-derived part has no upper bound.
     PastBound,        ///< Bounded, but the guard lets it reach the bound.
   } K = NotThreadDerived;
-  /// Unbounded: the parts with no bound, as written (a row, a column).
+  /// Unbounded: the parts with no bound (a row, a column), where they are
+  /// and as written.
   llvm::SmallVector<const Expr *, 2> Unguarded;
+  llvm::SmallVector<std::string, 2> UnguardedText;
   /// Unbounded: whether no part of the index is bounded.
   bool Whole = false;
   /// PastBound: the fact whose bound the index can reach.
@@ -142,6 +147,8 @@ public:
   /// sets \p Source and \p Dim (0, 1, 2).
   static bool isThreadQuery(const Expr *E, ThreadSource &Source,
                             unsigned &Dim);
+  /// \p E as written, on one line.
+  static std::string textOf(const Expr *E, const ASTContext &Ctx);
   /// Whether \p FD returns the smaller of its arguments (min).
   static bool isIndexClamp(const FunctionDecl *FD);
 

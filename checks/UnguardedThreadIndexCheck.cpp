@@ -54,28 +54,7 @@ bool isGlobalArray(const ValueDecl *D) {
 }
 
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-    R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-  if (R.isInvalid())
-    return "index";
-  std::string Text =
-      Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
-  // Keep one line.
-  std::string Out;
-  bool Space = false;
-  for (char C : Text) {
-    if (C == '\n' || C == '\t' || C == ' ') {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
-      Out += ' ';
-    Space = false;
-    Out += C;
-  }
-  return Out.empty() ? "index" : Out;
+  return ThreadIndexAnalysis::textOf(E, Ctx);
 }
 
 /// A kernel parameter that plausibly holds the extent of dimension \p Dims.
@@ -495,8 +474,8 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
   std::string Part;
   if (!V.Whole) {
     llvm::SmallVector<std::string, 2> Parts;
-    for (const Expr *E : V.Unguarded)
-      Parts.push_back("'" + sourceText(E, Ctx) + "'");
+    for (const std::string &T : V.UnguardedText)
+      Parts.push_back("'" + T + "'");
     Part = llvm::join(Parts, " and ");
   }
   if (ThroughCall) {
@@ -524,7 +503,8 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
 
   // Suggest a guard on the first unguarded part, against a plausible extent.
   const Expr *First = V.Unguarded.empty() ? ShownIndex : V.Unguarded.front();
-  std::string Guarded = sourceText(First, Ctx);
+  std::string Guarded = V.UnguardedText.empty() ? sourceText(First, Ctx)
+                                                : V.UnguardedText.front();
   std::string Extent;
   if (const auto *VD = dyn_cast<VarDecl>(A.Base);
       VD && isGlobalArray(VD)) {
