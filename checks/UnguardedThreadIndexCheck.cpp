@@ -427,6 +427,7 @@ void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
       IndexVerdict V = Analysis->classifyIndex(Arg, Call, Kernel, Offset);
       Access Caller = *A;
       Caller.Base = Global;
+      Caller.HelperParam = PtrParam;
       reportAccess(Caller, V, Kernel, Ctx, Call, Arg);
     }
   }
@@ -467,6 +468,10 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
                 "index '%2' can reach the bound in '%3'")
           << A.Kind << A.Base << IndexText << Guard;
     diag(V.Fact->Guard->getBeginLoc(), "bound set here", DiagnosticIDs::Note);
+    if (ThroughCall)
+      diag(A.At->getBeginLoc(), "%0 indexes its parameter %1 here",
+           DiagnosticIDs::Note)
+          << ThroughCall->getDirectCallee() << A.HelperParam;
     return;
   }
 
@@ -489,8 +494,9 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
                 "no upper bound on %4 on this path")
           << ThroughCall->getDirectCallee() << Verb[A.Kind] << A.Base
           << IndexText << Part;
-    diag(A.At->getBeginLoc(), "%0 is indexed here", DiagnosticIDs::Note)
-        << A.Base;
+    diag(A.At->getBeginLoc(), "%0 indexes its parameter %1 here",
+         DiagnosticIDs::Note)
+        << ThroughCall->getDirectCallee() << A.HelperParam;
   } else if (Part.empty()) {
     diag(Loc, "%select{read of|write to|address of}0 %1 at thread-derived "
               "index '%2' has no upper bound on this path")

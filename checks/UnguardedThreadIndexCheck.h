@@ -38,6 +38,8 @@ private:
     const ValueDecl *Base = nullptr; ///< The pointer or __device__ array.
     const Expr *Index = nullptr;
     unsigned Kind = 0; ///< 0 read, 1 write, 2 address taken.
+    /// For an access inside a helper: the helper's pointer parameter.
+    const ValueDecl *HelperParam = nullptr;
   };
   std::optional<Access> globalAccess(const Stmt *S, const FunctionCfg &Cfg,
                                      bool ParamsAreGlobal);
