@@ -998,6 +998,10 @@ const BoundFact *ThreadIndexAnalysis::boundOn(const Expr *E, const Stmt *At,
   return nullptr;
 }
 
+std::string ThreadIndexAnalysis::variablePartKey(const Expr *E) {
+  return Keys(Ctx, nullptr).linear(E, nullptr).key();
+}
+
 int64_t ThreadIndexAnalysis::constantPart(const Expr *E) {
   return Keys(Ctx, nullptr).linear(E, nullptr).Const;
 }

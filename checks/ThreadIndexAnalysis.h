@@ -134,6 +134,8 @@ public:
                            const FunctionDecl *FD);
   /// The constant part of \p E read as a linear form ('i + 1' gives 1).
   int64_t constantPart(const Expr *E);
+  /// A key of the non-constant part of \p E: equal for 'i + 1' and 'i'.
+  std::string variablePartKey(const Expr *E);
   /// Whether \p A is known to be a multiple of \p B at \p At.
   bool isKnownMultiple(const Expr *A, const Expr *B, const Stmt *At,
                        const FunctionDecl *FD);

@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace clang::tidy::cuda {
 

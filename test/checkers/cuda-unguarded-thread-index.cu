@@ -746,3 +746,13 @@ void launchAsserted(float *d, int n) {
   assert(n % 128 == 0);
   exactAsserted<<<n / 128, 128>>>(d, n);
 }
+
+//===--- Offset arrays of n + 1 entries ------------------------------------===//
+
+// CSR row pointers and prefix sums are read at [r] and [r + 1]: an integer
+// array read both ways under a guard on r is taken to have n + 1 entries.
+__global__ void csrRowLengths(const int *rowPtr, int *len, int rows) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows)
+    len[r] = rowPtr[r + 1] - rowPtr[r];
+}
