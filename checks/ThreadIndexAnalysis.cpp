@@ -1306,25 +1306,43 @@ private:
     llvm::SmallVector<const LinearForm::Term *, 2> Thread, Uniform;
     for (const LinearForm::Term &T : Inner.Terms)
       (isIndexTerm(T) ? Thread : Uniform).push_back(&T);
-    bool LoopVarying = false;
-    for (const LinearForm::Term *T : Uniform)
-      for (const Expr *F : T->Factors)
-        LoopVarying |= isLoopVarying(F);
     const LinearForm::Term &T = *Thread.front();
+    // A tile origin: a loop variable times a constant tile size, plus a
+    // thread coordinate in the same dimension (t * TILE + threadIdx.x).
+    // A loop variable times a non-constant stride is another dimension
+    // (k * N + col), and a thread coordinate scaled by a constant plus a
+    // loop variable picks a channel ((y * w + x) * 3 + c): neither needs a
+    // guard on the sum.
+    bool LoopVarying = false;
+    for (const LinearForm::Term *U : Uniform)
+      if (U->Factors.size() == 1 && U->Coeff > 1 && T.Coeff == 1 &&
+          isLoopVarying(U->Factors.front()))
+        LoopVarying = true;
     if (!LoopVarying && Thread.size() == 1 && T.Factors.size() == 1) {
-      // A uniform offset that is not constant is unknown: only the
-      // constant part counts against the bound.
-      int64_t Off =
-          Uniform.empty() ? Inner.Const : std::min<int64_t>(Inner.Const, 0);
-      // A block or grid extent added to the index (i + blockDim.x, the
-      // second load of a reduction) is at least one.
+      // The uniform terms added to the coordinate: a loop variable with a
+      // constant upper bound on this path adds at most that bound minus one
+      // (in[i + k] for k <= R); a block or grid extent (i + blockDim.x, the
+      // second load of a reduction) adds at least one; any other value is
+      // unknown, and only the constant part then counts against the bound.
+      int64_t Off = Inner.Const;
+      bool Unknown = false;
       for (const LinearForm::Term *U : Uniform) {
         unsigned Src = 0;
         for (const Expr *F : U->Factors)
           Src |= A.valueOf(F, FD).Sources;
-        if (U->Coeff > 0 && (Src & (TS_BlockDim | TS_GridDim)))
+        const BoundFact *UF =
+            U->Factors.size() == 1 && U->Coeff == 1
+                ? factFor(K.linear(U->Factors.front(), nullptr).key())
+                : nullptr;
+        if (UF && UF->RHSKey.empty())
+          Off += UF->RHSConst - 1;
+        else if (U->Coeff > 0 && (Src & (TS_BlockDim | TS_GridDim)))
           Off = std::max<int64_t>(Off, 0) + 1;
+        else
+          Unknown = true;
       }
+      if (Unknown)
+        Off = std::min<int64_t>(Off, 0);
       if (T.Coeff == 1)
         return bound(T.Factors[0], Off, Depth + 1);
       IndexVerdict V = bound(T.Factors[0], 0, Depth + 1);

@@ -756,3 +756,143 @@ __global__ void csrRowLengths(const int *rowPtr, int *len, int rows) {
   if (r < rows)
     len[r] = rowPtr[r + 1] - rowPtr[r];
 }
+
+//===--- Windows, strides and channels -------------------------------------===//
+
+#define R 3
+
+__global__ void convolveGuarded(float *out, const float *in, const float *w,
+                                int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < R || i >= n - R)
+    return;
+  float s = 0.0f;
+  for (int k = -R; k <= R; ++k)
+    s += w[k + R] * in[i + k];
+  out[i] = s;
+}
+
+__global__ void convolveWindowPastEnd(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < R || i >= n)
+    return;
+  float s = 0.0f;
+  for (int k = -R; k <= R; ++k)
+    s += in[i + k];
+    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: read of 'in' at thread-derived index 'i + k' can reach the bound in 'i >= n' [cuda-unguarded-thread-index]
+  out[i] = s;
+}
+
+__global__ void naiveMatmul(const float *A, const float *B, float *C, int M,
+                            int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < M && col < N) {
+    float s = 0;
+    for (int k = 0; k < K; ++k)
+      s += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = s;
+  }
+}
+
+__global__ void rgbChannels(unsigned char *img, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= height)
+    return;
+  for (int c = 0; c < 3; ++c)
+    img[(y * width + x) * 3 + c] = 0;
+}
+
+template <unsigned BlockSize>
+__global__ void reduceGridStrideTwoLoads(const int *in, int *out, unsigned n) {
+  extern __shared__ int idata[];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * (BlockSize * 2) + tid;
+  unsigned gridSize = BlockSize * 2 * gridDim.x;
+  idata[tid] = 0;
+  while (i < n) {
+    idata[tid] += in[i] + in[i + BlockSize];
+    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: read of 'in' at thread-derived index 'i + BlockSize' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+    i += gridSize;
+  }
+  __syncthreads();
+  if (tid == 0)
+    out[blockIdx.x] = idata[0];
+}
+template __global__ void reduceGridStrideTwoLoads<256>(const int *, int *,
+                                                      unsigned);
+
+__global__ void breakOutOfLoop(float *a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x;;
+       i += blockDim.x * gridDim.x) {
+    if (i >= n)
+      break;
+    a[i] = 0.0f;
+  }
+}
+
+__global__ void elseBranchUnguarded(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    a[i] = 1.0f;
+  else
+    a[i] = 2.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
+#define NCONST 4096
+__global__ void constantExtent(float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= NCONST)
+    return;
+  a[i] = 1.0f;
+}
+
+__global__ void doWhileStride(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  do {
+    a[i] = 0.0f;
+    i += blockDim.x * gridDim.x;
+  } while (i < n);
+}
+
+__global__ void extentInStruct(float *a, int2 dims) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < dims.x && y < dims.y)
+    a[y * dims.x + x] = 0.0f;
+}
+
+__global__ void copiedIndex(float *a, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  long long j = i;
+  if (j < n)
+    a[j] = 1.0f;
+}
+
+__global__ void guardThenSwitch(float *a, int n, int mode) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  switch (mode) {
+  case 0:
+    a[i] = 0.0f;
+    break;
+  default:
+    a[i] = 1.0f;
+  }
+}
+
+__global__ void guardBreaksAfterStore(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  while (true) {
+    a[i] = 0.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+    if (i >= n)
+      break;
+    i += blockDim.x * gridDim.x;
+  }
+}

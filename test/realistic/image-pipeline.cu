@@ -30,7 +30,7 @@ __global__ void blurRows(const float *in, float *out, int width, int height) {
   float sum = 0.0f;
   for (int k = -RADIUS; k <= RADIUS; ++k)
     sum += in[y * width + x + k];
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read of 'in' at thread-derived index 'y * width + x + k' has no upper bound on 'x + k' on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read of 'in' at thread-derived index 'y * width + x + k' can reach the bound in 'x >= width' [cuda-unguarded-thread-index]
   out[y * width + x] = sum / (2 * RADIUS + 1);
 }
 
