@@ -840,6 +840,11 @@ public:
       else if (isZero(L, S))
         multiple(R, S);
       break;
+    case BO_NE:
+      // i != n - 1 tightens i < n to i < n - 1.
+      less(L, R, 0, BO, S, BoundFact::NotEqual);
+      less(R, L, 0, BO, S, BoundFact::NotEqual);
+      break;
     default:
       break;
     }
@@ -870,16 +875,16 @@ private:
     addFact(Out, &Arena.back());
   }
 
-  /// L < R + K.
+  /// L < R + K (or L != R + K).
   void less(const Expr *L, const Expr *R, int64_t K, const Expr *Guard,
-            const Subst *S) {
+            const Subst *S, BoundFact::Kind Kind = BoundFact::Less) {
     llvm::SmallVector<const VarDecl *, 4> Vars;
     Keys Ks(Ctx, &Vars);
     LinearForm LF = Ks.linear(L, S), RF = Ks.linear(R, S);
     if (LF.Terms.empty())
       return;
     BoundFact F;
-    F.K = BoundFact::Less;
+    F.K = Kind;
     F.LHSKey = LF.key();
     F.RHSKey = RF.key();
     F.RHSConst = RF.Const + K - LF.Const;
@@ -1067,7 +1072,20 @@ private:
     IndexVerdict V;
     V.K = IndexVerdict::Bounded;
     // A constant bound says nothing about the data's size: unknown.
-    if (F->RHSKey.empty() || F->RHSConst + Off <= 0)
+    if (F->RHSKey.empty())
+      return V;
+    // x < B + c and x != B + c - 1 give x < B + c - 1.
+    int64_t Const = F->RHSConst;
+    for (bool Tightened = true; Tightened && Const + Off > 0;) {
+      Tightened = false;
+      for (const BoundFact *NE : Facts)
+        if (NE->K == BoundFact::NotEqual && NE->LHSKey == F->LHSKey &&
+            NE->RHSKey == F->RHSKey && NE->RHSConst == Const - 1) {
+          --Const;
+          Tightened = true;
+        }
+    }
+    if (Const + Off <= 0)
       return V;
     V.K = IndexVerdict::PastBound;
     V.Fact = F;

@@ -78,8 +78,9 @@ struct LinearForm {
 /// A fact that holds on every path to a point.
 struct BoundFact {
   enum Kind {
-    Less,    ///< LHS < RHS + RHSConst (RHS without its constant).
-    Multiple ///< LHS % RHS == 0 (keys include constants).
+    Less,     ///< LHS < RHS + RHSConst (RHS without its constant).
+    NotEqual, ///< LHS != RHS + RHSConst.
+    Multiple  ///< LHS % RHS == 0 (keys include constants).
   } K = Less;
   std::string LHSKey, RHSKey;
   int64_t RHSConst = 0;

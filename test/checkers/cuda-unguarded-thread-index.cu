@@ -896,3 +896,27 @@ __global__ void guardBreaksAfterStore(float *a, int n) {
     i += blockDim.x * gridDim.x;
   }
 }
+
+//===--- Inequalities that exclude the last element ------------------------===//
+
+__global__ void jacobiEnds(const float *cur, float *next, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = (i == 0 || i == n - 1) ? cur[i]
+                                     : 0.5f * (cur[i - 1] + cur[i + 1]);
+    next[i] = v;
+  }
+}
+
+__global__ void notLast(float *d, const float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && i != n - 1)
+    d[i] = x[i + 1] - x[i];
+}
+
+__global__ void notFirst(float *d, const float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && i != 0)
+    d[i] = x[i + 1] - x[i - 1];
+    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read of 'x' at thread-derived index 'i + 1' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+}
