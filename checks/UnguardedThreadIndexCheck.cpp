@@ -435,6 +435,24 @@ void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
       }();
       const auto *IdxParam =
           IdxRef ? dyn_cast<ParmVarDecl>(IdxRef->getDecl()) : nullptr;
+      if (!IdxParam && Analysis->valueOf(A->Index, Def).isIndex()) {
+        // The helper computes its own thread index. Report it when it has
+        // no bound in the helper and the caller bounds nothing at the call
+        // (a caller's guard on the same value spelled differently is
+        // unknown).
+        const FactList *CallerFacts = Analysis->boundsAt(Call, Kernel);
+        if (!CallerFacts ||
+            llvm::any_of(*CallerFacts, [](const BoundFact *F) {
+              return F->K == BoundFact::Less;
+            }))
+          continue;
+        IndexVerdict V = Analysis->classifyIndex(A->Index, A->At, Def);
+        Access Caller = *A;
+        Caller.Base = Global;
+        Caller.HelperParam = PtrParam;
+        reportAccess(Caller, V, Kernel, Ctx, Call, nullptr);
+        continue;
+      }
       if (!IdxParam || IdxParam->getDeclContext() != Def ||
           IdxParam->getFunctionScopeIndex() >= Call->getNumArgs() ||
           Analysis->isModified(IdxParam, Def))

@@ -920,3 +920,24 @@ __global__ void notFirst(float *d, const float *x, int n) {
     d[i] = x[i + 1] - x[i - 1];
     // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read of 'x' at thread-derived index 'i + 1' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
 }
+
+//===--- Helpers that compute their own index ------------------------------===//
+
+__device__ void zeroMine(float *p) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  p[i] = 0.0f;
+}
+__device__ void zeroMineChecked(float *p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] = 0.0f;
+}
+__global__ void callsUnguarded(float *a, int n) {
+  zeroMine(a);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call to 'zeroMine' writes 'a' at thread-derived index 'i', which has no upper bound on this path [cuda-unguarded-thread-index]
+}
+__global__ void callsGuarded(float *a, int n) { zeroMineChecked(a, n); }
+__global__ void callsUnderGuard(float *a, int n) {
+  if (blockIdx.x * blockDim.x + threadIdx.x < n)
+    zeroMine(a);
+}
