@@ -930,8 +930,11 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
             killedBy(St, Killed);
             applyKills(Out, Killed);
           }
+        // Two-way branches only: the first successor is the true edge. A
+        // switch with one case also has two successors, but no truth.
         const Expr *Cond =
-            B->succ_size() == 2
+            B->succ_size() == 2 &&
+                    !isa_and_nonnull<SwitchStmt>(B->getTerminatorStmt())
                 ? dyn_cast_or_null<Expr>(
                       B->getTerminatorCondition(/*StripParens=*/true))
                 : nullptr;
