@@ -6,6 +6,8 @@
 // RUN: %check_cuda_tidy_driver --check-suffix=STRICT %s cuda-unguarded-thread-index %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unguarded-thread-index.StrictMode: true}}"
 
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 
 constexpr int kN = 4096;
 constexpr int kBlock = 128;
@@ -42,11 +44,26 @@ __global__ void diff(float *d, const float *x) {
   // CHECK-MESSAGES-STRICT: :[[@LINE-4]]:21: warning: read of 'x' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
+__global__ void negate(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  a[i] = -a[i];
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:11: warning: read of 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
 // Guarded kernels are silent in both modes.
 __global__ void scaleGuarded(float *a, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     a[i] *= s;
+}
+
+void runChecked(float *a, int n) {
+  if (n % kBlock) {
+    fprintf(stderr, "n must be a multiple of %d\n", kBlock);
+    exit(1);
+  }
+  negate<<<n / kBlock, kBlock>>>(a, n);
 }
 
 void run(float *a, float *b, float *c, int n) {
