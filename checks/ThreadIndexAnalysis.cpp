@@ -34,6 +34,7 @@ public:
   Groups[#GroupClass "::" #Method] = GroupQuery{Source, Dim3 != 0};
 #define CUDA_INDEX_CLAMP(Name) Clamps.insert(#Name);
 #define CUDA_ASSERT_FAIL(Name) AssertFails.insert(#Name);
+#define CUDA_INDEX_MUL(Name) Muls.insert(#Name);
 #include "CudaApiModel.def"
     (void)ThreadInBlock, (void)BlockInGrid, (void)BlockDim, (void)GridDim,
         (void)GridRank;
@@ -42,12 +43,29 @@ public:
   llvm::StringMap<GroupQuery> Groups;
   llvm::StringSet<> Clamps;
   llvm::StringSet<> AssertFails;
+  llvm::StringSet<> Muls;
 };
+
+bool isIndexMul(llvm::StringRef Name);
+
+/// The two factors of __mul24(a, b) and the like.
+std::optional<std::pair<const Expr *, const Expr *>>
+indexProduct(const Expr *E) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || Call->getNumArgs() != 2 ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+      !isIndexMul(FD->getName()))
+    return std::nullopt;
+  return std::make_pair(Call->getArg(0), Call->getArg(1));
+}
 
 const ThreadFacts &threadFacts() {
   static const ThreadFacts F;
   return F;
 }
+
+bool isIndexMul(llvm::StringRef Name) { return threadFacts().Muls.contains(Name); }
 
 bool isInNamespace(const Decl *D, llvm::StringRef Name) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
@@ -456,6 +474,21 @@ public:
         build(UO->getSubExpr(), -Coeff, Mult, S, LF, Here);
         return;
       }
+    if (auto P = indexProduct(E)) {
+      if (auto V = constantOf(P->first, Ctx)) {
+        build(P->second, Coeff * *V, Mult, S, LF, Here);
+        return;
+      }
+      if (auto V = constantOf(P->second, Ctx)) {
+        build(P->first, Coeff * *V, Mult, S, LF, Here);
+        return;
+      }
+      FactorList M = Mult;
+      factors(P->first, S, M);
+      factors(P->second, S, M);
+      addTerm(M, Coeff, LF, Here);
+      return;
+    }
     FactorList M = Mult;
     M.push_back({E, S});
     addTerm(M, Coeff, LF, Here);
@@ -696,6 +729,8 @@ ThreadValue ThreadIndexAnalysis::valueOf(const Expr *E,
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return V;
+    if (auto P = indexProduct(Call))
+      return join(valueOf(P->first, FD), valueOf(P->second, FD));
     if (isIndexClamp(Callee)) {
       bool First = true;
       for (const Expr *A : Call->arguments()) {

@@ -941,3 +941,22 @@ __global__ void callsUnderGuard(float *a, int n) {
   if (blockIdx.x * blockDim.x + threadIdx.x < n)
     zeroMine(a);
 }
+
+//===--- __mul24 index arithmetic ------------------------------------------===//
+
+#define IMUL(a, b) __mul24(a, b)
+__global__ void oldStyle(float *d, int n) {
+  const int ix = IMUL(blockDim.x, blockIdx.x) + threadIdx.x;
+  d[ix] = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'd' at thread-derived index 'ix' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+__global__ void oldStyleGuarded(float *d, int n) {
+  const int ix = IMUL(blockDim.x, blockIdx.x) + threadIdx.x;
+  if (ix < n)
+    d[ix] = 0.0f;
+}
+__global__ void oldStyleLoop(float *d, int n) {
+  for (int pos = IMUL(blockDim.x, blockIdx.x) + threadIdx.x; pos < n;
+       pos += IMUL(blockDim.x, gridDim.x))
+    d[pos] = 1.0f;
+}
