@@ -7,6 +7,7 @@
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -795,8 +796,11 @@ namespace {
 class FactBuilder {
 public:
   using Subst = ThreadIndexAnalysis::Subst;
-  FactBuilder(ASTContext &Ctx, std::deque<BoundFact> &Arena, FactList &Out)
-      : Ctx(Ctx), Arena(Arena), Out(Out) {}
+  /// \p Modified, when given, says whether a variable of the analysed
+  /// function is ever assigned after its declaration.
+  FactBuilder(ASTContext &Ctx, std::deque<BoundFact> &Arena, FactList &Out,
+              llvm::function_ref<bool(const VarDecl *)> Modified = nullptr)
+      : Ctx(Ctx), Arena(Arena), Out(Out), Modified(Modified) {}
 
   void derive(const Expr *C, bool Truth, const Subst *S, unsigned Depth = 0) {
     C = ThreadIndexAnalysis::strip(Keys::substituted(C, S));
@@ -823,6 +827,31 @@ public:
     if (const auto *UO = dyn_cast<UnaryOperator>(C)) {
       if (UO->getOpcode() == UO_LNot)
         derive(UO->getSubExpr(), !Truth, S, Depth + 1);
+      return;
+    }
+    // bool valid = i < n; ... if (valid): the condition is the initializer,
+    // when neither the flag nor anything it reads is ever reassigned.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(C)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (Modified && !S && VD && VD->isLocalVarDecl() &&
+          VD->getType()->isBooleanType() && VD->hasInit() && !Modified(VD)) {
+        bool Stable = true;
+        struct Reads : RecursiveASTVisitor<Reads> {
+          llvm::function_ref<bool(const VarDecl *)> Modified;
+          bool &Stable;
+          Reads(llvm::function_ref<bool(const VarDecl *)> M, bool &S)
+              : Modified(M), Stable(S) {}
+          bool VisitDeclRefExpr(DeclRefExpr *R) {
+            if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+              if (Modified(V))
+                Stable = false;
+            return true;
+          }
+        } Vis(Modified, Stable);
+        Vis.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+        if (Stable)
+          derive(VD->getInit(), Truth, S, Depth + 1);
+      }
       return;
     }
     const auto *BO = dyn_cast<BinaryOperator>(C);
@@ -933,6 +962,7 @@ private:
   ASTContext &Ctx;
   std::deque<BoundFact> &Arena;
   FactList &Out;
+  llvm::function_ref<bool(const VarDecl *)> Modified;
   std::vector<std::unique_ptr<std::vector<const Expr *>>> Substs;
   std::vector<std::unique_ptr<Subst>> SubstNodes;
 };
@@ -984,7 +1014,9 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
             auto It = F.EdgeFacts.find(Key);
             if (It == F.EdgeFacts.end()) {
               FactList Derived;
-              FactBuilder(Ctx, F.Arena, Derived).derive(Cond, Truth, nullptr);
+              FactBuilder(Ctx, F.Arena, Derived,
+                          [&](const VarDecl *V) { return F.Modified.count(V) != 0; })
+                  .derive(Cond, Truth, nullptr);
               It = F.EdgeFacts.emplace(Key, std::move(Derived)).first;
             }
             for (const BoundFact *Fa : It->second)
@@ -1264,7 +1296,8 @@ private:
       return atMost(Arm, CO, Off);
     FactList Saved = Facts;
     FactList Extra;
-    FactBuilder(A.Ctx, A.factsOf(FD).Arena, Extra)
+    FactBuilder(A.Ctx, A.factsOf(FD).Arena, Extra,
+                [&](const VarDecl *V) { return A.isModified(V, FD); })
         .derive(CO->getCond(), Truth, nullptr);
     for (const BoundFact *F : Extra)
       addFact(Facts, F);

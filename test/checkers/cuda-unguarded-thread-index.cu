@@ -960,3 +960,21 @@ __global__ void oldStyleLoop(float *d, int n) {
        pos += IMUL(blockDim.x, gridDim.x))
     d[pos] = 1.0f;
 }
+
+//===--- Guards held in a flag ---------------------------------------------===//
+
+__global__ void flagGuard(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool active = i < n;
+  float v = active ? a[i] : 0.0f;
+  if (active)
+    a[i] = v * 2.0f;
+}
+__global__ void flagStale(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool active = i < n;
+  i += 1;
+  if (active)
+    a[i] = 0.0f;
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
