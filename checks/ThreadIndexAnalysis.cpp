@@ -1118,6 +1118,8 @@ public:
     LinearForm LF = K.linear(E, nullptr);
     if (const BoundFact *F = factFor(LF.key()))
       return judge(F, LF.Const + Off);
+    if (isLinearWithinFamily(LF))
+      return V;
     if (LF.Terms.size() == 1 && LF.Terms[0].Coeff == 1 &&
         LF.Terms[0].Factors.size() == 1) {
       const Expr *Only = ThreadIndexAnalysis::strip(LF.Terms[0].Factors[0]);
@@ -1129,6 +1131,26 @@ public:
   }
 
 private:
+  /// A block's linear index in the grid (blockIdx.y * gridDim.x +
+  /// blockIdx.x) or a thread's in its block (threadIdx.y * blockDim.x +
+  /// threadIdx.x): made of coordinates and extents of one level only, it
+  /// indexes per-block or per-thread data by construction, like a single
+  /// coordinate.
+  bool isLinearWithinFamily(const LinearForm &LF) {
+    if (LF.Terms.size() < 2)
+      return false;
+    unsigned Sources = 0;
+    for (const LinearForm::Term &T : LF.Terms)
+      for (const Expr *F : T.Factors) {
+        ThreadValue FV = A.valueOf(F, FD);
+        if (!FV.Sources || FV.Params)
+          return false;
+        Sources |= FV.Sources;
+      }
+    return !(Sources & ~unsigned(TS_BlockInGrid | TS_GridDim)) ||
+           !(Sources & ~unsigned(TS_ThreadInBlock | TS_BlockDim));
+  }
+
   const BoundFact *factFor(const std::string &Key) {
     if (Key.empty())
       return nullptr;

@@ -978,3 +978,18 @@ __global__ void flagStale(float *a, int n) {
     a[i] = 0.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
+
+//===--- Linear block and thread indices -----------------------------------===//
+
+__global__ void perBlock2D(float *partial) {
+  int bid = blockIdx.y * gridDim.x + blockIdx.x;
+  partial[bid] = 0.0f;
+  partial[blockIdx.y * gridDim.x + blockIdx.x] += 1.0f;
+}
+__global__ void perThreadInBlock2D(float *scratch) {
+  scratch[threadIdx.y * blockDim.x + threadIdx.x] = 0.0f;
+}
+__global__ void mixedNeedsGuard(float *a) {
+  a[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'blockIdx.x * blockDim.x + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
+}
