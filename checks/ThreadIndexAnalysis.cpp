@@ -66,7 +66,9 @@ const ThreadFacts &threadFacts() {
   return F;
 }
 
-bool isIndexMul(llvm::StringRef Name) { return threadFacts().Muls.contains(Name); }
+bool isIndexMul(llvm::StringRef Name) {
+  return threadFacts().Muls.contains(Name);
+}
 
 bool isInNamespace(const Decl *D, llvm::StringRef Name) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
@@ -223,7 +225,8 @@ public:
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return true;
-    for (unsigned I = 0, N = std::min(Call->getNumArgs(), Callee->getNumParams());
+    for (unsigned I = 0,
+                  N = std::min(Call->getNumArgs(), Callee->getNumParams());
          I != N; ++I) {
       QualType T = Callee->getParamDecl(I)->getType();
       if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
@@ -257,7 +260,8 @@ void killedBy(const Stmt *S, llvm::SmallVectorImpl<const VarDecl *> &Out) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       return;
-    for (unsigned I = 0, N = std::min(Call->getNumArgs(), Callee->getNumParams());
+    for (unsigned I = 0,
+                  N = std::min(Call->getNumArgs(), Callee->getNumParams());
          I != N; ++I) {
       QualType T = Callee->getParamDecl(I)->getType();
       if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
@@ -405,7 +409,8 @@ public:
   }
 
   void factors(const Expr *E, const Subst *S,
-               llvm::SmallVectorImpl<std::pair<const Expr *, const Subst *>> &Out) {
+               llvm::SmallVectorImpl<std::pair<const Expr *, const Subst *>>
+                   &Out) {
     E = ThreadIndexAnalysis::strip(substituted(E, S));
     if (const auto *BO = dyn_cast<BinaryOperator>(E))
       if (BO->getOpcode() == BO_Mul) {
@@ -520,7 +525,8 @@ public:
   LinearForm linear(const Expr *E, const Subst *S) {
     LinearForm LF;
     build(E, 1, {}, S, LF);
-    llvm::erase_if(LF.Terms, [](const LinearForm::Term &T) { return T.Coeff == 0; });
+    llvm::erase_if(LF.Terms,
+                   [](const LinearForm::Term &T) { return T.Coeff == 0; });
     return LF;
   }
 
@@ -725,7 +731,8 @@ ThreadValue ThreadIndexAnalysis::valueOf(const Expr *E,
     return valueOf(UO->getSubExpr(), FD);
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
-    return join(valueOf(CO->getTrueExpr(), FD), valueOf(CO->getFalseExpr(), FD));
+    return join(valueOf(CO->getTrueExpr(), FD),
+                valueOf(CO->getFalseExpr(), FD));
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
@@ -916,7 +923,8 @@ public:
 
 private:
   bool isZero(const Expr *E, const Subst *S) {
-    auto V = constantOf(ThreadIndexAnalysis::strip(Keys::substituted(E, S)), Ctx);
+    auto V = constantOf(
+        ThreadIndexAnalysis::strip(Keys::substituted(E, S)), Ctx);
     return V && *V == 0;
   }
 
@@ -1015,7 +1023,9 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
             if (It == F.EdgeFacts.end()) {
               FactList Derived;
               FactBuilder(Ctx, F.Arena, Derived,
-                          [&](const VarDecl *V) { return F.Modified.count(V) != 0; })
+                          [&](const VarDecl *V) {
+                            return F.Modified.count(V) != 0;
+                          })
                   .derive(Cond, Truth, nullptr);
               It = F.EdgeFacts.emplace(Key, std::move(Derived)).first;
             }

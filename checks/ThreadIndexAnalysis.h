@@ -1,4 +1,4 @@
-//===- ThreadIndexAnalysis.h - Thread-derived values and their bounds -*- C++ -*-===//
+//===- ThreadIndexAnalysis.h - Thread indices and their bounds -*- C++ -*-===//
 //
 // Which integer values in device code derive from the thread coordinates
 // (threadIdx, blockIdx, blockDim, gridDim and the cooperative-groups ranks),
@@ -42,7 +42,8 @@ enum ThreadSource : unsigned {
   TS_GridDim = 1u << 3,       ///< gridDim, grid_group::size().
   TS_GridRank = 1u << 4,      ///< grid_group::thread_rank().
 };
-constexpr unsigned TS_AnyIndex = TS_ThreadInBlock | TS_BlockInGrid | TS_GridRank;
+constexpr unsigned TS_AnyIndex =
+    TS_ThreadInBlock | TS_BlockInGrid | TS_GridRank;
 
 /// The thread-derived part of a value.
 struct ThreadValue {

@@ -361,9 +361,11 @@ void UnguardedThreadIndexCheck::check(const MatchFinder::MatchResult &Result) {
                 {A->Base, Analysis->variablePartKey(A->Index)});
   auto IsOffsetArray = [&](const Access &A) {
     QualType T = A.Base->getType();
-    QualType Elem = T->isPointerType() ? T->getPointeeType()
-                    : T->isArrayType() ? QualType(T->getArrayElementTypeNoTypeQual(), 0)
-                                       : QualType();
+    QualType Elem;
+    if (T->isPointerType())
+      Elem = T->getPointeeType();
+    else if (T->isArrayType())
+      Elem = QualType(T->getArrayElementTypeNoTypeQual(), 0);
     return A.Kind == 0 && !Elem.isNull() && Elem->isIntegerType() &&
            Analysis->constantPart(A.Index) == 1 &&
            OffsetReads.count({A.Base, Analysis->variablePartKey(A.Index)});
