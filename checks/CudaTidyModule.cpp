@@ -8,6 +8,7 @@
 #include "DeviceMemoryLeakCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
+#include "UnguardedThreadIndexCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -19,6 +20,8 @@ public:
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");
+    Factories.registerCheck<UnguardedThreadIndexCheck>(
+        "cuda-unguarded-thread-index");
   }
 };
 

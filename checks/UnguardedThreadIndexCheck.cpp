@@ -1,0 +1,577 @@
+//===- UnguardedThreadIndexCheck.cpp --------------------------------------===//
+
+#include "UnguardedThreadIndexCheck.h"
+#include "FunctionCfg.h"
+#include "SourceLocations.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+UnguardedThreadIndexCheck::UnguardedThreadIndexCheck(StringRef Name,
+                                                     ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      StrictMode(Options.get("StrictMode", false)) {}
+
+void UnguardedThreadIndexCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "StrictMode", StrictMode);
+}
+
+void UnguardedThreadIndexCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Analysis.reset();
+  Launches.clear();
+  LaunchesCollected = false;
+  Exact.clear();
+  Reported.clear();
+}
+
+void UnguardedThreadIndexCheck::registerPPCallbacks(const SourceManager &,
+                                                    Preprocessor *PP,
+                                                    Preprocessor *) {
+  Arch.attach(*PP);
+}
+
+void UnguardedThreadIndexCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(
+      functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
+      this);
+}
+
+namespace {
+
+bool isGlobalArray(const ValueDecl *D) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  return VD && VD->hasGlobalStorage() && VD->hasAttr<CUDADeviceAttr>() &&
+         !VD->hasAttr<CUDASharedAttr>() && !VD->hasAttr<CUDAConstantAttr>() &&
+         VD->getType()->isArrayType();
+}
+
+std::string sourceText(const Expr *E, const ASTContext &Ctx) {
+  return ThreadIndexAnalysis::textOf(E, Ctx);
+}
+
+/// A kernel parameter that plausibly holds the extent of dimension \p Dims.
+std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
+  static const char *const X[] = {"n", "N", "size", "len", "length", "count",
+                                  "num", "numElements", "num_elements",
+                                  "nelems", "width", "cols", "ncols", "nx",
+                                  "w", "W", "numCols", "num_cols", "K"};
+  static const char *const Y[] = {"height", "rows", "nrows", "ny", "h", "H",
+                                  "numRows", "num_rows", "m", "M"};
+  static const char *const Z[] = {"depth", "nz", "d", "D"};
+  llvm::SmallVector<const ParmVarDecl *, 4> Ints;
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (P->getType()->isIntegerType() && !P->getType()->isBooleanType() &&
+        P->getIdentifier())
+      Ints.push_back(P);
+  if (Ints.empty())
+    return "";
+  auto Find = [&](llvm::ArrayRef<const char *> Names) -> std::string {
+    for (const char *Name : Names)
+      for (const ParmVarDecl *P : Ints)
+        if (P->getName() == Name)
+          return Name;
+    return "";
+  };
+  std::string Found;
+  if (Dims & 4)
+    Found = Find(Z);
+  else if (Dims & 2)
+    Found = Find(Y);
+  if (Found.empty() && !(Dims & 6))
+    Found = Find(X);
+  if (!Found.empty())
+    return Found;
+  if (Ints.size() == 1 && !(Dims & 6))
+    return Ints.front()->getName().str();
+  for (const ParmVarDecl *P : Ints) {
+    std::string Lower = P->getName().lower();
+    if (!(Dims & 6) && (llvm::StringRef(Lower).contains("size") ||
+                        llvm::StringRef(Lower).contains("len") ||
+                        llvm::StringRef(Lower).contains("count") ||
+                        llvm::StringRef(Lower).starts_with("num")))
+      return P->getName().str();
+  }
+  return "";
+}
+
+class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
+public:
+  using Map = llvm::DenseMap<
+      const FunctionDecl *,
+      llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>>;
+  LaunchCollector(const SourceManager &SM, Map &M) : SM(SM), M(M) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Current = Saved;
+    return R;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Current = Saved;
+    return R;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Call) {
+    if (const FunctionDecl *K = Call->getDirectCallee())
+      M[K->getCanonicalDecl()].push_back({Call, Current});
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  Map &M;
+  const FunctionDecl *Current = nullptr;
+};
+
+std::optional<int64_t> constantValue(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() ||
+      !E->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || R.HasSideEffects)
+    return std::nullopt;
+  return R.Val.getInt().getExtValue();
+}
+
+} // namespace
+
+std::optional<UnguardedThreadIndexCheck::Access>
+UnguardedThreadIndexCheck::globalAccess(const Stmt *S, const FunctionCfg &Cfg,
+                                        bool ParamsAreGlobal) {
+  Access A;
+  const Expr *BaseExpr = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    BaseExpr = AS->getBase();
+    A.Index = AS->getIdx();
+    if (!AS->getBase()->getType()->isPointerType()) {
+      BaseExpr = AS->getIdx();
+      A.Index = AS->getBase();
+    }
+    A.At = AS;
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() != UO_Deref)
+      return std::nullopt;
+    const auto *Add =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(UO->getSubExpr()));
+    if (!Add || Add->getOpcode() != BO_Add)
+      return std::nullopt;
+    BaseExpr = Add->getLHS();
+    A.Index = Add->getRHS();
+    if (!BaseExpr->getType()->isPointerType())
+      std::swap(BaseExpr, A.Index);
+    A.At = UO;
+  } else {
+    return std::nullopt;
+  }
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(BaseExpr));
+  if (!DRE)
+    return std::nullopt;
+  const ValueDecl *D = DRE->getDecl();
+  const FunctionDecl *FD = Cfg.function();
+  if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+    if (!ParamsAreGlobal || !P->getType()->isPointerType() ||
+        P->getDeclContext() != FD || Analysis->isModified(P, FD))
+      return std::nullopt;
+  } else if (!isGlobalArray(D)) {
+    return std::nullopt;
+  }
+  A.Base = D;
+  // Read, write or address taken, from the context of the access.
+  const Stmt *Cur = A.At;
+  const ParentMap &PM = Cfg.parents();
+  while (const Stmt *P = PM.getParent(Cur)) {
+    if (isa<ParenExpr, ImplicitCastExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp() && BO->getLHS() == Cur)
+        A.Kind = 1;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->isIncrementDecrementOp())
+        A.Kind = 1;
+      else if (UO->getOpcode() == UO_AddrOf)
+        A.Kind = 2;
+    }
+    break;
+  }
+  return A;
+}
+
+bool UnguardedThreadIndexCheck::launchIsExact(const CallExpr *Launch,
+                                              const FunctionDecl *Host,
+                                              ASTContext &Ctx) {
+  const auto *KC = dyn_cast<CUDAKernelCallExpr>(Launch);
+  if (!KC || !Host || !isAnalysableFunction(Host, Ctx.getSourceManager()))
+    return false;
+  const CallExpr *Config = KC->getConfig();
+  if (!Config || Config->getNumArgs() < 2)
+    return false;
+
+  // A local variable that only ever holds its initializer stands for it.
+  auto Resolve = [&](const Expr *E) {
+    for (unsigned I = 0; I < 4; ++I) {
+      E = ThreadIndexAnalysis::strip(E);
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !VD->isLocalVarDecl() || !VD->hasInit() ||
+          Analysis->isModified(VD, Host))
+        break;
+      E = VD->getInit();
+    }
+    return ThreadIndexAnalysis::strip(E);
+  };
+  // The x, y and z of a dim3 or integer launch dimension.
+  auto Components = [&](const Expr *E,
+                        std::array<const Expr *, 3> &Out) -> bool {
+    for (unsigned I = 0; I < 6; ++I) {
+      E = Resolve(E);
+      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
+      if (!CE)
+        break;
+      if (CE->getNumArgs() == 1) {
+        E = CE->getArg(0);
+        continue;
+      }
+      if (CE->getNumArgs() != 3)
+        return false;
+      for (unsigned D = 0; D < 3; ++D) {
+        const Expr *Arg = CE->getArg(D);
+        if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Arg))
+          Arg = DA->getExpr();
+        Out[D] = Arg;
+      }
+      return true;
+    }
+    if (!E || !E->getType()->isIntegerType())
+      return false;
+    Out = {E, nullptr, nullptr};
+    return true;
+  };
+  std::array<const Expr *, 3> Grid{}, Block{};
+  if (!Components(Config->getArg(0), Grid) ||
+      !Components(Config->getArg(1), Block))
+    return false;
+  for (unsigned D = 0; D < 3; ++D) {
+    auto G = Grid[D] ? constantValue(Grid[D], Ctx) : std::optional<int64_t>(1);
+    auto B =
+        Block[D] ? constantValue(Block[D], Ctx) : std::optional<int64_t>(1);
+    if (G && B && *G == 1 && *B == 1)
+      continue;
+    if (!Grid[D] || !Block[D])
+      return false;
+    // grid = total / block, with total a multiple of block.
+    const auto *Div = dyn_cast<BinaryOperator>(Resolve(Grid[D]));
+    if (Div && Div->getOpcode() == BO_Div) {
+      const Expr *Den = Div->getRHS();
+      auto DV = constantValue(Den, Ctx);
+      bool SameBlock =
+          (DV && B && *DV == *B) ||
+          Resolve(Den) == Resolve(Block[D]) ||
+          [&] {
+            const auto *L = dyn_cast<DeclRefExpr>(Resolve(Den));
+            const auto *R = dyn_cast<DeclRefExpr>(Resolve(Block[D]));
+            return L && R && L->getDecl() == R->getDecl();
+          }();
+      if (SameBlock &&
+          (Analysis->isKnownMultiple(Div->getLHS(), Den, Launch, Host) ||
+           Analysis->isKnownMultiple(Resolve(Div->getLHS()), Den, Launch,
+                                     Host)))
+        continue;
+      return false;
+    }
+    // Constant grid and block whose product is the extent argument.
+    if (D == 0 && G && B) {
+      bool Matches = false;
+      for (const Expr *Arg : KC->arguments())
+        if (auto V = constantValue(Arg, Ctx); V && *V == *G * *B)
+          Matches = true;
+      if (Matches)
+        continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+bool UnguardedThreadIndexCheck::launchesCoverExactly(const FunctionDecl *Kernel,
+                                                     ASTContext &Ctx) {
+  const FunctionDecl *Canon = Kernel->getCanonicalDecl();
+  auto It = Exact.find(Canon);
+  if (It != Exact.end())
+    return It->second;
+  if (!LaunchesCollected) {
+    LaunchesCollected = true;
+    LaunchCollector C(Ctx.getSourceManager(), Launches);
+    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  bool Result = false;
+  auto L = Launches.find(Canon);
+  if (L != Launches.end() && !L->second.empty() &&
+      !TranslationUnitAnalyses::get(Ctx).isAddressTaken(Kernel)) {
+    Result = true;
+    for (auto &[Call, Host] : L->second)
+      if (!launchIsExact(Call, Host, Ctx)) {
+        Result = false;
+        break;
+      }
+  }
+  return Exact[Canon] = Result;
+}
+
+void UnguardedThreadIndexCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
+  const SourceManager &SM = *Result.SourceManager;
+  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  if (!Analysis)
+    Analysis = std::make_unique<ThreadIndexAnalysis>(Ctx);
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  if (!Cfg)
+    return;
+  // Integer arrays read at both [i] and [i + 1] are offset arrays of n + 1
+  // entries (CSR row pointers, prefix sums): their 'i + 1' is in range.
+  std::set<std::pair<const ValueDecl *, std::string>> OffsetReads;
+  for (const CFGBlock *B : Cfg->graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        if (std::optional<Access> A = globalAccess(S, *Cfg, true))
+          if (A->Kind == 0 && Analysis->constantPart(A->Index) == 0)
+            OffsetReads.insert(
+                {A->Base, Analysis->variablePartKey(A->Index)});
+  auto IsOffsetArray = [&](const Access &A) {
+    QualType T = A.Base->getType();
+    QualType Elem;
+    if (T->isPointerType())
+      Elem = T->getPointeeType();
+    else if (T->isArrayType())
+      Elem = QualType(T->getArrayElementTypeNoTypeQual(), 0);
+    return A.Kind == 0 && !Elem.isNull() && Elem->isIntegerType() &&
+           Analysis->constantPart(A.Index) == 1 &&
+           OffsetReads.count({A.Base, Analysis->variablePartKey(A.Index)});
+  };
+  for (const CFGBlock *B : Cfg->graph()) {
+    for (const CFGElement &E : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(E);
+      if (!S)
+        continue;
+      if (std::optional<Access> A = globalAccess(S, *Cfg, true)) {
+        IndexVerdict V = Analysis->classifyIndex(A->Index, A->At, FD);
+        if (V.K == IndexVerdict::PastBound && IsOffsetArray(*A))
+          continue;
+        reportAccess(*A, V, FD, Ctx);
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        checkHelperCall(Call, FD, *Cfg, Ctx);
+    }
+  }
+}
+
+void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
+                                                const FunctionDecl *Kernel,
+                                                const FunctionCfg &KernelCfg,
+                                                ASTContext &Ctx) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Callee || !Callee->hasBody(Def) || !isAnalysableFunction(Def, SM) ||
+      !isSeenWhole(Def, SM, Arch) || Def->hasAttr<CUDAGlobalAttr>() ||
+      Def == Kernel)
+    return;
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+  if (!Cfg)
+    return;
+  // The helper's own accesses through its pointer parameters, at an index
+  // parameter it does not bound itself.
+  for (const CFGBlock *B : Cfg->graph()) {
+    for (const CFGElement &E : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(E);
+      std::optional<Access> A = S ? globalAccess(S, *Cfg, true) : std::nullopt;
+      if (!A)
+        continue;
+      const auto *PtrParam = dyn_cast<ParmVarDecl>(A->Base);
+      if (!PtrParam || PtrParam->getFunctionScopeIndex() >= Call->getNumArgs())
+        continue;
+      // The pointer argument must be global memory of the kernel.
+      const auto *ArgRef = dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(
+          Call->getArg(PtrParam->getFunctionScopeIndex())));
+      if (!ArgRef)
+        continue;
+      const ValueDecl *Global = ArgRef->getDecl();
+      const auto *KP = dyn_cast<ParmVarDecl>(Global);
+      if (!(KP && KP->getDeclContext() == Kernel &&
+            KP->getType()->isPointerType() &&
+            !Analysis->isModified(KP, Kernel)) &&
+          !isGlobalArray(Global))
+        continue;
+      // The index: a parameter of the helper plus a constant.
+      const auto *IdxRef = [&]() -> const DeclRefExpr * {
+        const Expr *I = ThreadIndexAnalysis::strip(A->Index);
+        if (const auto *BO = dyn_cast<BinaryOperator>(I))
+          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
+            I = ThreadIndexAnalysis::strip(BO->getLHS());
+        return dyn_cast<DeclRefExpr>(I);
+      }();
+      const auto *IdxParam =
+          IdxRef ? dyn_cast<ParmVarDecl>(IdxRef->getDecl()) : nullptr;
+      if (!IdxParam && Analysis->valueOf(A->Index, Def).isIndex()) {
+        // The helper computes its own thread index. Report it when it has
+        // no bound in the helper and the caller bounds nothing at the call
+        // (a caller's guard on the same value spelled differently is
+        // unknown).
+        const FactList *CallerFacts = Analysis->boundsAt(Call, Kernel);
+        if (!CallerFacts ||
+            llvm::any_of(*CallerFacts, [](const BoundFact *F) {
+              return F->K == BoundFact::Less;
+            }))
+          continue;
+        IndexVerdict V = Analysis->classifyIndex(A->Index, A->At, Def);
+        Access Caller = *A;
+        Caller.Base = Global;
+        Caller.HelperParam = PtrParam;
+        reportAccess(Caller, V, Kernel, Ctx, Call, nullptr);
+        continue;
+      }
+      if (!IdxParam || IdxParam->getDeclContext() != Def ||
+          IdxParam->getFunctionScopeIndex() >= Call->getNumArgs() ||
+          Analysis->isModified(IdxParam, Def))
+        continue;
+      int64_t Offset = Analysis->constantPart(A->Index);
+      // Guarded inside the helper: its own business.
+      if (Analysis->boundOn(A->Index, A->At, Def) ||
+          !Analysis->boundsAt(A->At, Def))
+        continue;
+      const Expr *Arg = Call->getArg(IdxParam->getFunctionScopeIndex());
+      IndexVerdict V = Analysis->classifyIndex(Arg, Call, Kernel, Offset);
+      Access Caller = *A;
+      Caller.Base = Global;
+      Caller.HelperParam = PtrParam;
+      reportAccess(Caller, V, Kernel, Ctx, Call, Arg);
+    }
+  }
+}
+
+void UnguardedThreadIndexCheck::reportAccess(const Access &A,
+                                             const IndexVerdict &V,
+                                             const FunctionDecl *Kernel,
+                                             ASTContext &Ctx,
+                                             const CallExpr *ThroughCall,
+                                             const Expr *CallerIndex) {
+  if (V.K != IndexVerdict::Unbounded && V.K != IndexVerdict::PastBound)
+    return;
+  // A launch that runs exactly one thread per element keeps the plain
+  // thread index in range (but not 'i + 1').
+  if (!StrictMode && V.Offset <= 0 && launchesCoverExactly(Kernel, Ctx))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = userVisibleLocation(
+      ThroughCall ? ThroughCall->getBeginLoc() : A.At->getBeginLoc(), SM);
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return;
+  const Expr *ShownIndex = CallerIndex ? CallerIndex : A.Index;
+  std::string IndexText = sourceText(ShownIndex, Ctx);
+  if (ThroughCall && V.Offset > 0)
+    IndexText += " + " + llvm::itostr(V.Offset);
+  const char *Verb[] = {"reads", "writes", "takes the address of"};
+
+  if (V.K == IndexVerdict::PastBound) {
+    std::string Guard = sourceText(V.Fact->Guard, Ctx);
+    if (ThroughCall)
+      diag(Loc, "call to %0 %1 %2 at thread-derived index '%3', which can "
+                "reach the bound in '%4'")
+          << ThroughCall->getDirectCallee() << Verb[A.Kind] << A.Base
+          << IndexText << Guard;
+    else
+      diag(Loc, "%select{read of|write to|address of}0 %1 at thread-derived "
+                "index '%2' can reach the bound in '%3'")
+          << A.Kind << A.Base << IndexText << Guard;
+    diag(V.Fact->Guard->getBeginLoc(), "bound set here", DiagnosticIDs::Note);
+    if (ThroughCall)
+      diag(A.At->getBeginLoc(), "%0 indexes its parameter %1 here",
+           DiagnosticIDs::Note)
+          << ThroughCall->getDirectCallee() << A.HelperParam;
+    return;
+  }
+
+  // Unbounded: name the part that has no guard when another part has one.
+  std::string Part;
+  if (!V.Whole) {
+    llvm::SmallVector<std::string, 2> Parts;
+    for (const std::string &T : V.UnguardedText)
+      Parts.push_back("'" + T + "'");
+    Part = llvm::join(Parts, " and ");
+  }
+  if (ThroughCall) {
+    if (Part.empty())
+      diag(Loc, "call to %0 %1 %2 at thread-derived index '%3', which has "
+                "no upper bound on this path")
+          << ThroughCall->getDirectCallee() << Verb[A.Kind] << A.Base
+          << IndexText;
+    else
+      diag(Loc, "call to %0 %1 %2 at thread-derived index '%3', which has "
+                "no upper bound on %4 on this path")
+          << ThroughCall->getDirectCallee() << Verb[A.Kind] << A.Base
+          << IndexText << Part;
+    diag(A.At->getBeginLoc(), "%0 indexes its parameter %1 here",
+         DiagnosticIDs::Note)
+        << ThroughCall->getDirectCallee() << A.HelperParam;
+  } else if (Part.empty()) {
+    diag(Loc, "%select{read of|write to|address of}0 %1 at thread-derived "
+              "index '%2' has no upper bound on this path")
+        << A.Kind << A.Base << IndexText;
+  } else {
+    diag(Loc, "%select{read of|write to|address of}0 %1 at thread-derived "
+              "index '%2' has no upper bound on %3 on this path")
+        << A.Kind << A.Base << IndexText << Part;
+  }
+
+  // Suggest a guard on the first unguarded part, against a plausible extent.
+  const Expr *First = V.Unguarded.empty() ? ShownIndex : V.Unguarded.front();
+  std::string Guarded = V.UnguardedText.empty() ? sourceText(First, Ctx)
+                                                : V.UnguardedText.front();
+  std::string Extent;
+  if (const auto *VD = dyn_cast<VarDecl>(A.Base);
+      VD && isGlobalArray(VD)) {
+    if (const auto *CAT = Ctx.getAsConstantArrayType(VD->getType()))
+      Extent = llvm::utostr(CAT->getSize().getZExtValue());
+  } else {
+    Extent = extentParameter(Kernel, V.Dims);
+  }
+  SourceLocation NoteLoc =
+      CallerIndex ? CallerIndex->getBeginLoc() : First->getBeginLoc();
+  if (!Extent.empty())
+    diag(NoteLoc, "guard the access, for example with 'if (%0 >= %1) return;'",
+         DiagnosticIDs::Note)
+        << Guarded << Extent;
+  else
+    diag(NoteLoc,
+         "guard the access with the extent of %0, for example "
+         "'if (%1 >= n) return;' where n is its number of elements",
+         DiagnosticIDs::Note)
+        << A.Base << Guarded;
+}
+
+} // namespace clang::tidy::cuda
