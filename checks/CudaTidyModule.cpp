@@ -5,8 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InvalidFreeCheck.h"
+#include "MemcpyDirectionCheck.h"
+#include "MemcpySizeCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
+#include "WrongMemorySpaceCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -14,9 +18,13 @@ namespace clang::tidy::cuda {
 class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
+    Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
+    Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");
+    Factories.registerCheck<WrongMemorySpaceCheck>("cuda-wrong-memory-space");
   }
 };
 
