@@ -119,6 +119,9 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
     SrcF = M.factOf(SrcE);
     Src = sideOf(SrcF);
   }
+  // Managed and mapped memory are valid as either side: never flagged.
+  if ((DstF.Spaces | SrcF.Spaces) & (MS_Managed | MS_Mapped))
+    return;
   auto [WantDst, WantSrc] = expected(*Kind);
   bool DstWrong = Dst != Side::None && Dst != WantDst;
   bool SrcWrong = Src != Side::None && Src != WantSrc;
@@ -146,14 +149,17 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
           << Callee->getDeclName() << DstName << sideName(Dst) << SrcName
           << sideName(Src) << copyKindName(*Kind);
     } else {
-      auto D = diag(Loc, "%0 copies from %1 memory %2 to %3 memory %4, but "
-                         "the kind is %5; it should be %6")
-               << Callee->getDeclName() << sideName(Src)
-               << (Symbolic && (CI.Flags & CF_FromSymbol) ? "the symbol"
-                                                            : SrcName)
-               << sideName(Dst)
-               << (Symbolic && (CI.Flags & CF_ToSymbol) ? "the symbol"
-                                                          : DstName)
+      auto Describe = [&](bool IsSymbol, const Expr *E, Side Sd,
+                          const std::string &Name) {
+        if (IsSymbol)
+          return "the symbol " + pointerName(E, Ctx);
+        return std::string(sideName(Sd)) + " memory " + Name;
+      };
+      auto D = diag(Loc, "%0 copies from %1 to %2, but the kind is %3; it "
+                         "should be %4")
+               << Callee->getDeclName()
+               << Describe(CI.Flags & CF_FromSymbol, SrcE, Src, SrcName)
+               << Describe(CI.Flags & CF_ToSymbol, DstE, Dst, DstName)
                << copyKindName(*Kind) << copyKindName(Right);
       const Expr *K = KindArg->IgnoreParenImpCasts();
       if (!isa<CXXDefaultArgExpr>(KindArg) && isa<DeclRefExpr>(K) &&

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cuda {
 
@@ -106,13 +107,30 @@ const char *spaceName(unsigned Spaces) {
   }
 }
 
+static bool isManagedVariable(const VarDecl *VD);
 static bool isDeviceVariable(const VarDecl *VD) {
-  return VD && VD->hasGlobalStorage() && !VD->hasAttr<HIPManagedAttr>() &&
+  return VD && VD->hasGlobalStorage() && !isManagedVariable(VD) &&
          (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>());
 }
 
+/// `__managed__`: clang keeps the attribute for HIP only; for CUDA the
+/// CUDA headers' macro expands to an attribute clang drops, so look for the
+/// macro where the declaration begins.
 static bool isManagedVariable(const VarDecl *VD) {
-  return VD && VD->hasAttr<HIPManagedAttr>();
+  if (!VD || !VD->hasGlobalStorage())
+    return false;
+  if (VD->hasAttr<HIPManagedAttr>())
+    return true;
+  const SourceManager &SM = VD->getASTContext().getSourceManager();
+  SourceLocation Loc = VD->getBeginLoc();
+  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 8; ++Depth) {
+    if (Lexer::getImmediateMacroName(Loc, SM,
+                                     VD->getASTContext().getLangOpts()) ==
+        "__managed__")
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
 }
 
 /// Whether \p T (a parameter's type) lets a callee write to what the
@@ -127,6 +145,8 @@ static bool isOutParamType(QualType T) {
   }
   return false;
 }
+
+bool isManagedVariableDecl(const VarDecl *VD) { return isManagedVariable(VD); }
 
 //===----------------------------------------------------------------------===//
 // One function
@@ -909,7 +929,9 @@ public:
         if (isa<MemberExpr, ArraySubscriptExpr, CallExpr>(Parent))
           Followed = true;
         else if (const auto *U = dyn_cast<UnaryOperator>(Parent))
-          Followed = U->getOpcode() == UO_Deref;
+          Followed = U->getOpcode() == UO_Deref ||
+                     (U->getOpcode() == UO_AddrOf &&
+                      isa_and_nonnull<CallExpr>(PM.getParentIgnoreParenCasts(U)));
         else if (const auto *B = dyn_cast<BinaryOperator>(Parent))
           Followed = B->isComparisonOp() || B->isLogicalOp();
       }
@@ -1022,6 +1044,9 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
     for (const CFGElement &E : *B)
       if (const Stmt *S = FunctionCfg::stmtOf(E))
         transfer(S, In);
+    // A path through exit() or abort() never reaches what follows.
+    if (B->hasNoReturnElement())
+      continue;
     bool Changed = !Visited.count(B) || Out[B] != In;
     Visited.insert(B);
     if (!Changed)

@@ -260,6 +260,9 @@ private:
   friend class SizeFolder;
 };
 
+/// Whether \p VD is a `__managed__` variable.
+bool isManagedVariableDecl(const VarDecl *VD);
+
 /// Short descriptions for diagnostics.
 const char *spaceName(unsigned Spaces);
 

@@ -113,7 +113,7 @@ llvm::SmallVector<unsigned, 2> stringArguments(const CallExpr *Call,
 bool isSymbolVariable(const VarDecl *VD) {
   return VD->hasGlobalStorage() &&
          (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>() ||
-          VD->hasAttr<HIPManagedAttr>());
+          isManagedVariableDecl(VD));
 }
 } // namespace
 
