@@ -108,7 +108,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     const Expr *Width = Arg(CI.WidthArg);
     if (!Width)
       return;
-    SymbolicSize W = SymbolicSize::of(Width, MSA, FD);
+    SymbolicSize W = SymbolicSize::atOnePoint(Width, MSA, FD);
     struct PitchSide {
       const Expr *Ptr, *Pitch;
       const char *Role;
@@ -117,7 +117,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     for (const PitchSide &P : Sides) {
       if (!P.Ptr || !P.Pitch)
         continue;
-      SymbolicSize Pitch = SymbolicSize::of(P.Pitch, MSA, FD);
+      SymbolicSize Pitch = SymbolicSize::atOnePoint(P.Pitch, MSA, FD);
       if (W.minus(Pitch).isPositive()) {
         SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
         if (Loc.isValid())
@@ -218,7 +218,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
       if (Loc.isInvalid())
         return;
-      diag(Loc, "the byte count of %0 uses sizeof(%1), but the buffers hold "
+      diag(Loc, "the byte count of %0 uses the size of %1, but the buffers hold "
                 "elements of type %2")
           << Callee->getDeclName() << T << Elem;
       return;

@@ -1436,8 +1436,8 @@ bool MemorySpaceAnalysis::isModified(const FunctionDecl *FD,
 class SizeFolder {
 public:
   SizeFolder(MemorySpaceAnalysis &MSA, const FunctionDecl *FD,
-             const CallExpr *Via)
-      : MSA(MSA), FD(FD), Via(Via) {}
+             const CallExpr *Via, bool OnePoint = false)
+      : MSA(MSA), FD(FD), Via(Via), OnePoint(OnePoint) {}
 
   SymbolicSize fold(const Expr *E, unsigned Depth = 0) {
     SymbolicSize S;
@@ -1490,13 +1490,13 @@ public:
             return S;
           }
         }
-        if (MSA.isModified(FD, P))
+        if (MSA.isModified(FD, P) && !OnePoint)
           return atom(E);
         return atom(P);
       }
       if (VD->hasLocalStorage()) {
         if (MSA.isModified(FD, VD))
-          return atom(E);
+          return OnePoint ? atom(VD) : atom(E);
         if (const Expr *Init = VD->getInit())
           if (VD->getType()->isIntegerType())
             return fold(Init, Depth + 1);
@@ -1518,11 +1518,17 @@ private:
   MemorySpaceAnalysis &MSA;
   const FunctionDecl *FD;
   const CallExpr *Via;
+  bool OnePoint;
 };
 
 SymbolicSize SymbolicSize::of(const Expr *E, MemorySpaceAnalysis &MSA,
                               const FunctionDecl *FD, const CallExpr *Via) {
   return SizeFolder(MSA, FD, Via).fold(E);
+}
+
+SymbolicSize SymbolicSize::atOnePoint(const Expr *E, MemorySpaceAnalysis &MSA,
+                                      const FunctionDecl *FD) {
+  return SizeFolder(MSA, FD, nullptr, true).fold(E);
 }
 
 SymbolicSize SymbolicSize::of(const AllocSize &S, MemorySpaceAnalysis &MSA,

@@ -237,6 +237,10 @@ public:
   /// their initializers.
   static SymbolicSize of(const Expr *E, MemorySpaceAnalysis &MSA,
                          const FunctionDecl *FD, const CallExpr *Via = nullptr);
+  /// For expressions evaluated at one point (the arguments of one call):
+  /// a variable is the same value wherever it appears, written or not.
+  static SymbolicSize atOnePoint(const Expr *E, MemorySpaceAnalysis &MSA,
+                                 const FunctionDecl *FD);
   static SymbolicSize of(const AllocSize &S, MemorySpaceAnalysis &MSA,
                          const FunctionDecl *AllocFD);
 
