@@ -186,9 +186,12 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
 
   // A non-symbol given to cudaMemcpyToSymbol/FromSymbol.
   if (Api && Api->Copy &&
-      (Api->Copy->Flags & (CF_ToSymbol | CF_FromSymbol)) &&
-      Api->Copy->DstArg >= 0 && (unsigned)Api->Copy->DstArg < Call->getNumArgs()) {
-    const Expr *Sym = Call->getArg(Api->Copy->DstArg)->IgnoreParenCasts();
+      (Api->Copy->Flags & (CF_ToSymbol | CF_FromSymbol))) {
+    int SymArg = (Api->Copy->Flags & CF_ToSymbol) ? Api->Copy->DstArg
+                                                  : Api->Copy->SrcArg;
+    if (SymArg < 0 || (unsigned)SymArg >= Call->getNumArgs())
+      return;
+    const Expr *Sym = Call->getArg(SymArg)->IgnoreParenCasts();
     if (const auto *U = dyn_cast<UnaryOperator>(Sym);
         U && U->getOpcode() == UO_AddrOf)
       Sym = U->getSubExpr()->IgnoreParenCasts();
@@ -202,7 +205,7 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
     SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
     if (Loc.isInvalid())
       return;
-    PointerFact F = M.factOf(Call->getArg(Api->Copy->DstArg));
+    PointerFact F = M.factOf(Call->getArg(SymArg));
     if (F.isKnown() && F.Spaces == MS_Device)
       diag(Loc, "%0 is given %1, which is device memory, not a __device__ or "
                 "__constant__ variable")
