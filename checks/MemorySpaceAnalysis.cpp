@@ -635,8 +635,15 @@ void FunctionAnalyzer::freeThrough(const Expr *Ptr, const Stmt *At,
   if (!L)
     return;
   PointerFact F = read(*L, St);
-  if (F.Unknown)
+  // Releasing null does nothing.
+  if (!F.Unknown && !F.Bottom && F.MaybeNull && F.Spaces == MS_None)
     return;
+  // A pointer of unknown origin is still freed: what it points to stays
+  // unknown, but a second release or a later use is not.
+  if (F.Unknown) {
+    F = PointerFact();
+    F.Unknown = false;
+  }
   F.Freed = true;
   F.FreedAt = At;
   write(*L, F, St, isWeak(*L));
@@ -754,6 +761,16 @@ void FunctionAnalyzer::transferCall(const CallExpr *Call,
         else if (G.Size.Known && !G.Size.Factors.empty())
           G.Size.ViaCall = Call;
         LocKey CK = K.withSuffixOf(Ref->CalleeBase, Ref->CallerBase);
+        if (G.Freed && G.Spaces == MS_None) {
+          // The callee freed what the caller passed: keep the caller's
+          // facts about it.
+          PointerFact C = read(CK, St);
+          if (!C.Unknown && !C.Bottom) {
+            C.Freed = true;
+            C.FreedAt = G.FreedAt;
+            G = C;
+          }
+        }
         write(CK, G, St, isWeak(CK));
       }
       continue;
