@@ -182,8 +182,23 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     else if (Ctx.getTypeSizeInChars(Elem) != Ctx.getTypeSizeInChars(T))
       Elem = QualType(); // They disagree: no element type.
   }
-  if (CI.isSet() && Api->Library != ApiLibrary::CLib && !Elem.isNull()) {
-    // cudaMemset counts bytes of any type.
+  // Pointers passed as void *: the allocation may name the element type.
+  bool ElemFromStatic = !Elem.isNull();
+  if (!ElemFromStatic) {
+    for (const Expr *P : {Dst, Src}) {
+      if (!P || (!elementTypeOf(P).isNull() && !elementTypeOf(P)->isVoidType()))
+        continue;
+      PointerFact F = M.factOf(P);
+      if (!F.isKnown() || !usable(F.ElemType))
+        continue;
+      if (Elem.isNull())
+        Elem = F.ElemType;
+      else if (Ctx.getTypeSizeInChars(Elem) !=
+               Ctx.getTypeSizeInChars(F.ElemType)) {
+        Elem = QualType();
+        break;
+      }
+    }
   }
   SizeofFinder Finder;
   Finder.TraverseStmt(const_cast<Expr *>(Bytes));

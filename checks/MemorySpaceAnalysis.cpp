@@ -33,7 +33,7 @@ bool PointerFact::operator==(const PointerFact &O) const {
          Registered == O.Registered && AllocSite == O.AllocSite &&
          AllocDecl == O.AllocDecl && Allocator == O.Allocator &&
          Size == O.Size && PitchLoc == O.PitchLoc &&
-         PitchWidth == O.PitchWidth;
+         PitchWidth == O.PitchWidth && ElemType == O.ElemType;
 }
 
 PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
@@ -67,6 +67,7 @@ PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
     R.Size = Alloc->Size;
     R.PitchLoc = Alloc->PitchLoc;
     R.PitchWidth = Alloc->PitchWidth;
+    R.ElemType = Alloc->ElemType;
   } else {
     R.AllocSite = nullptr;
     R.AllocDecl = nullptr;
@@ -74,6 +75,7 @@ PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
     R.Size = AllocSize();
     R.PitchLoc.reset();
     R.PitchWidth = nullptr;
+    R.ElemType = QualType();
   }
   return R;
 }
@@ -370,6 +372,7 @@ PointerFact FunctionAnalyzer::evalArrayObject(const Expr *E) const {
     if (const auto *CAT = Ctx.getAsConstantArrayType(VD->getType())) {
       F.Size.Known = true;
       F.Size.Constant = Ctx.getTypeSizeInChars(CAT).getQuantity();
+      F.ElemType = CAT->getElementType().getUnqualifiedType();
     }
     return F;
   }
@@ -496,8 +499,17 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
     }
     case CK_ArrayToPointerDecay:
       return evalArrayObject(CE->getSubExpr());
-    case CK_NoOp:
     case CK_BitCast:
+      if (isa<ExplicitCastExpr>(CE)) {
+        PointerFact F = eval(CE->getSubExpr(), St);
+        if (F.isKnown() && F.ElemType.isNull() && F.AllocSite)
+          if (const auto *PT = CE->getType()->getAs<PointerType>())
+            if (!PT->getPointeeType()->isVoidType())
+              F.ElemType = PT->getPointeeType().getUnqualifiedType();
+        return F;
+      }
+      return eval(CE->getSubExpr(), St);
+    case CK_NoOp:
     case CK_DerivedToBase:
     case CK_UncheckedDerivedToBase:
     case CK_BaseToDerived:
@@ -542,6 +554,7 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
     PointerFact F = PointerFact::inSpace(MS_Host);
     F.AllocSite = New;
     QualType T = New->getAllocatedType();
+    F.ElemType = T.getUnqualifiedType();
     if (!T->isIncompleteType() && !T->isDependentType()) {
       F.Size.Known = true;
       F.Size.Constant = Ctx.getTypeSizeInChars(T).getQuantity();
@@ -674,10 +687,34 @@ void FunctionAnalyzer::transferCall(const CallExpr *Call,
       if (auto L = OutLoc(Arg(Api->Alloc->PtrOutArg))) {
         QualType T = Arg(Api->Alloc->PtrOutArg)->IgnoreParenCasts()->getType();
         bool Linear = Api->Alloc->BytesArg >= 0 || Api->Alloc->PitchOutArg >= 0;
-        if (Linear && T->isPointerType())
-          write(*L, allocation(Call, *Api, St), St, isWeak(*L));
-        else
+        QualType Stored;
+        if (const auto *PT = T->getAs<PointerType>())
+          Stored = PT->getPointeeType();
+        if (Linear && !Stored.isNull() && Stored->isPointerType()) {
+          PointerFact F = allocation(Call, *Api, St);
+          QualType Elem = Stored->getPointeeType().getUnqualifiedType();
+          if (!Elem->isVoidType())
+            F.ElemType = Elem;
+          write(*L, F, St, isWeak(*L));
+        } else if (!Linear && !Stored.isNull() && Stored->isRecordType() &&
+                   L->Path.size() < 3) {
+          // cudaMalloc3D fills a struct whose pointer member is the
+          // allocation (cudaPitchedPtr::ptr); the size is unknown.
+          clobber(*L, false, St);
+          const RecordDecl *RD = Stored->getAsRecordDecl();
+          for (const FieldDecl *FDecl : RD->fields())
+            if (FDecl->getType()->isPointerType()) {
+              LocKey K = *L;
+              K.Path.push_back(FDecl);
+              PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
+              F.AllocSite = Call;
+              F.Allocator = Call->getDirectCallee();
+              write(K, F, St, isWeak(K));
+              break;
+            }
+        } else {
           clobber(*L, true, St);
+        }
       }
       return;
     }
@@ -729,7 +766,7 @@ void FunctionAnalyzer::transferCall(const CallExpr *Call,
   const FunctionDecl *Def = Sum ? Sum->function() : nullptr;
 
   unsigned FirstArg = 0;
-  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
+  if (isa<CXXOperatorCallExpr>(Call))
     if (isa_and_nonnull<CXXMethodDecl>(Callee))
       FirstArg = 1; // The object.
   for (unsigned I = FirstArg; I < N; ++I) {
@@ -1399,8 +1436,6 @@ private:
              mentionsDerived(C->getFalseExpr());
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       return U->getOpcode() == UO_AddrOf && mentionsDerived(U->getSubExpr());
-    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
-      return false;
     return false;
   }
   MemorySpaceAnalysis &MSA;

@@ -99,6 +99,10 @@ struct PointerFact {
   /// requested width in bytes.
   std::optional<LocKey> PitchLoc;
   const Expr *PitchWidth = nullptr;
+  /// The element type of the allocation, when the allocating code names
+  /// it (the pointee of the variable cudaMalloc stores to, the type of a
+  /// new-expression or array, the target of a cast of malloc's result).
+  QualType ElemType;
 
   static PointerFact unknown() { return PointerFact(); }
   static PointerFact bottom() {

@@ -155,6 +155,13 @@ template <typename T> void templated(size_t n) {
 template void templated<float>(size_t);
 template void templated<double>(size_t);
 
+void malloc3d(int w, int h, int depth) {
+  cudaPitchedPtr pp;
+  cudaMalloc3D(&pp, make_cudaExtent(w * sizeof(float), h, depth));
+  free(pp.ptr); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'pp.ptr' is device memory, but it is released with 'free'; use cudaFree [cuda-invalid-free]
+}
+
 // ---- Correct code: no finding. ----
 
 void correct_pairs(size_t n) {
@@ -266,6 +273,12 @@ void mapped_alias(size_t n) {
   touch<<<1, 32>>>(dm, n);
   cudaDeviceSynchronize();
   cudaFreeHost(h);
+}
+
+void malloc3d_correct(int w, int h, int depth) {
+  cudaPitchedPtr pp;
+  cudaMalloc3D(&pp, make_cudaExtent(w * sizeof(float), h, depth));
+  cudaFree(pp.ptr);
 }
 
 void async_free(size_t n, cudaStream_t s) {

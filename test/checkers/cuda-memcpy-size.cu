@@ -152,6 +152,19 @@ void branches(bool big, size_t n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count of 'cudaMemcpy' uses the size of 'double', but the buffers hold elements of type 'float' [cuda-memcpy-size]
 }
 
+void untyped_pointers(size_t n) {
+  void *d;
+  float *typed;
+  cudaMalloc(&typed, n * sizeof(float));
+  d = typed;
+  void *h = malloc(n * sizeof(float));
+  cudaMemcpy(d, h, n, cudaMemcpyHostToDevice); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'n' of 'cudaMemcpy' counts elements, not bytes: 'd' holds 'n * sizeof(float)' bytes [cuda-memcpy-size]
+  void *raw = (double *)malloc(n * sizeof(double));
+  cudaMemcpy(d, raw, n * sizeof(double), cudaMemcpyHostToDevice); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies 'n * sizeof(double)' bytes, more than the 'n * sizeof(float)' bytes of 'd' [cuda-memcpy-size]
+}
+
 // ---- Correct code: no finding. ----
 
 void correct(size_t n, int rows, int cols) {
