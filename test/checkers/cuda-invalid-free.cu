@@ -162,6 +162,14 @@ void malloc3d(int w, int h, int depth) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'pp.ptr' is device memory, but it is released with 'free'; use cudaFree [cuda-invalid-free]
 }
 
+void pitched(int width, int height) {
+  float *img;
+  size_t pitch;
+  CUDA_CHECK(cudaMallocPitch(&img, &pitch, width * sizeof(float), height));
+  cudaFreeHost(img); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'img' is device memory, but it is released with 'cudaFreeHost'; use cudaFree [cuda-invalid-free]
+}
+
 // ---- Correct code: no finding. ----
 
 void correct_pairs(size_t n) {
@@ -279,6 +287,13 @@ void malloc3d_correct(int w, int h, int depth) {
   cudaPitchedPtr pp;
   cudaMalloc3D(&pp, make_cudaExtent(w * sizeof(float), h, depth));
   cudaFree(pp.ptr);
+}
+
+void pitched_correct(int width, int height) {
+  float *img;
+  size_t pitch;
+  CUDA_CHECK(cudaMallocPitch(&img, &pitch, width * sizeof(float), height));
+  CUDA_CHECK(cudaFree(img));
 }
 
 void async_free(size_t n, cudaStream_t s) {

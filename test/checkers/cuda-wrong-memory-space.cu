@@ -165,6 +165,17 @@ template <typename T> void templated(int n) {
 template void templated<float>(int);
 template void templated<int>(int);
 
+void pitched_rows_on_host(int width, int height) {
+  float *img;
+  size_t pitch;
+  CUDA_CHECK(cudaMallocPitch(&img, &pitch, width * sizeof(float), height));
+  for (int y = 0; y < height; ++y) {
+    float *row = (float *)((char *)img + y * pitch);
+    row[0] = 0.f; // BUG
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: device memory 'row' is dereferenced on the host [cuda-wrong-memory-space]
+  }
+}
+
 // ---- Correct code: no finding. ----
 
 void correct_kernels(int n) {
@@ -252,6 +263,18 @@ void reassigned_after_copy_back(int n) {
 }
 
 void no_callers(float *p) { p[0] = 1.f; }
+
+void pitched_rows_on_device(int width, int height) {
+  float *img;
+  size_t pitch;
+  CUDA_CHECK(cudaMallocPitch(&img, &pitch, width * sizeof(float), height));
+  float *row = (float *)((char *)img + pitch);
+  saxpy<<<1, 256>>>(1.f, row, row, width);
+  std::vector<float> h(width * height);
+  CUDA_CHECK(cudaMemcpy2D(h.data(), width * sizeof(float), img, pitch,
+                          width * sizeof(float), height, cudaMemcpyDeviceToHost));
+  h[0] = 1.f;
+}
 
 void device_struct_field_host_side(int n) {
   DeviceBuffers b;
