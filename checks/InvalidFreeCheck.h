@@ -1,4 +1,4 @@
-//===- InvalidFreeCheck.h ----------------------------------------*- C++ -*-===//
+//===- InvalidFreeCheck.h ---------------------------------------*- C++ -*-===//
 
 #ifndef CUDA_TIDY_INVALIDFREECHECK_H
 #define CUDA_TIDY_INVALIDFREECHECK_H

@@ -1,4 +1,4 @@
-//===- MemcpyDirectionCheck.h ------------------------------------*- C++ -*-===//
+//===- MemcpyDirectionCheck.h -----------------------------------*- C++ -*-===//
 
 #ifndef CUDA_TIDY_MEMCPYDIRECTIONCHECK_H
 #define CUDA_TIDY_MEMCPYDIRECTIONCHECK_H

@@ -1,4 +1,4 @@
-//===- MemcpySizeCheck.h -----------------------------------------*- C++ -*-===//
+//===- MemcpySizeCheck.h ----------------------------------------*- C++ -*-===//
 
 #ifndef CUDA_TIDY_MEMCPYSIZECHECK_H
 #define CUDA_TIDY_MEMCPYSIZECHECK_H

@@ -1310,12 +1310,9 @@ MemorySpaceAnalysis::entryFromCallers(const FunctionDecl *FD) {
     return std::nullopt;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
     return std::nullopt;
-  // Functions visible outside this translation unit may be called from
-  // elsewhere.
-  if (FD->isExternallyVisible() && !FD->isInlined() &&
-      !FD->isTemplateInstantiation() && !FD->getTemplateSpecializationInfo()) {
-    // Still use the callers we see: a program's helpers are called from main.
-  }
+  // A function with external linkage could also be called from another
+  // translation unit; like the rest of cuda-tidy, the analysis takes the
+  // translation unit as the program: its callers are the ones it sees.
   collectCallSites();
   const FunctionDecl *Canon = FD->getCanonicalDecl();
   if (UnknownCallers.count(Canon))

@@ -1,4 +1,4 @@
-//===- WrongMemorySpaceCheck.h -----------------------------------*- C++ -*-===//
+//===- WrongMemorySpaceCheck.h ----------------------------------*- C++ -*-===//
 
 #ifndef CUDA_TIDY_WRONGMEMORYSPACECHECK_H
 #define CUDA_TIDY_WRONGMEMORYSPACECHECK_H
