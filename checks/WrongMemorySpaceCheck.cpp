@@ -14,7 +14,10 @@ namespace clang::tidy::cuda {
 WrongMemorySpaceCheck::WrongMemorySpaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context),
-      HostReadFunctions(Options.get("HostReadFunctions", "")) {}
+      HostReadFunctions(Options.get("HostReadFunctions", "")) {
+  for (StringRef Name : utils::options::parseStringList(HostReadFunctions))
+    HostReadNames.push_back(Name.str());
+}
 
 void WrongMemorySpaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "HostReadFunctions", HostReadFunctions);
@@ -238,10 +241,8 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
     return;
   }
   // Functions the user names as reading their pointer arguments.
-  if (!HostReadFunctions.empty() && Callee->getIdentifier()) {
-    std::vector<StringRef> Names =
-        utils::options::parseStringList(HostReadFunctions);
-    if (llvm::is_contained(Names, Callee->getName()))
+  if (!HostReadNames.empty() && Callee->getIdentifier()) {
+    if (llvm::is_contained(HostReadNames, Callee->getName().str()))
       for (const Expr *A : Call->arguments())
         if (A->getType()->isPointerType() && ReportDeviceArg(A))
           return;

@@ -35,6 +35,7 @@ private:
   void checkStmt(const Stmt *S, const FunctionMemorySpaces &M, ASTContext &Ctx);
 
   const std::string HostReadFunctions;
+  std::vector<std::string> HostReadNames;
   llvm::DenseSet<unsigned> Reported;
   ArchConditionals Arch;
 };
