@@ -1408,9 +1408,16 @@ public:
       if (!mentionsDerived(C->getArg(I)))
         continue;
       const FunctionDecl *Def = nullptr;
-      if (!Callee || !Callee->hasBody(Def) || I >= Def->getNumParams() ||
-          Depth > 3) {
-        Found = true; // atomics, intrinsics, unknown callees.
+      if (!Callee)
+        continue; // Through a function pointer: unknown.
+      if (!Callee->hasBody(Def) || I >= Def->getNumParams() || Depth > 3) {
+        // Atomics and intrinsics come from the CUDA headers and access the
+        // memory; a function of the program whose body is elsewhere is
+        // unknown.
+        const SourceManager &SM = MSA.context().getSourceManager();
+        if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) ||
+            Callee->getBuiltinID())
+          Found = true;
         continue;
       }
       if (MSA.kernelDereferences(Def, I))

@@ -33,6 +33,8 @@ __global__ void only_compares(const float *p, int *flag) {
     *flag = 1;
 }
 __global__ void atomics(int *counter) { atomicAdd(counter, 1); }
+__device__ void external_consumer(const float *p); // defined elsewhere (-rdc)
+__global__ void forwards_to_unknown(const float *p) { external_consumer(p); }
 struct Node {
   float value;
   Node *next;
@@ -200,6 +202,7 @@ void correct_kernels(int n) {
   cudaMalloc(&d_flag, sizeof(int));
   float h_only[4];
   only_compares<<<1, 1>>>(h_only, d_flag); // never dereferenced
+  forwards_to_unknown<<<1, 1>>>(h_only); // what the callee does is unknown
   (void)flag;
 }
 
