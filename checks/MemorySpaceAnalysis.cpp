@@ -551,6 +551,14 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
     return PointerFact::join(eval(C->getTrueExpr(), St),
                              eval(C->getFalseExpr(), St));
   if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+    // Placement new builds in memory it is given (maybe managed or pinned);
+    // only the nothrow form allocates.
+    if (New->getNumPlacementArgs() > 0) {
+      const auto *RD =
+          New->getPlacementArg(0)->getType()->getAsCXXRecordDecl();
+      if (!RD || !RD->getIdentifier() || RD->getName() != "nothrow_t")
+        return PointerFact::unknown();
+    }
     PointerFact F = PointerFact::inSpace(MS_Host);
     F.AllocSite = New;
     QualType T = New->getAllocatedType();

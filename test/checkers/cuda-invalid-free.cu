@@ -4,6 +4,7 @@
 #include "error_macros.h"
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <vector>
 
 __global__ void touch(float *p, int n) {
@@ -64,6 +65,9 @@ void wrong_release_function(size_t n) {
   cudaMalloc(&d3, sizeof(float));
   delete d3; // BUG
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'd3' is device memory, but it is released with 'delete'; use cudaFree [cuda-invalid-free]
+  float *h3 = new (std::nothrow) float[n];
+  cudaFree(h3); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'h3' is host memory, but it is released with 'cudaFree'; use free or delete [cuda-invalid-free]
 }
 
 void stack_and_containers(size_t n) {
@@ -294,6 +298,18 @@ void pitched_correct(int width, int height) {
   size_t pitch;
   CUDA_CHECK(cudaMallocPitch(&img, &pitch, width * sizeof(float), height));
   CUDA_CHECK(cudaFree(img));
+}
+
+struct Cell {
+  float v;
+};
+void placement_new_in_managed(size_t n) {
+  void *raw;
+  cudaMallocManaged(&raw, n * sizeof(Cell));
+  Cell *cells = new (raw) Cell[n];
+  cudaFree(cells);
+  float *h = new (std::nothrow) float[n];
+  delete[] h;
 }
 
 void async_free(size_t n, cudaStream_t s) {
