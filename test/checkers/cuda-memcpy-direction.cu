@@ -179,6 +179,28 @@ void calls_upload(size_t n) {
   upload(d, h, n);
 }
 
+// Struct parameters bound by the only caller: by reference, by pointer and
+// by value.
+static void download_ref(const Buffers &b) {
+  cudaMemcpy(b.h_x, b.d_x, b.n * sizeof(float), cudaMemcpyHostToDevice); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'b.h_x' is host memory and the source 'b.d_x' is device memory, but the kind is cudaMemcpyHostToDevice [cuda-memcpy-direction]
+}
+static void download_ptr(const Buffers *b) {
+  cudaMemcpy(b->d_x, b->h_x, b->n * sizeof(float), cudaMemcpyDeviceToHost); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'b->d_x' is device memory and the source 'b->h_x' is host memory, but the kind is cudaMemcpyDeviceToHost [cuda-memcpy-direction]
+}
+static void download_val(Buffers b) {
+  cudaMemcpy(b.h_x, b.d_x, b.n * sizeof(float), cudaMemcpyDeviceToDevice); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies from device memory 'b.d_x' to host memory 'b.h_x', but the kind is cudaMemcpyDeviceToDevice; it should be cudaMemcpyDeviceToHost [cuda-memcpy-direction]
+}
+void calls_struct_helpers(size_t n) {
+  Buffers b;
+  make_buffers(b, n);
+  download_ref(b);
+  download_ptr(&b);
+  download_val(b);
+}
+
 template <typename T> void templated(size_t n) {
   T *h = (T *)malloc(n * sizeof(T));
   T *d;
