@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 extern float *unknown_source(size_t n);
+__constant__ float c_filter[64];
 
 void fixes(size_t n) {
   float *h = (float *)malloc(n * sizeof(float));
@@ -52,10 +53,19 @@ void fixes(size_t n) {
   // CHECK-MESSAGES-BOTH: :[[@LINE-5]]:3: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'h' is host memory and the source 'd' is device memory, but the kind is cudaMemcpyHostToDevice [cuda-memcpy-direction]
   // CHECK-FIXES-FIX: cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyHostToDevice);
 
+  // The kind left to its default argument: no fix-it (it would have to add
+  // the offset and the kind).
+  cudaMemcpyToSymbol(c_filter, d, sizeof(c_filter));
+  // CHECK-MESSAGES-FIX: :[[@LINE-1]]:3: warning: 'cudaMemcpyToSymbol' copies from device memory 'd' to the symbol 'c_filter', but the kind is cudaMemcpyHostToDevice; it should be cudaMemcpyDeviceToDevice [cuda-memcpy-direction]
+  // CHECK-NOTES-NOTES: :[[@LINE-2]]:3: warning: 'cudaMemcpyToSymbol' copies from device memory 'd' to the symbol 'c_filter', but the kind is cudaMemcpyHostToDevice; it should be cudaMemcpyDeviceToDevice [cuda-memcpy-direction]
+  // CHECK-NOTES-NOTES: :[[@LINE-43]]:3: note: device memory allocated here by 'cudaMalloc'
+  // CHECK-MESSAGES-BOTH: :[[@LINE-4]]:3: warning: 'cudaMemcpyToSymbol' copies from device memory 'd' to the symbol 'c_filter', but the kind is cudaMemcpyHostToDevice; it should be cudaMemcpyDeviceToDevice [cuda-memcpy-direction]
+  // CHECK-FIXES-FIX: cudaMemcpyToSymbol(c_filter, d, sizeof(c_filter));
+
   // One side unknown: reported unless IgnoreSingleSide.
   float *u = unknown_source(n);
   cudaMemcpy(u, d, n * sizeof(float), cudaMemcpyHostToDevice);
   // CHECK-MESSAGES-FIX: :[[@LINE-1]]:3: warning: 'cudaMemcpy' with kind cudaMemcpyHostToDevice expects host memory as its source, but 'd' is device memory [cuda-memcpy-direction]
   // CHECK-NOTES-NOTES: :[[@LINE-2]]:3: warning: 'cudaMemcpy' with kind cudaMemcpyHostToDevice expects host memory as its source, but 'd' is device memory [cuda-memcpy-direction]
-  // CHECK-NOTES-NOTES: :[[@LINE-43]]:3: note: device memory allocated here by 'cudaMalloc'
+  // CHECK-NOTES-NOTES: :[[@LINE-52]]:3: note: device memory allocated here by 'cudaMalloc'
 }
