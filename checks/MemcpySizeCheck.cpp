@@ -261,15 +261,22 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     SymbolicSize A = SymbolicSize::of(F.Size, MSA, AllocFD);
     if (!A.valid())
       continue;
+    // The allocation's size as the code wrote it: its factors, then the
+    // constant, as sizeof of the element type where it is one.
     std::string AllocText;
     for (const Expr *Fac : F.Size.Factors) {
-      if (!AllocText.empty())
-        AllocText += " * ";
-      AllocText += sourceText(Fac, Ctx);
+      std::string T = sourceText(Fac, Ctx);
+      if (T.find_first_of("+-?<>|&") != std::string::npos)
+        T = "(" + T + ")";
+      AllocText += (AllocText.empty() ? "" : " * ") + T;
     }
     if (F.Size.Constant != 1 || AllocText.empty()) {
       std::string C = std::to_string(F.Size.Constant);
-      AllocText = AllocText.empty() ? C : C + " * (" + AllocText + ")";
+      if (!F.Size.Factors.empty() && usable(F.ElemType) &&
+          Ctx.getTypeSizeInChars(F.ElemType).getQuantity() ==
+              F.Size.Constant)
+        C = "sizeof(" + F.ElemType.getAsString(Ctx.getPrintingPolicy()) + ")";
+      AllocText = AllocText.empty() ? C : AllocText + " * " + C;
     }
     // Counting elements where bytes are expected.
     if (CheckElementCounts && !Elem.isNull() && Finder.Found.empty()) {

@@ -177,6 +177,7 @@ private:
   PointerFact allocation(const CallExpr *Call, const ApiFunction &Api,
                          const MemoryState &St) const;
   PointerFact evalArrayObject(const Expr *E) const;
+  PointerFact evalContainerData(const Expr *Object) const;
   PointerFact evalAddressOf(const Expr *Sub, const MemoryState &St) const;
   bool isWeak(const LocKey &K) const;
 
@@ -344,6 +345,59 @@ std::optional<LocKey> FunctionAnalyzer::locOf(const Expr *E) const {
   return std::nullopt;
 }
 
+/// The size of the elements of a host container variable that is never
+/// resized: std::array from its type, std::vector and friends from a count
+/// constructor.
+static AllocSize containerSize(const VarDecl *VD, ASTContext &Ctx,
+                               QualType &Elem) {
+  AllocSize S;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          VD->getType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return S;
+  Elem = Spec->getTemplateArgs()[0].getAsType().getUnqualifiedType();
+  if (Elem->isIncompleteType() || Elem->isDependentType())
+    return S;
+  int64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  if (Spec->getName() == "array" && Spec->getTemplateArgs().size() > 1 &&
+      Spec->getTemplateArgs()[1].getKind() == TemplateArgument::Integral) {
+    S.Known = true;
+    S.Constant =
+        ElemBytes * Spec->getTemplateArgs()[1].getAsIntegral().getExtValue();
+    return S;
+  }
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+  if (!Init || Init->getNumArgs() == 0 ||
+      Init->getConstructor()->getNumParams() == 0 ||
+      !Init->getConstructor()->getParamDecl(0)->getType()->isIntegerType())
+    return S;
+  S.Known = true;
+  S.Constant = ElemBytes;
+  S.Factors.push_back(Init->getArg(0));
+  return S;
+}
+
+PointerFact FunctionAnalyzer::evalContainerData(const Expr *Object) const {
+  PointerFact F = PointerFact::inSpace(MS_Host);
+  const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      DRE->refersToEnclosingVariableOrCapture() || R.Modified.count(VD) ||
+      R.Escaped.count(VD))
+    return F;
+  QualType Elem;
+  AllocSize S = containerSize(VD, Ctx, Elem);
+  if (S.Known) {
+    F.Size = S;
+    F.ElemType = Elem;
+    F.AllocDecl = VD;
+  }
+  return F;
+}
+
 PointerFact FunctionAnalyzer::evalArrayObject(const Expr *E) const {
   E = E->IgnoreParens();
   if (isa<StringLiteral>(E)) {
@@ -434,8 +488,14 @@ PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
     // &v[i] of a host container.
     if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
       const auto *RD = OC->getArg(0)->getType()->getAsCXXRecordDecl();
-      if (CudaApiModel::isHostContainer(RD))
-        return PointerFact::inSpace(MS_Host);
+      if (CudaApiModel::isHostContainer(RD)) {
+        PointerFact F = evalContainerData(OC->getArg(0));
+        Expr::EvalResult Zero;
+        if (!OC->getArg(1)->EvaluateAsInt(Zero, Ctx) ||
+            Zero.Val.getInt() != 0)
+          F.Offset = true;
+        return F;
+      }
     }
   }
   if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
@@ -580,7 +640,7 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
       const CXXMethodDecl *M = MC->getMethodDecl();
       if (M && M->getIdentifier() && M->getName() == "data" &&
           CudaApiModel::isHostContainer(M->getParent()))
-        return PointerFact::inSpace(MS_Host);
+        return evalContainerData(MC->getImplicitObjectArgument());
       return PointerFact::unknown();
     }
     if (const ApiFunction *Api = CudaApiModel::lookup(Call)) {
@@ -980,6 +1040,35 @@ public:
       markModified(C->getArg(0)->IgnoreParens());
     return true;
   }
+  // A host container whose size may change: a non-const method other than
+  // element access, or passed where it can be changed or moved from.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    const CXXMethodDecl *M = C->getMethodDecl();
+    if (!M || M->isConst())
+      return true;
+    if (M->getIdentifier() &&
+        llvm::is_contained({"data", "begin", "end", "at", "front", "back"},
+                           M->getName()))
+      return true;
+    markModified(C->getImplicitObjectArgument());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      markIfMayChange(C->getArg(I), Callee && I < Callee->getNumParams()
+                                        ? Callee->getParamDecl(I)->getType()
+                                        : QualType());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      markIfMayChange(C->getArg(I), I < Ctor->getNumParams()
+                                        ? Ctor->getParamDecl(I)->getType()
+                                        : QualType());
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     // A pointer or reference parameter copied elsewhere: writes through the
     // copy are not seen under the parameter.
@@ -1042,6 +1131,16 @@ private:
         if (VD->hasLocalStorage())
           return VD;
     return nullptr;
+  }
+  void markIfMayChange(const Expr *Arg, QualType Param) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    if (!DRE || !DRE->getType()->isRecordType())
+      return;
+    if (!Param.isNull() && (!Param->isReferenceType() ||
+                            (Param->isLValueReferenceType() &&
+                             Param.getNonReferenceType().isConstQualified())))
+      return;
+    markModified(DRE);
   }
   void markModified(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))

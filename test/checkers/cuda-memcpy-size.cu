@@ -72,7 +72,7 @@ void counts_elements(size_t n, int rows, int cols) {
   cudaMalloc(&m, rows * cols * sizeof(double));
   double *hm = new double[rows * cols];
   cudaMemcpy(hm, m, cols * rows, cudaMemcpyDeviceToHost); // BUG
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'cols * rows' of 'cudaMemcpy' counts elements, not bytes: 'hm' holds '8 * (rows * cols)' bytes [cuda-memcpy-size]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'cols * rows' of 'cudaMemcpy' counts elements, not bytes: 'hm' holds 'rows * cols * sizeof(double)' bytes [cuda-memcpy-size]
 }
 
 void exceeds_allocation(size_t n) {
@@ -111,7 +111,7 @@ void through_wrappers(size_t n) {
   make_mesh(mesh, n);
   std::vector<float> pos(3 * n);
   cudaMemcpy(pos.data(), mesh.d_pos, 4 * n * sizeof(float), cudaMemcpyDeviceToHost); // BUG
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies '4 * n * sizeof(float)' bytes, more than the '3 * nverts * sizeof(float)' bytes of 'mesh.d_pos' [cuda-memcpy-size]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies '4 * n * sizeof(float)' bytes, more than the '3 * n * sizeof(float)' bytes of 'pos.data()' [cuda-memcpy-size]
   cudaMemcpy(mesh.d_idx, h, n, cudaMemcpyHostToDevice); // BUG
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'n' of 'cudaMemcpy' counts elements, not bytes: 'mesh.d_idx' holds 'nverts * sizeof(int)' bytes [cuda-memcpy-size]
 }
@@ -163,6 +163,17 @@ void untyped_pointers(size_t n) {
   void *raw = (double *)malloc(n * sizeof(double));
   cudaMemcpy(d, raw, n * sizeof(double), cudaMemcpyHostToDevice); // BUG
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies 'n * sizeof(double)' bytes, more than the 'n * sizeof(float)' bytes of 'd' [cuda-memcpy-size]
+}
+
+void host_vectors(size_t n) {
+  std::vector<float> h(n);
+  float *d;
+  cudaMalloc(&d, 2 * n * sizeof(float));
+  cudaMemcpy(h.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies '2 * n * sizeof(float)' bytes, more than the 'n * sizeof(float)' bytes of 'h.data()' [cuda-memcpy-size]
+  std::vector<float> init(n, 1.f);
+  cudaMemcpy(d, &init[0], (n + 1) * sizeof(float), cudaMemcpyHostToDevice); // BUG
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies '(n + 1) * sizeof(float)' bytes, more than the 'n * sizeof(float)' bytes of '&init[0]' [cuda-memcpy-size]
 }
 
 // ---- Correct code: no finding. ----
@@ -254,6 +265,19 @@ void correct_wrappers_and_structs(size_t n) {
   cudaMalloc(&dp, n * sizeof(Particle));
   std::vector<Particle> hp(n);
   cudaMemcpy(dp, hp.data(), n * sizeof(Particle), cudaMemcpyHostToDevice);
+}
+
+void resized_vectors(size_t n) {
+  float *d;
+  cudaMalloc(&d, 2 * n * sizeof(float));
+  std::vector<float> grown(n);
+  grown.resize(2 * n);
+  cudaMemcpy(grown.data(), d, 2 * n * sizeof(float), cudaMemcpyDeviceToHost);
+  std::vector<float> pushed(n);
+  pushed.push_back(0.f);
+  cudaMemcpy(d, pushed.data(), (n + 1) * sizeof(float), cudaMemcpyHostToDevice);
+  std::vector<float> h(n);
+  cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost);
 }
 
 void managed_and_pinned(size_t n) {
