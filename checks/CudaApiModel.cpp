@@ -55,6 +55,9 @@ public:
 #define CUDA_DEVICE_RESET(N) Entries[#N].ResetsDevice = true;
 #define CUDA_HOST_CALLBACK(N, L, Data)                                         \
   entry(#N, ApiLibrary::L).HostCallbackDataArg = Data;
+
+#define CUDA_HOST_FORMAT(N, Format)                                            \
+  entry(#N, ApiLibrary::CLib).FormatArg = Format;
 #include "CudaApiModel.def"
     for (auto &E : Entries)
       E.second.Name = E.first();
@@ -164,6 +167,24 @@ bool CudaApiModel::reportsErrorsByThrowing(const FunctionDecl *FD) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
       if (NS->getParent()->getRedeclContext()->isTranslationUnit())
         return NS->getName() == "thrust";
+  return false;
+}
+
+bool CudaApiModel::isHostContainer(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier())
+    return false;
+  const auto *NS =
+      dyn_cast<NamespaceDecl>(RD->getDeclContext()->getEnclosingNamespaceContext());
+  // Look through inline namespaces (std::__1, std::__cxx11).
+  while (NS && NS->isInline())
+    NS = dyn_cast<NamespaceDecl>(NS->getParent());
+  if (!NS || !NS->getParent()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef Namespace = NS->getName(), Name = RD->getName();
+#define CUDA_HOST_CONTAINER(N, C)                                              \
+  if (Namespace == #N && Name == #C)                                           \
+    return true;
+#include "CudaApiModel.def"
   return false;
 }
 

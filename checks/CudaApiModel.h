@@ -10,6 +10,7 @@
 #define CUDA_TIDY_CUDAAPIMODEL_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -138,6 +139,8 @@ struct ApiFunction {
   std::optional<LaunchInfo> Launch;
   std::optional<ErrorQueryInfo> ErrorQuery;
   std::optional<ResourceInfo> Resource;
+  /// Host printf-like functions: the index of the format argument.
+  int FormatArg = -1;
   bool ImplicitSync = false;
   bool ResetsDevice = false;  ///< Releases every allocation and handle.
   int HostCallbackDataArg = -1; ///< Kept by the runtime until a callback runs.
@@ -177,6 +180,10 @@ public:
   /// throwing (Thrust throws thrust::system_error), so that a launch error
   /// pending when it is called does not go unnoticed.
   static bool reportsErrorsByThrowing(const FunctionDecl *FD);
+
+  /// Whether \p RD is a host container (std::vector, std::array...) whose
+  /// elements live in pageable host memory.
+  static bool isHostContainer(const CXXRecordDecl *RD);
 
   /// The kernel a launch starts, when it is known.
   static const FunctionDecl *launchedKernel(const CallExpr *Call);

@@ -6,9 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemoryLeakCheck.h"
+#include "InvalidFreeCheck.h"
+#include "MemcpyDirectionCheck.h"
+#include "MemcpySizeCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
+#include "WrongMemorySpaceCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy::cuda {
@@ -17,11 +21,15 @@ class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
+    Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
+    Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
+    Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");
     Factories.registerCheck<UnguardedThreadIndexCheck>(
         "cuda-unguarded-thread-index");
+    Factories.registerCheck<WrongMemorySpaceCheck>("cuda-wrong-memory-space");
   }
 };
 

@@ -1,6 +1,7 @@
 //===- FunctionCfg.cpp ----------------------------------------------------===//
 
 #include "FunctionCfg.h"
+#include "MemorySpaceAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
@@ -138,6 +139,16 @@ TranslationUnitAnalyses &TranslationUnitAnalyses::get(ASTContext &Ctx) {
     CurrentCtx = &Ctx;
   }
   return *Current;
+}
+
+TranslationUnitAnalyses::TranslationUnitAnalyses(ASTContext &Ctx) : Ctx(Ctx) {}
+TranslationUnitAnalyses::~TranslationUnitAnalyses() = default;
+
+MemorySpaceAnalysis &
+TranslationUnitAnalyses::memorySpaces(const ArchConditionals &Arch) {
+  if (!MemorySpaces)
+    MemorySpaces = std::make_unique<MemorySpaceAnalysis>(Ctx, Arch);
+  return *MemorySpaces;
 }
 
 void TranslationUnitAnalyses::reset() {

@@ -22,6 +22,8 @@
 
 namespace clang::tidy::cuda {
 
+class MemorySpaceAnalysis;
+
 /// A point in a CFG: element \c Index of \c Block.
 struct CfgPoint {
   const CFGBlock *Block = nullptr;
@@ -114,8 +116,14 @@ public:
 
   ASTContext &context() { return Ctx; }
 
+  /// The memory-space analysis of this translation unit (see
+  /// MemorySpaceAnalysis.h), created on first use.
+  MemorySpaceAnalysis &memorySpaces(const ArchConditionals &Arch);
+
+  ~TranslationUnitAnalyses();
+
 private:
-  explicit TranslationUnitAnalyses(ASTContext &Ctx) : Ctx(Ctx) {}
+  explicit TranslationUnitAnalyses(ASTContext &Ctx);
   void buildCallGraph();
 
   ASTContext &Ctx;
@@ -125,6 +133,7 @@ private:
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  std::unique_ptr<MemorySpaceAnalysis> MemorySpaces;
 };
 
 /// Whether \p FD's body should be analysed: a definition that is not a

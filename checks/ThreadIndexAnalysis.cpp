@@ -1189,6 +1189,12 @@ private:
     }
     if (Const + Off <= 0)
       return V;
+    // x < B + c where B is itself bounded, B < D + d: x <= B + c - 1 <
+    // D + d + c - 1 ('for (j = first; j <= i; ++j)' under 'i < n').
+    for (const BoundFact *G : Facts)
+      if (G->K == BoundFact::Less && G != F && G->LHSKey == F->RHSKey &&
+          !G->RHSKey.empty() && Const + G->RHSConst - 1 + Off <= 0)
+        return V;
     V.K = IndexVerdict::PastBound;
     V.Fact = F;
     return V;

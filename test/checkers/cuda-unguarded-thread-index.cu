@@ -993,3 +993,16 @@ __global__ void mixedNeedsGuard(float *a) {
   a[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'blockIdx.x * blockDim.x + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
+
+// A window that ends at the thread's own index, under the thread's guard:
+// j <= i and i < n give j < n.
+__global__ void trailingWindow(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int first = i - 63 < 0 ? 0 : i - 63;
+  float sum = 0.f;
+  for (int j = first; j <= i; ++j)
+    sum += in[j];
+  out[i] = sum;
+}

@@ -1,0 +1,177 @@
+//===- InvalidFreeCheck.cpp -----------------------------------------------===//
+
+#include "InvalidFreeCheck.h"
+#include "MemoryCheckSupport.h"
+#include "SourceLocations.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+InvalidFreeCheck::InvalidFreeCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CheckUseAfterFree(Options.get("CheckUseAfterFree", true)) {}
+
+void InvalidFreeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckUseAfterFree", CheckUseAfterFree);
+}
+
+void InvalidFreeCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Reported.clear();
+}
+
+void InvalidFreeCheck::registerPPCallbacks(const SourceManager &,
+                                           Preprocessor *PP, Preprocessor *) {
+  Arch.attach(*PP);
+}
+
+void InvalidFreeCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+void InvalidFreeCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const FunctionMemorySpaces *M = analyseForCheck(FD, *Result.Context, Arch);
+  if (!M)
+    return;
+  for (const CFGBlock *B : M->cfg().graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        checkStmt(S, *M, *Result.Context);
+}
+
+namespace {
+const char *releaserFor(unsigned Spaces) {
+  switch (Spaces) {
+  case MS_Host:
+    return "free or delete";
+  case MS_Device:
+  case MS_Managed:
+  case MS_Device | MS_Managed:
+    return "cudaFree";
+  case MS_Pinned:
+    return "cudaFreeHost";
+  default:
+    return nullptr;
+  }
+}
+
+/// The pointer whose memory \p S reads or writes, for use-after-free.
+const Expr *accessedPointer(const Stmt *S, const ParentMap &PM) {
+  const Expr *Base = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->getOpcode() == UO_Deref)
+      Base = U->getSubExpr();
+  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    Base = AS->getBase();
+  } else if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    if (ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()))
+      Base = ME->getBase();
+  }
+  if (!Base || !Base->getType()->isPointerType())
+    return nullptr;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(PM.getParentIgnoreParens(S)))
+    if (U->getOpcode() == UO_AddrOf)
+      return nullptr;
+  return Base;
+}
+} // namespace
+
+void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
+                                 ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto UseAfterFree = [&](const Expr *Ptr, const Stmt *At, const char *How) {
+    PointerFact F = M.factOf(Ptr);
+    if (!F.Freed || F.Unknown)
+      return false;
+    SourceLocation Loc = reportOnce(At->getBeginLoc(), SM, Reported);
+    if (Loc.isInvalid())
+      return true;
+    diag(Loc, "%0 is %1 after it was freed") << pointerName(Ptr, Ctx) << How;
+    if (F.FreedAt)
+      diag(userVisibleLocation(F.FreedAt->getBeginLoc(), SM),
+           "the memory was freed here", DiagnosticIDs::Note);
+    return true;
+  };
+
+  // Releases: the wrong function, or a second time.
+  const Expr *Released = nullptr;
+  std::string Releaser;
+  unsigned Accepted = 0;
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (Api && Api->Free && Api->Free->PtrArg >= 0 &&
+      (unsigned)Api->Free->PtrArg < Call->getNumArgs()) {
+    Released = Call->getArg(Api->Free->PtrArg);
+    Releaser = "'" + Api->Name.str() + "'";
+    Accepted = Api->Free->AcceptedSpaces;
+  } else if (const auto *Del = dyn_cast<CXXDeleteExpr>(S)) {
+    Released = Del->getArgument();
+    Releaser = Del->isArrayForm() ? "'delete[]'" : "'delete'";
+    Accepted = MS_Host; // A language fact, not an API one.
+  }
+  if (Released) {
+    PointerFact F = M.factOf(Released);
+    if (F.Unknown || F.Bottom)
+      return;
+    if (F.Freed) {
+      SourceLocation Loc = reportOnce(S->getBeginLoc(), SM, Reported);
+      if (Loc.isInvalid())
+        return;
+      diag(Loc, "%0 is freed twice: it was already freed on every path to "
+                "this %1")
+          << pointerName(Released, Ctx) << Releaser;
+      if (F.FreedAt)
+        diag(userVisibleLocation(F.FreedAt->getBeginLoc(), SM),
+             "the memory was freed here", DiagnosticIDs::Note);
+      return;
+    }
+    // Registered host memory is still released by free/delete.
+    if (F.Registered && (Accepted & MS_Host))
+      return;
+    if (!F.isKnown() || (F.Spaces & Accepted))
+      return;
+    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM, Reported);
+    if (Loc.isInvalid())
+      return;
+    if (const char *Right = releaserFor(F.Spaces))
+      diag(Loc, "%0 is %1 memory, but it is released with %2; use %3")
+          << pointerName(Released, Ctx) << spaceName(F.Spaces) << Releaser
+          << Right;
+    else
+      diag(Loc, "%0 is %1 memory, but it is released with %2")
+          << pointerName(Released, Ctx) << spaceName(F.Spaces) << Releaser;
+    noteAllocation(*this, F, SM);
+    return;
+  }
+
+  if (!CheckUseAfterFree)
+    return;
+  if (const Expr *Base = accessedPointer(S, M.cfg().parents())) {
+    UseAfterFree(Base, S, "dereferenced");
+    return;
+  }
+  if (!Call)
+    return;
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
+    for (const Expr *A : Launch->arguments())
+      if (A->getType()->isPointerType() &&
+          UseAfterFree(A, A, "passed to a kernel"))
+        return;
+    return;
+  }
+  if (Api && Api->Copy) {
+    for (int I : {Api->Copy->DstArg, Api->Copy->SrcArg})
+      if (I >= 0 && (unsigned)I < Call->getNumArgs() &&
+          Call->getArg(I)->getType()->isPointerType() &&
+          UseAfterFree(Call->getArg(I), Call->getArg(I),
+                       I == Api->Copy->DstArg ? "written by a copy"
+                                              : "read by a copy"))
+        return;
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,187 @@
+//===- MemcpyDirectionCheck.cpp -------------------------------------------===//
+
+#include "MemcpyDirectionCheck.h"
+#include "MemoryCheckSupport.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+MemcpyDirectionCheck::MemcpyDirectionCheck(StringRef Name,
+                                           ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      IgnoreSingleSide(Options.get("IgnoreSingleSide", false)) {}
+
+void MemcpyDirectionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "IgnoreSingleSide", IgnoreSingleSide);
+}
+
+void MemcpyDirectionCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Reported.clear();
+}
+
+void MemcpyDirectionCheck::registerPPCallbacks(const SourceManager &,
+                                               Preprocessor *PP,
+                                               Preprocessor *) {
+  Arch.attach(*PP);
+}
+
+void MemcpyDirectionCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+void MemcpyDirectionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const FunctionMemorySpaces *M =
+      analyseForCheck(FD, *Result.Context, Arch);
+  if (!M)
+    return;
+  for (const CFGBlock *B : M->cfg().graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        checkStmt(S, *M, *Result.Context);
+}
+
+namespace {
+enum class Side { None, Host, Device };
+
+/// Which side of a copy a pointer is known to be on. Managed and mapped
+/// memory are valid on both, and so are never on one side.
+Side sideOf(const PointerFact &F) {
+  if (F.Freed)
+    return Side::None;
+  if (F.isOnly(MS_Host | MS_Pinned))
+    return Side::Host;
+  if (F.isOnly(MS_Device | MS_Symbol))
+    return Side::Device;
+  return Side::None;
+}
+
+std::pair<Side, Side> expected(CopyDirection D) {
+  switch (D) {
+  case CopyDirection::HostToHost:
+    return {Side::Host, Side::Host};
+  case CopyDirection::HostToDevice:
+    return {Side::Device, Side::Host};
+  case CopyDirection::DeviceToHost:
+    return {Side::Host, Side::Device};
+  case CopyDirection::DeviceToDevice:
+    return {Side::Device, Side::Device};
+  default:
+    return {Side::None, Side::None};
+  }
+}
+
+CopyDirection directionFor(Side Dst, Side Src) {
+  if (Src == Side::Host)
+    return Dst == Side::Host ? CopyDirection::HostToHost
+                             : CopyDirection::HostToDevice;
+  return Dst == Side::Host ? CopyDirection::DeviceToHost
+                           : CopyDirection::DeviceToDevice;
+}
+
+const char *sideName(Side S) { return S == Side::Host ? "host" : "device"; }
+} // namespace
+
+void MemcpyDirectionCheck::checkStmt(const Stmt *S,
+                                     const FunctionMemorySpaces &M,
+                                     ASTContext &Ctx) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (!Api || !Api->Copy || Api->Copy->isSet() || Api->Copy->KindArg < 0 ||
+      Api->Library == ApiLibrary::CLib)
+    return;
+  const CopyInfo &CI = *Api->Copy;
+  unsigned N = Call->getNumArgs();
+  if ((unsigned)CI.KindArg >= N || CI.DstArg < 0 || CI.SrcArg < 0 ||
+      (unsigned)CI.DstArg >= N || (unsigned)CI.SrcArg >= N)
+    return;
+  const Expr *KindArg = Call->getArg(CI.KindArg);
+  std::optional<CopyDirection> Kind = copyKindOf(KindArg, Ctx);
+  if (!Kind || *Kind == CopyDirection::Default)
+    return;
+  const Expr *DstE = Call->getArg(CI.DstArg), *SrcE = Call->getArg(CI.SrcArg);
+  PointerFact DstF, SrcF;
+  Side Dst = Side::None, Src = Side::None;
+  bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
+  if (CI.Flags & CF_ToSymbol) {
+    Dst = Side::Device; // The symbol; whether it is one is another check's.
+  } else {
+    DstF = M.factOf(DstE);
+    Dst = sideOf(DstF);
+  }
+  if (CI.Flags & CF_FromSymbol) {
+    Src = Side::Device;
+  } else {
+    SrcF = M.factOf(SrcE);
+    Src = sideOf(SrcF);
+  }
+  // Managed and mapped memory are valid as either side: never flagged.
+  if ((DstF.Spaces | SrcF.Spaces) & (MS_Managed | MS_Mapped))
+    return;
+  auto [WantDst, WantSrc] = expected(*Kind);
+  bool DstWrong = Dst != Side::None && Dst != WantDst;
+  bool SrcWrong = Src != Side::None && Src != WantSrc;
+  // A copy to or from a symbol accepts only these two kinds.
+  if (Symbolic && !DstWrong && !SrcWrong)
+    return;
+  if (!DstWrong && !SrcWrong)
+    return;
+  bool Both = Dst != Side::None && Src != Side::None;
+  if (!Both && IgnoreSingleSide)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+  if (Loc.isInvalid())
+    return;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  std::string DstName = pointerName(DstE, Ctx), SrcName = pointerName(SrcE, Ctx);
+  if (Both) {
+    CopyDirection Right = directionFor(Dst, Src);
+    bool SwapFixes = !Symbolic && Dst != Src && Dst == WantSrc &&
+                     Src == WantDst;
+    if (SwapFixes) {
+      diag(Loc, "the arguments of %0 look swapped: the destination %1 is %2 "
+                "memory and the source %3 is %4 memory, but the kind is %5")
+          << Callee->getDeclName() << DstName << sideName(Dst) << SrcName
+          << sideName(Src) << copyKindName(*Kind);
+    } else {
+      auto Describe = [&](bool IsSymbol, const Expr *E, Side Sd,
+                          const std::string &Name) {
+        if (IsSymbol)
+          return "the symbol " + pointerName(E, Ctx);
+        return std::string(sideName(Sd)) + " memory " + Name;
+      };
+      auto D = diag(Loc, "%0 copies from %1 to %2, but the kind is %3; it "
+                         "should be %4")
+               << Callee->getDeclName()
+               << Describe(CI.Flags & CF_FromSymbol, SrcE, Src, SrcName)
+               << Describe(CI.Flags & CF_ToSymbol, DstE, Dst, DstName)
+               << copyKindName(*Kind) << copyKindName(Right);
+      const Expr *K = KindArg->IgnoreParenImpCasts();
+      if (!isa<CXXDefaultArgExpr>(KindArg) && isa<DeclRefExpr>(K) &&
+          !K->getBeginLoc().isMacroID() && !K->getEndLoc().isMacroID())
+        D << FixItHint::CreateReplacement(K->getSourceRange(),
+                                          copyKindName(Right));
+    }
+  } else if (DstWrong) {
+    diag(Loc, "%0 with kind %1 expects %2 memory as its destination, but %3 "
+              "is %4 memory")
+        << Callee->getDeclName() << copyKindName(*Kind) << sideName(WantDst)
+        << DstName << sideName(Dst);
+  } else {
+    diag(Loc, "%0 with kind %1 expects %2 memory as its source, but %3 is %4 "
+              "memory")
+        << Callee->getDeclName() << copyKindName(*Kind) << sideName(WantSrc)
+        << SrcName << sideName(Src);
+  }
+  if (Dst != Side::None && !(CI.Flags & CF_ToSymbol))
+    noteAllocation(*this, DstF, SM);
+  if (Src != Side::None && !(CI.Flags & CF_FromSymbol))
+    noteAllocation(*this, SrcF, SM);
+}
+
+} // namespace clang::tidy::cuda

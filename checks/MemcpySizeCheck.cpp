@@ -1,0 +1,311 @@
+//===- MemcpySizeCheck.cpp ------------------------------------------------===//
+
+#include "MemcpySizeCheck.h"
+#include "MemoryCheckSupport.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+MemcpySizeCheck::MemcpySizeCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      CheckElementCounts(Options.get("CheckElementCounts", true)) {}
+
+void MemcpySizeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckElementCounts", CheckElementCounts);
+}
+
+void MemcpySizeCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  Reported.clear();
+}
+
+void MemcpySizeCheck::registerPPCallbacks(const SourceManager &,
+                                          Preprocessor *PP, Preprocessor *) {
+  Arch.attach(*PP);
+}
+
+void MemcpySizeCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+}
+
+void MemcpySizeCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const FunctionMemorySpaces *M = analyseForCheck(FD, *Result.Context, Arch);
+  if (!M)
+    return;
+  for (const CFGBlock *B : M->cfg().graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        checkStmt(S, *M, *Result.Context);
+}
+
+namespace {
+/// The sizeof expressions in a byte count.
+class SizeofFinder : public RecursiveASTVisitor<SizeofFinder> {
+public:
+  bool VisitUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    if (E->getKind() == UETT_SizeOf)
+      Found.push_back(E);
+    return true;
+  }
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr *E) {
+    // Do not look inside sizeof.
+    return WalkUpFromUnaryExprOrTypeTraitExpr(E);
+  }
+  llvm::SmallVector<const UnaryExprOrTypeTraitExpr *, 4> Found;
+};
+
+/// The element type a pointer argument statically points to (before its
+/// conversion to void *), or null.
+QualType elementTypeOf(const Expr *Arg) {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
+    if (!C->getType()->isVoidPointerType())
+      break;
+    E = C->getSubExpr()->IgnoreParenImpCasts();
+  }
+  QualType T = E->getType();
+  if (const auto *PT = T->getAs<PointerType>())
+    return PT->getPointeeType().getUnqualifiedType();
+  if (T->isArrayType())
+    return QualType(T->getPointeeOrArrayElementType(), 0);
+  return QualType();
+}
+
+bool usable(QualType T) {
+  return !T.isNull() && !T->isVoidType() && !T->isIncompleteType() &&
+         !T->isDependentType();
+}
+} // namespace
+
+void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
+                                ASTContext &Ctx) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (!Api || !Api->Copy || (Api->Copy->Flags & CF_Params3D))
+    return;
+  const CopyInfo &CI = *Api->Copy;
+  unsigned N = Call->getNumArgs();
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
+  };
+  const SourceManager &SM = Ctx.getSourceManager();
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, Arch);
+  const FunctionDecl *FD = M.function();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
+  const Expr *Dst = Symbolic && (CI.Flags & CF_ToSymbol) ? nullptr : Arg(CI.DstArg);
+  const Expr *Src = CI.isSet() || (CI.Flags & CF_FromSymbol) ? nullptr
+                                                             : Arg(CI.SrcArg);
+  if (CI.Flags & CF_Peer)
+    return;
+
+  if (CI.Flags & CF_Pitched) {
+    const Expr *Width = Arg(CI.WidthArg);
+    if (!Width)
+      return;
+    SymbolicSize W = SymbolicSize::atOnePoint(Width, MSA, FD);
+    struct PitchSide {
+      const Expr *Ptr, *Pitch;
+      const char *Role;
+    } Sides[] = {{Dst, Arg(CI.DstPitchArg), "destination"},
+                 {Src, Arg(CI.SrcPitchArg), "source"}};
+    for (const PitchSide &P : Sides) {
+      if (!P.Ptr || !P.Pitch)
+        continue;
+      SymbolicSize Pitch = SymbolicSize::atOnePoint(P.Pitch, MSA, FD);
+      if (W.minus(Pitch).isPositive()) {
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        if (Loc.isValid())
+          diag(Loc, "the width %0 of %1 is larger than the %2 pitch %3")
+              << ("'" + sourceText(Width, Ctx) + "'") << Callee->getDeclName()
+              << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'");
+        return;
+      }
+      PointerFact F = M.factOf(P.Ptr);
+      if (!F.isKnown() || F.Offset || !F.PitchLoc || !F.AllocSite)
+        continue;
+      // Only a pitch stored in this function can be named here.
+      const auto *PitchVar = dyn_cast<VarDecl>(F.PitchLoc->Root);
+      if (!PitchVar || PitchVar->getDeclContext() != FD)
+        continue;
+      bool NamesPitch = false;
+      llvm::SmallVector<const Stmt *, 8> Work{P.Pitch};
+      while (!Work.empty()) {
+        const Stmt *Cur = Work.pop_back_val();
+        if (const auto *E = dyn_cast<Expr>(Cur))
+          if (auto L = M.locationOf(E); L && *L == *F.PitchLoc)
+            NamesPitch = true;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+            if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+                VD != PitchVar && VD->getInit() &&
+                !MSA.isModified(FD, VD))
+              Work.push_back(VD->getInit());
+        for (const Stmt *C : Cur->children())
+          if (C)
+            Work.push_back(C);
+      }
+      if (NamesPitch)
+        continue;
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      if (Loc.isInvalid())
+        return;
+      diag(Loc, "the %0 pitch %1 of %2 is not the pitch that %3 returned for "
+                "%4")
+          << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'")
+          << Callee->getDeclName() << F.Allocator->getDeclName()
+          << pointerName(P.Ptr, Ctx);
+      noteAllocation(*this, F, SM);
+      return;
+    }
+    return;
+  }
+
+  const Expr *Bytes = Arg(CI.BytesArg);
+  if (!Bytes || (!Dst && !Src))
+    return;
+  // The element type both pointers agree on.
+  QualType Elem;
+  for (const Expr *P : {Dst, Src}) {
+    if (!P)
+      continue;
+    QualType T = elementTypeOf(P);
+    if (!usable(T))
+      continue;
+    if (Elem.isNull())
+      Elem = T;
+    else if (Ctx.getTypeSizeInChars(Elem) != Ctx.getTypeSizeInChars(T))
+      Elem = QualType(); // They disagree: no element type.
+  }
+  // Pointers passed as void *: the allocation may name the element type.
+  bool ElemFromStatic = !Elem.isNull();
+  if (!ElemFromStatic) {
+    for (const Expr *P : {Dst, Src}) {
+      if (!P || (!elementTypeOf(P).isNull() && !elementTypeOf(P)->isVoidType()))
+        continue;
+      PointerFact F = M.factOf(P);
+      if (!F.isKnown() || !usable(F.ElemType))
+        continue;
+      if (Elem.isNull())
+        Elem = F.ElemType;
+      else if (Ctx.getTypeSizeInChars(Elem) !=
+               Ctx.getTypeSizeInChars(F.ElemType)) {
+        Elem = QualType();
+        break;
+      }
+    }
+  }
+  SizeofFinder Finder;
+  Finder.TraverseStmt(const_cast<Expr *>(Bytes));
+  std::string BytesText = "'" + sourceText(Bytes, Ctx) + "'";
+
+  // sizeof of a pointer, or of another element type.
+  if (!Elem.isNull() && Ctx.getTypeSizeInChars(Elem).getQuantity() > 1) {
+    for (const UnaryExprOrTypeTraitExpr *SE : Finder.Found) {
+      QualType T = SE->getTypeOfArgument().getUnqualifiedType();
+      if (!usable(T) || Elem->isPointerType() ||
+          Ctx.hasSameUnqualifiedType(T, Elem))
+        continue;
+      if (T->isPointerType()) {
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        if (Loc.isInvalid())
+          return;
+        if (!SE->isArgumentType())
+          diag(Loc, "the byte count of %0 is the size of the pointer %1, not "
+                    "of the %2 elements it points to")
+              << Callee->getDeclName()
+              << pointerName(SE->getArgumentExpr(), Ctx) << Elem;
+        else
+          diag(Loc, "the byte count of %0 uses the size of the pointer type "
+                    "%1, not of its elements of type %2")
+              << Callee->getDeclName() << T << Elem;
+        return;
+      }
+      if (T->isArrayType() || T->isRecordType() != Elem->isRecordType())
+        continue;
+      if (Ctx.getTypeSizeInChars(T) == Ctx.getTypeSizeInChars(Elem))
+        continue;
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      if (Loc.isInvalid())
+        return;
+      diag(Loc, "the byte count of %0 uses the size of %1, but the buffers hold "
+                "elements of type %2")
+          << Callee->getDeclName() << T << Elem;
+      return;
+    }
+  }
+
+  SymbolicSize B = SymbolicSize::of(Bytes, MSA, FD);
+  if (!B.valid())
+    return;
+  for (const Expr *P : {Dst, Src}) {
+    if (!P)
+      continue;
+    PointerFact F = M.factOf(P);
+    if (!F.isKnown() || F.Offset || !F.Size.Known || F.Freed)
+      continue;
+    const FunctionDecl *AllocFD = FD;
+    if (F.Size.ViaCall) {
+      const FunctionDecl *Def = nullptr;
+      if (F.Size.ViaCall->getDirectCallee())
+        F.Size.ViaCall->getDirectCallee()->hasBody(Def);
+      AllocFD = Def;
+    }
+    if (!AllocFD)
+      continue;
+    SymbolicSize A = SymbolicSize::of(F.Size, MSA, AllocFD);
+    if (!A.valid())
+      continue;
+    // The allocation's size as the code wrote it: its factors, then the
+    // constant, as sizeof of the element type where it is one.
+    std::string AllocText;
+    for (const Expr *Fac : F.Size.Factors) {
+      std::string T = sourceText(Fac, Ctx);
+      if (T.find_first_of("+-?<>|&") != std::string::npos)
+        T = "(" + T + ")";
+      AllocText += (AllocText.empty() ? "" : " * ") + T;
+    }
+    if (F.Size.Constant != 1 || AllocText.empty()) {
+      std::string C = std::to_string(F.Size.Constant);
+      if (!F.Size.Factors.empty() && usable(F.ElemType) &&
+          Ctx.getTypeSizeInChars(F.ElemType).getQuantity() ==
+              F.Size.Constant)
+        C = "sizeof(" + F.ElemType.getAsString(Ctx.getPrintingPolicy()) + ")";
+      AllocText = AllocText.empty() ? C : AllocText + " * " + C;
+    }
+    // Counting elements where bytes are expected.
+    if (CheckElementCounts && !Elem.isNull() && Finder.Found.empty()) {
+      int64_t ES = Ctx.getTypeSizeInChars(Elem).getQuantity();
+      if (ES > 1 && B.times(ES) == A &&
+          !isa<IntegerLiteral>(Bytes->IgnoreParenImpCasts())) {
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        if (Loc.isInvalid())
+          return;
+        diag(Loc, "the byte count %0 of %1 counts elements, not bytes: %2 "
+                  "holds %3 bytes")
+            << BytesText << Callee->getDeclName() << pointerName(P, Ctx)
+            << ("'" + AllocText + "'");
+        noteAllocation(*this, F, SM);
+        return;
+      }
+    }
+    if (B.minus(A).isPositive()) {
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      if (Loc.isInvalid())
+        return;
+      diag(Loc, "%0 %1 %2 bytes, more than the %3 bytes of %4")
+          << Callee->getDeclName()
+          << (CI.isSet() ? "sets" : "copies") << BytesText
+          << ("'" + AllocText + "'") << pointerName(P, Ctx);
+      noteAllocation(*this, F, SM);
+      return;
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,1775 @@
+//===- MemorySpaceAnalysis.cpp --------------------------------------------===//
+
+#include "MemorySpaceAnalysis.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::cuda {
+
+//===----------------------------------------------------------------------===//
+// Locations and facts
+//===----------------------------------------------------------------------===//
+
+bool LocKey::hasPrefix(const LocKey &P) const {
+  if (Root != P.Root || Path.size() < P.Path.size())
+    return false;
+  return std::equal(P.Path.begin(), P.Path.end(), Path.begin());
+}
+
+LocKey LocKey::withSuffixOf(const LocKey &From, const LocKey &NewBase) const {
+  LocKey K = NewBase;
+  K.Path.append(Path.begin() + From.Path.size(), Path.end());
+  return K;
+}
+
+bool PointerFact::operator==(const PointerFact &O) const {
+  return Unknown == O.Unknown && Bottom == O.Bottom && Spaces == O.Spaces &&
+         MaybeNull == O.MaybeNull && Freed == O.Freed &&
+         FreedAt == O.FreedAt && Offset == O.Offset &&
+         Registered == O.Registered && AllocSite == O.AllocSite &&
+         AllocDecl == O.AllocDecl && Allocator == O.Allocator &&
+         Size == O.Size && PitchLoc == O.PitchLoc &&
+         PitchWidth == O.PitchWidth && ElemType == O.ElemType;
+}
+
+PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
+  if (A.Bottom)
+    return B;
+  if (B.Bottom)
+    return A;
+  if (A.Unknown || B.Unknown)
+    return unknown();
+  PointerFact R = A;
+  R.Spaces = A.Spaces | B.Spaces;
+  R.MaybeNull = A.MaybeNull || B.MaybeNull;
+  // Freed must hold on every path.
+  R.Freed = A.Freed && B.Freed;
+  R.FreedAt = R.Freed ? A.FreedAt : nullptr;
+  R.Offset = A.Offset || B.Offset;
+  R.Registered = A.Registered && B.Registered;
+  // A null value on one side does not change where the memory came from.
+  const PointerFact *Alloc = nullptr;
+  if (A.Spaces == MS_None)
+    Alloc = &B;
+  else if (B.Spaces == MS_None)
+    Alloc = &A;
+  else if (A.AllocSite == B.AllocSite && A.AllocDecl == B.AllocDecl &&
+           A.Size == B.Size && A.PitchLoc == B.PitchLoc)
+    Alloc = &A;
+  if (Alloc) {
+    R.AllocSite = Alloc->AllocSite;
+    R.AllocDecl = Alloc->AllocDecl;
+    R.Allocator = Alloc->Allocator;
+    R.Size = Alloc->Size;
+    R.PitchLoc = Alloc->PitchLoc;
+    R.PitchWidth = Alloc->PitchWidth;
+    R.ElemType = Alloc->ElemType;
+  } else {
+    R.AllocSite = nullptr;
+    R.AllocDecl = nullptr;
+    R.Allocator = nullptr;
+    R.Size = AllocSize();
+    R.PitchLoc.reset();
+    R.PitchWidth = nullptr;
+    R.ElemType = QualType();
+  }
+  return R;
+}
+
+SourceLocation PointerFact::allocLoc() const {
+  if (AllocSite)
+    return AllocSite->getBeginLoc();
+  if (AllocDecl)
+    return AllocDecl->getLocation();
+  return SourceLocation();
+}
+
+const char *spaceName(unsigned Spaces) {
+  switch (Spaces) {
+  case MS_Host:
+    return "host";
+  case MS_Device:
+    return "device";
+  case MS_Pinned:
+    return "pinned host";
+  case MS_Mapped:
+    return "mapped host";
+  case MS_Managed:
+    return "managed";
+  case MS_Symbol:
+    return "device symbol";
+  case MS_Host | MS_Pinned:
+    return "host";
+  default:
+    return "mixed";
+  }
+}
+
+static bool isManagedVariable(const VarDecl *VD);
+static bool isDeviceVariable(const VarDecl *VD) {
+  return VD && VD->hasGlobalStorage() && !isManagedVariable(VD) &&
+         (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>());
+}
+
+/// `__managed__`: clang keeps the attribute for HIP only; for CUDA the
+/// CUDA headers' macro expands to an attribute clang drops, so look for the
+/// macro where the declaration begins.
+static bool isManagedVariable(const VarDecl *VD) {
+  if (!VD || !VD->hasGlobalStorage())
+    return false;
+  if (VD->hasAttr<HIPManagedAttr>())
+    return true;
+  const SourceManager &SM = VD->getASTContext().getSourceManager();
+  SourceLocation Loc = VD->getBeginLoc();
+  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 8; ++Depth) {
+    if (Lexer::getImmediateMacroName(Loc, SM,
+                                     VD->getASTContext().getLangOpts()) ==
+        "__managed__")
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
+/// Whether \p T (a parameter's type) lets a callee write to what the
+/// argument refers to.
+static bool isOutParamType(QualType T) {
+  if (T->isReferenceType())
+    return !T.getNonReferenceType().isConstQualified();
+  if (const auto *PT = T->getAs<PointerType>()) {
+    QualType P = PT->getPointeeType();
+    return !P.isConstQualified() &&
+           (P->isPointerType() || P->isRecordType() || P->isVoidType());
+  }
+  return false;
+}
+
+bool isManagedVariableDecl(const VarDecl *VD) { return isManagedVariable(VD); }
+
+//===----------------------------------------------------------------------===//
+// One function
+//===----------------------------------------------------------------------===//
+
+class FunctionAnalyzer {
+public:
+  FunctionAnalyzer(MemorySpaceAnalysis &MSA, FunctionMemorySpaces &R)
+      : MSA(MSA), R(R), FD(R.function()), Ctx(MSA.context()) {}
+
+  void prescan();
+  void solve(const MemoryState &Entry);
+
+  void transfer(const Stmt *S, MemoryState &St) const;
+  PointerFact eval(const Expr *E, const MemoryState &St) const;
+  std::optional<LocKey> locOf(const Expr *E) const;
+
+private:
+  PointerFact read(const LocKey &K, const MemoryState &St) const;
+  void write(const LocKey &K, const PointerFact &F, MemoryState &St,
+             bool Weak = false) const;
+  void clobber(const LocKey &Prefix, bool IncludeSelf, MemoryState &St) const;
+  void transferCall(const CallExpr *Call, MemoryState &St) const;
+  void freeThrough(const Expr *Ptr, const Stmt *At, MemoryState &St) const;
+  void copyRecord(const LocKey &To, const Expr *From, MemoryState &St) const;
+  PointerFact allocation(const CallExpr *Call, const ApiFunction &Api,
+                         const MemoryState &St) const;
+  PointerFact evalArrayObject(const Expr *E) const;
+  PointerFact evalContainerData(const Expr *Object) const;
+  PointerFact evalAddressOf(const Expr *Sub, const MemoryState &St) const;
+  bool isWeak(const LocKey &K) const;
+
+  MemorySpaceAnalysis &MSA;
+  FunctionMemorySpaces &R;
+  const FunctionDecl *FD;
+  ASTContext &Ctx;
+};
+
+/// Where a callee's parameter and the caller's argument refer to the same
+/// memory: keys under CallerBase in the caller are keys under CalleeBase in
+/// the callee.
+struct Referent {
+  LocKey CallerBase, CalleeBase;
+  bool OutOnly = false; ///< By-value records: copied in, never out.
+};
+
+static std::optional<Referent> referentOf(const ParmVarDecl *P,
+                                          const Expr *Arg,
+                                          const FunctionAnalyzer &Caller) {
+  QualType T = P->getType();
+  LocKey Callee{P, {}};
+  const Expr *A = Arg->IgnoreParenImpCasts();
+  if (T->isReferenceType()) {
+    if (auto L = Caller.locOf(A))
+      return Referent{*L, Callee};
+    return std::nullopt;
+  }
+  if (T->isRecordType()) {
+    if (const auto *C = dyn_cast<CXXConstructExpr>(A))
+      if (C->getNumArgs() == 1)
+        A = C->getArg(0)->IgnoreParenImpCasts();
+    if (auto L = Caller.locOf(A))
+      return Referent{*L, Callee, true};
+    return std::nullopt;
+  }
+  const auto *PT = T->getAs<PointerType>();
+  if (!PT)
+    return std::nullopt;
+  QualType Pointee = PT->getPointeeType();
+  bool IsRecord = Pointee->isRecordType();
+  if (!IsRecord && !Pointee->isPointerType())
+    return std::nullopt;
+  A = Arg->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(A);
+      U && U->getOpcode() == UO_AddrOf) {
+    auto L = Caller.locOf(U->getSubExpr());
+    if (!L)
+      return std::nullopt;
+    if (!IsRecord)
+      Callee.Path.push_back(nullptr);
+    return Referent{*L, Callee};
+  }
+  auto K = Caller.locOf(A);
+  if (!K || K->Path.size() >= 3)
+    return std::nullopt;
+  if (!IsRecord) {
+    K->Path.push_back(nullptr);
+    Callee.Path.push_back(nullptr);
+  }
+  return Referent{*K, Callee};
+}
+
+bool FunctionAnalyzer::isWeak(const LocKey &K) const {
+  // Elements of an array are one location: a write adds a value to it.
+  // What a pointer points to is one object: a write replaces it.
+  QualType T = K.Root->getType().getNonReferenceType();
+  for (const FieldDecl *F : K.Path) {
+    if (F) {
+      T = F->getType();
+      continue;
+    }
+    if (T->isArrayType())
+      return true;
+    if (const auto *PT = T->getAs<PointerType>())
+      T = PT->getPointeeType();
+    else
+      return true;
+  }
+  return false;
+}
+
+PointerFact FunctionAnalyzer::read(const LocKey &K,
+                                   const MemoryState &St) const {
+  if (R.Escaped.count(K.Root))
+    return PointerFact::unknown();
+  auto It = St.find(K);
+  return It == St.end() ? PointerFact::unknown() : It->second;
+}
+
+void FunctionAnalyzer::write(const LocKey &K, const PointerFact &F,
+                             MemoryState &St, bool Weak) const {
+  if (R.Escaped.count(K.Root))
+    return;
+  // A new value for a location invalidates what was known below it.
+  for (auto It = St.begin(); It != St.end();) {
+    if (It->first.Path.size() > K.Path.size() && It->first.hasPrefix(K) &&
+        !Weak)
+      It = St.erase(It);
+    else
+      ++It;
+  }
+  if (Weak) {
+    auto It = St.find(K);
+    St[K] = It == St.end() ? PointerFact::unknown()
+                           : PointerFact::join(It->second, F);
+    return;
+  }
+  St[K] = F;
+}
+
+void FunctionAnalyzer::clobber(const LocKey &Prefix, bool IncludeSelf,
+                               MemoryState &St) const {
+  for (auto &[K, F] : St)
+    if (K.hasPrefix(Prefix) && (IncludeSelf || K.Path.size() > Prefix.Path.size()))
+      F = PointerFact::unknown();
+  if (IncludeSelf)
+    St[Prefix] = PointerFact::unknown();
+  if (const auto *P = dyn_cast<ParmVarDecl>(Prefix.Root))
+    R.ClobberedParams.insert(P);
+}
+
+std::optional<LocKey> FunctionAnalyzer::locOf(const Expr *E) const {
+  E = E->IgnoreParens();
+  while (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+    if (C->getCastKind() != CK_NoOp && C->getCastKind() != CK_LValueToRValue &&
+        C->getCastKind() != CK_ArrayToPointerDecay)
+      break;
+    E = C->getSubExpr()->IgnoreParens();
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || DRE->refersToEnclosingVariableOrCapture())
+      return std::nullopt;
+    if (isa<ParmVarDecl>(VD) || (VD->hasLocalStorage() &&
+                                 !VD->getType()->isReferenceType()))
+      return LocKey{VD, {}};
+    return std::nullopt;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const auto *FDecl = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (!FDecl)
+      return std::nullopt;
+    auto Base = locOf(ME->getBase());
+    if (!Base || Base->Path.size() >= 3)
+      return std::nullopt;
+    Base->Path.push_back(FDecl);
+    return Base;
+  }
+  const Expr *Inner = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    Inner = AS->getBase();
+  else if (const auto *U = dyn_cast<UnaryOperator>(E);
+           U && U->getOpcode() == UO_Deref)
+    Inner = U->getSubExpr();
+  if (Inner) {
+    auto Base = locOf(Inner);
+    if (!Base || Base->Path.size() >= 3)
+      return std::nullopt;
+    // `*p` and `p[i]` of a pointer variable name what it points to; of an
+    // array, its elements.
+    Base->Path.push_back(nullptr);
+    return Base;
+  }
+  return std::nullopt;
+}
+
+/// The size of the elements of a host container variable that is never
+/// resized: std::array from its type, std::vector and friends from a count
+/// constructor.
+static AllocSize containerSize(const VarDecl *VD, ASTContext &Ctx,
+                               QualType &Elem) {
+  AllocSize S;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+          VD->getType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getTemplateArgs().size() == 0 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return S;
+  Elem = Spec->getTemplateArgs()[0].getAsType().getUnqualifiedType();
+  if (Elem->isIncompleteType() || Elem->isDependentType())
+    return S;
+  int64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  if (Spec->getName() == "array" && Spec->getTemplateArgs().size() > 1 &&
+      Spec->getTemplateArgs()[1].getKind() == TemplateArgument::Integral) {
+    S.Known = true;
+    S.Constant =
+        ElemBytes * Spec->getTemplateArgs()[1].getAsIntegral().getExtValue();
+    return S;
+  }
+  const auto *Init = dyn_cast_or_null<CXXConstructExpr>(
+      VD->getInit() ? VD->getInit()->IgnoreImplicit() : nullptr);
+  if (!Init || Init->getNumArgs() == 0 ||
+      Init->getConstructor()->getNumParams() == 0 ||
+      !Init->getConstructor()->getParamDecl(0)->getType()->isIntegerType())
+    return S;
+  S.Known = true;
+  S.Constant = ElemBytes;
+  S.Factors.push_back(Init->getArg(0));
+  return S;
+}
+
+PointerFact FunctionAnalyzer::evalContainerData(const Expr *Object) const {
+  PointerFact F = PointerFact::inSpace(MS_Host);
+  const auto *DRE = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType() ||
+      DRE->refersToEnclosingVariableOrCapture() || R.Modified.count(VD) ||
+      R.Escaped.count(VD))
+    return F;
+  QualType Elem;
+  AllocSize S = containerSize(VD, Ctx, Elem);
+  if (S.Known) {
+    F.Size = S;
+    F.ElemType = Elem;
+    F.AllocDecl = VD;
+  }
+  return F;
+}
+
+PointerFact FunctionAnalyzer::evalArrayObject(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (isa<StringLiteral>(E)) {
+    PointerFact F = PointerFact::inSpace(MS_Host);
+    return F;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return PointerFact::unknown();
+    if (isDeviceVariable(VD)) {
+      PointerFact F = PointerFact::inSpace(MS_Symbol);
+      F.AllocDecl = VD;
+      return F;
+    }
+    if (isManagedVariable(VD)) {
+      PointerFact F = PointerFact::inSpace(MS_Managed);
+      F.AllocDecl = VD;
+      return F;
+    }
+    if (VD->getType()->isReferenceType() || isa<ParmVarDecl>(VD) ||
+        VD->hasAttr<CUDASharedAttr>())
+      return PointerFact::unknown();
+    PointerFact F = PointerFact::inSpace(MS_Host);
+    F.AllocDecl = VD;
+    if (const auto *CAT = Ctx.getAsConstantArrayType(VD->getType())) {
+      F.Size.Known = true;
+      F.Size.Constant = Ctx.getTypeSizeInChars(CAT).getQuantity();
+      F.ElemType = CAT->getElementType().getUnqualifiedType();
+    }
+    return F;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // An array member of a local struct is on the stack.
+    if (auto L = locOf(ME->getBase()); L && L->Path.empty() && !ME->isArrow()) {
+      PointerFact F = PointerFact::inSpace(MS_Host);
+      F.AllocDecl = ME->getMemberDecl();
+      return F;
+    }
+  }
+  return PointerFact::unknown();
+}
+
+PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
+                                            const MemoryState &St) const {
+  Sub = Sub->IgnoreParens();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Sub)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return PointerFact::unknown();
+    if (isDeviceVariable(VD) || isManagedVariable(VD) ||
+        VD->getType()->isArrayType())
+      return evalArrayObject(Sub);
+    if (VD->getType()->isReferenceType() || VD->hasAttr<CUDASharedAttr>())
+      return PointerFact::unknown();
+    PointerFact F = PointerFact::inSpace(MS_Host);
+    F.AllocDecl = VD;
+    if (!VD->getType()->isIncompleteType()) {
+      F.Size.Known = true;
+      F.Size.Constant = Ctx.getTypeSizeInChars(VD->getType()).getQuantity();
+    }
+    return F;
+  }
+  // &p[i], &*p, &p->f: inside whatever p points to.
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
+    Base = AS->getBase();
+  else if (const auto *U = dyn_cast<UnaryOperator>(Sub);
+           U && U->getOpcode() == UO_Deref)
+    Base = U->getSubExpr();
+  else if (const auto *ME = dyn_cast<MemberExpr>(Sub); ME && ME->isArrow())
+    Base = ME->getBase();
+  if (Base) {
+    PointerFact F = eval(Base, St);
+    if (!F.Unknown) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
+        Expr::EvalResult Zero;
+        if (!AS->getIdx()->EvaluateAsInt(Zero, Ctx) ||
+            Zero.Val.getInt() != 0)
+          F.Offset = true;
+      } else if (isa<MemberExpr>(Sub)) {
+        F.Offset = true;
+      }
+    }
+    return F;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Sub)) {
+    // &v[i] of a host container.
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2) {
+      const auto *RD = OC->getArg(0)->getType()->getAsCXXRecordDecl();
+      if (CudaApiModel::isHostContainer(RD)) {
+        PointerFact F = evalContainerData(OC->getArg(0));
+        Expr::EvalResult Zero;
+        if (!OC->getArg(1)->EvaluateAsInt(Zero, Ctx) ||
+            Zero.Val.getInt() != 0)
+          F.Offset = true;
+        return F;
+      }
+    }
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(Sub)) {
+    if (auto L = locOf(ME->getBase()); L && L->Path.empty()) {
+      PointerFact F = PointerFact::inSpace(MS_Host);
+      F.AllocDecl = ME->getMemberDecl();
+      return F;
+    }
+  }
+  return PointerFact::unknown();
+}
+
+PointerFact FunctionAnalyzer::allocation(const CallExpr *Call,
+                                         const ApiFunction &Api,
+                                         const MemoryState &) const {
+  const AllocInfo &A = *Api.Alloc;
+  PointerFact F = PointerFact::inSpace(A.Space);
+  F.AllocSite = Call;
+  F.Allocator = Call->getDirectCallee();
+  unsigned N = Call->getNumArgs();
+  if (A.PitchOutArg >= 0) {
+    if ((unsigned)A.PitchOutArg < N) {
+      const Expr *P = Call->getArg(A.PitchOutArg)->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(P);
+          U && U->getOpcode() == UO_AddrOf)
+        F.PitchLoc = locOf(U->getSubExpr());
+    }
+    if (A.BytesArg >= 0 && (unsigned)A.BytesArg < N)
+      F.PitchWidth = Call->getArg(A.BytesArg);
+    return F; // Its size depends on the pitch.
+  }
+  if (A.BytesArg >= 0 && (unsigned)A.BytesArg < N) {
+    F.Size.Known = true;
+    F.Size.Factors.push_back(Call->getArg(A.BytesArg));
+    if (A.Bytes2Arg >= 0 && (unsigned)A.Bytes2Arg < N)
+      F.Size.Factors.push_back(Call->getArg(A.Bytes2Arg));
+  }
+  return F;
+}
+
+PointerFact FunctionAnalyzer::eval(const Expr *E,
+                                   const MemoryState &St) const {
+  if (!E)
+    return PointerFact::unknown();
+  E = E->IgnoreParens();
+  if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+    return eval(EWC->getSubExpr(), St);
+  if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+    return eval(MT->getSubExpr(), St);
+  if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+    return eval(BT->getSubExpr(), St);
+  if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+      Expr::NPCK_NotNull)
+    return PointerFact::null();
+  if (const auto *CE = dyn_cast<CastExpr>(E)) {
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue: {
+      if (auto L = locOf(CE->getSubExpr()))
+        return read(*L, St);
+      return PointerFact::unknown();
+    }
+    case CK_ArrayToPointerDecay:
+      return evalArrayObject(CE->getSubExpr());
+    case CK_BitCast:
+      if (isa<ExplicitCastExpr>(CE)) {
+        PointerFact F = eval(CE->getSubExpr(), St);
+        if (F.isKnown() && F.ElemType.isNull() && F.AllocSite)
+          if (const auto *PT = CE->getType()->getAs<PointerType>())
+            if (!PT->getPointeeType()->isVoidType())
+              F.ElemType = PT->getPointeeType().getUnqualifiedType();
+        return F;
+      }
+      return eval(CE->getSubExpr(), St);
+    case CK_NoOp:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+    case CK_AddressSpaceConversion:
+      return eval(CE->getSubExpr(), St);
+    case CK_NullToPointer:
+      return PointerFact::null();
+    default:
+      return PointerFact::unknown(); // Integers, functions, user conversions.
+    }
+  }
+  if (isa<StringLiteral>(E))
+    return evalArrayObject(E);
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    if (U->getOpcode() == UO_AddrOf)
+      return evalAddressOf(U->getSubExpr(), St);
+    if (U->isIncrementDecrementOp() && U->isPrefix()) {
+      if (auto L = locOf(U->getSubExpr()))
+        return read(*L, St);
+    }
+    return PointerFact::unknown();
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->isAdditiveOp() && B->getType()->isPointerType()) {
+      const Expr *P = B->getLHS()->getType()->isPointerType() ? B->getLHS()
+                                                              : B->getRHS();
+      PointerFact F = eval(P, St);
+      if (!F.Unknown)
+        F.Offset = true;
+      return F;
+    }
+    if (B->getOpcode() == BO_Comma)
+      return eval(B->getRHS(), St);
+    if (B->getOpcode() == BO_Assign)
+      return eval(B->getRHS(), St);
+    return PointerFact::unknown();
+  }
+  if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
+    return PointerFact::join(eval(C->getTrueExpr(), St),
+                             eval(C->getFalseExpr(), St));
+  if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+    // Placement new builds in memory it is given (maybe managed or pinned);
+    // only the nothrow form allocates.
+    if (New->getNumPlacementArgs() > 0) {
+      const auto *RD =
+          New->getPlacementArg(0)->getType()->getAsCXXRecordDecl();
+      if (!RD || !RD->getIdentifier() || RD->getName() != "nothrow_t")
+        return PointerFact::unknown();
+    }
+    PointerFact F = PointerFact::inSpace(MS_Host);
+    F.AllocSite = New;
+    QualType T = New->getAllocatedType();
+    F.ElemType = T.getUnqualifiedType();
+    if (!T->isIncompleteType() && !T->isDependentType()) {
+      F.Size.Known = true;
+      F.Size.Constant = Ctx.getTypeSizeInChars(T).getQuantity();
+      if (New->isArray()) {
+        if (auto Size = New->getArraySize(); Size && *Size)
+          F.Size.Factors.push_back(*Size);
+        else
+          F.Size.Known = false;
+      }
+    }
+    return F;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (M && M->getIdentifier() && M->getName() == "data" &&
+          CudaApiModel::isHostContainer(M->getParent()))
+        return evalContainerData(MC->getImplicitObjectArgument());
+      return PointerFact::unknown();
+    }
+    if (const ApiFunction *Api = CudaApiModel::lookup(Call)) {
+      if (Api->Alloc && Api->Alloc->PtrOutArg < 0)
+        return allocation(Call, *Api, St);
+      return PointerFact::unknown();
+    }
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getReturnType()->isPointerType())
+      return PointerFact::unknown();
+    const FunctionMemorySpaces *S = MSA.summary(Callee);
+    if (!S)
+      return PointerFact::unknown();
+    PointerFact F = S->returned();
+    if (F.Size.Known) {
+      if (F.Size.ViaCall)
+        F.Size = AllocSize(); // Only one level of substitution.
+      else if (F.AllocSite && !F.Size.Factors.empty())
+        F.Size.ViaCall = Call;
+    }
+    F.Freed = false;
+    F.FreedAt = nullptr;
+    return F;
+  }
+  if (auto L = locOf(E); L && E->isPRValue())
+    return read(*L, St);
+  return PointerFact::unknown();
+}
+
+void FunctionAnalyzer::copyRecord(const LocKey &To, const Expr *From,
+                                  MemoryState &St) const {
+  From = From->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(From)) {
+    if (C->getNumArgs() == 1 && C->getConstructor()->isCopyOrMoveConstructor())
+      From = C->getArg(0)->IgnoreParenImpCasts();
+  }
+  // Drop what was known under To.
+  for (auto It = St.begin(); It != St.end();)
+    if (It->first.hasPrefix(To) && It->first.Path.size() > To.Path.size())
+      It = St.erase(It);
+    else
+      ++It;
+  if (const auto *IL = dyn_cast<InitListExpr>(From)) {
+    const RecordDecl *RD = IL->getType()->getAsRecordDecl();
+    if (!RD || IL->getNumInits() == 0 || To.Path.size() >= 3)
+      return;
+    unsigned I = 0;
+    for (const FieldDecl *F : RD->fields()) {
+      if (I >= IL->getNumInits())
+        break;
+      const Expr *Init = IL->getInit(I++);
+      LocKey K = To;
+      K.Path.push_back(F);
+      if (F->getType()->isPointerType())
+        St[K] = eval(Init, St);
+    }
+    return;
+  }
+  auto L = locOf(From);
+  if (!L)
+    return;
+  MemoryState Add;
+  for (const auto &[K, F] : St)
+    if (K.hasPrefix(*L) && K.Path.size() > L->Path.size())
+      Add[K.withSuffixOf(*L, To)] = F;
+  for (auto &[K, F] : Add)
+    St[K] = F;
+}
+
+void FunctionAnalyzer::freeThrough(const Expr *Ptr, const Stmt *At,
+                                   MemoryState &St) const {
+  auto L = locOf(Ptr->IgnoreParenCasts());
+  if (!L)
+    return;
+  PointerFact F = read(*L, St);
+  // Releasing null does nothing.
+  if (!F.Unknown && !F.Bottom && F.MaybeNull && F.Spaces == MS_None)
+    return;
+  // A pointer of unknown origin is still freed: what it points to stays
+  // unknown, but a second release or a later use is not.
+  if (F.Unknown) {
+    F = PointerFact();
+    F.Unknown = false;
+  }
+  F.Freed = true;
+  F.FreedAt = At;
+  write(*L, F, St, isWeak(*L));
+}
+
+void FunctionAnalyzer::transferCall(const CallExpr *Call,
+                                    MemoryState &St) const {
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  unsigned N = Call->getNumArgs();
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
+  };
+  auto OutLoc = [&](const Expr *A) -> std::optional<LocKey> {
+    if (!A)
+      return std::nullopt;
+    A = A->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(A);
+        U && U->getOpcode() == UO_AddrOf)
+      return locOf(U->getSubExpr());
+    if (auto K = locOf(A); K && K->Path.size() < 3) {
+      K->Path.push_back(nullptr);
+      return K;
+    }
+    return std::nullopt;
+  };
+  if (Api) {
+    if (Api->Alloc && Api->Alloc->PtrOutArg >= 0) {
+      if (auto L = OutLoc(Arg(Api->Alloc->PtrOutArg))) {
+        QualType T = Arg(Api->Alloc->PtrOutArg)->IgnoreParenCasts()->getType();
+        bool Linear = Api->Alloc->BytesArg >= 0 || Api->Alloc->PitchOutArg >= 0;
+        QualType Stored;
+        if (const auto *PT = T->getAs<PointerType>())
+          Stored = PT->getPointeeType();
+        if (Linear && !Stored.isNull() && Stored->isPointerType()) {
+          PointerFact F = allocation(Call, *Api, St);
+          QualType Elem = Stored->getPointeeType().getUnqualifiedType();
+          if (!Elem->isVoidType())
+            F.ElemType = Elem;
+          write(*L, F, St, isWeak(*L));
+        } else if (!Linear && !Stored.isNull() && Stored->isRecordType() &&
+                   L->Path.size() < 3) {
+          // cudaMalloc3D fills a struct whose pointer member is the
+          // allocation (cudaPitchedPtr::ptr); the size is unknown.
+          clobber(*L, false, St);
+          const RecordDecl *RD = Stored->getAsRecordDecl();
+          for (const FieldDecl *FDecl : RD->fields())
+            if (FDecl->getType()->isPointerType()) {
+              LocKey K = *L;
+              K.Path.push_back(FDecl);
+              PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
+              F.AllocSite = Call;
+              F.Allocator = Call->getDirectCallee();
+              write(K, F, St, isWeak(K));
+              break;
+            }
+        } else {
+          clobber(*L, true, St);
+        }
+      }
+      return;
+    }
+    if (Api->Free) {
+      if (const Expr *P = Arg(Api->Free->PtrArg))
+        freeThrough(P, Call, St);
+      return;
+    }
+    if (Api->HostRegister) {
+      auto L = locOf(Arg(Api->HostRegister->PtrArg)
+                         ? Arg(Api->HostRegister->PtrArg)->IgnoreParenCasts()
+                         : nullptr);
+      if (!L)
+        return;
+      PointerFact F = read(*L, St);
+      if (Api->HostRegister->Registers && F.isOnly(MS_Host)) {
+        F.Spaces = MS_Pinned;
+        F.Registered = true;
+      } else if (!Api->HostRegister->Registers && F.Registered) {
+        F.Spaces = MS_Host;
+        F.Registered = false;
+      } else {
+        F = PointerFact::unknown();
+      }
+      write(*L, F, St, isWeak(*L));
+      return;
+    }
+    if (Api->MapHost) {
+      if (auto L = OutLoc(Arg(Api->MapHost->DevicePtrOutArg))) {
+        PointerFact H = eval(Arg(Api->MapHost->HostPtrArg), St);
+        PointerFact F = PointerFact::inSpace(MS_Mapped);
+        if (H.isKnown()) {
+          F.AllocSite = H.AllocSite;
+          F.Allocator = H.Allocator;
+          F.Size = H.Size;
+        }
+        write(*L, F, St, isWeak(*L));
+      }
+      return;
+    }
+    if (Api->Copy)
+      return; // Copies change memory, not pointers.
+    // Other API calls may store through any pointer they are given.
+  }
+
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionMemorySpaces *Sum =
+      (!Api && Callee && !Callee->isVariadic()) ? MSA.summary(Callee) : nullptr;
+  const FunctionDecl *Def = Sum ? Sum->function() : nullptr;
+
+  unsigned FirstArg = 0;
+  if (isa<CXXOperatorCallExpr>(Call))
+    if (isa_and_nonnull<CXXMethodDecl>(Callee))
+      FirstArg = 1; // The object.
+  for (unsigned I = FirstArg; I < N; ++I) {
+    const Expr *A = Call->getArg(I);
+    unsigned PI = I - FirstArg;
+    const ParmVarDecl *P =
+        Callee && PI < Callee->getNumParams() ? Callee->getParamDecl(PI) : nullptr;
+    const ParmVarDecl *DefP =
+        Def && PI < Def->getNumParams() ? Def->getParamDecl(PI) : nullptr;
+    if (Sum && DefP) {
+      std::optional<Referent> Ref = referentOf(DefP, A, *this);
+      if (!Ref || Ref->OutOnly)
+        continue;
+      if (Sum->ClobberedParams.count(DefP) || Sum->Failed) {
+        clobber(Ref->CallerBase, DefP->getType()->isReferenceType(), St);
+        continue;
+      }
+      // Apply what the callee leaves under its parameter. A key it does
+      // not mention was not written.
+      for (const auto &[K, F] : Sum->ExitState) {
+        if (!K.hasPrefix(Ref->CalleeBase) ||
+            (K.Path.size() == Ref->CalleeBase.Path.size() &&
+             !DefP->getType()->isReferenceType() &&
+             Ref->CalleeBase.Path.empty()))
+          continue;
+        PointerFact G = F;
+        if (G.Size.ViaCall)
+          G.Size = AllocSize();
+        else if (G.Size.Known && !G.Size.Factors.empty())
+          G.Size.ViaCall = Call;
+        LocKey CK = K.withSuffixOf(Ref->CalleeBase, Ref->CallerBase);
+        if (G.Freed && G.Spaces == MS_None) {
+          // The callee freed what the caller passed: keep the caller's
+          // facts about it.
+          PointerFact C = read(CK, St);
+          if (!C.Unknown && !C.Bottom) {
+            C.Freed = true;
+            C.FreedAt = G.FreedAt;
+            G = C;
+          }
+        }
+        write(CK, G, St, isWeak(CK));
+      }
+      continue;
+    }
+    // An unknown callee may write through any pointer or reference to a
+    // tracked location.
+    const Expr *Stripped = A->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Stripped);
+        U && U->getOpcode() == UO_AddrOf) {
+      if (auto L = locOf(U->getSubExpr()))
+        clobber(*L, true, St);
+      continue;
+    }
+    if (P && P->getType()->isReferenceType() &&
+        !P->getType().getNonReferenceType().isConstQualified()) {
+      if (auto L = locOf(A))
+        clobber(*L, true, St);
+      continue;
+    }
+    if (A->getType()->isPointerType() &&
+        isOutParamType(P ? P->getType() : A->getType())) {
+      if (auto L = locOf(Stripped))
+        clobber(*L, false, St);
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (M && !M->isConst())
+      if (auto L = locOf(MC->getImplicitObjectArgument()))
+        clobber(*L, false, St);
+  }
+}
+
+void FunctionAnalyzer::transfer(const Stmt *S, MemoryState &St) const {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->hasLocalStorage())
+        continue;
+      QualType T = VD->getType();
+      LocKey K{VD, {}};
+      const Expr *Init = VD->getInit();
+      if (T->isPointerType()) {
+        write(K, Init ? eval(Init, St) : PointerFact::unknown(), St);
+      } else if (const auto *AT = Ctx.getAsArrayType(T);
+                 AT && AT->getElementType()->isPointerType()) {
+        LocKey E = K;
+        E.Path.push_back(nullptr);
+        PointerFact F = PointerFact::bottom();
+        if (const auto *IL = dyn_cast_or_null<InitListExpr>(
+                Init ? Init->IgnoreParenImpCasts() : nullptr)) {
+          for (const Expr *I : IL->inits())
+            F = PointerFact::join(F, eval(I, St));
+          if (IL->hasArrayFiller() || IL->getNumInits() == 0)
+            F = PointerFact::join(F, PointerFact::null());
+        } else if (Init) {
+          F = PointerFact::unknown();
+        }
+        St[E] = F;
+      } else if (T->isRecordType()) {
+        if (Init)
+          copyRecord(K, Init, St);
+      }
+    }
+    return;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+    if (B->getOpcode() == BO_Assign) {
+      auto L = locOf(B->getLHS());
+      if (!L)
+        return;
+      QualType T = B->getLHS()->getType();
+      if (T->isPointerType())
+        write(*L, eval(B->getRHS(), St), St, isWeak(*L));
+      else if (T->isRecordType())
+        copyRecord(*L, B->getRHS(), St);
+      return;
+    }
+    if ((B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) &&
+        B->getLHS()->getType()->isPointerType()) {
+      if (auto L = locOf(B->getLHS())) {
+        PointerFact F = read(*L, St);
+        if (!F.Unknown)
+          F.Offset = true;
+        write(*L, F, St, isWeak(*L));
+      }
+    }
+    return;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp() &&
+        U->getSubExpr()->getType()->isPointerType())
+      if (auto L = locOf(U->getSubExpr())) {
+        PointerFact F = read(*L, St);
+        if (!F.Unknown)
+          F.Offset = true;
+        write(*L, F, St, isWeak(*L));
+      }
+    return;
+  }
+  if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
+    // Assignment of a struct with a user-visible operator=.
+    if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+        OC->getArg(0)->getType()->isRecordType()) {
+      if (auto L = locOf(OC->getArg(0))) {
+        const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
+        if (MD && MD->isTrivial())
+          copyRecord(*L, OC->getArg(1), St);
+        else
+          clobber(*L, false, St);
+      }
+      return;
+    }
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    transferCall(Call, St);
+    return;
+  }
+  if (const auto *Del = dyn_cast<CXXDeleteExpr>(S)) {
+    freeThrough(Del->getArgument(), Del, St);
+    return;
+  }
+  if (const auto *Ctor = dyn_cast<CXXConstructExpr>(S)) {
+    // A constructor taking references may store through them.
+    for (const Expr *A : Ctor->arguments())
+      if (const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenCasts());
+          U && U->getOpcode() == UO_AddrOf)
+        if (auto L = locOf(U->getSubExpr()))
+          clobber(*L, true, St);
+  }
+}
+
+/// Finds the variables whose value the analysis cannot follow: their
+/// address is stored or passed somewhere it cannot see, or a lambda captures
+/// them by reference; and the variables written after their declaration.
+class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
+public:
+  EscapeScanner(FunctionMemorySpaces &R, const ParentMap &PM) : R(R), PM(PM) {}
+
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    const Expr *Sub = U->getSubExpr()->IgnoreParens();
+    if (U->isIncrementDecrementOp())
+      markModified(Sub);
+    if (U->getOpcode() != UO_AddrOf)
+      return true;
+    markModified(Sub);
+    // Passing &x to a call is modelled there; anything else escapes.
+    const Stmt *P = PM.getParentIgnoreParenCasts(U);
+    if (P && (isa<CallExpr>(P) || isa<CXXConstructExpr>(P)))
+      return true;
+    if (const auto *Root = rootOf(Sub))
+      R.Escaped.insert(Root);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      markModified(B->getLHS()->IgnoreParens());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->isAssignmentOp() && C->getNumArgs() > 0)
+      markModified(C->getArg(0)->IgnoreParens());
+    return true;
+  }
+  // A host container whose size may change: a non-const method other than
+  // element access, or passed where it can be changed or moved from.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+    const CXXMethodDecl *M = C->getMethodDecl();
+    if (!M || M->isConst())
+      return true;
+    if (M->getIdentifier() &&
+        llvm::is_contained({"data", "begin", "end", "at", "front", "back"},
+                           M->getName()))
+      return true;
+    markModified(C->getImplicitObjectArgument());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      markIfMayChange(C->getArg(I), Callee && I < Callee->getNumParams()
+                                        ? Callee->getParamDecl(I)->getType()
+                                        : QualType());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    const CXXConstructorDecl *Ctor = C->getConstructor();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I)
+      markIfMayChange(C->getArg(I), I < Ctor->getNumParams()
+                                        ? Ctor->getParamDecl(I)->getType()
+                                        : QualType());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    // A pointer or reference parameter copied elsewhere: writes through the
+    // copy are not seen under the parameter.
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    if (P && isOutParamType(P->getType())) {
+      const Stmt *Parent = PM.getParentIgnoreParenCasts(DRE);
+      bool Followed = false;
+      if (Parent) {
+        if (isa<MemberExpr, ArraySubscriptExpr, CallExpr>(Parent))
+          Followed = true;
+        else if (const auto *U = dyn_cast<UnaryOperator>(Parent))
+          Followed = U->getOpcode() == UO_Deref ||
+                     (U->getOpcode() == UO_AddrOf &&
+                      isa_and_nonnull<CallExpr>(PM.getParentIgnoreParenCasts(U)));
+        else if (const auto *B = dyn_cast<BinaryOperator>(Parent))
+          Followed = B->isComparisonOp() || B->isLogicalOp();
+      }
+      if (!Followed)
+        R.ClobberedParams.insert(P);
+    }
+    // A reference bound to a variable aliases it.
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getType()->isReferenceType() &&
+        !VD->getType().getNonReferenceType().isConstQualified())
+      if (const Expr *Init = VD->getInit())
+        if (const auto *Root = rootOf(Init->IgnoreParenImpCasts()))
+          R.Escaped.insert(Root), R.Modified.insert(cast<VarDecl>(Root));
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCaptureKind() == LCK_ByRef)
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          R.Escaped.insert(VD), R.Modified.insert(VD);
+    return true;
+  }
+
+private:
+  const ValueDecl *rootOf(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+        if (ME->isArrow())
+          return nullptr; // Through a pointer: the root is not changed.
+        E = ME->getBase();
+        continue;
+      }
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+        if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+          return nullptr;
+        E = AS->getBase();
+        continue;
+      }
+      break;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage())
+          return VD;
+    return nullptr;
+  }
+  void markIfMayChange(const Expr *Arg, QualType Param) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    if (!DRE || !DRE->getType()->isRecordType())
+      return;
+    if (!Param.isNull() && (!Param->isReferenceType() ||
+                            (Param->isLValueReferenceType() &&
+                             Param.getNonReferenceType().isConstQualified())))
+      return;
+    markModified(DRE);
+  }
+  void markModified(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        R.Modified.insert(VD);
+    if (const auto *Root = rootOf(E))
+      R.Modified.insert(cast<VarDecl>(Root));
+  }
+
+  FunctionMemorySpaces &R;
+  const ParentMap &PM;
+};
+
+void FunctionAnalyzer::prescan() {
+  EscapeScanner Scanner(R, R.cfg().parents());
+  Scanner.TraverseStmt(FD->getBody());
+}
+
+void FunctionAnalyzer::solve(const MemoryState &Entry) {
+  const CFG &G = R.cfg().graph();
+  llvm::DenseMap<const CFGBlock *, MemoryState> Out;
+  llvm::DenseSet<const CFGBlock *> Visited;
+  llvm::SmallVector<const CFGBlock *, 32> Work;
+  llvm::DenseMap<const CFGBlock *, unsigned> Visits;
+  R.BlockEntry[&G.getEntry()] = Entry;
+  Work.push_back(&G.getEntry());
+  llvm::DenseSet<const CFGBlock *> Queued;
+  Queued.insert(&G.getEntry());
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.front();
+    Work.erase(Work.begin());
+    Queued.erase(B);
+    if (++Visits[B] > 40) {
+      R.Failed = true;
+      return;
+    }
+    // Join what the visited predecessors give.
+    MemoryState In;
+    if (B == &G.getEntry()) {
+      In = Entry;
+    } else {
+      bool First = true;
+      for (const CFGBlock *P : B->preds()) {
+        if (!P || !Visited.count(P))
+          continue;
+        const MemoryState &PO = Out[P];
+        if (First) {
+          In = PO;
+          First = false;
+          continue;
+        }
+        MemoryState J;
+        for (const auto &[K, F] : In) {
+          auto It = PO.find(K);
+          if (It != PO.end())
+            J[K] = PointerFact::join(F, It->second);
+        }
+        In = std::move(J);
+      }
+    }
+    R.BlockEntry[B] = In;
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        transfer(S, In);
+    // A path through exit() or abort() never reaches what follows.
+    if (B->hasNoReturnElement())
+      continue;
+    bool Changed = !Visited.count(B) || Out[B] != In;
+    Visited.insert(B);
+    if (!Changed)
+      continue;
+    Out[B] = std::move(In);
+    for (const CFGBlock *S : B->succs())
+      if (S && Queued.insert(S).second)
+        Work.push_back(S);
+  }
+  R.ExitState = R.BlockEntry.lookup(&G.getExit());
+  // What the function returns.
+  bool Any = false;
+  PointerFact Ret = PointerFact::bottom();
+  for (const CFGBlock *B : G)
+    for (const CFGElement &E : *B)
+      if (const auto *RS = dyn_cast_or_null<ReturnStmt>(FunctionCfg::stmtOf(E)))
+        if (const Expr *V = RS->getRetValue()) {
+          Ret = PointerFact::join(Ret, R.factOf(V));
+          Any = true;
+        }
+  R.Returned = Any ? Ret : PointerFact::unknown();
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+const MemoryState *FunctionMemorySpaces::stateBefore(CfgPoint P) const {
+  auto It = BlockEntry.find(P.Block);
+  if (It == BlockEntry.end())
+    return nullptr;
+  auto &States = PerElement[P.Block];
+  if (States.empty()) {
+    FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
+    MemoryState St = It->second;
+    for (const CFGElement &E : *P.Block) {
+      States.push_back(St);
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        A.transfer(S, St);
+    }
+    States.push_back(St);
+  }
+  return P.Index < States.size() ? &States[P.Index] : nullptr;
+}
+
+PointerFact FunctionMemorySpaces::factOf(const Expr *E) const {
+  if (Failed || !E)
+    return PointerFact::unknown();
+  const Stmt *S = E;
+  std::optional<CfgPoint> P;
+  while (S && !(P = Cfg->pointOf(S)))
+    S = Cfg->parents().getParent(S);
+  if (!P)
+    return PointerFact::unknown();
+  const MemoryState *St = stateBefore(*P);
+  if (!St)
+    return PointerFact::unknown();
+  FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
+  return A.eval(E, *St);
+}
+
+std::optional<LocKey> FunctionMemorySpaces::locationOf(const Expr *E) const {
+  FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
+  return A.locOf(E);
+}
+
+//===----------------------------------------------------------------------===//
+// The translation unit
+//===----------------------------------------------------------------------===//
+
+MemorySpaceAnalysis &MemorySpaceAnalysis::get(ASTContext &Ctx,
+                                              const ArchConditionals &Arch) {
+  return TranslationUnitAnalyses::get(Ctx).memorySpaces(Arch);
+}
+
+static bool isHostFunction(const FunctionDecl *FD) {
+  return !FD->hasAttr<CUDAGlobalAttr>() && !FD->hasAttr<CUDADeviceAttr>();
+}
+
+const FunctionMemorySpaces *
+MemorySpaceAnalysis::run(const FunctionDecl *FD, bool Contextual) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, *Arch) ||
+      !isHostFunction(Def))
+    return nullptr;
+  if (Contextual && ContextIsSummary.count(Def))
+    Contextual = false;
+  auto Key = std::make_pair(Def, Contextual);
+  if (auto It = Results.find(Key); It != Results.end())
+    return It->second.get();
+  if (!InProgress.insert(Key).second)
+    return nullptr; // Recursion: unknown.
+  std::shared_ptr<const FunctionCfg> Cfg =
+      TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
+  std::unique_ptr<FunctionMemorySpaces> R;
+  if (Cfg) {
+    MemoryState Entry;
+    bool Ok = true;
+    if (Contextual && Def->getNumParams() > 0) {
+      std::optional<MemoryState> FromCallers = entryFromCallers(Def);
+      if (FromCallers)
+        Entry = std::move(*FromCallers);
+      else
+        Ok = false;
+    }
+    if (Contextual && !Ok) {
+      InProgress.erase(Key);
+      ContextIsSummary.insert(Def);
+      return run(Def, false);
+    }
+    R.reset(new FunctionMemorySpaces(*this, Cfg));
+    FunctionAnalyzer A(*this, *R);
+    A.prescan();
+    A.solve(Entry);
+  }
+  InProgress.erase(Key);
+  auto &Slot = Results[Key];
+  Slot = std::move(R);
+  return Slot.get();
+}
+
+const FunctionMemorySpaces *
+MemorySpaceAnalysis::analyse(const FunctionDecl *FD) {
+  return run(FD, true);
+}
+
+const FunctionMemorySpaces *
+MemorySpaceAnalysis::summary(const FunctionDecl *FD) {
+  return run(FD, false);
+}
+
+namespace {
+class CallSiteCollector : public RecursiveASTVisitor<CallSiteCollector> {
+public:
+  explicit CallSiteCollector(
+      llvm::DenseMap<const FunctionDecl *,
+                     llvm::SmallVector<std::pair<const CallExpr *,
+                                                 const FunctionDecl *>, 4>>
+          &Sites,
+      llvm::DenseSet<const FunctionDecl *> &Unknown)
+      : Sites(Sites), Unknown(Unknown) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+#define TRAVERSE_FN(T)                                                         \
+  bool Traverse##T(T *FD) {                                                    \
+    const FunctionDecl *Saved = Current;                                       \
+    Current = FD->isThisDeclarationADefinition() && !FD->isDependentContext()  \
+                  ? FD                                                         \
+                  : nullptr;                                                   \
+    Dependent = FD->isDependentContext();                                      \
+    RecursiveASTVisitor::Traverse##T(FD);                                      \
+    Current = Saved;                                                           \
+    Dependent = false;                                                         \
+    return true;                                                               \
+  }
+  TRAVERSE_FN(FunctionDecl)
+  TRAVERSE_FN(CXXMethodDecl)
+  TRAVERSE_FN(CXXConstructorDecl)
+  TRAVERSE_FN(CXXDestructorDecl)
+  TRAVERSE_FN(CXXConversionDecl)
+#undef TRAVERSE_FN
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    const FunctionDecl *Saved = Current;
+    Current = L->getCallOperator();
+    bool Ok = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    Current = Saved;
+    return Ok;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *Callee = C->getDirectCallee()) {
+      const FunctionDecl *Canon = Callee->getCanonicalDecl();
+      if (Current)
+        Sites[Canon].push_back({C, Current});
+      else if (!Dependent) // Template patterns: their instantiations count.
+        Unknown.insert(Canon);
+    }
+    return true;
+  }
+
+private:
+  bool Dependent = false;
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<std::pair<const CallExpr *,
+                                             const FunctionDecl *>, 4>> &Sites;
+  llvm::DenseSet<const FunctionDecl *> &Unknown;
+  const FunctionDecl *Current = nullptr;
+};
+} // namespace
+
+void MemorySpaceAnalysis::collectCallSites() {
+  if (CallSitesCollected)
+    return;
+  CallSitesCollected = true;
+  CallSiteCollector C(CallSites, UnknownCallers);
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    C.TraverseDecl(D);
+}
+
+std::optional<MemoryState>
+MemorySpaceAnalysis::entryFromCallers(const FunctionDecl *FD) {
+  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
+  if (FD->hasAttr<CUDAGlobalAttr>() || !TU.hasKnownCallers(FD) ||
+      TU.isAddressTaken(FD) || FD->isVariadic() || FD->isMain())
+    return std::nullopt;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return std::nullopt;
+  // A function with external linkage could also be called from another
+  // translation unit; like the rest of cuda-tidy, the analysis takes the
+  // translation unit as the program: its callers are the ones it sees.
+  collectCallSites();
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  if (UnknownCallers.count(Canon))
+    return std::nullopt;
+  auto It = CallSites.find(Canon);
+  if (It == CallSites.end() || It->second.empty())
+    return std::nullopt;
+  std::optional<MemoryState> Joined;
+  for (auto [Call, Caller] : It->second) {
+    if (Call->getNumArgs() != FD->getNumParams() ||
+        isa<CXXOperatorCallExpr>(Call))
+      return std::nullopt;
+    const FunctionMemorySpaces *CR = analyse(Caller);
+    if (!CR || CR->Failed)
+      return std::nullopt;
+    FunctionAnalyzer CA(*this, const_cast<FunctionMemorySpaces &>(*CR));
+    std::optional<CfgPoint> P = CR->cfg().pointOf(Call);
+    if (!P)
+      return std::nullopt;
+    const MemoryState *St = CR->stateBefore(*P);
+    if (!St)
+      return std::nullopt;
+    MemoryState Site;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      const ParmVarDecl *Param = FD->getParamDecl(I);
+      const Expr *Arg = Call->getArg(I);
+      if (Param->getType()->isPointerType())
+        Site[LocKey{Param, {}}] = CA.eval(Arg, *St);
+      if (std::optional<Referent> Ref = referentOf(Param, Arg, CA))
+        for (const auto &[K, F] : *St)
+          if (K.hasPrefix(Ref->CallerBase) &&
+              (K.Path.size() > Ref->CallerBase.Path.size() ||
+               Param->getType()->isReferenceType()))
+            Site[K.withSuffixOf(Ref->CallerBase, Ref->CalleeBase)] = F;
+    }
+    // Sizes written in the caller mean nothing in the callee.
+    for (auto &[K, F] : Site)
+      F.Size = AllocSize();
+    if (!Joined) {
+      Joined = std::move(Site);
+      continue;
+    }
+    MemoryState J;
+    for (const auto &[K, F] : *Joined)
+      if (auto S = Site.find(K); S != Site.end())
+        J[K] = PointerFact::join(F, S->second);
+    Joined = std::move(J);
+  }
+  return Joined;
+}
+
+namespace {
+/// Finds whether a device function dereferences a pointer parameter, or a
+/// local pointer derived from it.
+class DerefFinder : public RecursiveASTVisitor<DerefFinder> {
+public:
+  DerefFinder(MemorySpaceAnalysis &MSA, const ParmVarDecl *P, unsigned Depth)
+      : MSA(MSA), Depth(Depth) {
+    Derived.insert(P);
+  }
+  bool Found = false;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getInit() && mentionsDerived(VD->getInit()))
+      Grew |= Derived.insert(VD).second;
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign && mentionsDerived(B->getRHS()))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Grew |= Derived.insert(VD).second;
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->getOpcode() == UO_Deref && mentionsDerived(U->getSubExpr()))
+      Found = true;
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+    if (mentionsDerived(A->getBase()))
+      Found = true;
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *M) {
+    if (M->isArrow() && mentionsDerived(M->getBase()))
+      Found = true;
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      if (!mentionsDerived(C->getArg(I)))
+        continue;
+      const FunctionDecl *Def = nullptr;
+      if (!Callee)
+        continue; // Through a function pointer: unknown.
+      if (!Callee->hasBody(Def) || I >= Def->getNumParams() || Depth > 3) {
+        // Atomics and intrinsics come from the CUDA headers and access the
+        // memory; a function of the program whose body is elsewhere is
+        // unknown.
+        const SourceManager &SM = MSA.context().getSourceManager();
+        if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) ||
+            Callee->getBuiltinID())
+          Found = true;
+        continue;
+      }
+      if (MSA.kernelDereferences(Def, I))
+        Found = true;
+    }
+    return true;
+  }
+  bool Grew = false;
+
+private:
+  bool mentionsDerived(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return Derived.count(DRE->getDecl());
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      return B->isAdditiveOp() &&
+             (mentionsDerived(B->getLHS()) || mentionsDerived(B->getRHS()));
+    if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
+      return mentionsDerived(C->getTrueExpr()) ||
+             mentionsDerived(C->getFalseExpr());
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_AddrOf && mentionsDerived(U->getSubExpr());
+    return false;
+  }
+  MemorySpaceAnalysis &MSA;
+  unsigned Depth;
+  llvm::DenseSet<const Decl *> Derived;
+};
+} // namespace
+
+bool MemorySpaceAnalysis::kernelDereferences(const FunctionDecl *Kernel,
+                                             unsigned Index) {
+  const FunctionDecl *Def = nullptr;
+  if (!Kernel || !Kernel->hasBody(Def) || !Def || Index >= Def->getNumParams())
+    return false; // Unknown: never a reason to report.
+  auto Key = std::make_pair(Def, Index);
+  if (auto It = KernelDerefs.find(Key); It != KernelDerefs.end())
+    return It->second;
+  KernelDerefs[Key] = false; // Recursion: what is found so far.
+  DerefFinder F(*this, Def->getParamDecl(Index), 0);
+  do {
+    F.Grew = false;
+    F.TraverseStmt(Def->getBody());
+  } while (F.Grew && !F.Found);
+  return KernelDerefs[Key] = F.Found;
+}
+
+bool MemorySpaceAnalysis::isModified(const FunctionDecl *FD,
+                                     const VarDecl *VD) {
+  if (VD->getType().isConstQualified())
+    return false;
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def))
+    return true;
+  auto It = ModifiedVars.find(Def);
+  if (It == ModifiedVars.end()) {
+    std::shared_ptr<const FunctionCfg> Cfg =
+        TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
+    if (!Cfg)
+      return true;
+    FunctionMemorySpaces Tmp(*this, Cfg);
+    EscapeScanner S(Tmp, Cfg->parents());
+    S.TraverseStmt(Def->getBody());
+    It = ModifiedVars.try_emplace(Def, std::move(Tmp.Modified)).first;
+  }
+  return It->second.count(VD);
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic sizes
+//===----------------------------------------------------------------------===//
+
+class SizeFolder {
+public:
+  SizeFolder(MemorySpaceAnalysis &MSA, const FunctionDecl *FD,
+             const CallExpr *Via, bool OnePoint = false)
+      : MSA(MSA), FD(FD), Via(Via), OnePoint(OnePoint) {}
+
+  SymbolicSize fold(const Expr *E, unsigned Depth = 0) {
+    SymbolicSize S;
+    if (!E || Depth > 8)
+      return S;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+      if (C->getType()->isIntegerType())
+        return fold(C->getSubExpr(), Depth + 1);
+    ASTContext &Ctx = MSA.context();
+    Expr::EvalResult R;
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+      S.Valid = true;
+      int64_t V = R.Val.getInt().getExtValue();
+      if (V != 0)
+        S.Terms[{}] = V;
+      return S;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      SymbolicSize L = fold(B->getLHS(), Depth + 1);
+      SymbolicSize Rt = fold(B->getRHS(), Depth + 1);
+      switch (B->getOpcode()) {
+      case BO_Add:
+        return L.minus(Rt.times(-1));
+      case BO_Sub:
+        return L.minus(Rt);
+      case BO_Mul:
+        return L.times(Rt);
+      default:
+        break;
+      }
+      return atom(E);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return atom(E);
+      if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+        if (Via && Via->getDirectCallee()) {
+          const FunctionDecl *Callee = Via->getDirectCallee();
+          const FunctionDecl *Def = nullptr;
+          Callee->hasBody(Def);
+          if (Def && P->getDeclContext() == Def &&
+              P->getFunctionScopeIndex() < Via->getNumArgs()) {
+            const CallExpr *Saved = Via;
+            Via = nullptr;
+            SymbolicSize S = fold(Saved->getArg(P->getFunctionScopeIndex()),
+                                  Depth + 1);
+            Via = Saved;
+            return S;
+          }
+        }
+        if (MSA.isModified(FD, P) && !OnePoint)
+          return atom(E);
+        return atom(P);
+      }
+      if (VD->hasLocalStorage()) {
+        if (MSA.isModified(FD, VD))
+          return OnePoint ? atom(VD) : atom(E);
+        if (const Expr *Init = VD->getInit())
+          if (VD->getType()->isIntegerType())
+            return fold(Init, Depth + 1);
+        return atom(VD);
+      }
+      return atom(VD->getType().isConstQualified() ? (const void *)VD
+                                                   : (const void *)E);
+    }
+    return atom(E);
+  }
+
+private:
+  SymbolicSize atom(const void *P) {
+    SymbolicSize S;
+    S.Valid = true;
+    S.Terms[{reinterpret_cast<uintptr_t>(P)}] = 1;
+    return S;
+  }
+  MemorySpaceAnalysis &MSA;
+  const FunctionDecl *FD;
+  const CallExpr *Via;
+  bool OnePoint;
+};
+
+SymbolicSize SymbolicSize::of(const Expr *E, MemorySpaceAnalysis &MSA,
+                              const FunctionDecl *FD, const CallExpr *Via) {
+  return SizeFolder(MSA, FD, Via).fold(E);
+}
+
+SymbolicSize SymbolicSize::atOnePoint(const Expr *E, MemorySpaceAnalysis &MSA,
+                                      const FunctionDecl *FD) {
+  return SizeFolder(MSA, FD, nullptr, true).fold(E);
+}
+
+SymbolicSize SymbolicSize::of(const AllocSize &S, MemorySpaceAnalysis &MSA,
+                              const FunctionDecl *AllocFD) {
+  SymbolicSize R;
+  if (!S.Known)
+    return R;
+  R.Valid = true;
+  if (S.Constant != 0)
+    R.Terms[{}] = S.Constant;
+  for (const Expr *F : S.Factors)
+    R = R.times(of(F, MSA, AllocFD, S.ViaCall));
+  return R;
+}
+
+SymbolicSize SymbolicSize::minus(const SymbolicSize &O) const {
+  SymbolicSize R;
+  if (!Valid || !O.Valid)
+    return R;
+  R = *this;
+  for (const auto &[M, C] : O.Terms) {
+    int64_t &V = R.Terms[M];
+    V -= C;
+    if (V == 0)
+      R.Terms.erase(M);
+  }
+  return R;
+}
+
+SymbolicSize SymbolicSize::times(int64_t K) const {
+  SymbolicSize R;
+  if (!Valid)
+    return R;
+  R.Valid = true;
+  if (K == 0)
+    return R;
+  for (const auto &[M, C] : Terms)
+    R.Terms[M] = C * K;
+  return R;
+}
+
+SymbolicSize SymbolicSize::times(const SymbolicSize &O) const {
+  SymbolicSize R;
+  if (!Valid || !O.Valid || Terms.size() * O.Terms.size() > 64)
+    return R;
+  R.Valid = true;
+  for (const auto &[M1, C1] : Terms)
+    for (const auto &[M2, C2] : O.Terms) {
+      Monomial M = M1;
+      M.insert(M.end(), M2.begin(), M2.end());
+      std::sort(M.begin(), M.end()); // Commutative factors match.
+      int64_t &V = R.Terms[M];
+      V += C1 * C2;
+      if (V == 0)
+        R.Terms.erase(M);
+    }
+  return R;
+}
+
+bool SymbolicSize::isPositive() const {
+  if (!Valid || Terms.empty())
+    return false;
+  for (const auto &[M, C] : Terms)
+    if (C < 0)
+      return false;
+  return true;
+}
+
+std::optional<int64_t> SymbolicSize::constant() const {
+  if (!Valid)
+    return std::nullopt;
+  if (Terms.empty())
+    return 0;
+  if (Terms.size() == 1 && Terms.begin()->first.empty())
+    return Terms.begin()->second;
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::cuda

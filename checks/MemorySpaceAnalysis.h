@@ -1,0 +1,280 @@
+//===- MemorySpaceAnalysis.h - Where each pointer points --------*- C++ -*-===//
+//
+// A flow-sensitive analysis, on the CFG of one host function, of the memory
+// space (host, device, pinned, mapped, managed, symbol) that each tracked
+// pointer may point to, of the allocation that produced it (call, size,
+// pitch) and of whether it was freed. It is shared by the memory checks and
+// runs once per function and translation unit (TranslationUnitAnalyses owns
+// the cache).
+//
+// Tracked locations are local variables and parameters, struct fields reached
+// through them, and array elements (one weak location per array). Facts come
+// from the CUDA API model, from C++ allocation (new, stack arrays, host
+// containers) and from summaries of functions defined in the same
+// translation unit: what they return and what they store through their
+// pointer and reference parameters. A function's pointer parameters start as
+// the join of the arguments of every call in the translation unit, or as
+// unknown when the callers cannot all be seen. Anything else is unknown, and
+// checks never fire on an unknown fact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_MEMORYSPACEANALYSIS_H
+#define CUDA_TIDY_MEMORYSPACEANALYSIS_H
+
+#include "ArchConditionals.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <map>
+#include <set>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// A tracked memory location: a local variable or parameter, followed by a
+/// path of field accesses and element accesses (a null step is "an element
+/// of" / "what it points to").
+struct LocKey {
+  const ValueDecl *Root = nullptr;
+  llvm::SmallVector<const FieldDecl *, 3> Path;
+
+  bool operator<(const LocKey &O) const {
+    if (Root != O.Root)
+      return Root < O.Root;
+    return std::lexicographical_compare(Path.begin(), Path.end(),
+                                        O.Path.begin(), O.Path.end());
+  }
+  bool operator==(const LocKey &O) const {
+    return Root == O.Root && Path == O.Path;
+  }
+  bool hasPrefix(const LocKey &P) const;
+  LocKey withSuffixOf(const LocKey &From, const LocKey &NewBase) const;
+};
+
+/// The size of an allocation: Constant times each factor.
+struct AllocSize {
+  bool Known = false;
+  int64_t Constant = 1;
+  llvm::SmallVector<const Expr *, 2> Factors;
+  /// When the allocation happened in a callee, the call whose arguments
+  /// replace the callee's parameters in the factors.
+  const CallExpr *ViaCall = nullptr;
+  bool operator==(const AllocSize &O) const {
+    return Known == O.Known && Constant == O.Constant && Factors == O.Factors &&
+           ViaCall == O.ViaCall;
+  }
+};
+
+/// What is known about the value of one pointer at one point.
+struct PointerFact {
+  /// Top: nothing is known. Checks never fire on it.
+  bool Unknown = true;
+  /// Bottom: no value has reached this point yet (an unwritten array).
+  bool Bottom = false;
+  /// MemorySpace bits this pointer may point into.
+  unsigned Spaces = MS_None;
+  /// It may be null.
+  bool MaybeNull = false;
+  /// It was freed on every path to this point.
+  bool Freed = false;
+  const Stmt *FreedAt = nullptr;
+  /// The pointer may point past the start of its allocation.
+  bool Offset = false;
+  /// Host memory pinned by cudaHostRegister.
+  bool Registered = false;
+  /// The allocation that produced it, when a single one did: a call, a
+  /// new-expression, or a declaration (stack arrays).
+  const Stmt *AllocSite = nullptr;
+  const Decl *AllocDecl = nullptr;
+  /// The API or function that allocated it (null for new and arrays).
+  const FunctionDecl *Allocator = nullptr;
+  AllocSize Size;
+  /// Pitched allocations: the location the pitch was stored to, and the
+  /// requested width in bytes.
+  std::optional<LocKey> PitchLoc;
+  const Expr *PitchWidth = nullptr;
+  /// The element type of the allocation, when the allocating code names
+  /// it (the pointee of the variable cudaMalloc stores to, the type of a
+  /// new-expression or array, the target of a cast of malloc's result).
+  QualType ElemType;
+
+  static PointerFact unknown() { return PointerFact(); }
+  static PointerFact bottom() {
+    PointerFact F;
+    F.Unknown = false;
+    F.Bottom = true;
+    return F;
+  }
+  static PointerFact null() {
+    PointerFact F;
+    F.Unknown = false;
+    F.MaybeNull = true;
+    return F;
+  }
+  static PointerFact inSpace(unsigned S) {
+    PointerFact F;
+    F.Unknown = false;
+    F.Spaces = S;
+    return F;
+  }
+
+  /// Known to point into some space.
+  bool isKnown() const { return !Unknown && !Bottom && Spaces != MS_None; }
+  /// Known, and every space it may point into is in \p S.
+  bool isOnly(unsigned S) const { return isKnown() && (Spaces & ~S) == 0; }
+  /// Where its allocation is, for a note.
+  SourceLocation allocLoc() const;
+
+  bool operator==(const PointerFact &O) const;
+  bool operator!=(const PointerFact &O) const { return !(*this == O); }
+  static PointerFact join(const PointerFact &A, const PointerFact &B);
+};
+
+using MemoryState = std::map<LocKey, PointerFact>;
+
+class MemorySpaceAnalysis;
+
+/// The result of the analysis of one function.
+class FunctionMemorySpaces {
+public:
+  const FunctionCfg &cfg() const { return *Cfg; }
+  const FunctionDecl *function() const { return Cfg->function(); }
+  /// The fact about the pointer value of \p E just before \p E is evaluated.
+  /// Unknown when \p E is not in this function's CFG.
+  PointerFact factOf(const Expr *E) const;
+  /// The location \p E (an lvalue) names, when it is tracked.
+  std::optional<LocKey> locationOf(const Expr *E) const;
+  /// The fact the function returns (join over its returns).
+  const PointerFact &returned() const { return Returned; }
+
+private:
+  friend class MemorySpaceAnalysis;
+  friend class FunctionAnalyzer;
+  friend class EscapeScanner;
+  FunctionMemorySpaces(MemorySpaceAnalysis &MSA,
+                       std::shared_ptr<const FunctionCfg> Cfg)
+      : MSA(&MSA), Cfg(std::move(Cfg)) {}
+  /// The state before element \p Index of \p Block.
+  const MemoryState *stateBefore(CfgPoint P) const;
+
+  MemorySpaceAnalysis *MSA;
+  std::shared_ptr<const FunctionCfg> Cfg; // Kept past the current function.
+  llvm::DenseMap<const CFGBlock *, MemoryState> BlockEntry;
+  mutable llvm::DenseMap<const CFGBlock *, std::vector<MemoryState>> PerElement;
+  MemoryState ExitState;
+  PointerFact Returned;
+  /// Roots whose value cannot be followed (their address escapes).
+  llvm::DenseSet<const ValueDecl *> Escaped;
+  /// Parameters whose referents an unknown callee may have changed.
+  llvm::DenseSet<const ParmVarDecl *> ClobberedParams;
+  /// Variables that are never written after their initialization.
+  llvm::DenseSet<const VarDecl *> Modified;
+  bool Failed = false;
+};
+
+/// The memory-space facts of one translation unit.
+class MemorySpaceAnalysis {
+public:
+  /// The analysis of the translation unit of \p Ctx. \p Arch tells which
+  /// functions are not seen whole.
+  static MemorySpaceAnalysis &get(ASTContext &Ctx, const ArchConditionals &Arch);
+
+  /// The analysis of \p FD with its parameters bound to what its callers in
+  /// this translation unit pass (unknown when they cannot all be seen).
+  /// Null when \p FD cannot be analysed.
+  const FunctionMemorySpaces *analyse(const FunctionDecl *FD);
+  /// The same function analysed with unknown parameters: what it returns
+  /// and stores through its parameters whoever calls it.
+  const FunctionMemorySpaces *summary(const FunctionDecl *FD);
+
+  /// Whether kernel \p Kernel (or a device function it passes the pointer
+  /// to) dereferences parameter \p Index.
+  bool kernelDereferences(const FunctionDecl *Kernel, unsigned Index);
+
+  /// Whether the variable \p VD in \p FD is written after its
+  /// initialization (assigned, incremented, or its address taken).
+  bool isModified(const FunctionDecl *FD, const VarDecl *VD);
+
+  ASTContext &context() { return Ctx; }
+  const ArchConditionals &arch() const { return *Arch; }
+
+  MemorySpaceAnalysis(ASTContext &Ctx, const ArchConditionals &Arch)
+      : Ctx(Ctx), Arch(&Arch) {}
+
+private:
+  friend class FunctionAnalyzer;
+  const FunctionMemorySpaces *run(const FunctionDecl *FD, bool Contextual);
+  std::optional<MemoryState> entryFromCallers(const FunctionDecl *FD);
+  void collectCallSites();
+
+  ASTContext &Ctx;
+  const ArchConditionals *Arch;
+  std::map<std::pair<const FunctionDecl *, bool>,
+           std::unique_ptr<FunctionMemorySpaces>>
+      Results;
+  std::set<std::pair<const FunctionDecl *, bool>> InProgress;
+  /// Functions whose callers cannot all be seen: their analysis is their
+  /// summary.
+  llvm::DenseSet<const FunctionDecl *> ContextIsSummary;
+  bool CallSitesCollected = false;
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<std::pair<const CallExpr *,
+                                             const FunctionDecl *>, 4>>
+      CallSites;
+  llvm::DenseSet<const FunctionDecl *> UnknownCallers;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> KernelDerefs;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
+      ModifiedVars;
+};
+
+/// A polynomial in opaque atoms with integer coefficients, for comparing
+/// byte counts symbolically: `n * sizeof(double)` is 8·n.
+class SymbolicSize {
+public:
+  /// Folds \p E. \p Subst replaces the parameters of the callee of \p Via
+  /// (when set) by its arguments. Unmodified locals of \p FD are replaced by
+  /// their initializers.
+  static SymbolicSize of(const Expr *E, MemorySpaceAnalysis &MSA,
+                         const FunctionDecl *FD, const CallExpr *Via = nullptr);
+  /// For expressions evaluated at one point (the arguments of one call):
+  /// a variable is the same value wherever it appears, written or not.
+  static SymbolicSize atOnePoint(const Expr *E, MemorySpaceAnalysis &MSA,
+                                 const FunctionDecl *FD);
+  static SymbolicSize of(const AllocSize &S, MemorySpaceAnalysis &MSA,
+                         const FunctionDecl *AllocFD);
+
+  bool valid() const { return Valid; }
+  SymbolicSize minus(const SymbolicSize &O) const;
+  SymbolicSize times(int64_t K) const;
+  SymbolicSize times(const SymbolicSize &O) const;
+  bool isZero() const { return Valid && Terms.empty(); }
+  /// Every coefficient is >= 0 and one is > 0: larger whenever the atoms
+  /// (sizes and counts, never negative) are positive.
+  bool isPositive() const;
+  bool operator==(const SymbolicSize &O) const {
+    return Valid && O.Valid && Terms == O.Terms;
+  }
+  std::optional<int64_t> constant() const;
+
+private:
+  using Monomial = std::vector<uintptr_t>;
+  bool Valid = false;
+  std::map<Monomial, int64_t> Terms;
+  friend class SizeFolder;
+};
+
+/// Whether \p VD is a `__managed__` variable.
+bool isManagedVariableDecl(const VarDecl *VD);
+
+/// Short descriptions for diagnostics.
+const char *spaceName(unsigned Spaces);
+
+} // namespace clang::tidy::cuda
+
+#endif
