@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaToolkit.h"
+#include "NvccTranslation.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -26,6 +27,8 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <mutex>
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -130,6 +133,11 @@ cl::opt<cudatidy::CudaPass> CudaPassOpt(
                           "the host compilation; device intrinsics fail to "
                           "parse")),
     cl::init(cudatidy::CudaPass::Device), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say what was dropped from nvcc command lines "
+                               "and which command each file is analysed "
+                               "with"),
+                      cl::init(false), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -148,17 +156,27 @@ public:
     std::vector<CompileCommand> Commands;
     if (Inner)
       Commands = Inner->getCompileCommands(FilePath);
+    for (CompileCommand &C : Commands)
+      if (!C.CommandLine.empty() &&
+          cudatidy::isNvccCompiler(C.CommandLine.front()))
+        fromNvcc(C);
     if (Commands.empty()) {
+      // No entry: the defaults, and the file's own folder for its headers.
       llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
       if (Dir.empty())
         llvm::sys::fs::current_path(Dir);
-      Commands.emplace_back(Dir, FilePath,
-                            std::vector<std::string>{"clang++",
-                                                     FilePath.str()},
-                            "");
+      Commands.emplace_back(
+          Dir, FilePath,
+          std::vector<std::string>{"clang++", "-I" + std::string(Dir),
+                                   FilePath.str()},
+          "");
     }
-    for (CompileCommand &C : Commands)
+    for (CompileCommand &C : Commands) {
       adjust(C);
+      if (Verbose)
+        verbose("analysing '" + C.Filename + "' with: " +
+                llvm::join(C.CommandLine, " "));
+    }
     return Commands;
   }
   std::vector<std::string> getAllFiles() const override {
@@ -166,6 +184,22 @@ public:
   }
 
 private:
+  /// Prints \p Message once per run under --verbose.
+  void verbose(const std::string &Message) const {
+    std::lock_guard<std::mutex> Lock(NotesMutex);
+    if (NotesShown.insert(Message).second)
+      llvm::errs() << "cuda-tidy: note: " << Message << "\n";
+  }
+
+  void fromNvcc(CompileCommand &C) const {
+    cudatidy::NvccTranslation T =
+        cudatidy::translateNvccCommand(C.CommandLine, C.Directory);
+    if (Verbose)
+      for (const std::string &N : T.Notes)
+        verbose("nvcc command of '" + C.Filename + "': " + N);
+    C.CommandLine = std::move(T.Args);
+  }
+
   static bool hasFlag(const std::vector<std::string> &Args,
                       StringRef Prefix) {
     return llvm::any_of(Args, [&](const std::string &A) {
@@ -197,7 +231,14 @@ private:
         llvm::erase_if(Added, [](const std::string &A) {
           return StringRef(A).starts_with("--cuda-path");
         });
-      if (hasFlag(Args, "--cuda-gpu-arch") || hasFlag(Args, "--offload-arch"))
+      if (CudaGpuArch.getNumOccurrences())
+        // An explicit --cuda-gpu-arch wins over the entry's architecture.
+        llvm::erase_if(Args, [](const std::string &A) {
+          return StringRef(A).starts_with("--cuda-gpu-arch") ||
+                 StringRef(A).starts_with("--offload-arch");
+        });
+      else if (hasFlag(Args, "--cuda-gpu-arch") ||
+               hasFlag(Args, "--offload-arch"))
         llvm::erase_if(Added, [](const std::string &A) {
           return StringRef(A).starts_with("--cuda-gpu-arch");
         });
@@ -224,6 +265,8 @@ private:
 
   std::unique_ptr<CompilationDatabase> Inner;
   std::optional<cudatidy::CudaToolkit> Toolkit;
+  mutable std::mutex NotesMutex;
+  mutable std::set<std::string> NotesShown;
 };
 
 void error(const llvm::Twine &Message) {
