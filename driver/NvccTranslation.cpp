@@ -235,8 +235,14 @@ Match matchOption(llvm::StringRef Token) {
     if (!S.TakesValue || S.Short.empty())
       continue;
     bool Glueable = S.Short.size() == 1 || S.K == Kind::SystemInclude;
-    if (Glueable && Body.size() > S.Short.size() &&
-        Body.starts_with(S.Short)) {
+    if (!Glueable || Body.size() <= S.Short.size() ||
+        !Body.starts_with(S.Short))
+      continue;
+    // -m64 is --machine; -march=native is not.
+    if (S.Short == "m" &&
+        !llvm::all_of(Body.drop_front(), llvm::isDigit))
+      continue;
+    {
       M.Spec = &S;
       M.Value = Body.substr(S.Short.size()).str();
       return M;
