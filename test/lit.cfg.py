@@ -2,6 +2,7 @@
 # The cuda-tidy lit suite. CMake generates lit.site.cfg.py, which sets the
 # paths below and loads this file.
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -26,6 +27,10 @@ cuda_flags = subprocess.run([config.cuda_tidy, "--print-cuda-flags"],
 if cuda_flags.returncode != 0:
     lit_config.fatal("cuda-tidy --print-cuda-flags failed: " + cuda_flags.stderr)
 cuda_flags = cuda_flags.stdout.strip()
+
+# An older clang-tidy, to test that the plugin refuses it clearly.
+if shutil.which("clang-tidy-14"):
+    config.available_features.add("clang-tidy-14")
 
 check_script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
 common = "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s'" % (
