@@ -11,6 +11,7 @@
 
 #include "CudaToolkit.h"
 #include "NvccTranslation.h"
+#include "Report.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -27,6 +28,9 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/Signals.h"
+#include <atomic>
+#include <thread>
 #include <mutex>
 #include <set>
 
@@ -48,6 +52,49 @@ enum ExitCode {
   ExitFindings = 1,
   ExitAnalysisError = 2,
   ExitUsageError = 3,
+  ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
+};
+
+/// Set by Ctrl-C: the workers take no new file, and no report is written.
+std::atomic<bool> Interrupted{false};
+
+/// On a terminal, one line that says how far the run is; nothing otherwise.
+class Progress {
+public:
+  Progress(size_t Total, bool Enabled) : Total(Total), Enabled(Enabled) {}
+  void started(llvm::StringRef File) {
+    std::lock_guard<std::mutex> Lock(M);
+    Current = llvm::sys::path::filename(File).str();
+    draw();
+  }
+  void finished(size_t NewFindings) {
+    std::lock_guard<std::mutex> Lock(M);
+    ++Done;
+    Findings += NewFindings;
+    draw();
+  }
+  void clear() {
+    std::lock_guard<std::mutex> Lock(M);
+    if (Enabled && Drawn)
+      llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+  }
+  size_t done() const { return Done; }
+
+private:
+  void draw() {
+    if (!Enabled)
+      return;
+    Drawn = true;
+    llvm::errs() << "\r\x1b[K[" << Done << "/" << Total << "] " << Findings
+                 << " finding" << (Findings == 1 ? "" : "s") << "  "
+                 << Current;
+    llvm::errs().flush();
+  }
+  std::mutex M;
+  size_t Total, Done = 0, Findings = 0;
+  bool Enabled, Drawn = false;
+  std::string Current;
 };
 
 cl::OptionCategory Category("cuda-tidy options");
@@ -138,6 +185,23 @@ cl::opt<bool> Verbose("verbose",
                                "and which command each file is analysed "
                                "with"),
                       cl::init(false), cl::cat(Category));
+enum class OutputFormat { Text, Sarif, Json };
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("How findings are printed"),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-style text, which editors parse (default)"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0, for GitHub code scanning"),
+               clEnumValN(OutputFormat::Json, "json", "JSON")),
+    cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<std::string> OutputFile("output-file",
+                                cl::desc("Write the SARIF or JSON report to "
+                                         "this file instead of stdout"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Files analysed in parallel (default: the "
+                                "number of cores)"),
+                       cl::init(0), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -521,10 +585,70 @@ int main(int argc, const char **argv) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
-  ClangTidyContext Context(std::move(OwningProvider), false, false, false);
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Compilations, Files, BaseFS, FixNotes,
-                   /*EnableCheckProfile=*/false, "", Quiet);
+  if (Format != OutputFormat::Text && (Fix || FixErrors || FixNotes)) {
+    error("-fix cannot be combined with --format=sarif or --format=json; "
+          "run once with -fix, then again for the report");
+    return ExitUsageError;
+  }
+  if (!OutputFile.empty() && Format == OutputFormat::Text) {
+    error("--output-file needs --format=sarif or --format=json");
+    return ExitUsageError;
+  }
+
+  // Each file is analysed on its own, by a pool of threads; the results are
+  // merged in one sorted order afterwards, so that the output does not
+  // depend on -j (docs/design.md, "Parallel runs").
+  unsigned NumJobs = Jobs ? unsigned(Jobs)
+                          : std::max(1u, std::thread::hardware_concurrency());
+  NumJobs = std::min<size_t>(NumJobs, Files.size());
+  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::atomic<size_t> Next{0};
+  Progress Bar(Files.size(), !Quiet && llvm::sys::Process::StandardErrIsDisplayed());
+  llvm::sys::SetInterruptFunction([] { Interrupted = true; });
+
+  auto Analyse = [&](size_t I) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+    ClangTidyContext FileContext(createOptionsProvider(FS), false, false,
+                                 false);
+    PerFile[I] = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
+                              FixNotes, /*EnableCheckProfile=*/false, "",
+                              /*Quiet=*/true);
+  };
+  auto Worker = [&] {
+    while (!Interrupted) {
+      size_t I = Next++;
+      if (I >= Files.size())
+        break;
+      Bar.started(Files[I]);
+      Analyse(I);
+      Bar.finished(llvm::count_if(PerFile[I], [](const ClangTidyError &E) {
+        return E.DiagLevel == ClangTidyError::Warning;
+      }));
+    }
+  };
+  if (NumJobs <= 1) {
+    Worker();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned T = 0; T < NumJobs; ++T)
+      Threads.emplace_back(Worker);
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  Bar.clear();
+  if (Interrupted) {
+    error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
+          llvm::Twine(Files.size()) + " files were analysed, and no report "
+          "was written");
+    return ExitInterrupted;
+  }
+
+  std::vector<ClangTidyError> Errors;
+  for (std::vector<ClangTidyError> &R : PerFile)
+    std::move(R.begin(), R.end(), std::back_inserter(Errors));
+  cudatidy::sortErrors(Errors);
+
   bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error;
   });
@@ -537,8 +661,32 @@ int main(int argc, const char **argv) {
                                                 : FB_NoFix;
   bool DisableFixes = CompileErrors && !FixErrors;
   unsigned WErrorCount = 0;
-  handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-               WErrorCount, BaseFS);
+  llvm::SmallString<256> Root;
+  llvm::sys::fs::current_path(Root);
+  if (Format == OutputFormat::Text) {
+    ClangTidyContext Context(std::move(OwningProvider), false, false, false);
+    Context.setCurrentFile(FirstFile);
+    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                 WErrorCount, BaseFS);
+  } else {
+    WErrorCount = llvm::count_if(
+        Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
+    std::error_code EC;
+    std::optional<llvm::raw_fd_ostream> File;
+    if (!OutputFile.empty()) {
+      File.emplace(OutputFile, EC, llvm::sys::fs::OF_TextWithCRLF);
+      if (EC) {
+        error("cannot write '" + OutputFile + "': " + EC.message());
+        return ExitUsageError;
+      }
+    }
+    llvm::raw_ostream &OS = File ? *File : llvm::outs();
+    cudatidy::LineIndex Lines;
+    if (Format == OutputFormat::Sarif)
+      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION);
+    else
+      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION);
+  }
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
