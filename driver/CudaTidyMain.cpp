@@ -597,7 +597,7 @@ int main(int argc, const char **argv) {
 
   // Each file is analysed on its own, by a pool of threads; the results are
   // merged in one sorted order afterwards, so that the output does not
-  // depend on -j (docs/design.md, "Parallel runs").
+  // depend on -j (docs/driver.md, "Parallel runs").
   unsigned NumJobs = Jobs ? unsigned(Jobs)
                           : std::max(1u, std::thread::hardware_concurrency());
   NumJobs = std::min<size_t>(NumJobs, Files.size());
