@@ -11,6 +11,7 @@
 
 #include "CudaToolkit.h"
 #include "NvccTranslation.h"
+#include "Gates.h"
 #include "Report.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -202,6 +203,20 @@ cl::opt<unsigned> Jobs("j",
                        cl::desc("Files analysed in parallel (default: the "
                                 "number of cores)"),
                        cl::init(0), cl::cat(Category));
+cl::opt<std::string> BaselineFile(
+    "baseline",
+    cl::desc("Report only findings that this baseline file does not hold"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Record the findings in this baseline file and exit 0 (2 if a "
+             "file could not be analysed)"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> DiffBase(
+    "diff-base",
+    cl::desc("Report only findings on lines changed since this git revision "
+             "(working tree included); '-' reads a unified diff from stdin"),
+    cl::value_desc("rev"), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -590,6 +605,31 @@ int main(int argc, const char **argv) {
           "run once with -fix, then again for the report");
     return ExitUsageError;
   }
+  if (!WriteBaseline.empty() && !BaselineFile.empty()) {
+    error("--baseline and --write-baseline cannot be used together");
+    return ExitUsageError;
+  }
+  // The changed lines are read before the analysis, so that a bad revision
+  // fails at once.
+  cudatidy::ChangedLines Changed;
+  if (DiffBase == "-") {
+    auto Diff = llvm::MemoryBuffer::getSTDIN();
+    if (!Diff) {
+      error("cannot read a diff from stdin: " + Diff.getError().message());
+      return ExitUsageError;
+    }
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    Changed = cudatidy::parseUnifiedDiff((*Diff)->getBuffer(), Cwd);
+  } else if (!DiffBase.empty()) {
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    if (std::string Err = cudatidy::changedLinesSince(DiffBase, Cwd, Changed);
+        !Err.empty()) {
+      error("--diff-base: " + Err);
+      return ExitUsageError;
+    }
+  }
   if (!OutputFile.empty() && Format == OutputFormat::Text) {
     error("--output-file needs --format=sarif or --format=json");
     return ExitUsageError;
@@ -649,6 +689,38 @@ int main(int argc, const char **argv) {
     std::move(R.begin(), R.end(), std::back_inserter(Errors));
   cudatidy::sortErrors(Errors);
 
+  // CI gates: record or subtract a baseline, keep changed lines only.
+  cudatidy::LineIndex Lines;
+  std::vector<std::string> GateNotes;
+  bool AcceptFindings = false;
+  if (!WriteBaseline.empty()) {
+    if (std::string Err = cudatidy::writeBaseline(WriteBaseline, Errors, Lines);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+    AcceptFindings = true;
+    GateNotes.push_back("The findings were written to the baseline '" +
+                        WriteBaseline + "'.");
+  }
+  if (!BaselineFile.empty()) {
+    size_t Suppressed = 0;
+    if (std::string Err = cudatidy::applyBaseline(BaselineFile, Errors, Lines,
+                                                  Suppressed);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+    GateNotes.push_back(std::to_string(Suppressed) +
+                        " findings are in the baseline and not shown.");
+  }
+  if (!DiffBase.empty()) {
+    size_t Dropped = 0;
+    cudatidy::keepChangedLines(Errors, Changed, Lines, Dropped);
+    GateNotes.push_back(std::to_string(Dropped) +
+                        " findings are on unchanged lines and not shown.");
+  }
+
   bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error;
   });
@@ -681,7 +753,6 @@ int main(int argc, const char **argv) {
       }
     }
     llvm::raw_ostream &OS = File ? *File : llvm::outs();
-    cudatidy::LineIndex Lines;
     if (Format == OutputFormat::Sarif)
       cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION);
     else
@@ -702,6 +773,8 @@ int main(int argc, const char **argv) {
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
                  << " in " << Files.size() << " file"
                  << (Files.size() == 1 ? "" : "s") << ".\n";
+    for (const std::string &N : GateNotes)
+      llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
@@ -714,5 +787,7 @@ int main(int argc, const char **argv) {
                       "errors.\n";
     return ExitAnalysisError;
   }
+  if (AcceptFindings)
+    return ExitClean;
   return Findings || WErrorCount ? ExitFindings : ExitClean;
 }
