@@ -13,6 +13,7 @@
 #include "NvccTranslation.h"
 #include "Gates.h"
 #include "Report.h"
+#include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -202,7 +203,7 @@ cl::opt<std::string> OutputFile("output-file",
 cl::opt<unsigned> Jobs("j",
                        cl::desc("Files analysed in parallel (default: the "
                                 "number of cores)"),
-                       cl::init(0), cl::cat(Category));
+                       cl::init(0), cl::Prefix, cl::cat(Category));
 cl::opt<std::string> BaselineFile(
     "baseline",
     cl::desc("Report only findings that this baseline file does not hold"),
@@ -217,6 +218,14 @@ cl::opt<std::string> DiffBase(
     cl::desc("Report only findings on lines changed since this git revision "
              "(working tree included); '-' reads a unified diff from stdin"),
     cl::value_desc("rev"), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Where results are cached per file (default: "
+             "$CUDA_TIDY_CACHE_DIR, $XDG_CACHE_HOME/cuda-tidy or "
+             "~/.cache/cuda-tidy; 'off' disables the cache)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
+                      cl::init(false), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -646,14 +655,48 @@ int main(int argc, const char **argv) {
   Progress Bar(Files.size(), !Quiet && llvm::sys::Process::StandardErrIsDisplayed());
   llvm::sys::SetInterruptFunction([] { Interrupted = true; });
 
+  // The result cache (driver/ResultCache.h).
+  std::optional<cudatidy::ResultCache> Cache;
+  if (!NoCache) {
+    std::string Dir =
+        CacheDir.getNumOccurrences() ? CacheDir : cudatidy::defaultCacheDir();
+    if (!Dir.empty() && Dir != "off")
+      Cache.emplace(Dir, cudatidy::toolIdentity(llvm::sys::fs::getMainExecutable(
+                             argv[0], reinterpret_cast<void *>(&error))));
+  }
+  std::atomic<size_t> CacheHits{0}, CacheMisses{0};
+  std::once_flag CacheWarning;
+
   auto Analyse = [&](size_t I) {
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
         new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-    ClangTidyContext FileContext(createOptionsProvider(FS), false, false,
+    std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
+        createOptionsProvider(FS);
+    std::string Key;
+    if (Cache) {
+      ClangTidyOptions Opts = FileProvider->getOptions(Files[I]);
+      std::string ConfigText = configurationAsText(Opts) +
+                               "\nfix-notes: " + (FixNotes ? "1" : "0");
+      Key = Cache->key(Compilations, Files[I], ConfigText,
+                       Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
+                       Opts.ExtraArgs.value_or(std::vector<std::string>()));
+      if (!Key.empty() && Cache->lookup(Key, PerFile[I])) {
+        ++CacheHits;
+        return;
+      }
+      ++CacheMisses;
+    }
+    ClangTidyContext FileContext(std::move(FileProvider), false, false,
                                  false);
     PerFile[I] = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
                               FixNotes, /*EnableCheckProfile=*/false, "",
                               /*Quiet=*/true);
+    if (!Key.empty())
+      if (std::string Err = Cache->store(Key, PerFile[I]); !Err.empty())
+        std::call_once(CacheWarning, [&] {
+          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+              << "results are not cached: " << Err << "\n";
+        });
   };
   auto Worker = [&] {
     while (!Interrupted) {
@@ -677,6 +720,9 @@ int main(int argc, const char **argv) {
       T.join();
   }
   Bar.clear();
+  if (Cache && Verbose)
+    llvm::errs() << "cuda-tidy: note: cache '" << Cache->dir() << "': "
+                 << CacheHits << " hits, " << CacheMisses << " misses\n";
   if (Interrupted) {
     error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
           llvm::Twine(Files.size()) + " files were analysed, and no report "

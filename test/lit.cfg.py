@@ -57,3 +57,7 @@ for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
     if found:
         config.available_features.add(tool)
         config.substitutions.append(("%" + tool + "_path", found))
+
+# cuda-tidy caches results in ~/.cache/cuda-tidy by default; tests run
+# without it unless they give --cache-dir (test/driver/cache.test).
+config.environment["CUDA_TIDY_CACHE_DIR"] = "off"
