@@ -61,3 +61,6 @@ for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
 # cuda-tidy caches results in ~/.cache/cuda-tidy by default; tests run
 # without it unless they give --cache-dir (test/driver/cache.test).
 config.environment["CUDA_TIDY_CACHE_DIR"] = "off"
+
+# The build folder, for the test of `cmake --install` (driver/install.test).
+config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))
