@@ -226,10 +226,42 @@ cl::opt<std::string> CacheDir(
     cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
                       cl::init(false), cl::cat(Category));
+cl::opt<bool> NoNvccCompat(
+    "no-nvcc-compat",
+    cl::desc("Do not force-include the nvcc compatibility header "
+             "(docs/nvcc-compat.md)"),
+    cl::init(false), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
                              cl::init(false), cl::cat(Category));
+
+/// The nvcc compatibility header that CUDA files get with -include, or ""
+/// (--no-nvcc-compat). Set once in main.
+std::string CompatHeader;
+
+/// The flags cuda-tidy adds to a CUDA file's command.
+std::vector<std::string> cudaFlags(const cudatidy::CudaToolkit &TK) {
+  std::vector<std::string> Flags =
+      cudatidy::cudaAnalysisFlags(TK, CudaGpuArch, CudaPassOpt);
+  if (!CompatHeader.empty()) {
+    Flags.push_back("-include");
+    Flags.push_back(CompatHeader);
+  }
+  return Flags;
+}
+
+/// Finds the compatibility header: share/cuda-tidy/include beside bin/, in
+/// the build tree as in an installation.
+std::string findCompatHeader(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCompatHeader));
+  llvm::SmallString<256> P(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(P, "share", "cuda-tidy", "include",
+                          "cuda_tidy_nvcc_compat.h");
+  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+}
 
 /// Wraps the project's compilation database: files it does not know get a
 /// default command, and CUDA files get the analysis flags.
@@ -311,8 +343,7 @@ private:
     if (Cuda && Toolkit) {
       if (!hasFlag(Args, "-x"))
         Added.push_back("-xcuda");
-      for (std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch,
-                                                        CudaPassOpt))
+      for (std::string &F : cudaFlags(*Toolkit))
         Added.push_back(std::move(F));
       // Respect a pass or path the command already chose.
       if (hasFlag(Args, "--cuda-path"))
@@ -507,14 +538,21 @@ int main(int argc, const char **argv) {
   std::string ToolkitError;
   std::optional<cudatidy::CudaToolkit> Toolkit =
       cudatidy::findCudaToolkit(CudaPath, ToolkitError);
+  if (!NoNvccCompat) {
+    CompatHeader = findCompatHeader(argv[0]);
+    if (CompatHeader.empty())
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "the nvcc compatibility header is missing (expected in "
+             "share/cuda-tidy/include beside bin/); code that relies on "
+             "nvcc's host min/max or __stcs may not parse\n";
+  }
   if (PrintCudaFlags) {
     if (!Toolkit) {
       error(ToolkitError);
       return ExitUsageError;
     }
     std::string Line = "-xcuda";
-    for (const std::string &F :
-         cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch, CudaPassOpt))
+    for (const std::string &F : cudaFlags(*Toolkit))
       Line += " " + F;
     llvm::outs() << Line << "\n";
     return ExitClean;
