@@ -432,7 +432,10 @@ void Translator::hostFlags(llvm::ArrayRef<std::string> HostArgs,
         F.starts_with("-I") || F.starts_with("-D") || F.starts_with("-U") ||
         F.starts_with("-isystem") || F.starts_with("-iquote") ||
         F.starts_with("-idirafter") || F.starts_with("-std=") ||
+        // -Wl, -Wa and -Wp pass options to other tools (and arrive split
+        // at their commas, as nvcc splits -Xcompiler values).
         (F.starts_with("-W") && !F.starts_with("-Werror") &&
+         !llvm::is_contained({"-Wl", "-Wa", "-Wp"}, F) &&
          !F.starts_with("-Wl,") && !F.starts_with("-Wa,") &&
          !F.starts_with("-Wp,")) ||
         llvm::is_contained({"-fexceptions", "-fno-exceptions", "-frtti",
