@@ -276,10 +276,12 @@ public:
     std::vector<CompileCommand> Commands;
     if (Inner)
       Commands = Inner->getCompileCommands(FilePath);
-    for (CompileCommand &C : Commands)
+    for (CompileCommand &C : Commands) {
+      cudatidy::stripCompilerLauncher(C.CommandLine);
       if (!C.CommandLine.empty() &&
           cudatidy::isNvccCompiler(C.CommandLine.front()))
         fromNvcc(C);
+    }
     if (Commands.empty()) {
       // No entry: the defaults, and the file's own folder for its headers.
       llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));

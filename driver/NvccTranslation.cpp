@@ -502,6 +502,20 @@ bool isNvccCompiler(llvm::StringRef Compiler) {
   return Name.ends_with("nvcc");
 }
 
+bool stripCompilerLauncher(std::vector<std::string> &Args) {
+  bool Stripped = false;
+  while (Args.size() > 1) {
+    llvm::StringRef Name = llvm::sys::path::filename(Args.front());
+    if (!llvm::is_contained({"ccache", "sccache", "distcc", "icecc",
+                             "buildcache"},
+                            Name))
+      break;
+    Args.erase(Args.begin());
+    Stripped = true;
+  }
+  return Stripped;
+}
+
 std::string pickGpuArch(llvm::ArrayRef<std::string> ArchValues) {
   unsigned Best = 0;
   bool BestSpecific = false;

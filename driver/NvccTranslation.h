@@ -24,6 +24,11 @@ namespace cudatidy {
 /// ends in "nvcc", such as /usr/local/cuda/bin/nvcc or x86_64-nvcc.
 bool isNvccCompiler(llvm::StringRef Compiler);
 
+/// Removes a compiler launcher (ccache, sccache, distcc, icecc, as CMake's
+/// <LANG>_COMPILER_LAUNCHER writes them) from the front of \p Args, so that
+/// argv[0] is the compiler. Returns whether one was removed.
+bool stripCompilerLauncher(std::vector<std::string> &Args);
+
 /// Reads a response or options file, as nvcc does for @file and
 /// --options-file. Returns false when the file cannot be read.
 using ReadFileFn =

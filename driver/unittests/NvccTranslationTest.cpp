@@ -64,6 +64,18 @@ int main() {
   expectEq(isNvccCompiler("/usr/bin/clang++") ? "y" : "n", "n", "clang");
   expectEq(isNvccCompiler("/opt/nvcc/bin/gcc") ? "y" : "n", "n", "folder");
 
+  // Compiler launchers in front of the compiler.
+  {
+    std::vector<std::string> A = {"/usr/bin/ccache", "nvcc", "-c", "a.cu"};
+    expectEq(stripCompilerLauncher(A) ? "y" : "n", "y", "ccache stripped");
+    expectEq(llvm::join(A, " "), "nvcc -c a.cu", "ccache nvcc");
+    std::vector<std::string> B = {"sccache", "clang++", "a.cu"};
+    stripCompilerLauncher(B);
+    expectEq(llvm::join(B, " "), "clang++ a.cu", "sccache clang++");
+    std::vector<std::string> C = {"nvcc", "a.cu"};
+    expectEq(stripCompilerLauncher(C) ? "y" : "n", "n", "no launcher");
+  }
+
   // Architectures: the highest real one.
   expectEq(pickGpuArch({"arch=compute_80,code=[compute_80,sm_80]",
                         "arch=compute_90,code=sm_90"}),
