@@ -5,7 +5,8 @@
 // the CUDA toolkit and adds the flags that clang needs to analyse CUDA.
 //
 // Exit codes: 0 no findings, 1 findings, 2 a file could not be analysed
-// (compile errors), 3 usage, configuration or environment errors.
+// (compile errors), 3 usage, configuration or environment errors, 130
+// interrupted. docs/driver.md describes what it does on real projects.
 //
 //===----------------------------------------------------------------------===//
 
@@ -183,9 +184,9 @@ cl::opt<cudatidy::CudaPass> CudaPassOpt(
                           "parse")),
     cl::init(cudatidy::CudaPass::Device), cl::cat(Category));
 cl::opt<bool> Verbose("verbose",
-                      cl::desc("Say what was dropped from nvcc command lines "
-                               "and which command each file is analysed "
-                               "with"),
+                      cl::desc("Say what was dropped from nvcc command lines, "
+                               "which command each file is analysed with, "
+                               "and the cache's hits and misses"),
                       cl::init(false), cl::cat(Category));
 enum class OutputFormat { Text, Sarif, Json };
 cl::opt<OutputFormat> Format(
@@ -533,7 +534,9 @@ int main(int argc, const char **argv) {
           argc, argv,
           "cuda-tidy: finds bugs in CUDA programs.\n\n"
           "Exit codes: 0 no findings, 1 findings, 2 a file could not be "
-          "analysed, 3 usage or configuration error.\n",
+          "analysed, 3 usage or configuration error, 130 interrupted.\n"
+          "Docs: docs/driver.md (nvcc databases, output formats, -j, "
+          "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
     return ExitUsageError;
 
