@@ -6,7 +6,9 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/DependencyScanning/DependencyScanningService.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/DependencyScanningTool.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -64,6 +66,63 @@ private:
   std::map<std::string, std::string> &Hashes;
 };
 
+/// The files a command reads, found by clang's dependency scanner: a real
+/// preprocessor run over sources reduced to their directives, much faster
+/// than preprocessing them. The scanner's service caches the reduced files
+/// for the whole run and is safe to share between threads.
+bool scanDependencies(const tooling::CompileCommand &C,
+                      std::vector<std::string> CommandLine,
+                      std::map<std::string, std::string> &Hashes) {
+  static dependencies::DependencyScanningService Service(
+      dependencies::ScanningMode::DependencyDirectivesScan,
+      dependencies::ScanningOutputFormat::Make);
+  tooling::DependencyScanningTool Tool(Service);
+  IgnoringDiagConsumer Quiet;
+  std::optional<std::string> Deps =
+      Tool.getDependencyFile(CommandLine, C.Directory, Quiet);
+  if (!Deps)
+    return false;
+  // Make syntax: "target: dep dep \\\n dep", spaces in names escaped.
+  llvm::StringRef Text = *Deps;
+  size_t Colon = Text.find(": ");
+  if (Colon == llvm::StringRef::npos)
+    return false;
+  Text = Text.drop_front(Colon + 2);
+  std::string Name;
+  auto Flush = [&] {
+    if (Name.empty())
+      return;
+    llvm::SmallString<256> Path(Name);
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::path::make_absolute(C.Directory, Path);
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    std::string Hash = "missing";
+    if (Buffer) {
+      llvm::XXH128_hash_t H = llvm::xxh3_128bits(
+          llvm::arrayRefFromStringRef((*Buffer)->getBuffer()));
+      Hash = llvm::utohexstr(H.high64) + llvm::utohexstr(H.low64);
+    }
+    Hashes[std::string(Path)] = Hash;
+    Name.clear();
+  };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char Ch = Text[I];
+    if (Ch == '\\' && I + 1 < Text.size() &&
+        (Text[I + 1] == ' ' || Text[I + 1] == '#')) {
+      Name += Text[++I];
+    } else if (Ch == '\\' && I + 1 < Text.size() && Text[I + 1] == '\n') {
+      Flush();
+      ++I;
+    } else if (Ch == ' ' || Ch == '\n' || Ch == '\t' || Ch == '\r') {
+      Flush();
+    } else {
+      Name += Ch;
+    }
+  }
+  Flush();
+  return !Hashes.empty();
+}
+
 } // namespace
 
 std::string
@@ -72,6 +131,20 @@ ResultCache::key(const tooling::CompilationDatabase &Compilations,
                  const std::vector<std::string> &ExtraArgsBefore,
                  const std::vector<std::string> &ExtraArgsAfter) const {
   std::map<std::string, std::string> Hashes;
+  std::vector<tooling::CompileCommand> Commands =
+      Compilations.getCompileCommands(File);
+  if (Commands.size() == 1) {
+    std::vector<std::string> Line = Commands.front().CommandLine;
+    if (!Line.empty()) {
+      Line.insert(Line.begin() + 1, ExtraArgsBefore.begin(),
+                  ExtraArgsBefore.end());
+      Line.insert(Line.end(), ExtraArgsAfter.begin(), ExtraArgsAfter.end());
+    }
+    if (!scanDependencies(Commands.front(), Line, Hashes))
+      Hashes.clear();
+  }
+  if (!Hashes.empty())
+    return finishKey(Commands, ConfigText, Hashes);
   tooling::ClangTool Tool(Compilations, {File.str()},
                           std::make_shared<PCHContainerOperations>(),
                           llvm::vfs::createPhysicalFileSystem());
@@ -87,9 +160,15 @@ ResultCache::key(const tooling::CompilationDatabase &Compilations,
   if (Tool.run(&Factory) != 0 || Hashes.empty())
     return "";
 
+  return finishKey(Compilations.getCompileCommands(File), ConfigText, Hashes);
+}
+
+std::string
+ResultCache::finishKey(const std::vector<tooling::CompileCommand> &Commands,
+                       llvm::StringRef ConfigText,
+                       const std::map<std::string, std::string> &Hashes) const {
   std::string Basis = "cuda-tidy result cache v1\n" + ToolIdentity + "\n";
-  for (const tooling::CompileCommand &C :
-       Compilations.getCompileCommands(File)) {
+  for (const tooling::CompileCommand &C : Commands) {
     Basis += "dir " + C.Directory + "\n";
     for (const std::string &A : C.CommandLine)
       Basis += "arg " + A + "\n";

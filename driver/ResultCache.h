@@ -3,14 +3,15 @@
 // The findings of one file are stored under a key that covers everything
 // they depend on:
 // - what the preprocessor reads: the content of every file it enters (the
-//   source, every header, the CUDA wrappers), found by running it with the
-//   file's real command line, so that include paths, macros and
-//   __has_include all count;
+//   source, every header, the CUDA wrappers), found with the file's real
+//   command line by clang's dependency scanner (a preprocessor run over
+//   sources reduced to their directives), or, if the scanner fails, by full
+//   preprocessing; include paths, macros and __has_include all count;
 // - the compile command and its folder;
 // - the clang-tidy configuration for the file (checks, options, filters);
 // - the tool: cuda-tidy's version, clang's, and a hash of the executable,
 //   so that a rebuilt check never reads results of the old one.
-// Preprocessing costs a fraction of the analysis (no Sema, no AST, no
+// The scan costs a few percent of the analysis (no Sema, no AST, no
 // checks); on a hit, that is all a file costs.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,7 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,10 @@ public:
 
 private:
   std::string entryPath(llvm::StringRef Key) const;
+  std::string
+  finishKey(const std::vector<clang::tooling::CompileCommand> &Commands,
+            llvm::StringRef ConfigText,
+            const std::map<std::string, std::string> &Hashes) const;
   std::string Dir, ToolIdentity;
 };
 
