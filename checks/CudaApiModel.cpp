@@ -52,6 +52,9 @@ public:
     C.HeightArg = Height;                                                      \
   }
 #define CUDA_IMPLICIT_SYNC(N) Entries[#N].ImplicitSync = true;
+#define CUDA_DEVICE_RESET(N) Entries[#N].ResetsDevice = true;
+#define CUDA_HOST_CALLBACK(N, L, Data)                                         \
+  entry(#N, ApiLibrary::L).HostCallbackDataArg = Data;
 #include "CudaApiModel.def"
     for (auto &E : Entries)
       E.second.Name = E.first();

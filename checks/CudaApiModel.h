@@ -139,6 +139,8 @@ struct ApiFunction {
   std::optional<ErrorQueryInfo> ErrorQuery;
   std::optional<ResourceInfo> Resource;
   bool ImplicitSync = false;
+  bool ResetsDevice = false;  ///< Releases every allocation and handle.
+  int HostCallbackDataArg = -1; ///< Kept by the runtime until a callback runs.
 
   /// Blocks the host until earlier device work is done, and so returns the
   /// errors of earlier asynchronous work: explicit synchronization (not the

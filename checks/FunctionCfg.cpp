@@ -8,8 +8,7 @@
 namespace clang::tidy::cuda {
 
 FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
-    : Function(FD), Graph(std::move(G)),
-      Parents(std::make_unique<ParentMap>(FD->getBody())) {
+    : Function(FD), Graph(std::move(G)) {
   for (const CFGBlock *B : *Graph) {
     if (!B)
       continue;
@@ -26,6 +25,12 @@ FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
             DeclPoints.try_emplace(VD, CfgPoint{B, I});
     }
   }
+}
+
+const ParentMap &FunctionCfg::parents() const {
+  if (!Parents)
+    Parents = std::make_unique<ParentMap>(Function->getBody());
+  return *Parents;
 }
 
 const Stmt *FunctionCfg::stmtOf(const CFGElement &E) {
@@ -140,13 +145,31 @@ void TranslationUnitAnalyses::reset() {
   CurrentCtx = nullptr;
 }
 
-const FunctionCfg *TranslationUnitAnalyses::cfgOf(const FunctionDecl *FD) {
+void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def))
+    Def = FD;
+  if (Def == CurrentFunction)
+    return;
+  CurrentFunction = Def;
+  auto Keep = Cfgs.find(Def);
+  std::shared_ptr<const FunctionCfg> Kept;
+  bool HadEntry = Keep != Cfgs.end();
+  if (HadEntry)
+    Kept = std::move(Keep->second);
+  Cfgs.clear();
+  if (HadEntry)
+    Cfgs[Def] = std::move(Kept);
+}
+
+std::shared_ptr<const FunctionCfg>
+TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return nullptr;
   auto [It, Inserted] = Cfgs.try_emplace(Def);
   if (!Inserted)
-    return It->second.get();
+    return It->second;
   CFG::BuildOptions Options;
   Options.AddImplicitDtors = true;
   Options.AddTemporaryDtors = true;
@@ -155,8 +178,8 @@ const FunctionCfg *TranslationUnitAnalyses::cfgOf(const FunctionDecl *FD) {
   std::unique_ptr<CFG> G =
       CFG::buildCFG(Def, Def->getBody(), &Ctx, Options);
   if (G)
-    It->second = std::make_unique<FunctionCfg>(Def, std::move(G));
-  return It->second.get();
+    It->second = std::make_shared<FunctionCfg>(Def, std::move(G));
+  return It->second;
 }
 
 namespace {

@@ -36,7 +36,8 @@ public:
 
   const FunctionDecl *function() const { return Function; }
   const CFG &graph() const { return *Graph; }
-  const ParentMap &parents() const { return *Parents; }
+  /// The parent of each statement in the body; built on first use.
+  const ParentMap &parents() const;
 
   /// Where \p S is evaluated, when it is an element of the CFG.
   std::optional<CfgPoint> pointOf(const Stmt *S) const;
@@ -68,7 +69,7 @@ private:
 
   const FunctionDecl *Function;
   std::unique_ptr<CFG> Graph;
-  std::unique_ptr<ParentMap> Parents;
+  mutable std::unique_ptr<ParentMap> Parents;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };
@@ -82,9 +83,27 @@ public:
   /// Drops all cached facts. Checks call it when a translation unit starts.
   static void reset();
 
+  /// Tells the cache that the analysis of a new function, \p FD, starts
+  /// (checks call it first thing in check()). CFGs built for other functions
+  /// are dropped, so that memory stays bounded on large files; every check
+  /// analyses a matched function in turn, so its CFG is still built once.
+  void startFunction(const FunctionDecl *FD);
+  /// startFunction(FD), then cfgOf(FD): what a check's check() calls for the
+  /// function it matched.
+  const FunctionCfg *beginFunction(const FunctionDecl *FD) {
+    startFunction(FD);
+    return cfgOf(FD);
+  }
+
   /// The CFG of \p FD's definition, or null when it has no body or no CFG
-  /// could be built. Built once per function.
-  const FunctionCfg *cfgOf(const FunctionDecl *FD);
+  /// could be built. Valid until the next startFunction() for another
+  /// function: an analysis that keeps per-function facts across functions
+  /// holds the CFG through sharedCfgOf() instead.
+  const FunctionCfg *cfgOf(const FunctionDecl *FD) {
+    return sharedCfgOf(FD).get();
+  }
+  /// The same CFG, kept alive for as long as the caller holds it.
+  std::shared_ptr<const FunctionCfg> sharedCfgOf(const FunctionDecl *FD);
 
   /// Whether a function defined in this translation unit (outside system
   /// headers) calls \p FD directly.
@@ -100,7 +119,9 @@ private:
   void buildCallGraph();
 
   ASTContext &Ctx;
-  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionCfg>> Cfgs;
+  const FunctionDecl *CurrentFunction = nullptr;
+  llvm::DenseMap<const FunctionDecl *, std::shared_ptr<const FunctionCfg>>
+      Cfgs;
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;

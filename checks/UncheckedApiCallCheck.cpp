@@ -89,7 +89,7 @@ void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableFunction(FD, SM))
     return;
   const FunctionCfg *Cfg =
-      TranslationUnitAnalyses::get(*Result.Context).cfgOf(FD);
+      TranslationUnitAnalyses::get(*Result.Context).beginFunction(FD);
   if (!Cfg)
     return;
   for (const CFGBlock *B : Cfg->graph())

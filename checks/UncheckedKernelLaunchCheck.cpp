@@ -161,7 +161,7 @@ void UncheckedKernelLaunchCheck::check(
     return;
   ASTContext &Ctx = *Result.Context;
   TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
-  const FunctionCfg *Cfg = TU.cfgOf(FD);
+  const FunctionCfg *Cfg = TU.beginFunction(FD);
   if (!Cfg)
     return;
   for (const CFGBlock *B : Cfg->graph()) {

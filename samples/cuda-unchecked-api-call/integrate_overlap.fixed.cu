@@ -115,6 +115,9 @@ int main() {
   reference *= host_h;
 
   const double rel_err = std::fabs(gpu - reference) / reference;
+  CUDA_CHECK(cudaEventDestroy(done));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  CUDA_CHECK(cudaFreeHost(partial));
   if (!(rel_err < 1e-9)) {
     std::fprintf(stderr,
                  "FAILED: GPU integral %.12f, reference %.12f (relative "
@@ -122,10 +125,6 @@ int main() {
                  gpu, reference, rel_err);
     return EXIT_FAILURE;
   }
-
-  CUDA_CHECK(cudaEventDestroy(done));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  CUDA_CHECK(cudaFreeHost(partial));
   std::printf("PASSED: integral %.12f over %lld intervals (pi to %.3g)\n", gpu,
               kIntervals, std::fabs(gpu - M_PI) / M_PI);
   return EXIT_SUCCESS;

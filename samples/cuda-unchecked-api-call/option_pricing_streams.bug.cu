@@ -163,16 +163,16 @@ int main() {
                      quotes[i].std_error, exact);
     }
   }
-  if (wrong != 0) {
-    std::fprintf(stderr, "FAILED: %d of %d prices wrong\n", wrong, kOptions);
-    return EXIT_FAILURE;
-  }
-
   for (int s = 0; s < kStreams; ++s)
     CUDA_CHECK(cudaStreamDestroy(streams[s]));
   CUDA_CHECK(cudaFree(d_options));
   CUDA_CHECK(cudaFreeHost(quotes));
   CUDA_CHECK(cudaFreeHost(options));
+  if (wrong != 0) {
+    std::fprintf(stderr, "FAILED: %d of %d prices wrong\n", wrong, kOptions);
+    return EXIT_FAILURE;
+  }
+
   std::printf("PASSED: %d options, %lld paths each, on %d streams\n", kOptions,
               kPaths, kStreams);
   return EXIT_SUCCESS;

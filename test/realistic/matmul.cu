@@ -1,5 +1,6 @@
 // A tiled matrix multiply in the style of "CUDA by Example" (HANDLE_ERROR),
-// with an early return on bad input after the launch.
+// with an early return on bad input after the launch that skips both the
+// launch check and the cleanup.
 // RUN: %check_cuda_tidy_plugin %s 'cuda-*' %t -- --extra-arg=-I%S/../Inputs
 // RUN: %check_cuda_tidy_driver %s 'cuda-*' %t -- --extra-arg=-I%S/../Inputs
 
@@ -47,8 +48,11 @@ int main(int argc, char **argv) {
   }
   float *dA, *dB, *dC;
   HANDLE_ERROR(cudaMalloc((void **)&dA, bytes));
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: device memory allocated into 'dA' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
   HANDLE_ERROR(cudaMalloc((void **)&dB, bytes));
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: device memory allocated into 'dB' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
   HANDLE_ERROR(cudaMalloc((void **)&dC, bytes));
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: device memory allocated into 'dC' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
   HANDLE_ERROR(cudaMemcpy(dA, A, bytes, cudaMemcpyHostToDevice));
   HANDLE_ERROR(cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice));
 

@@ -7,10 +7,17 @@ __global__ void add(const float *a, float *b, int n) {
 }
 int main() {
   float *a, *b;
-  if (cudaMalloc(&a, 64) != cudaSuccess || cudaMalloc(&b, 64) != cudaSuccess)
+  if (cudaMalloc(&a, 64) != cudaSuccess)
     return 1;
+  if (cudaMalloc(&b, 64) != cudaSuccess) {
+    (void)cudaFree(a);
+    return 1;
+  }
   add<<<1, 16>>>(a, b, 16);
-  if (cudaGetLastError() != cudaSuccess)
-    return 1;
-  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess)
+    err = cudaDeviceSynchronize();
+  (void)cudaFree(a);
+  (void)cudaFree(b);
+  return err == cudaSuccess ? 0 : 1;
 }

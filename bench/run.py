@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""cuda-tidy's benchmark: the checks' cost next to clang's parse.
+
+Times, on the same translation units and interleaved in one run (median of
+--reps runs after a warm-up):
+  floor      clang -fsyntax-only with exactly the flags the driver uses
+  all        cuda-tidy with every cuda-* check
+  <check>    cuda-tidy with that check alone
+  nvcc       nvcc -c for one architecture (when nvcc is present)
+and prints, per translation unit and as medians, the ratio of each to the
+floor and the peak RSS ratio; how cost grows with the generated files'
+size; throughput in TU/s at -j1 and -jN; and, when the driver has a result
+cache, cold against warm.
+
+usage: bench/run.py [--reps 5] [--quick] [--jobs N] [--cuda-tidy PATH]
+Run by hand (not in CI): docs/performance.md records a run.
+"""
+import argparse
+import concurrent.futures as cf
+import os
+import pathlib
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import generate  # noqa: E402
+
+
+def run_measured(cmd, cwd=None):
+    """Runs cmd; returns (wall seconds, peak RSS in KiB, exit code)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def driver_flags(cuda_tidy):
+    out = subprocess.run([cuda_tidy, "--print-cuda-flags"], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return out
+
+
+def resource_dir(clang):
+    return subprocess.run([clang, "-print-resource-dir"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def list_checks(cuda_tidy):
+    out = subprocess.run([cuda_tidy, "--list-checks", "-checks=-*,cuda-*"],
+                         capture_output=True, text=True, check=True).stdout
+    return [l.strip() for l in out.splitlines() if l.strip().startswith("cuda-")]
+
+
+def corpus(gen_dir, quick):
+    files = sorted(p for p in (ROOT / "samples").rglob("*.cu"))
+    files += sorted(p for p in (ROOT / "test").rglob("*.cu")
+                    if "Output" not in p.parts and "broken" not in p.name)
+    generated = [pathlib.Path(p) for p in generate.write(gen_dir)]
+    if quick:
+        files = files[:4]
+    return files, generated
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--quick", action="store_true",
+                    help="a few files and 3 reps, to try the harness")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--cuda-tidy", default=str(ROOT / "build/bin/cuda-tidy"))
+    ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    args = ap.parse_args()
+    reps = 3 if args.quick else max(5, args.reps)
+
+    tidy = args.cuda_tidy
+    flags = driver_flags(tidy)
+    rdir = resource_dir(args.clang)
+    include = ["-I" + str(ROOT / "test" / "Inputs")]
+    checks = list_checks(tidy)
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
+                                    if os.path.exists("/usr/local/cuda/bin/nvcc")
+                                    else None)
+    gen_dir = tempfile.mkdtemp(prefix="cuda-tidy-bench-")
+    files, generated = corpus(gen_dir, args.quick)
+    all_files = files + generated
+
+    configs = {"floor": lambda f: [args.clang, "-fsyntax-only", "-resource-dir=" + rdir]
+               + flags + include + [str(f)]}
+    configs["all"] = lambda f: [tidy, "--quiet", "-checks=-*,cuda-*", str(f), "--"] + include
+    for c in checks:
+        configs[c] = (lambda c: lambda f: [tidy, "--quiet", "-checks=-*," + c,
+                                           str(f), "--"] + include)(c)
+    if nvcc:
+        out = os.path.join(gen_dir, "out.o")
+        configs["nvcc"] = lambda f: [nvcc, "-c", "-arch=sm_90", "-std=c++17"] + include + [
+            str(f), "-o", out]
+
+    times = {(str(f), k): [] for f in all_files for k in configs}
+    rss = {(str(f), k): [] for f in all_files for k in configs}
+    print("machine: %s, %d cores; %d files (%d generated); %d reps after a "
+          "warm-up; configs: %s" % (platform.processor() or platform.machine(),
+                                     os.cpu_count(), len(all_files),
+                                     len(generated), reps, ", ".join(configs)),
+          flush=True)
+    for rep in range(reps + 1):
+        for f in all_files:
+            for k, cmd in configs.items():
+                wall, peak, _ = run_measured(cmd(f))
+                if rep:
+                    times[(str(f), k)].append(wall)
+                    rss[(str(f), k)].append(peak)
+        print("  rep %d/%d done" % (rep, reps), flush=True)
+
+    med = {key: statistics.median(v) for key, v in times.items()}
+    peak = {key: max(v) for key, v in rss.items()}
+
+    def ratio(f, k):
+        return med[(str(f), k)] / med[(str(f), "floor")]
+
+    def rss_ratio(f, k):
+        return peak[(str(f), k)] / peak[(str(f), "floor")]
+
+    names = [k for k in configs if k != "floor"]
+    print()
+    print("Per translation unit: median seconds of the floor, and each "
+          "configuration's median time over the floor's")
+    header = "%-44s %8s " % ("file", "floor s") + " ".join("%10s" % n[5:15] if n.startswith("cuda-") else "%10s" % n for n in names)
+    print(header)
+    for f in all_files:
+        rel = os.path.relpath(f, ROOT) if str(f).startswith(str(ROOT)) else f.name
+        print("%-44s %8.3f " % (str(rel)[-44:], med[(str(f), "floor")]) +
+              " ".join("%10.3f" % ratio(f, n) for n in names))
+    print()
+    print("Summary over %d translation units (median of the per-TU ratios):"
+          % len(all_files))
+    print("%-32s %12s %12s %12s" % ("configuration", "time/floor", "max t/floor",
+                                    "RSS/floor"))
+    for n in names:
+        rs = [ratio(f, n) for f in all_files]
+        ms = [rss_ratio(f, n) for f in all_files]
+        print("%-32s %12.3f %12.3f %12.3f" % (n, statistics.median(rs), max(rs),
+                                              statistics.median(ms)))
+    print()
+    print("Growth with size (generated files): seconds, and the ratio to the "
+          "next smaller size (linear = 4.0 for each 4x step)")
+    gens = [g for g in generated if g.name.startswith("gen_")]
+    for k in ["floor", "all"]:
+        row = [med[(str(g), k)] for g in gens]
+        steps = ["%.2f" % (row[i] / row[i - 1]) for i in range(1, len(row))]
+        print("  %-6s %s  steps: %s" % (k, "  ".join("%s=%.3fs" % (g.name, t)
+                                                     for g, t in zip(gens, row)),
+                                       " ".join(steps)))
+        if k == "all":
+            cost = [med[(str(g), "all")] - med[(str(g), "floor")] for g in gens]
+            print("  checks' own cost (all - floor): %s" %
+                  "  ".join("%.3fs" % c for c in cost))
+
+    print()
+    for jobs in sorted({1, args.jobs}):
+        start = time.perf_counter()
+        with cf.ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda f: run_measured(configs["all"](f)), all_files))
+        wall = time.perf_counter() - start
+        print("throughput -j%d: %.2f TU/s (%d TUs in %.1fs)" %
+              (jobs, len(all_files) / wall, len(all_files), wall))
+    help_text = subprocess.run([tidy, "--help"], capture_output=True,
+                               text=True).stdout
+    if "--cache" in help_text:
+        print("cache: see docs/performance.md (the driver reports cold/warm)")
+    else:
+        print("cache: the driver has no result cache yet; cold/warm not measured")
+    shutil.rmtree(gen_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

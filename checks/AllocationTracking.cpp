@@ -1,0 +1,619 @@
+//===- AllocationTracking.cpp ---------------------------------------------===//
+
+#include "AllocationTracking.h"
+#include "ResultUse.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
+#include <functional>
+
+namespace clang::tidy::cuda {
+
+std::string AllocationKind::describe() const {
+  if (Resource) {
+    switch (*Resource) {
+    case ResourceKind::Stream:
+      return "stream";
+    case ResourceKind::Event:
+      return "event";
+    case ResourceKind::Graph:
+      return "graph";
+    case ResourceKind::GraphExec:
+      return "executable graph";
+    case ResourceKind::Array:
+      return "CUDA array";
+    case ResourceKind::TextureObject:
+      return "texture object";
+    case ResourceKind::SurfaceObject:
+      return "surface object";
+    }
+  }
+  switch (Space) {
+  case MS_Pinned:
+    return "pinned host memory";
+  case MS_Managed:
+    return "managed memory";
+  default:
+    return "device memory";
+  }
+}
+
+namespace {
+
+/// A local variable that can hold an allocation: not static, not a
+/// reference (a reference parameter outlives the function).
+const VarDecl *asLocalVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenCasts());
+  if (!DRE)
+    return nullptr;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->hasLocalStorage() || VD->getType()->isReferenceType())
+    return nullptr;
+  return VD;
+}
+
+/// The variable whose address \p Arg is (`&p`, `(void **)&p`).
+const VarDecl *addressedVar(const Expr *Arg) {
+  const auto *UO = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+  if (!UO || UO->getOpcode() != UO_AddrOf)
+    return nullptr;
+  return asLocalVar(UO->getSubExpr());
+}
+
+/// The variable a pointer expression is based on: `p`, `(void *)p`,
+/// `p + k`.
+const VarDecl *pointerBase(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->isAdditiveOp() && BO->getType()->isPointerType())
+      return pointerBase(BO->getLHS()->getType()->isPointerType()
+                             ? BO->getLHS()
+                             : BO->getRHS());
+  return asLocalVar(E);
+}
+
+/// Whether the value of \p E carries one of \p Vars: the pointer itself
+/// (through casts and arithmetic), its address, or an aggregate or
+/// conditional that holds it. Calls and constructions are judged on their
+/// own as CFG elements.
+bool carriesValueOf(const Expr *E, llvm::ArrayRef<const VarDecl *> Vars) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenCasts();
+  if (const VarDecl *V = pointerBase(E))
+    return llvm::is_contained(Vars, V);
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_AddrOf &&
+           llvm::is_contained(Vars, asLocalVar(UO->getSubExpr()));
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return llvm::any_of(IL->inits(), [&](const Expr *I) {
+      return carriesValueOf(I, Vars);
+    });
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return carriesValueOf(CO->getTrueExpr(), Vars) ||
+           carriesValueOf(CO->getFalseExpr(), Vars);
+  return false;
+}
+
+/// `std::swap(a, b)` on two local variables.
+bool isStdSwapOfLocals(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || Call->getNumArgs() != 2 || !FD->getIdentifier() ||
+      FD->getName() != "swap" || !FD->isInStdNamespace())
+    return false;
+  return asLocalVar(Call->getArg(0)) && asLocalVar(Call->getArg(1));
+}
+
+bool isSuccessConstant(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
+      return EC->getInitVal() == 0;
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E))
+    return IL->getValue() == 0;
+  return false;
+}
+
+bool isNullConstant(const Expr *E, ASTContext &Ctx) {
+  return E->IgnoreParenImpCasts()->isNullPointerConstant(
+             Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+/// The path state for one allocation: the locals that hold it, and whether
+/// the variable that received its status still holds that status.
+struct PathState {
+  llvm::SmallVector<const VarDecl *, 2> Holders;
+  bool StatusValid = false;
+  unsigned hash(const CFGBlock *B) const {
+    llvm::SmallVector<const VarDecl *, 2> Sorted(Holders);
+    llvm::sort(Sorted);
+    llvm::hash_code H = llvm::hash_combine(B, StatusValid);
+    for (const VarDecl *V : Sorted)
+      H = llvm::hash_combine(H, V);
+    return static_cast<unsigned>(H);
+  }
+  bool holds(const VarDecl *V) const {
+    return V && llvm::is_contained(Holders, V);
+  }
+  void drop(const VarDecl *V) { llvm::erase(Holders, V); }
+};
+
+} // namespace
+
+bool AllocationTracker::isTracked(ResourceKind K) const {
+  return llvm::is_contained(Resources, K);
+}
+
+std::optional<std::pair<AllocationKind, int>>
+AllocationTracker::allocationMadeBy(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return std::nullopt;
+  if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
+    if (Api->Alloc && Api->Alloc->PtrOutArg >= 0 &&
+        (Api->Alloc->Space & (MS_Device | MS_Pinned | MS_Managed))) {
+      AllocationKind K;
+      K.Space = Api->Alloc->Space;
+      return std::make_pair(K, Api->Alloc->PtrOutArg);
+    }
+    if (Api->Resource && Api->Resource->Role == ResourceRole::Create &&
+        isTracked(Api->Resource->Kind)) {
+      AllocationKind K;
+      K.Resource = Api->Resource->Kind;
+      return std::make_pair(K, Api->Resource->HandleArg);
+    }
+    return std::nullopt;
+  }
+  if (const Summary *S = summaryOf(Callee))
+    if (S->ReturnsAllocation)
+      return std::make_pair(*S->ReturnsAllocation, -1);
+  return std::nullopt;
+}
+
+bool AllocationTracker::releases(const CallExpr *Call, unsigned Arg) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return false;
+  if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
+    if (Api->Free && Api->Library != ApiLibrary::CLib &&
+        Api->Free->PtrArg == static_cast<int>(Arg))
+      return true;
+    return Api->Resource && Api->Resource->Role == ResourceRole::Destroy &&
+           Api->Resource->HandleArg == static_cast<int>(Arg);
+  }
+  if (const Summary *S = summaryOf(Callee))
+    return Arg < S->Params.size() && S->Params[Arg] == ParamUse::Frees;
+  return false;
+}
+
+bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return false; // The kernel gets a copy for the launch.
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return true;
+  if (const ApiFunction *Api = CudaApiModel::lookup(Callee))
+    return Api->HostCallbackDataArg == static_cast<int>(Arg) ||
+           (Api->Library == ApiLibrary::CLib && Api->Alloc); // realloc
+  if (const Summary *S = summaryOf(Callee))
+    return Arg >= S->Params.size() || S->Params[Arg] == ParamUse::MayKeep;
+  // Other CUDA runtime and driver calls use pointers for the call's length.
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
+      CudaApiModel::isTypeNamed(Callee->getReturnType(),
+                                {"cudaError_t", "CUresult"}))
+    return false;
+  return true;
+}
+
+const AllocationTracker::Summary *
+AllocationTracker::summaryOf(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, Arch))
+    return nullptr;
+  auto It = Summaries.find(Def);
+  if (It != Summaries.end())
+    return &It->second;
+  if (!InProgress.insert(Def).second)
+    return nullptr; // Recursion: unknown.
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+  Summary S;
+  if (Cfg)
+    S = computeSummary(Def, *Cfg);
+  else
+    S.Params.assign(Def->getNumParams(), ParamUse::MayKeep);
+  InProgress.erase(Def);
+  return &(Summaries[Def] = std::move(S));
+}
+
+AllocationTracker::ParamUse
+AllocationTracker::paramUse(const FunctionDecl *FD, unsigned Index,
+                            const FunctionCfg &Cfg) {
+  const ParmVarDecl *P = FD->getParamDecl(Index);
+  if (P->getType()->isReferenceType())
+    return ParamUse::MayKeep;
+  const ParentMap &PM = Cfg.parents();
+  bool Frees = false, Keeps = false;
+  // Looks at every use of the parameter in the body.
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || Keeps)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == P) {
+      // Climb through casts and pointer arithmetic to the real use.
+      const Stmt *Cur = DRE;
+      const Stmt *Parent = PM.getParent(Cur);
+      while (Parent && (isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(Parent) ||
+                        (isa<BinaryOperator>(Parent) &&
+                         cast<BinaryOperator>(Parent)->isAdditiveOp()))) {
+        Cur = Parent;
+        Parent = PM.getParent(Cur);
+      }
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
+        for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+          if (Call->getArg(I) != Cur)
+            continue;
+          if (releases(Call, I))
+            Frees = true;
+          else if (mayKeep(Call, I))
+            Keeps = true;
+        }
+        if (Call->getCallee() == Cur)
+          Keeps = true;
+      } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
+        if (BO->isAssignmentOp() && BO->getRHS() == Cur)
+          Keeps = true;
+      } else if (!Parent || isa<ReturnStmt, DeclStmt, CXXConstructExpr,
+                                InitListExpr, LambdaExpr>(Parent)) {
+        Keeps = true;
+      } else if (const auto *UO = dyn_cast<UnaryOperator>(Parent)) {
+        if (UO->getOpcode() == UO_AddrOf)
+          Keeps = true;
+      }
+    }
+    for (const Stmt *Child : S->children())
+      Visit(Child);
+  };
+  Visit(FD->getBody());
+  if (Keeps)
+    return ParamUse::MayKeep;
+  return Frees ? ParamUse::Frees : ParamUse::ReadsOnly;
+}
+
+AllocationTracker::Summary
+AllocationTracker::computeSummary(const FunctionDecl *FD,
+                                  const FunctionCfg &Cfg) {
+  Summary S;
+  for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I)
+    S.Params.push_back(paramUse(FD, I, Cfg));
+
+  // Returns a fresh allocation: every return gives an allocated local or
+  // null, and at least one gives the allocation.
+  llvm::SmallVector<TrackedAllocation, 4> Allocs = allocationsIn(Cfg);
+  if (Allocs.empty() || !FD->getReturnType()->isPointerType())
+    return S;
+  std::optional<AllocationKind> Kind;
+  bool AllReturnsFit = true, AnyAllocation = false;
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *St) {
+    if (!St || !AllReturnsFit)
+      return;
+    if (isa<LambdaExpr>(St))
+      return;
+    if (const auto *R = dyn_cast<ReturnStmt>(St)) {
+      const Expr *V = R->getRetValue();
+      if (!V || isNullConstant(V, Ctx))
+        return;
+      const VarDecl *Var = asLocalVar(V);
+      auto It = llvm::find_if(Allocs, [&](const TrackedAllocation &A) {
+        return A.Var == Var;
+      });
+      if (!Var || It == Allocs.end() ||
+          (Kind && (Kind->Space != It->Kind.Space ||
+                    Kind->Resource != It->Kind.Resource))) {
+        AllReturnsFit = false;
+        return;
+      }
+      Kind = It->Kind;
+      AnyAllocation = true;
+      return;
+    }
+    for (const Stmt *Child : St->children())
+      Visit(Child);
+  };
+  Visit(FD->getBody());
+  if (AllReturnsFit && AnyAllocation)
+    S.ReturnsAllocation = Kind;
+  return S;
+}
+
+llvm::SmallVector<TrackedAllocation, 4>
+AllocationTracker::allocationsIn(const FunctionCfg &Cfg) {
+  llvm::SmallVector<TrackedAllocation, 4> Result;
+  for (const CFGBlock *B : Cfg.graph()) {
+    for (const CFGElement &E : *B) {
+      const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
+      if (!Call)
+        continue;
+      auto Made = allocationMadeBy(Call);
+      if (!Made)
+        continue;
+      TrackedAllocation A;
+      A.Site = Call;
+      A.Kind = Made->first;
+      if (Made->second >= 0) {
+        if (static_cast<unsigned>(Made->second) >= Call->getNumArgs())
+          continue;
+        A.Var = addressedVar(Call->getArg(Made->second));
+        A.StartStmt = Call;
+      } else {
+        ResultUse Use = classifyResultUse(Call, Cfg);
+        if (Use.K != ResultUse::Stored)
+          continue;
+        A.Var = Use.Var;
+        A.StartStmt = Use.StoreStmt;
+      }
+      if (A.Var)
+        Result.push_back(A);
+    }
+  }
+  return Result;
+}
+
+std::optional<AllocationLoss>
+AllocationTracker::findLoss(const TrackedAllocation &A,
+                            const FunctionCfg &Cfg) {
+  const ParentMap &PM = Cfg.parents();
+  std::optional<CfgPoint> Start =
+      isa<DeclStmt>(A.StartStmt) ? Cfg.declarationPointOf(A.Var)
+                                 : Cfg.pointOf(A.StartStmt);
+  if (!Start)
+    return std::nullopt;
+  // The variable that receives the allocation's own status, if any (an
+  // allocation through an out-parameter returns its status).
+  bool ReturnsStatus = A.StartStmt == A.Site;
+  ResultUse StatusUse = classifyResultUse(A.Site, Cfg);
+  const VarDecl *StatusVar =
+      ReturnsStatus && StatusUse.K == ResultUse::Stored ? StatusUse.Var
+                                                        : nullptr;
+
+  struct Item {
+    const CFGBlock *Block;
+    unsigned Index;
+    PathState State;
+    const Stmt *Last;
+  };
+  llvm::SmallVector<Item, 16> Work;
+  PathState Initial;
+  Initial.Holders.push_back(A.Var);
+  // A status stored before the start point (a DeclStmt start) is valid.
+  Initial.StatusValid =
+      StatusVar && isa<DeclStmt>(A.StartStmt) && StatusUse.StoreStmt == A.StartStmt;
+  Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
+  llvm::DenseSet<unsigned> Seen;
+  std::optional<AllocationLoss> Loss;
+  unsigned Budget = 20000;
+
+  auto IsStatus = [&](const Expr *E, const PathState &S) {
+    E = E->IgnoreParenImpCasts();
+    if (E == A.Site)
+      return ReturnsStatus;
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return DRE && S.StatusValid && DRE->getDecl() == StatusVar;
+  };
+  auto IsHolder = [&](const Expr *E, const PathState &S) {
+    return S.holds(pointerBase(E));
+  };
+  // Which successor of a two-way branch cannot be taken while the
+  // allocation is live: 0 (true), 1 (false), or -1.
+  auto Infeasible = [&](const Expr *Cond, const PathState &S) -> int {
+    Cond = Cond->IgnoreParenImpCasts();
+    if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+      if (BO->getOpcode() == BO_NE || BO->getOpcode() == BO_EQ) {
+        const Expr *L = BO->getLHS(), *R = BO->getRHS();
+        bool Ne = BO->getOpcode() == BO_NE;
+        // status != cudaSuccess: the true branch is the failure.
+        if ((IsStatus(L, S) && isSuccessConstant(R)) ||
+            (IsStatus(R, S) && isSuccessConstant(L)))
+          return Ne ? 0 : 1;
+        // p != nullptr: the false branch has a null pointer.
+        if ((IsHolder(L, S) && isNullConstant(R, Ctx)) ||
+            (IsHolder(R, S) && isNullConstant(L, Ctx)))
+          return Ne ? 1 : 0;
+      }
+      return -1;
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+        UO && UO->getOpcode() == UO_LNot) {
+      const Expr *Sub = UO->getSubExpr()->IgnoreParenImpCasts();
+      if (IsStatus(Sub, S))
+        return 1;
+      if (IsHolder(Sub, S))
+        return 0;
+      return -1;
+    }
+    if (IsStatus(Cond, S))
+      return 0;
+    if (IsHolder(Cond, S))
+      return 1;
+    return -1;
+  };
+
+  while (!Work.empty() && !Loss && Budget--) {
+    Item It = Work.pop_back_val();
+    const CFGBlock *B = It.Block;
+    PathState S = It.State;
+    if (B == &Cfg.graph().getExit()) {
+      Loss = AllocationLoss{AllocationLoss::StillLiveAtExit,
+                            It.Last && isa<ReturnStmt>(It.Last) ? It.Last
+                                                                : nullptr,
+                            S.Holders.front()};
+      break;
+    }
+    const Stmt *Last = It.Last;
+    enum { Continue, Done } Outcome = Continue;
+    for (unsigned I = It.Index, N = B->size(); I < N && Outcome == Continue;
+         ++I) {
+      const Stmt *St = FunctionCfg::stmtOf((*B)[I]);
+      if (!St)
+        continue;
+      Last = St;
+      if (const auto *Call = dyn_cast<CallExpr>(St)) {
+        if (const ApiFunction *Api = CudaApiModel::lookup(Call);
+            Api && Api->ResetsDevice) {
+          Outcome = Done; // Everything is released.
+          break;
+        }
+        // std::swap(a, b) exchanges what two locals hold.
+        if (isStdSwapOfLocals(Call)) {
+          const VarDecl *L = asLocalVar(Call->getArg(0));
+          const VarDecl *R = asLocalVar(Call->getArg(1));
+          bool HoldsL = S.holds(L), HoldsR = S.holds(R);
+          if (HoldsL != HoldsR) {
+            S.drop(HoldsL ? L : R);
+            S.Holders.push_back(HoldsL ? R : L);
+          }
+          continue;
+        }
+        // An allocation into a holder's address overwrites the holder.
+        if (auto Made = allocationMadeBy(Call); Made && Made->second >= 0 &&
+            static_cast<unsigned>(Made->second) < Call->getNumArgs()) {
+          const VarDecl *Target = addressedVar(Call->getArg(Made->second));
+          if (S.holds(Target)) {
+            S.drop(Target);
+            if (S.Holders.empty()) {
+              Loss = AllocationLoss{AllocationLoss::Overwritten, Call, Target};
+              Outcome = Done;
+              break;
+            }
+          }
+        }
+        for (unsigned ArgI = 0, N = Call->getNumArgs(); ArgI != N; ++ArgI) {
+          const Expr *Arg = Call->getArg(ArgI);
+          bool Direct = IsHolder(Arg, S);
+          bool Address = S.holds(addressedVar(Arg));
+          if (!Direct && !Address)
+            continue;
+          if (Direct && releases(Call, ArgI)) {
+            Outcome = Done;
+            break;
+          }
+          auto Made = allocationMadeBy(Call);
+          bool IsOutParam = Address && Made && Made->second == (int)ArgI;
+          if (!IsOutParam && mayKeep(Call, ArgI)) {
+            Outcome = Done; // Escaped.
+            break;
+          }
+        }
+        continue;
+      }
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(St)) {
+        for (const Expr *Arg : Construct->arguments())
+          if (carriesValueOf(Arg, S.Holders))
+            Outcome = Done;
+        continue;
+      }
+      if (const auto *BO = dyn_cast<BinaryOperator>(St);
+          BO && BO->getOpcode() == BO_Assign) {
+        const VarDecl *Target = asLocalVar(BO->getLHS());
+        bool FromHolder = carriesValueOf(BO->getRHS(), S.Holders);
+        if (Target && Target == StatusVar && BO != StatusUse.StoreStmt)
+          S.StatusValid = false;
+        if (Target && BO == StatusUse.StoreStmt)
+          S.StatusValid = true;
+        if (!Target) {
+          if (FromHolder)
+            Outcome = Done; // Stored somewhere that may outlive us.
+          continue;
+        }
+        if (S.holds(Target) && !FromHolder) {
+          S.drop(Target);
+          if (S.Holders.empty()) {
+            Loss = AllocationLoss{AllocationLoss::Overwritten, BO, Target};
+            Outcome = Done;
+          }
+        } else if (!S.holds(Target) && FromHolder) {
+          if (IsHolder(BO->getRHS(), S))
+            S.Holders.push_back(Target);
+          else
+            Outcome = Done; // Mixed into something else: stop following.
+        }
+        continue;
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(St)) {
+        for (const Decl *D : DS->decls()) {
+          const auto *VD = dyn_cast<VarDecl>(D);
+          if (!VD)
+            continue;
+          if (VD == StatusVar && DS == StatusUse.StoreStmt)
+            S.StatusValid = true;
+          if (S.holds(VD)) {
+            S.drop(VD);
+            if (S.Holders.empty()) {
+              Loss = AllocationLoss{AllocationLoss::Redeclared, DS, VD};
+              Outcome = Done;
+              break;
+            }
+          }
+          if (carriesValueOf(VD->getInit(), S.Holders)) {
+            if (VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+                IsHolder(VD->getInit(), S))
+              S.Holders.push_back(VD);
+            else
+              Outcome = Done;
+          }
+        }
+        continue;
+      }
+      if (const auto *R = dyn_cast<ReturnStmt>(St)) {
+        if (carriesValueOf(R->getRetValue(), S.Holders))
+          Outcome = Done; // Returned to the caller.
+        continue;
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(St);
+          UO && UO->getOpcode() == UO_AddrOf && S.holds(asLocalVar(UO->getSubExpr()))) {
+        // Taken as a call argument: the call decides. Anywhere else the
+        // address escapes.
+        const Stmt *P = PM.getParentIgnoreParenCasts(UO);
+        if (!isa_and_nonnull<CallExpr>(P))
+          Outcome = Done;
+        continue;
+      }
+      if (const auto *L = dyn_cast<LambdaExpr>(St)) {
+        for (const LambdaCapture &C : L->captures())
+          if (C.capturesVariable() &&
+              S.holds(dyn_cast<VarDecl>(C.getCapturedVar())))
+            Outcome = Done;
+        continue;
+      }
+    }
+    if (Outcome == Done || Loss)
+      continue;
+    // A path that ends the program, or throws, loses nothing we report.
+    if (B->hasNoReturnElement() ||
+        isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
+      continue;
+    if (const Stmt *T = B->getTerminatorStmt())
+      Last = T;
+    int Skip = -1;
+    if (B->succ_size() == 2)
+      if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition()))
+        Skip = Infeasible(Cond, S);
+    unsigned SuccIndex = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      int Index = SuccIndex++;
+      if (!Succ || Index == Skip)
+        continue;
+      if (!Seen.insert(S.hash(Succ)).second)
+        continue;
+      Work.push_back({Succ, 0, S, Last});
+    }
+  }
+  return Loss;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,111 @@
+//===- AllocationTracking.h - Where an allocation ends up -------*- C++ -*-===//
+//
+// Follows each allocation a function makes (device, pinned and managed
+// memory, and the handles of streams, events, graphs and the like) along
+// every path of the function's CFG to its exits. On each path the
+// allocation is freed, escapes (returned, stored somewhere that outlives the
+// function, handed to a function that may keep it), or is lost (overwritten
+// while live, or still live at an exit).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_ALLOCATIONTRACKING_H
+#define CUDA_TIDY_ALLOCATIONTRACKING_H
+
+#include "ArchConditionals.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace clang::tidy::cuda {
+
+/// What an allocation holds: memory of a space, or a resource handle.
+struct AllocationKind {
+  MemorySpace Space = MS_None;          ///< For memory.
+  std::optional<ResourceKind> Resource; ///< For handles.
+  /// "device memory", "pinned host memory", "stream"...
+  std::string describe() const;
+};
+
+/// One allocation made in a function and kept in a local variable.
+struct TrackedAllocation {
+  const CallExpr *Site = nullptr; ///< The allocating call.
+  const VarDecl *Var = nullptr;   ///< The local that receives it.
+  AllocationKind Kind;
+  /// Where Var starts holding the allocation: the call, or the statement
+  /// that stores the returned pointer.
+  const Stmt *StartStmt = nullptr;
+};
+
+/// How an allocation is lost on some path.
+struct AllocationLoss {
+  enum LossKind {
+    StillLiveAtExit, ///< The function returns with it live.
+    Overwritten,     ///< Its last holder is overwritten.
+    Redeclared,      ///< Its variable is declared again (next iteration).
+  } How;
+  const Stmt *Where = nullptr; ///< The return, overwrite or declaration.
+  const VarDecl *Holder = nullptr;
+};
+
+/// Which handle kinds to track besides memory.
+using ResourceSet = llvm::SmallVector<ResourceKind, 4>;
+
+/// Allocation tracking for one translation unit. It keeps summaries of the
+/// functions it has looked at: which return a fresh allocation, and what
+/// each pointer parameter is used for.
+class AllocationTracker {
+public:
+  AllocationTracker(ASTContext &Ctx, const ArchConditionals &Arch,
+                    ResourceSet Resources)
+      : Ctx(Ctx), Arch(Arch), Resources(std::move(Resources)) {}
+
+  /// The allocations \p Cfg's function makes into local variables.
+  llvm::SmallVector<TrackedAllocation, 4>
+  allocationsIn(const FunctionCfg &Cfg);
+
+  /// A path on which \p A is lost, or nullopt when every path frees it,
+  /// lets it escape, or ends the program. Paths on which the allocation's
+  /// own status says it failed, or on which its pointer is null, are not
+  /// followed.
+  std::optional<AllocationLoss> findLoss(const TrackedAllocation &A,
+                                         const FunctionCfg &Cfg);
+
+private:
+  enum class ParamUse { ReadsOnly, Frees, MayKeep };
+  struct Summary {
+    /// The function returns memory it allocated, of this kind.
+    std::optional<AllocationKind> ReturnsAllocation;
+    llvm::SmallVector<ParamUse, 4> Params;
+  };
+  const Summary *summaryOf(const FunctionDecl *FD);
+  Summary computeSummary(const FunctionDecl *FD, const FunctionCfg &Cfg);
+  ParamUse paramUse(const FunctionDecl *FD, unsigned Index,
+                    const FunctionCfg &Cfg);
+
+  /// The kind of allocation \p Call makes and the argument (or -1 for the
+  /// return value) that receives it.
+  std::optional<std::pair<AllocationKind, int>>
+  allocationMadeBy(const CallExpr *Call);
+  /// Whether \p Call releases the value of \p Arg (a free or destroy of
+  /// the right kind, or a same-TU function that frees that parameter).
+  bool releases(const CallExpr *Call, unsigned Arg);
+  /// Whether passing a pointer as argument \p Arg of \p Call may let the
+  /// callee keep it.
+  bool mayKeep(const CallExpr *Call, unsigned Arg);
+  bool isTracked(ResourceKind K) const;
+
+  ASTContext &Ctx;
+  const ArchConditionals &Arch;
+  ResourceSet Resources;
+  llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
+  llvm::DenseSet<const FunctionDecl *> InProgress;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
