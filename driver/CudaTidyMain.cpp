@@ -5,11 +5,16 @@
 // the CUDA toolkit and adds the flags that clang needs to analyse CUDA.
 //
 // Exit codes: 0 no findings, 1 findings, 2 a file could not be analysed
-// (compile errors), 3 usage, configuration or environment errors.
+// (compile errors), 3 usage, configuration or environment errors, 130
+// interrupted. docs/driver.md describes what it does on real projects.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CudaToolkit.h"
+#include "NvccTranslation.h"
+#include "Gates.h"
+#include "Report.h"
+#include "ResultCache.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -26,6 +31,11 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/Signals.h"
+#include <atomic>
+#include <thread>
+#include <mutex>
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -45,6 +55,49 @@ enum ExitCode {
   ExitFindings = 1,
   ExitAnalysisError = 2,
   ExitUsageError = 3,
+  ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
+};
+
+/// Set by Ctrl-C: the workers take no new file, and no report is written.
+std::atomic<bool> Interrupted{false};
+
+/// On a terminal, one line that says how far the run is; nothing otherwise.
+class Progress {
+public:
+  Progress(size_t Total, bool Enabled) : Total(Total), Enabled(Enabled) {}
+  void started(llvm::StringRef File) {
+    std::lock_guard<std::mutex> Lock(M);
+    Current = llvm::sys::path::filename(File).str();
+    draw();
+  }
+  void finished(size_t NewFindings) {
+    std::lock_guard<std::mutex> Lock(M);
+    ++Done;
+    Findings += NewFindings;
+    draw();
+  }
+  void clear() {
+    std::lock_guard<std::mutex> Lock(M);
+    if (Enabled && Drawn)
+      llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+  }
+  size_t done() const { return Done; }
+
+private:
+  void draw() {
+    if (!Enabled)
+      return;
+    Drawn = true;
+    llvm::errs() << "\r\x1b[K[" << Done << "/" << Total << "] " << Findings
+                 << " finding" << (Findings == 1 ? "" : "s") << "  "
+                 << Current;
+    llvm::errs().flush();
+  }
+  std::mutex M;
+  size_t Total, Done = 0, Findings = 0;
+  bool Enabled, Drawn = false;
+  std::string Current;
 };
 
 cl::OptionCategory Category("cuda-tidy options");
@@ -130,10 +183,86 @@ cl::opt<cudatidy::CudaPass> CudaPassOpt(
                           "the host compilation; device intrinsics fail to "
                           "parse")),
     cl::init(cudatidy::CudaPass::Device), cl::cat(Category));
+cl::opt<bool> Verbose("verbose",
+                      cl::desc("Say what was dropped from nvcc command lines, "
+                               "which command each file is analysed with, "
+                               "and the cache's hits and misses"),
+                      cl::init(false), cl::cat(Category));
+enum class OutputFormat { Text, Sarif, Json };
+cl::opt<OutputFormat> Format(
+    "format", cl::desc("How findings are printed"),
+    cl::values(clEnumValN(OutputFormat::Text, "text",
+                          "clang-style text, which editors parse (default)"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0, for GitHub code scanning"),
+               clEnumValN(OutputFormat::Json, "json", "JSON")),
+    cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<std::string> OutputFile("output-file",
+                                cl::desc("Write the SARIF or JSON report to "
+                                         "this file instead of stdout"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Files analysed in parallel (default: the "
+                                "number of cores)"),
+                       cl::init(0), cl::Prefix, cl::cat(Category));
+cl::opt<std::string> BaselineFile(
+    "baseline",
+    cl::desc("Report only findings that this baseline file does not hold"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> WriteBaseline(
+    "write-baseline",
+    cl::desc("Record the findings in this baseline file and exit 0 (2 if a "
+             "file could not be analysed)"),
+    cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> DiffBase(
+    "diff-base",
+    cl::desc("Report only findings on lines changed since this git revision "
+             "(working tree included); '-' reads a unified diff from stdin"),
+    cl::value_desc("rev"), cl::cat(Category));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Where results are cached per file (default: "
+             "$CUDA_TIDY_CACHE_DIR, $XDG_CACHE_HOME/cuda-tidy or "
+             "~/.cache/cuda-tidy; 'off' disables the cache)"),
+    cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
+                      cl::init(false), cl::cat(Category));
+cl::opt<bool> NoNvccCompat(
+    "no-nvcc-compat",
+    cl::desc("Do not force-include the nvcc compatibility header "
+             "(docs/nvcc-compat.md)"),
+    cl::init(false), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
                              cl::init(false), cl::cat(Category));
+
+/// The nvcc compatibility header that CUDA files get with -include, or ""
+/// (--no-nvcc-compat). Set once in main.
+std::string CompatHeader;
+
+/// The flags cuda-tidy adds to a CUDA file's command.
+std::vector<std::string> cudaFlags(const cudatidy::CudaToolkit &TK) {
+  std::vector<std::string> Flags =
+      cudatidy::cudaAnalysisFlags(TK, CudaGpuArch, CudaPassOpt);
+  if (!CompatHeader.empty()) {
+    Flags.push_back("-include");
+    Flags.push_back(CompatHeader);
+  }
+  return Flags;
+}
+
+/// Finds the compatibility header: share/cuda-tidy/include beside bin/, in
+/// the build tree as in an installation.
+std::string findCompatHeader(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCompatHeader));
+  llvm::SmallString<256> P(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(P, "share", "cuda-tidy", "include",
+                          "cuda_tidy_nvcc_compat.h");
+  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+}
 
 /// Wraps the project's compilation database: files it does not know get a
 /// default command, and CUDA files get the analysis flags.
@@ -148,17 +277,29 @@ public:
     std::vector<CompileCommand> Commands;
     if (Inner)
       Commands = Inner->getCompileCommands(FilePath);
+    for (CompileCommand &C : Commands) {
+      cudatidy::stripCompilerLauncher(C.CommandLine);
+      if (!C.CommandLine.empty() &&
+          cudatidy::isNvccCompiler(C.CommandLine.front()))
+        fromNvcc(C);
+    }
     if (Commands.empty()) {
+      // No entry: the defaults, and the file's own folder for its headers.
       llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
       if (Dir.empty())
         llvm::sys::fs::current_path(Dir);
-      Commands.emplace_back(Dir, FilePath,
-                            std::vector<std::string>{"clang++",
-                                                     FilePath.str()},
-                            "");
+      Commands.emplace_back(
+          Dir, FilePath,
+          std::vector<std::string>{"clang++", "-I" + std::string(Dir),
+                                   FilePath.str()},
+          "");
     }
-    for (CompileCommand &C : Commands)
+    for (CompileCommand &C : Commands) {
       adjust(C);
+      if (Verbose)
+        verbose("analysing '" + C.Filename + "' with: " +
+                llvm::join(C.CommandLine, " "));
+    }
     return Commands;
   }
   std::vector<std::string> getAllFiles() const override {
@@ -166,6 +307,22 @@ public:
   }
 
 private:
+  /// Prints \p Message once per run under --verbose.
+  void verbose(const std::string &Message) const {
+    std::lock_guard<std::mutex> Lock(NotesMutex);
+    if (NotesShown.insert(Message).second)
+      llvm::errs() << "cuda-tidy: note: " << Message << "\n";
+  }
+
+  void fromNvcc(CompileCommand &C) const {
+    cudatidy::NvccTranslation T =
+        cudatidy::translateNvccCommand(C.CommandLine, C.Directory);
+    if (Verbose)
+      for (const std::string &N : T.Notes)
+        verbose("nvcc command of '" + C.Filename + "': " + N);
+    C.CommandLine = std::move(T.Args);
+  }
+
   static bool hasFlag(const std::vector<std::string> &Args,
                       StringRef Prefix) {
     return llvm::any_of(Args, [&](const std::string &A) {
@@ -189,15 +346,21 @@ private:
     if (Cuda && Toolkit) {
       if (!hasFlag(Args, "-x"))
         Added.push_back("-xcuda");
-      for (std::string &F : cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch,
-                                                        CudaPassOpt))
+      for (std::string &F : cudaFlags(*Toolkit))
         Added.push_back(std::move(F));
       // Respect a pass or path the command already chose.
       if (hasFlag(Args, "--cuda-path"))
         llvm::erase_if(Added, [](const std::string &A) {
           return StringRef(A).starts_with("--cuda-path");
         });
-      if (hasFlag(Args, "--cuda-gpu-arch") || hasFlag(Args, "--offload-arch"))
+      if (CudaGpuArch.getNumOccurrences())
+        // An explicit --cuda-gpu-arch wins over the entry's architecture.
+        llvm::erase_if(Args, [](const std::string &A) {
+          return StringRef(A).starts_with("--cuda-gpu-arch") ||
+                 StringRef(A).starts_with("--offload-arch");
+        });
+      else if (hasFlag(Args, "--cuda-gpu-arch") ||
+               hasFlag(Args, "--offload-arch"))
         llvm::erase_if(Added, [](const std::string &A) {
           return StringRef(A).starts_with("--cuda-gpu-arch");
         });
@@ -224,6 +387,8 @@ private:
 
   std::unique_ptr<CompilationDatabase> Inner;
   std::optional<cudatidy::CudaToolkit> Toolkit;
+  mutable std::mutex NotesMutex;
+  mutable std::set<std::string> NotesShown;
 };
 
 void error(const llvm::Twine &Message) {
@@ -369,21 +534,30 @@ int main(int argc, const char **argv) {
           argc, argv,
           "cuda-tidy: finds bugs in CUDA programs.\n\n"
           "Exit codes: 0 no findings, 1 findings, 2 a file could not be "
-          "analysed, 3 usage or configuration error.\n",
+          "analysed, 3 usage or configuration error, 130 interrupted.\n"
+          "Docs: docs/driver.md (nvcc databases, output formats, -j, "
+          "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
     return ExitUsageError;
 
   std::string ToolkitError;
   std::optional<cudatidy::CudaToolkit> Toolkit =
       cudatidy::findCudaToolkit(CudaPath, ToolkitError);
+  if (!NoNvccCompat) {
+    CompatHeader = findCompatHeader(argv[0]);
+    if (CompatHeader.empty())
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "the nvcc compatibility header is missing (expected in "
+             "share/cuda-tidy/include beside bin/); code that relies on "
+             "nvcc's host min/max or __stcs may not parse\n";
+  }
   if (PrintCudaFlags) {
     if (!Toolkit) {
       error(ToolkitError);
       return ExitUsageError;
     }
     std::string Line = "-xcuda";
-    for (const std::string &F :
-         cudatidy::cudaAnalysisFlags(*Toolkit, CudaGpuArch, CudaPassOpt))
+    for (const std::string &F : cudaFlags(*Toolkit))
       Line += " " + F;
     llvm::outs() << Line << "\n";
     return ExitClean;
@@ -478,10 +652,164 @@ int main(int argc, const char **argv) {
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
 
-  ClangTidyContext Context(std::move(OwningProvider), false, false, false);
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Compilations, Files, BaseFS, FixNotes,
-                   /*EnableCheckProfile=*/false, "", Quiet);
+  if (Format != OutputFormat::Text && (Fix || FixErrors || FixNotes)) {
+    error("-fix cannot be combined with --format=sarif or --format=json; "
+          "run once with -fix, then again for the report");
+    return ExitUsageError;
+  }
+  if (!WriteBaseline.empty() && !BaselineFile.empty()) {
+    error("--baseline and --write-baseline cannot be used together");
+    return ExitUsageError;
+  }
+  // The changed lines are read before the analysis, so that a bad revision
+  // fails at once.
+  cudatidy::ChangedLines Changed;
+  if (DiffBase == "-") {
+    auto Diff = llvm::MemoryBuffer::getSTDIN();
+    if (!Diff) {
+      error("cannot read a diff from stdin: " + Diff.getError().message());
+      return ExitUsageError;
+    }
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    Changed = cudatidy::parseUnifiedDiff((*Diff)->getBuffer(), Cwd);
+  } else if (!DiffBase.empty()) {
+    llvm::SmallString<256> Cwd;
+    llvm::sys::fs::current_path(Cwd);
+    if (std::string Err = cudatidy::changedLinesSince(DiffBase, Cwd, Changed);
+        !Err.empty()) {
+      error("--diff-base: " + Err);
+      return ExitUsageError;
+    }
+  }
+  if (!OutputFile.empty() && Format == OutputFormat::Text) {
+    error("--output-file needs --format=sarif or --format=json");
+    return ExitUsageError;
+  }
+
+  // Each file is analysed on its own, by a pool of threads; the results are
+  // merged in one sorted order afterwards, so that the output does not
+  // depend on -j (docs/driver.md, "Parallel runs").
+  unsigned NumJobs = Jobs ? unsigned(Jobs)
+                          : std::max(1u, std::thread::hardware_concurrency());
+  NumJobs = std::min<size_t>(NumJobs, Files.size());
+  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
+  std::atomic<size_t> Next{0};
+  Progress Bar(Files.size(), !Quiet && llvm::sys::Process::StandardErrIsDisplayed());
+  llvm::sys::SetInterruptFunction([] { Interrupted = true; });
+
+  // The result cache (driver/ResultCache.h).
+  std::optional<cudatidy::ResultCache> Cache;
+  if (!NoCache) {
+    std::string Dir =
+        CacheDir.getNumOccurrences() ? CacheDir : cudatidy::defaultCacheDir();
+    if (!Dir.empty() && Dir != "off")
+      Cache.emplace(Dir, cudatidy::toolIdentity(llvm::sys::fs::getMainExecutable(
+                             argv[0], reinterpret_cast<void *>(&error))));
+  }
+  std::atomic<size_t> CacheHits{0}, CacheMisses{0};
+  std::once_flag CacheWarning;
+
+  auto Analyse = [&](size_t I) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+    std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
+        createOptionsProvider(FS);
+    std::string Key;
+    if (Cache) {
+      ClangTidyOptions Opts = FileProvider->getOptions(Files[I]);
+      std::string ConfigText = configurationAsText(Opts) +
+                               "\nfix-notes: " + (FixNotes ? "1" : "0");
+      Key = Cache->key(Compilations, Files[I], ConfigText,
+                       Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
+                       Opts.ExtraArgs.value_or(std::vector<std::string>()));
+      if (!Key.empty() && Cache->lookup(Key, PerFile[I])) {
+        ++CacheHits;
+        return;
+      }
+      ++CacheMisses;
+    }
+    ClangTidyContext FileContext(std::move(FileProvider), false, false,
+                                 false);
+    PerFile[I] = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
+                              FixNotes, /*EnableCheckProfile=*/false, "",
+                              /*Quiet=*/true);
+    if (!Key.empty())
+      if (std::string Err = Cache->store(Key, PerFile[I]); !Err.empty())
+        std::call_once(CacheWarning, [&] {
+          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+              << "results are not cached: " << Err << "\n";
+        });
+  };
+  auto Worker = [&] {
+    while (!Interrupted) {
+      size_t I = Next++;
+      if (I >= Files.size())
+        break;
+      Bar.started(Files[I]);
+      Analyse(I);
+      Bar.finished(llvm::count_if(PerFile[I], [](const ClangTidyError &E) {
+        return E.DiagLevel == ClangTidyError::Warning;
+      }));
+    }
+  };
+  if (NumJobs <= 1) {
+    Worker();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned T = 0; T < NumJobs; ++T)
+      Threads.emplace_back(Worker);
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  Bar.clear();
+  if (Cache && Verbose)
+    llvm::errs() << "cuda-tidy: note: cache '" << Cache->dir() << "': "
+                 << CacheHits << " hits, " << CacheMisses << " misses\n";
+  if (Interrupted) {
+    error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
+          llvm::Twine(Files.size()) + " files were analysed, and no report "
+          "was written");
+    return ExitInterrupted;
+  }
+
+  std::vector<ClangTidyError> Errors;
+  for (std::vector<ClangTidyError> &R : PerFile)
+    std::move(R.begin(), R.end(), std::back_inserter(Errors));
+  cudatidy::sortErrors(Errors);
+
+  // CI gates: record or subtract a baseline, keep changed lines only.
+  cudatidy::LineIndex Lines;
+  std::vector<std::string> GateNotes;
+  bool AcceptFindings = false;
+  if (!WriteBaseline.empty()) {
+    if (std::string Err = cudatidy::writeBaseline(WriteBaseline, Errors, Lines);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+    AcceptFindings = true;
+    GateNotes.push_back("The findings were written to the baseline '" +
+                        WriteBaseline + "'.");
+  }
+  if (!BaselineFile.empty()) {
+    size_t Suppressed = 0;
+    if (std::string Err = cudatidy::applyBaseline(BaselineFile, Errors, Lines,
+                                                  Suppressed);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+    GateNotes.push_back(std::to_string(Suppressed) +
+                        " findings are in the baseline and not shown.");
+  }
+  if (!DiffBase.empty()) {
+    size_t Dropped = 0;
+    cudatidy::keepChangedLines(Errors, Changed, Lines, Dropped);
+    GateNotes.push_back(std::to_string(Dropped) +
+                        " findings are on unchanged lines and not shown.");
+  }
+
   bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error;
   });
@@ -494,8 +822,31 @@ int main(int argc, const char **argv) {
                                                 : FB_NoFix;
   bool DisableFixes = CompileErrors && !FixErrors;
   unsigned WErrorCount = 0;
-  handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-               WErrorCount, BaseFS);
+  llvm::SmallString<256> Root;
+  llvm::sys::fs::current_path(Root);
+  if (Format == OutputFormat::Text) {
+    ClangTidyContext Context(std::move(OwningProvider), false, false, false);
+    Context.setCurrentFile(FirstFile);
+    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
+                 WErrorCount, BaseFS);
+  } else {
+    WErrorCount = llvm::count_if(
+        Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
+    std::error_code EC;
+    std::optional<llvm::raw_fd_ostream> File;
+    if (!OutputFile.empty()) {
+      File.emplace(OutputFile, EC, llvm::sys::fs::OF_TextWithCRLF);
+      if (EC) {
+        error("cannot write '" + OutputFile + "': " + EC.message());
+        return ExitUsageError;
+      }
+    }
+    llvm::raw_ostream &OS = File ? *File : llvm::outs();
+    if (Format == OutputFormat::Sarif)
+      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION);
+    else
+      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION);
+  }
 
   if (!ExportFixes.empty()) {
     std::error_code EC;
@@ -511,6 +862,8 @@ int main(int argc, const char **argv) {
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
                  << " in " << Files.size() << " file"
                  << (Files.size() == 1 ? "" : "s") << ".\n";
+    for (const std::string &N : GateNotes)
+      llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
@@ -523,5 +876,7 @@ int main(int argc, const char **argv) {
                       "errors.\n";
     return ExitAnalysisError;
   }
+  if (AcceptFindings)
+    return ExitClean;
   return Findings || WErrorCount ? ExitFindings : ExitClean;
 }

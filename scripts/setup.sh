@@ -6,7 +6,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build"
 LLVM_ROOT=/usr/lib/llvm-22
 PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
-          cmake ninja-build python3)
+          cmake ninja-build python3 make git bear pre-commit python3-yaml)
 
 missing_packages() {
   local missing=()

@@ -46,3 +46,21 @@ config.substitutions.append(("%src_root", config.cuda_tidy_src_root))
 # The nvcc build of samples/ that scripts/test makes, or "none" without nvcc.
 config.substitutions.append(("%samples_build",
                              lit_config.params.get("samples_build", "none")))
+
+# Tools that the driver tests on real projects need: each test that uses one
+# says REQUIRES: <tool>, and is reported UNSUPPORTED where it is missing.
+import shutil
+for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
+    found = shutil.which(tool, path=config.environment["PATH"])
+    if tool == "nvcc" and not found and os.path.exists("/usr/local/cuda/bin/nvcc"):
+        found = "/usr/local/cuda/bin/nvcc"
+    if found:
+        config.available_features.add(tool)
+        config.substitutions.append(("%" + tool + "_path", found))
+
+# cuda-tidy caches results in ~/.cache/cuda-tidy by default; tests run
+# without it unless they give --cache-dir (test/driver/cache.test).
+config.environment["CUDA_TIDY_CACHE_DIR"] = "off"
+
+# The build folder, for the test of `cmake --install` (driver/install.test).
+config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))

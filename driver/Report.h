@@ -1,0 +1,81 @@
+//===- Report.h - Findings as SARIF, JSON, and for baselines ----*- C++ -*-===//
+//
+// The driver collects clang-tidy's errors for every file, puts them in one
+// order that does not depend on -j, and then prints them as clang-style text
+// (clang-tidy's own printer), SARIF 2.1.0 or JSON. This file holds the
+// order, the line/column lookup, the SARIF and JSON writers, the stable
+// fingerprints that baselines use, and the (de)serialization the result
+// cache stores.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_REPORT_H
+#define CUDA_TIDY_REPORT_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudatidy {
+
+using clang::tidy::ClangTidyError;
+
+/// Sorts by file, offset, check and message; notes stay with their error.
+void sortErrors(std::vector<ClangTidyError> &Errors);
+
+/// The absolute path of a diagnostic message's file ("" when it has none).
+std::string absolutePath(const clang::tooling::DiagnosticMessage &M,
+                         llvm::StringRef BuildDirectory);
+
+/// Turns file offsets into 1-based lines and byte columns, as clang prints
+/// them, reading each file once.
+class LineIndex {
+public:
+  struct Position {
+    unsigned Line = 0, Column = 0;
+  };
+  Position position(llvm::StringRef File, unsigned Offset);
+  /// The text of a 1-based line, without its end of line.
+  llvm::StringRef lineText(llvm::StringRef File, unsigned Line);
+
+private:
+  struct FileLines {
+    std::string Text;
+    std::vector<unsigned> Starts; ///< Offset of each line's first byte.
+    bool Loaded = false;
+  };
+  FileLines &load(llvm::StringRef File);
+  std::map<std::string, FileLines> Files;
+};
+
+/// The level a finding is shown with: "error" for compile errors and
+/// warnings-as-errors, "warning" otherwise.
+llvm::StringRef levelOf(const ClangTidyError &E);
+
+/// A fingerprint of a finding that survives edits that only move it: the
+/// check, the file (relative to \p Root when under it), the message, and the
+/// trimmed text of its line, numbered when several are identical.
+std::vector<std::string> fingerprints(llvm::ArrayRef<ClangTidyError> Errors,
+                                      LineIndex &Lines, llvm::StringRef Root);
+
+/// Summaries of the documented checks (docs/checks/<name>.md), by name.
+const llvm::StringMap<std::string> &checkSummaries();
+
+void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
+                LineIndex &Lines, llvm::StringRef Root,
+                llvm::StringRef ToolVersion);
+void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
+               LineIndex &Lines, llvm::StringRef ToolVersion);
+
+/// Round trip of errors, fixes included, for the result cache.
+llvm::json::Value errorsToJson(llvm::ArrayRef<ClangTidyError> Errors);
+bool errorsFromJson(const llvm::json::Value &V,
+                    std::vector<ClangTidyError> &Errors);
+
+} // namespace cudatidy
+
+#endif

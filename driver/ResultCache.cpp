@@ -1,0 +1,263 @@
+//===- ResultCache.cpp ----------------------------------------------------===//
+
+#include "ResultCache.h"
+#include "Report.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/DependencyScanning/DependencyScanningService.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/DependencyScanningTool.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/xxhash.h"
+#include <map>
+
+namespace cudatidy {
+
+using namespace clang;
+
+namespace {
+
+/// Runs the preprocessor over the file and records the content of every
+/// file it entered.
+class HashingAction : public PreprocessOnlyAction {
+public:
+  explicit HashingAction(std::map<std::string, std::string> &Hashes)
+      : Hashes(Hashes) {}
+
+protected:
+  void EndSourceFileAction() override {
+    SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      std::optional<llvm::MemoryBufferRef> Buffer =
+          It->second->getBufferIfLoaded();
+      // A file whose content was never needed (only its existence) has no
+      // buffer: its name still counts.
+      llvm::XXH128_hash_t H =
+          llvm::xxh3_128bits(llvm::arrayRefFromStringRef(
+              Buffer ? Buffer->getBuffer() : llvm::StringRef()));
+      Hashes[It->first.getName().str()] =
+          llvm::utohexstr(H.high64) + llvm::utohexstr(H.low64) +
+          (Buffer ? "" : "-unread");
+    }
+    PreprocessOnlyAction::EndSourceFileAction();
+  }
+
+private:
+  std::map<std::string, std::string> &Hashes;
+};
+
+class HashingFactory : public tooling::FrontendActionFactory {
+public:
+  explicit HashingFactory(std::map<std::string, std::string> &Hashes)
+      : Hashes(Hashes) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<HashingAction>(Hashes);
+  }
+
+private:
+  std::map<std::string, std::string> &Hashes;
+};
+
+/// The files a command reads, found by clang's dependency scanner: a real
+/// preprocessor run over sources reduced to their directives, much faster
+/// than preprocessing them. The scanner's service caches the reduced files
+/// for the whole run and is safe to share between threads.
+bool scanDependencies(const tooling::CompileCommand &C,
+                      std::vector<std::string> CommandLine,
+                      std::map<std::string, std::string> &Hashes) {
+  static dependencies::DependencyScanningService Service(
+      dependencies::ScanningMode::DependencyDirectivesScan,
+      dependencies::ScanningOutputFormat::Make);
+  tooling::DependencyScanningTool Tool(Service);
+  IgnoringDiagConsumer Quiet;
+  std::optional<std::string> Deps =
+      Tool.getDependencyFile(CommandLine, C.Directory, Quiet);
+  if (!Deps)
+    return false;
+  // Make syntax: "target: dep dep \\\n dep", spaces in names escaped.
+  llvm::StringRef Text = *Deps;
+  size_t Colon = Text.find(": ");
+  if (Colon == llvm::StringRef::npos)
+    return false;
+  Text = Text.drop_front(Colon + 2);
+  std::string Name;
+  auto Flush = [&] {
+    if (Name.empty())
+      return;
+    llvm::SmallString<256> Path(Name);
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::path::make_absolute(C.Directory, Path);
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    std::string Hash = "missing";
+    if (Buffer) {
+      llvm::XXH128_hash_t H = llvm::xxh3_128bits(
+          llvm::arrayRefFromStringRef((*Buffer)->getBuffer()));
+      Hash = llvm::utohexstr(H.high64) + llvm::utohexstr(H.low64);
+    }
+    Hashes[std::string(Path)] = Hash;
+    Name.clear();
+  };
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char Ch = Text[I];
+    if (Ch == '\\' && I + 1 < Text.size() &&
+        (Text[I + 1] == ' ' || Text[I + 1] == '#')) {
+      Name += Text[++I];
+    } else if (Ch == '\\' && I + 1 < Text.size() && Text[I + 1] == '\n') {
+      Flush();
+      ++I;
+    } else if (Ch == ' ' || Ch == '\n' || Ch == '\t' || Ch == '\r') {
+      Flush();
+    } else {
+      Name += Ch;
+    }
+  }
+  Flush();
+  return !Hashes.empty();
+}
+
+} // namespace
+
+std::string
+ResultCache::key(const tooling::CompilationDatabase &Compilations,
+                 llvm::StringRef File, llvm::StringRef ConfigText,
+                 const std::vector<std::string> &ExtraArgsBefore,
+                 const std::vector<std::string> &ExtraArgsAfter) const {
+  std::map<std::string, std::string> Hashes;
+  std::vector<tooling::CompileCommand> Commands =
+      Compilations.getCompileCommands(File);
+  if (Commands.size() == 1) {
+    std::vector<std::string> Line = Commands.front().CommandLine;
+    if (!Line.empty()) {
+      Line.insert(Line.begin() + 1, ExtraArgsBefore.begin(),
+                  ExtraArgsBefore.end());
+      Line.insert(Line.end(), ExtraArgsAfter.begin(), ExtraArgsAfter.end());
+    }
+    if (!scanDependencies(Commands.front(), Line, Hashes))
+      Hashes.clear();
+  }
+  if (!Hashes.empty())
+    return finishKey(Commands, ConfigText, Hashes);
+  tooling::ClangTool Tool(Compilations, {File.str()},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      ExtraArgsAfter, tooling::ArgumentInsertPosition::END));
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  IgnoringDiagConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  Tool.setPrintErrorMessage(false);
+  HashingFactory Factory(Hashes);
+  if (Tool.run(&Factory) != 0 || Hashes.empty())
+    return "";
+
+  return finishKey(Compilations.getCompileCommands(File), ConfigText, Hashes);
+}
+
+std::string
+ResultCache::finishKey(const std::vector<tooling::CompileCommand> &Commands,
+                       llvm::StringRef ConfigText,
+                       const std::map<std::string, std::string> &Hashes) const {
+  std::string Basis = "cuda-tidy result cache v1\n" + ToolIdentity + "\n";
+  for (const tooling::CompileCommand &C : Commands) {
+    Basis += "dir " + C.Directory + "\n";
+    for (const std::string &A : C.CommandLine)
+      Basis += "arg " + A + "\n";
+  }
+  Basis += "config\n" + ConfigText.str() + "\n";
+  for (const auto &[Name, Hash] : Hashes)
+    Basis += "file " + Name + " " + Hash + "\n";
+  auto Digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(Basis));
+  return llvm::toHex(Digest, /*LowerCase=*/true);
+}
+
+std::string ResultCache::entryPath(llvm::StringRef Key) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Key.take_front(2), Key.drop_front(2) + ".json");
+  return std::string(P);
+}
+
+bool ResultCache::lookup(llvm::StringRef Key,
+                         std::vector<tidy::ClangTidyError> &Errors) const {
+  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Key));
+  if (!Buffer)
+    return false;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buffer)->getBuffer());
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return false;
+  }
+  std::vector<tidy::ClangTidyError> Read;
+  if (!errorsFromJson(*V, Read))
+    return false; // A damaged entry is a miss; the next store replaces it.
+  Errors = std::move(Read);
+  return true;
+}
+
+std::string
+ResultCache::store(llvm::StringRef Key,
+                   llvm::ArrayRef<tidy::ClangTidyError> Errors) const {
+  std::string Path = entryPath(Key);
+  if (std::error_code EC =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
+    return "cannot create '" + llvm::sys::path::parent_path(Path).str() +
+           "': " + EC.message();
+  // Write a temporary file and rename it, so that a reader (another
+  // cuda-tidy in parallel) never sees half an entry.
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%%%", FD, Temp))
+    return "cannot write in '" + Dir + "': " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << errorsToJson(Errors);
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return "cannot write '" + Path + "': " + EC.message();
+  }
+  return "";
+}
+
+std::string toolIdentity(llvm::StringRef ExecutablePath) {
+  std::string Id = std::string("cuda-tidy ") + CUDA_TIDY_VERSION + "; " +
+                   getClangFullVersion();
+  auto Buffer = llvm::MemoryBuffer::getFile(ExecutablePath);
+  if (Buffer) {
+    llvm::XXH128_hash_t H = llvm::xxh3_128bits(
+        llvm::arrayRefFromStringRef((*Buffer)->getBuffer()));
+    Id += "; " + llvm::utohexstr(H.high64) + llvm::utohexstr(H.low64);
+  } else {
+    // Without the executable's hash, a rebuilt check could reuse results;
+    // make the key unique to this process instead.
+    Id += "; pid " + std::to_string(llvm::sys::Process::getProcessId());
+  }
+  return Id;
+}
+
+std::string defaultCacheDir() {
+  if (auto D = llvm::sys::Process::GetEnv("CUDA_TIDY_CACHE_DIR"))
+    return *D;
+  llvm::SmallString<256> P;
+  if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); X && !X->empty())
+    P = *X;
+  else if (auto H = llvm::sys::Process::GetEnv("HOME"); H && !H->empty()) {
+    P = *H;
+    llvm::sys::path::append(P, ".cache");
+  } else
+    return "";
+  llvm::sys::path::append(P, "cuda-tidy");
+  return std::string(P);
+}
+
+} // namespace cudatidy

@@ -1,0 +1,1 @@
+#define FROM_SYSTEM_INCLUDE 1
