@@ -1,6 +1,7 @@
 //===- CudaApiModel.cpp ---------------------------------------------------===//
 
 #include "CudaApiModel.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
@@ -186,6 +187,19 @@ bool CudaApiModel::isHostContainer(const CXXRecordDecl *RD) {
     return true;
 #include "CudaApiModel.def"
   return false;
+}
+
+template <typename AttrT> static bool hasExplicitAttr(const VarDecl *VD) {
+  const auto *A = VD ? VD->getAttr<AttrT>() : nullptr;
+  return A && !A->isImplicit();
+}
+
+bool CudaApiModel::isDeclaredDeviceVariable(const VarDecl *VD) {
+  return hasExplicitAttr<CUDADeviceAttr>(VD);
+}
+
+bool CudaApiModel::isDeclaredConstantVariable(const VarDecl *VD) {
+  return hasExplicitAttr<CUDAConstantAttr>(VD);
 }
 
 const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {

@@ -185,6 +185,13 @@ public:
   /// elements live in pageable host memory.
   static bool isHostContainer(const CXXRecordDecl *RD);
 
+  /// Whether \p VD is declared `__device__` (\p Kind "device") or
+  /// `__constant__` ("constant") in the source. clang's device compilation
+  /// marks namespace-scope const variables __constant__ implicitly; those
+  /// are host variables and do not count.
+  static bool isDeclaredDeviceVariable(const VarDecl *VD);
+  static bool isDeclaredConstantVariable(const VarDecl *VD);
+
   /// The kernel a launch starts, when it is known.
   static const FunctionDecl *launchedKernel(const CallExpr *Call);
 };

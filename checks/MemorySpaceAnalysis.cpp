@@ -112,7 +112,8 @@ const char *spaceName(unsigned Spaces) {
 static bool isManagedVariable(const VarDecl *VD);
 static bool isDeviceVariable(const VarDecl *VD) {
   return VD && VD->hasGlobalStorage() && !isManagedVariable(VD) &&
-         (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>());
+         (CudaApiModel::isDeclaredDeviceVariable(VD) ||
+          CudaApiModel::isDeclaredConstantVariable(VD));
 }
 
 /// `__managed__`: clang keeps the attribute for HIP only; for CUDA the

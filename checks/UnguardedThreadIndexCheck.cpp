@@ -1,6 +1,7 @@
 //===- UnguardedThreadIndexCheck.cpp --------------------------------------===//
 
 #include "UnguardedThreadIndexCheck.h"
+#include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
 #include "clang/AST/ExprCXX.h"
@@ -48,8 +49,10 @@ namespace {
 
 bool isGlobalArray(const ValueDecl *D) {
   const auto *VD = dyn_cast<VarDecl>(D);
-  return VD && VD->hasGlobalStorage() && VD->hasAttr<CUDADeviceAttr>() &&
-         !VD->hasAttr<CUDASharedAttr>() && !VD->hasAttr<CUDAConstantAttr>() &&
+  return VD && VD->hasGlobalStorage() &&
+         CudaApiModel::isDeclaredDeviceVariable(VD) &&
+         !VD->hasAttr<CUDASharedAttr>() &&
+         !CudaApiModel::isDeclaredConstantVariable(VD) &&
          VD->getType()->isArrayType();
 }
 

@@ -1,6 +1,7 @@
 //===- WrongMemorySpaceCheck.cpp ------------------------------------------===//
 
 #include "WrongMemorySpaceCheck.h"
+#include "CudaApiModel.h"
 #include "MemoryCheckSupport.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/Attr.h"
@@ -115,7 +116,8 @@ llvm::SmallVector<unsigned, 2> stringArguments(const CallExpr *Call,
 
 bool isSymbolVariable(const VarDecl *VD) {
   return VD->hasGlobalStorage() &&
-         (VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>() ||
+         (CudaApiModel::isDeclaredDeviceVariable(VD) ||
+          CudaApiModel::isDeclaredConstantVariable(VD) ||
           isManagedVariableDecl(VD));
 }
 } // namespace

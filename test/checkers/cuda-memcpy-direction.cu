@@ -386,3 +386,13 @@ void lambda_capture(size_t n) {
   float *h = (float *)malloc(n * sizeof(float));
   cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToHost);
 }
+
+// A namespace-scope const table is host memory: clang's device compilation
+// marks it __constant__ implicitly, but the host copy is what the call reads.
+__constant__ float c_weights[4];
+const float kWeights[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+void uploadWeights() {
+  cudaMemcpyToSymbol(c_weights, kWeights, sizeof(kWeights));
+  cudaMemcpyToSymbol(c_weights, kWeights, sizeof(kWeights), 0,
+                     cudaMemcpyHostToDevice);
+}
