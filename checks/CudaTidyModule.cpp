@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemoryLeakCheck.h"
+#include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
@@ -21,6 +22,8 @@ class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
+    Factories.registerCheck<DivergentSyncthreadsCheck>(
+        "cuda-divergent-syncthreads");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
     Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
