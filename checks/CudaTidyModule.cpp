@@ -10,6 +10,7 @@
 #include "InvalidFreeCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
+#include "MissingSyncthreadsCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
@@ -27,6 +28,8 @@ public:
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
     Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
+    Factories.registerCheck<MissingSyncthreadsCheck>(
+        "cuda-missing-syncthreads");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");
