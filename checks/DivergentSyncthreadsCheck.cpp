@@ -122,6 +122,27 @@ bool contains(const Stmt *Outer, const Stmt *Inner, const ParentMap &PM) {
   return false;
 }
 
+/// Whether the path from \p B ends the thread (or the kernel) before it
+/// joins other code: a branch into __trap() or a failed assert. Threads
+/// that take it never wait at a barrier anyone else reaches.
+bool endsInNoReturn(const CFGBlock *B) {
+  for (unsigned Steps = 0; B && Steps < 8; ++Steps) {
+    for (const CFGElement &El : *B)
+      if (const auto *Call =
+              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El))) {
+        if (CudaApiModel::barrierOf(Call))
+          return false; // It waits first.
+        if (const FunctionDecl *FD = Call->getDirectCallee();
+            FD && FD->isNoReturn())
+          return true;
+      }
+    if (B->succ_size() != 1)
+      return false;
+    B = *B->succ_begin();
+  }
+  return false;
+}
+
 /// Whether \p C explains a barrier at \p Call better than \p Old: a
 /// condition before the barrier beats one after it (a do-while's), and the
 /// later of two beats the earlier.
@@ -281,6 +302,10 @@ void DivergentSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
       const auto *C = dyn_cast_or_null<Expr>(Dep->getTerminatorCondition());
       const Stmt *T = Dep->getTerminatorStmt();
       if (!C || !T || isa<BinaryConditionalOperator, ConditionalOperator>(T))
+        continue;
+      if (llvm::any_of(Dep->succs(), [](const CFGBlock::AdjacentBlock &S) {
+            return endsInNoReturn(S.getReachableBlock());
+          }))
         continue;
       Divergence D = divergenceOf(C, FD, 0);
       if (D == Divergence::None)

@@ -509,3 +509,18 @@ __global__ void persistentLoop(int *queue) {
   }
 }
 
+__global__ void trapOnBadThread(float *out, int n) {
+  if (threadIdx.x >= n)
+    __trap();
+  __syncthreads();
+  out[threadIdx.x] = 0.0f;
+}
+
+__global__ void returnThenBarrierThenTrap(float *out, int n) {
+  if (threadIdx.x >= n)
+    return;
+  __syncthreads();
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: barrier '__syncthreads' is not reached by every thread of the block: control flow to it depends on the thread index [cuda-divergent-syncthreads]
+  // CHECK-NOTES: :[[@LINE-4]]:7: note: threads leave before the barrier depending on this condition
+  __trap();
+}
