@@ -342,6 +342,17 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
     const auto &[Key, C] = *Diff.begin();
     if (C != 1 && C != -1)
       return false;
+    // tid and tid + blockDim.x are two slots of one thread: no other
+    // thread is blockDim.x away.
+    const Expr *X = First.UniformExprs.count(Key)
+                        ? First.UniformExprs.at(Key)
+                        : Second.UniformExprs.at(Key);
+    ThreadSource Src;
+    unsigned Dim;
+    if (K == 0 && ThreadIndexAnalysis::isThreadQuery(
+                      ThreadIndexAnalysis::strip(X), Src, Dim) &&
+        Src == TS_BlockDim && Dim == 0)
+      return false;
     if (!GuardsHold)
       return AfterChange;
     std::string XKey = Analysis->variablePartKey(

@@ -454,3 +454,11 @@ __global__ void writeAfterBarrierInLoop(const float *in, float *out, int n) {
     __syncthreads();
   }
 }
+
+__global__ void twoSlotsPerThread(const float *in, float *out) {
+  extern __shared__ float two[];
+  unsigned tid = threadIdx.x;
+  two[tid] = in[tid];
+  two[tid + blockDim.x] = in[tid + blockDim.x];
+  out[tid] = two[tid] + two[tid + blockDim.x];
+}
