@@ -5,7 +5,9 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace clang::tidy::cuda {
 namespace {
@@ -216,6 +218,86 @@ const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
     return dyn_cast<FunctionDecl>(DRE->getDecl());
   return nullptr;
+}
+
+namespace {
+
+struct BarrierRow {
+  BarrierScope Scope;
+  llvm::StringRef GroupClass, Name;
+};
+
+const llvm::SmallVector<BarrierRow, 8> &barrierRows() {
+  static const llvm::SmallVector<BarrierRow, 8> Rows = [] {
+    constexpr BarrierScope Block = BarrierScope::Block,
+                           Warp = BarrierScope::Warp;
+    llvm::SmallVector<BarrierRow, 8> R;
+#define CUDA_BARRIER(Scope, GroupClass, Name)                                  \
+  R.push_back({Scope, #GroupClass, #Name});
+#include "CudaApiModel.def"
+    (void)Block, (void)Warp;
+    return R;
+  }();
+  return Rows;
+}
+
+bool isInCooperativeGroups(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+      if (NS->getName() == "cooperative_groups")
+        return true;
+  return false;
+}
+
+/// The cooperative_groups class of \p T (through references), or "".
+llvm::StringRef groupClassOf(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || !isInCooperativeGroups(RD))
+    return "";
+  return RD->getName();
+}
+
+} // namespace
+
+std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  llvm::StringRef Name = FD->getName();
+  llvm::StringRef Group;
+  bool Global = FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
+    // block.sync() calls a static member: the class is the object's.
+    QualType Object = Method->getThisType()->getPointeeType();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+      Object = MC->getObjectType();
+    else if (const auto *ME =
+                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
+      Object = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
+                             : ME->getBase()->getType();
+    Group = groupClassOf(Object);
+  } else if (!Global && isInCooperativeGroups(FD) && Call->getNumArgs() >= 1) {
+    Group = groupClassOf(Call->getArg(0)->getType());
+  } else if (!Global) {
+    return std::nullopt;
+  }
+  for (const BarrierRow &R : barrierRows())
+    if (R.Name == Name && R.GroupClass == Group)
+      return BarrierInfo{R.Scope, R.GroupClass};
+  return std::nullopt;
+}
+
+bool CudaApiModel::returnsPerThreadValue(const CallExpr *Call) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+#define CUDA_PER_THREAD_RESULT(Name) S.insert(#Name);
+#include "CudaApiModel.def"
+    return S;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() &&
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+         Names.contains(FD->getName());
 }
 
 } // namespace clang::tidy::cuda

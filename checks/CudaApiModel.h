@@ -125,6 +125,16 @@ struct ResourceInfo {
   int HandleArg;
 };
 
+/// The threads that must all arrive at a barrier.
+enum class BarrierScope { Block, Warp };
+
+/// A barrier call: its scope, and the cooperative_groups class it belongs
+/// to ("" for __syncthreads and the like).
+struct BarrierInfo {
+  BarrierScope Scope;
+  llvm::StringRef GroupClass;
+};
+
 /// Everything the table says about one function name.
 struct ApiFunction {
   llvm::StringRef Name;
@@ -191,6 +201,12 @@ public:
   /// are host variables and do not count.
   static bool isDeclaredDeviceVariable(const VarDecl *VD);
   static bool isDeclaredConstantVariable(const VarDecl *VD);
+
+  /// The barrier \p Call waits at (CUDA_BARRIER rows), if it is one.
+  static std::optional<BarrierInfo> barrierOf(const CallExpr *Call);
+  /// Whether \p Call returns a value that differs between threads whatever
+  /// its arguments (CUDA_PER_THREAD_RESULT rows).
+  static bool returnsPerThreadValue(const CallExpr *Call);
 
   /// The kernel a launch starts, when it is known.
   static const FunctionDecl *launchedKernel(const CallExpr *Call);

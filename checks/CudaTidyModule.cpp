@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceMemoryLeakCheck.h"
+#include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
+#include "MissingSyncthreadsCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
@@ -21,9 +23,13 @@ class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
+    Factories.registerCheck<DivergentSyncthreadsCheck>(
+        "cuda-divergent-syncthreads");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
     Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
+    Factories.registerCheck<MissingSyncthreadsCheck>(
+        "cuda-missing-syncthreads");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");

@@ -1,0 +1,76 @@
+//===- MissingSyncthreadsCheck.h --------------------------------*- C++ -*-===//
+
+#ifndef CUDA_TIDY_MISSINGSYNCTHREADSCHECK_H
+#define CUDA_TIDY_MISSINGSYNCTHREADSCHECK_H
+
+#include "ArchConditionals.h"
+#include "ThreadIndexAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <memory>
+
+namespace clang::tidy::cuda {
+
+/// Finds shared-memory elements that one thread writes and another thread
+/// reads, or reads and another thread then overwrites, with no barrier
+/// between on some path.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-missing-syncthreads.md
+class MissingSyncthreadsCheck : public ClangTidyCheck {
+public:
+  MissingSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context) {}
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+
+  /// One read or write of a one-dimensional __shared__ array, with its
+  /// index read as Coeff * tid + sum(Uniform) + Const.
+  struct Access {
+    const Expr *At = nullptr;      ///< The subscript.
+    const Stmt *Point = nullptr;   ///< The CFG element where it happens.
+    const VarDecl *Array = nullptr;
+    bool Read = false, Write = false;
+    int64_t Coeff = 0;
+    const Expr *Thread = nullptr;  ///< The tid expression, when Coeff != 0.
+    std::map<std::string, int64_t> Uniform; ///< Term text -> coefficient.
+    std::map<std::string, const Expr *> UniformExprs;
+    llvm::SmallVector<const VarDecl *, 2> Vars; ///< Variables in Uniform.
+    int64_t Const = 0;
+  };
+
+private:
+  bool readIndex(const Expr *E, int64_t Coeff, Access &A,
+                 const FunctionDecl *FD, ASTContext &Ctx);
+  bool isThreadId(const Expr *E, const FunctionDecl *FD);
+  bool isUniform(const Expr *E, const FunctionDecl *FD, int Depth);
+  /// Whether First then Second (by other threads) conflict; sets the
+  /// hazard kind. \p GuardsHold: no variable of the guards changed between.
+  bool conflicts(const Access &First, const Access &Second, bool GuardsHold,
+                 const FunctionDecl *FD);
+  bool guardedBelow(const Access &A, const std::string &RHSKey, int64_t Max,
+                    const FunctionDecl *FD);
+  bool hasThreadGuard(const Access &At, const Expr *Thread,
+                      const FunctionDecl *FD);
+  int64_t warpBound(const Access &A, const FunctionDecl *FD);
+  bool mentionsThread(const Expr *E, const FunctionDecl *FD);
+  bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
+
+  struct StoreFacts;
+  /// The stores of the function being checked.
+  StoreFacts *CurrentStores = nullptr;
+  std::unique_ptr<ThreadIndexAnalysis> Analysis;
+  llvm::DenseSet<const Expr *> Reported;
+  ArchConditionals Arch;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
