@@ -223,9 +223,18 @@ bool MissingSyncthreadsCheck::guardedBelow(const Access &A,
                                            const FunctionDecl *FD) {
   if (!A.Thread)
     return false;
-  const BoundFact *F = Analysis->boundOn(A.Thread, A.Point, FD);
-  return F && F->K == BoundFact::Less && F->RHSKey == RHSKey &&
-         F->RHSConst <= Max;
+  // Any of the facts on the thread's index may be the one that separates
+  // the two threads (t < cols and t < s both hold inside a guarded
+  // reduction).
+  const FactList *Facts = Analysis->boundsAt(A.Point, FD);
+  if (!Facts)
+    return false;
+  std::string Key = Analysis->variablePartKey(A.Thread);
+  for (const BoundFact *F : *Facts)
+    if (F->K == BoundFact::Less && F->LHSKey == Key && F->RHSKey == RHSKey &&
+        F->RHSConst <= Max)
+      return true;
+  return false;
 }
 
 bool MissingSyncthreadsCheck::hasThreadGuard(const Access &At,

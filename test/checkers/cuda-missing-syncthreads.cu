@@ -462,3 +462,20 @@ __global__ void twoSlotsPerThread(const float *in, float *out) {
   two[tid + blockDim.x] = in[tid + blockDim.x];
   out[tid] = two[tid] + two[tid + blockDim.x];
 }
+
+// A reduction nested in a guard on the thread: t < s still separates the
+// threads of each step, whatever other bound holds on t.
+__global__ void nestedGuardedReduction(float *out, int cols) {
+  __shared__ float scratch[256];
+  int t = threadIdx.x;
+  scratch[t] = 1.0f;
+  __syncthreads();
+  if (t < cols) {
+    for (int s = 128; s > 0; s >>= 1) {
+      if (t < s)
+        scratch[t] += scratch[t + s];
+      __syncthreads();
+    }
+  }
+  out[t] = scratch[0];
+}
