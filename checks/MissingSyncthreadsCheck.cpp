@@ -33,15 +33,7 @@ void MissingSyncthreadsCheck::registerMatchers(MatchFinder *Finder) {
 
 namespace {
 
-std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || R.HasSideEffects)
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
+constexpr auto &constantOf = ThreadIndexAnalysis::integerConstant;
 
 const VarDecl *varOf(const Expr *E) {
   const auto *DRE = dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(E));

@@ -148,6 +148,11 @@ bool isUserFunction(const FunctionDecl *FD, const SourceManager &SM) {
 
 } // namespace
 
+std::optional<int64_t>
+ThreadIndexAnalysis::integerConstant(const Expr *E, const ASTContext &Ctx) {
+  return constantOf(E, Ctx);
+}
+
 //===-- Per-function state ------------------------------------------------===//
 
 struct ThreadIndexAnalysis::Subst {

@@ -27,6 +27,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,6 +146,9 @@ public:
   /// Whether \p VD is assigned, incremented or has its address taken in
   /// \p FD after its declaration.
   bool isModified(const VarDecl *VD, const FunctionDecl *FD);
+  /// The value of \p E when it is an integer constant expression.
+  static std::optional<int64_t> integerConstant(const Expr *E,
+                                                const ASTContext &Ctx);
   /// \p E without parentheses, casts, cleanups and temporaries.
   static const Expr *strip(const Expr *E);
   /// The read of a coordinate or extent: threadIdx.y, b.thread_rank();

@@ -47,6 +47,8 @@ void UnguardedThreadIndexCheck::registerMatchers(MatchFinder *Finder) {
 
 namespace {
 
+constexpr auto &constantValue = ThreadIndexAnalysis::integerConstant;
+
 bool isGlobalArray(const ValueDecl *D) {
   const auto *VD = dyn_cast<VarDecl>(D);
   return VD && VD->hasGlobalStorage() &&
@@ -143,16 +145,6 @@ private:
   Map &M;
   const FunctionDecl *Current = nullptr;
 };
-
-std::optional<int64_t> constantValue(const Expr *E, const ASTContext &Ctx) {
-  if (!E || E->isValueDependent() ||
-      !E->getType()->isIntegralOrEnumerationType())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || R.HasSideEffects)
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
-}
 
 } // namespace
 
