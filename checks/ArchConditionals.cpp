@@ -9,9 +9,10 @@ namespace clang::tidy::cuda {
 
 class ArchConditionalsRecorder : public PPCallbacks {
 public:
-  ArchConditionalsRecorder(ArchConditionals &Out, const SourceManager &SM,
-                           const LangOptions &LO)
-      : Out(Out), SM(SM), LO(LO) {}
+  ArchConditionalsRecorder(std::shared_ptr<ArchConditionals::Recording> Out,
+                           const SourceManager &SM, const LangOptions &LO)
+      : Out(std::move(Out)), SM(SM), LO(LO) {}
+  ~ArchConditionalsRecorder() override { Out->Live = false; }
 
   void If(SourceLocation, SourceRange Cond, ConditionValueKind) override {
     Stack.push_back(mentionsArch(Cond));
@@ -50,7 +51,7 @@ public:
     bool Arch = EndLoc == LastEndif ? LastEndedMentionedArch
                                     : !Stack.empty() && Stack.back();
     if (Arch)
-      Out.Skipped.push_back(Range);
+      Out->Skipped.push_back(Range);
   }
 
 private:
@@ -64,7 +65,7 @@ private:
     return Text.contains("__CUDA_ARCH__");
   }
 
-  ArchConditionals &Out;
+  std::shared_ptr<ArchConditionals::Recording> Out;
   const SourceManager &SM;
   const LangOptions &LO;
   llvm::SmallVector<bool, 8> Stack;
@@ -72,26 +73,63 @@ private:
   bool LastEndedMentionedArch = false;
 };
 
+namespace {
+/// The recording made for the last preprocessor a check attached to: the
+/// other checks of the translation unit share it instead of each lexing
+/// every #if condition again.
+thread_local const Preprocessor *LastPreprocessor = nullptr;
+thread_local std::weak_ptr<ArchConditionals::Recording> LastRecording;
+
+/// Sorts the starts of the skipped ranges by file.
+void index(ArchConditionals::Recording &R, const SourceManager &SM) {
+  if (R.Indexed == R.Skipped.size())
+    return;
+  R.StartsByFile.clear();
+  // Skipped ranges are file locations: within one file, the order of their
+  // raw encodings is the order of their offsets.
+  for (SourceRange S : R.Skipped)
+    R.StartsByFile[SM.getFileID(S.getBegin())].push_back(S.getBegin());
+  for (auto &[File, Starts] : R.StartsByFile)
+    llvm::sort(Starts, [](SourceLocation A, SourceLocation B) {
+      return A.getRawEncoding() < B.getRawEncoding();
+    });
+  R.Indexed = R.Skipped.size();
+}
+} // namespace
+
 void ArchConditionals::attach(Preprocessor &PP) {
-  Skipped.clear();
+  // A live recording of the same preprocessor is this translation unit's; a
+  // dead one belonged to an earlier preprocessor at the same address.
+  if (LastPreprocessor == &PP)
+    if (std::shared_ptr<Recording> R = LastRecording.lock(); R && R->Live) {
+      Shared = std::move(R);
+      return;
+    }
+  Shared = std::make_shared<Recording>();
+  LastPreprocessor = &PP;
+  LastRecording = Shared;
   PP.addPPCallbacks(std::make_unique<ArchConditionalsRecorder>(
-      *this, PP.getSourceManager(), PP.getLangOpts()));
+      Shared, PP.getSourceManager(), PP.getLangOpts()));
 }
 
 bool ArchConditionals::hidesCodeIn(SourceRange R,
                                    const SourceManager &SM) const {
-  if (Skipped.empty() || R.isInvalid())
+  if (!Shared || Shared->Skipped.empty() || R.isInvalid())
     return false;
   SourceLocation B = SM.getExpansionLoc(R.getBegin());
   SourceLocation E = SM.getExpansionLoc(R.getEnd());
-  for (SourceRange S : Skipped) {
-    if (SM.getFileID(S.getBegin()) != SM.getFileID(B))
-      continue;
-    if (!SM.isBeforeInTranslationUnit(S.getBegin(), B) &&
-        SM.isBeforeInTranslationUnit(S.getBegin(), E))
-      return true;
-  }
-  return false;
+  index(*Shared, SM);
+  auto It = Shared->StartsByFile.find(SM.getFileID(B));
+  if (It == Shared->StartsByFile.end())
+    return false;
+  // The first skipped start at or after B: if any start lies in [B, E), it
+  // does.
+  const auto &Starts = It->second;
+  auto First = llvm::lower_bound(Starts, B, [](SourceLocation S,
+                                               SourceLocation L) {
+    return S.getRawEncoding() < L.getRawEncoding();
+  });
+  return First != Starts.end() && SM.isBeforeInTranslationUnit(*First, E);
 }
 
 } // namespace clang::tidy::cuda

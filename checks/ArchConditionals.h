@@ -13,6 +13,9 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
 #include <vector>
 
 namespace clang::tidy::cuda {
@@ -21,14 +24,24 @@ namespace clang::tidy::cuda {
 /// __CUDA_ARCH__, in the main file and the headers it includes.
 class ArchConditionals {
 public:
-  /// Starts recording for the translation unit \p PP preprocesses.
+  /// Starts recording for the translation unit \p PP preprocesses. Every
+  /// check attaches its own ArchConditionals; they share one recording.
   void attach(Preprocessor &PP);
   /// Whether \p R contains a skipped __CUDA_ARCH__ region.
   bool hidesCodeIn(SourceRange R, const SourceManager &SM) const;
 
+  /// What one preprocessor skipped, and an index for hidesCodeIn.
+  struct Recording {
+    std::vector<SourceRange> Skipped;
+    /// Whether the recorder is still attached to its preprocessor.
+    bool Live = true;
+    /// The starts of Skipped per file, in file order; built on first query.
+    llvm::DenseMap<FileID, llvm::SmallVector<SourceLocation, 4>> StartsByFile;
+    size_t Indexed = 0;
+  };
+
 private:
-  friend class ArchConditionalsRecorder;
-  std::vector<SourceRange> Skipped;
+  std::shared_ptr<Recording> Shared;
 };
 
 } // namespace clang::tidy::cuda

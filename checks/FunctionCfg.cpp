@@ -34,6 +34,48 @@ const ParentMap &FunctionCfg::parents() const {
   return *Parents;
 }
 
+/// Whether \p DRE only loads the value of its variable, assigns to it or
+/// increments it.
+static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
+  const Stmt *P = PM.getParentIgnoreParens(DRE);
+  if (!P)
+    return false;
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P))
+    return ICE->getCastKind() == CK_LValueToRValue;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return BO->isAssignmentOp() && BO->getLHS()->IgnoreParens() == DRE;
+  if (const auto *UO = dyn_cast<UnaryOperator>(P))
+    return UO->isIncrementDecrementOp();
+  return false;
+}
+
+bool FunctionCfg::hasIndirectUse(const VarDecl *VD) const {
+  if (!IndirectlyUsed) {
+    IndirectlyUsed.emplace();
+    const ParentMap &PM = parents();
+    llvm::SmallVector<const Stmt *, 64> Work;
+    if (const Stmt *Body = Function->getBody())
+      Work.push_back(Body);
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (!isPlainLoadOrStore(DRE, PM))
+            IndirectlyUsed->insert(V);
+      } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+        for (const LambdaCapture &C : L->captures())
+          if (C.capturesVariable())
+            if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
+              IndirectlyUsed->insert(V);
+      }
+      for (const Stmt *Child : S->children())
+        if (Child)
+          Work.push_back(Child);
+    }
+  }
+  return IndirectlyUsed->count(VD);
+}
+
 const Stmt *FunctionCfg::stmtOf(const CFGElement &E) {
   if (auto S = E.getAs<CFGStmt>())
     return S->getStmt();
@@ -156,6 +198,10 @@ void TranslationUnitAnalyses::reset() {
   CurrentCtx = nullptr;
 }
 
+/// How many CFGs startFunction() keeps: the current function's and those of
+/// the functions used just before it (a caller's callees, a callee's caller).
+static constexpr unsigned KeptCfgs = 16;
+
 void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def))
@@ -163,14 +209,31 @@ void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
   if (Def == CurrentFunction)
     return;
   CurrentFunction = Def;
-  auto Keep = Cfgs.find(Def);
-  std::shared_ptr<const FunctionCfg> Kept;
-  bool HadEntry = Keep != Cfgs.end();
-  if (HadEntry)
-    Kept = std::move(Keep->second);
-  Cfgs.clear();
-  if (HadEntry)
-    Cfgs[Def] = std::move(Kept);
+  if (Cfgs.count(Def))
+    LastUse[Def] = ++UseCounter;
+  if (Cfgs.size() <= KeptCfgs)
+    return;
+  // Drop the CFGs used least recently.
+  llvm::SmallVector<std::pair<uint64_t, const FunctionDecl *>, 32> ByUse;
+  for (const auto &Entry : Cfgs)
+    ByUse.push_back({LastUse.lookup(Entry.first), Entry.first});
+  llvm::sort(ByUse);
+  for (unsigned I = 0, N = ByUse.size() - KeptCfgs; I != N; ++I) {
+    Cfgs.erase(ByUse[I].second);
+    LastUse.erase(ByUse[I].second);
+  }
+}
+
+std::optional<int64_t> TranslationUnitAnalyses::integerConstant(const Expr *E) {
+  auto It = IntegerConstants.find(E);
+  if (It != IntegerConstants.end())
+    return It->second;
+  std::optional<int64_t> Value;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects)
+    Value = R.Val.getInt().getExtValue();
+  IntegerConstants[E] = Value;
+  return Value;
 }
 
 std::shared_ptr<const FunctionCfg>
@@ -178,6 +241,7 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return nullptr;
+  LastUse[Def] = ++UseCounter;
   auto [It, Inserted] = Cfgs.try_emplace(Def);
   if (!Inserted)
     return It->second;

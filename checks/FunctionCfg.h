@@ -46,6 +46,13 @@ public:
   /// Where the declaration of \p VD is evaluated.
   std::optional<CfgPoint> declarationPointOf(const VarDecl *VD) const;
 
+  /// Whether some reference to \p VD in the body does more than load its
+  /// value, assign to it or increment it (takes its address, binds a
+  /// reference to it, ...), or a lambda captures it: its value may then be
+  /// read or changed out of the CFG's sight. Computed for every variable on
+  /// first use.
+  bool hasIndirectUse(const VarDecl *VD) const;
+
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E);
 
@@ -72,6 +79,7 @@ private:
   const FunctionDecl *Function;
   std::unique_ptr<CFG> Graph;
   mutable std::unique_ptr<ParentMap> Parents;
+  mutable std::optional<llvm::DenseSet<const VarDecl *>> IndirectlyUsed;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };
@@ -86,8 +94,9 @@ public:
   static void reset();
 
   /// Tells the cache that the analysis of a new function, \p FD, starts
-  /// (checks call it first thing in check()). CFGs built for other functions
-  /// are dropped, so that memory stays bounded on large files; every check
+  /// (checks call it first thing in check()). Only the CFGs of the few
+  /// functions used last are kept (callees are usually defined next to their
+  /// callers), so that memory stays bounded on large files; every check
   /// analyses a matched function in turn, so its CFG is still built once.
   void startFunction(const FunctionDecl *FD);
   /// startFunction(FD), then cfgOf(FD): what a check's check() calls for the
@@ -106,6 +115,10 @@ public:
   }
   /// The same CFG, kept alive for as long as the caller holds it.
   std::shared_ptr<const FunctionCfg> sharedCfgOf(const FunctionDecl *FD);
+
+  /// The value of \p E when it folds to an integer constant
+  /// (Expr::EvaluateAsInt, without side effects), memoized.
+  std::optional<int64_t> integerConstant(const Expr *E);
 
   /// Whether a function defined in this translation unit (outside system
   /// headers) calls \p FD directly.
@@ -130,6 +143,10 @@ private:
   const FunctionDecl *CurrentFunction = nullptr;
   llvm::DenseMap<const FunctionDecl *, std::shared_ptr<const FunctionCfg>>
       Cfgs;
+  /// When each CFG in Cfgs was last asked for, on a counter.
+  llvm::DenseMap<const FunctionDecl *, uint64_t> LastUse;
+  uint64_t UseCounter = 0;
+  llvm::DenseMap<const Expr *, std::optional<int64_t>> IntegerConstants;
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;

@@ -1238,20 +1238,32 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
 
 const MemoryState *FunctionMemorySpaces::stateBefore(CfgPoint P) const {
   auto It = BlockEntry.find(P.Block);
-  if (It == BlockEntry.end())
+  if (It == BlockEntry.end() || P.Index > P.Block->size())
     return nullptr;
-  auto &States = PerElement[P.Block];
-  if (States.empty()) {
-    FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
+  if (auto PE = PerElement.find(P.Block); PE != PerElement.end())
+    return &PE->second[P.Index];
+  FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
+  if (CursorBlock == P.Block && CursorIndex > P.Index) {
+    // Back in a block already walked: keep the state before each element.
+    auto &States = PerElement[P.Block];
     MemoryState St = It->second;
     for (const CFGElement &E : *P.Block) {
       States.push_back(St);
       if (const Stmt *S = FunctionCfg::stmtOf(E))
         A.transfer(S, St);
     }
-    States.push_back(St);
+    States.push_back(std::move(St));
+    return &States[P.Index];
   }
-  return P.Index < States.size() ? &States[P.Index] : nullptr;
+  if (CursorBlock != P.Block) {
+    CursorBlock = P.Block;
+    CursorIndex = 0;
+    CursorState = It->second;
+  }
+  for (; CursorIndex < P.Index; ++CursorIndex)
+    if (const Stmt *S = FunctionCfg::stmtOf((*P.Block)[CursorIndex]))
+      A.transfer(S, CursorState);
+  return &CursorState;
 }
 
 PointerFact FunctionMemorySpaces::factOf(const Expr *E) const {
@@ -1441,9 +1453,12 @@ MemorySpaceAnalysis::entryFromCallers(const FunctionDecl *FD) {
     std::optional<CfgPoint> P = CR->cfg().pointOf(Call);
     if (!P)
       return std::nullopt;
-    const MemoryState *St = CR->stateBefore(*P);
-    if (!St)
+    const MemoryState *Before = CR->stateBefore(*P);
+    if (!Before)
       return std::nullopt;
+    // Evaluating the arguments may analyse other functions: keep a copy.
+    const MemoryState State = *Before;
+    const MemoryState *St = &State;
     MemoryState Site;
     for (unsigned I = 0; I < FD->getNumParams(); ++I) {
       const ParmVarDecl *Param = FD->getParamDecl(I);

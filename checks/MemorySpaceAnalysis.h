@@ -160,12 +160,19 @@ private:
   FunctionMemorySpaces(MemorySpaceAnalysis &MSA,
                        std::shared_ptr<const FunctionCfg> Cfg)
       : MSA(&MSA), Cfg(std::move(Cfg)) {}
-  /// The state before element \p Index of \p Block.
+  /// The state before element \p Index of \p Block; valid until the next
+  /// call.
   const MemoryState *stateBefore(CfgPoint P) const;
 
   MemorySpaceAnalysis *MSA;
   std::shared_ptr<const FunctionCfg> Cfg; // Kept past the current function.
   llvm::DenseMap<const CFGBlock *, MemoryState> BlockEntry;
+  /// The state before element CursorIndex of CursorBlock. Queries in element
+  /// order (a check walking the CFG) move it forward; a block asked about
+  /// out of order gets the states before each of its elements in PerElement.
+  mutable const CFGBlock *CursorBlock = nullptr;
+  mutable unsigned CursorIndex = 0;
+  mutable MemoryState CursorState;
   mutable llvm::DenseMap<const CFGBlock *, std::vector<MemoryState>> PerElement;
   MemoryState ExitState;
   PointerFact Returned;

@@ -92,49 +92,6 @@ ResultUse classifyResultUse(const Expr *E, const FunctionCfg &Cfg) {
   }
 }
 
-/// Whether \p DRE, a reference to \p VD, only loads the value or assigns
-/// to it; anything else (address taken, reference bound, captured) lets the
-/// value be read in ways the walk cannot see.
-static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
-  const Stmt *P = PM.getParentIgnoreParens(DRE);
-  if (!P)
-    return false;
-  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P))
-    return ICE->getCastKind() == CK_LValueToRValue;
-  if (const auto *BO = dyn_cast<BinaryOperator>(P))
-    return BO->isAssignmentOp() &&
-           BO->getLHS()->IgnoreParens() == DRE;
-  if (const auto *UO = dyn_cast<UnaryOperator>(P))
-    return UO->isIncrementDecrementOp();
-  return false;
-}
-
-namespace {
-class EscapeFinder {
-public:
-  EscapeFinder(const VarDecl *VD, const ParentMap &PM) : VD(VD), PM(PM) {}
-  bool escapes(const Stmt *S) {
-    if (!S)
-      return false;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (DRE->getDecl() == VD && !isPlainLoadOrStore(DRE, PM))
-        return true;
-    if (const auto *L = dyn_cast<LambdaExpr>(S))
-      for (const LambdaCapture &C : L->captures())
-        if (C.capturesVariable() && C.getCapturedVar() == VD)
-          return true;
-    for (const Stmt *Child : S->children())
-      if (escapes(Child))
-        return true;
-    return false;
-  }
-
-private:
-  const VarDecl *VD;
-  const ParentMap &PM;
-};
-} // namespace
-
 StoredValueFate followStoredValue(const ResultUse &Use,
                                   const FunctionCfg &Cfg) {
   StoredValueFate Fate;
@@ -142,7 +99,7 @@ StoredValueFate followStoredValue(const ResultUse &Use,
   if (!VD || !Use.StoreStmt)
     return Fate;
   const ParentMap &PM = Cfg.parents();
-  if (EscapeFinder(VD, PM).escapes(Cfg.function()->getBody()))
+  if (Cfg.hasIndirectUse(VD))
     return Fate;
 
   std::optional<CfgPoint> Start = isa<DeclStmt>(Use.StoreStmt)

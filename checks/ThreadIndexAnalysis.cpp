@@ -110,10 +110,9 @@ std::optional<int64_t> constantOf(const Expr *E, const ASTContext &Ctx) {
   if (!E || E->isValueDependent() || E->isTypeDependent() ||
       !E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
-  Expr::EvalResult R;
-  if (!E->EvaluateAsInt(R, Ctx) || R.HasSideEffects)
-    return std::nullopt;
-  return R.Val.getInt().getExtValue();
+  // Indices and bounds ask about the same expressions many times.
+  return TranslationUnitAnalyses::get(const_cast<ASTContext &>(Ctx))
+      .integerConstant(E);
 }
 
 /// The single returned expression of a helper such as
