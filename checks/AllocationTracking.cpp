@@ -232,19 +232,30 @@ AllocationTracker::summaryOf(const FunctionDecl *FD) {
   return &(Summaries[Def] = std::move(S));
 }
 
-AllocationTracker::ParamUse
-AllocationTracker::paramUse(const FunctionDecl *FD, unsigned Index,
-                            const FunctionCfg &Cfg) {
-  const ParmVarDecl *P = FD->getParamDecl(Index);
-  if (P->getType()->isReferenceType())
-    return ParamUse::MayKeep;
+llvm::SmallVector<AllocationTracker::ParamUse, 4>
+AllocationTracker::paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg) {
+  unsigned N = FD->getNumParams();
+  llvm::SmallVector<bool, 4> Frees(N, false), Keeps(N, false);
+  llvm::SmallDenseMap<const ParmVarDecl *, unsigned, 4> Index;
+  for (unsigned I = 0; I != N; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (P->getType()->isReferenceType())
+      Keeps[I] = true;
+    else
+      Index[P] = I;
+  }
   const ParentMap &PM = Cfg.parents();
-  bool Frees = false, Keeps = false;
-  // Looks at every use of the parameter in the body.
-  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
-    if (!S || Keeps)
-      return;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == P) {
+  // Looks at every use of a parameter in the body.
+  llvm::SmallVector<const Stmt *, 64> Work;
+  if (!Index.empty())
+    Work.push_back(FD->getBody());
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    auto Found = P ? Index.find(P) : Index.end();
+    if (Found != Index.end() && !Keeps[Found->second]) {
+      unsigned PI = Found->second;
       // Climb through casts and pointer arithmetic to the real use.
       const Stmt *Cur = DRE;
       const Stmt *Parent = PM.getParent(Cur);
@@ -255,42 +266,47 @@ AllocationTracker::paramUse(const FunctionDecl *FD, unsigned Index,
         Parent = PM.getParent(Cur);
       }
       if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
-        for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
+        for (unsigned I = 0, NA = Call->getNumArgs(); I != NA; ++I) {
           if (Call->getArg(I) != Cur)
             continue;
           if (releases(Call, I))
-            Frees = true;
+            Frees[PI] = true;
           else if (mayKeep(Call, I))
-            Keeps = true;
+            Keeps[PI] = true;
         }
         if (Call->getCallee() == Cur)
-          Keeps = true;
+          Keeps[PI] = true;
       } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
         if (BO->isAssignmentOp() && BO->getRHS() == Cur)
-          Keeps = true;
+          Keeps[PI] = true;
       } else if (!Parent || isa<ReturnStmt, DeclStmt, CXXConstructExpr,
                                 InitListExpr, LambdaExpr>(Parent)) {
-        Keeps = true;
+        Keeps[PI] = true;
       } else if (const auto *UO = dyn_cast<UnaryOperator>(Parent)) {
         if (UO->getOpcode() == UO_AddrOf)
-          Keeps = true;
+          Keeps[PI] = true;
       }
     }
+    // Children in reverse, so that they are visited in source order.
+    size_t First = Work.size();
     for (const Stmt *Child : S->children())
-      Visit(Child);
-  };
-  Visit(FD->getBody());
-  if (Keeps)
-    return ParamUse::MayKeep;
-  return Frees ? ParamUse::Frees : ParamUse::ReadsOnly;
+      if (Child)
+        Work.push_back(Child);
+    std::reverse(Work.begin() + First, Work.end());
+  }
+  llvm::SmallVector<ParamUse, 4> Uses;
+  for (unsigned I = 0; I != N; ++I)
+    Uses.push_back(Keeps[I]   ? ParamUse::MayKeep
+                   : Frees[I] ? ParamUse::Frees
+                              : ParamUse::ReadsOnly);
+  return Uses;
 }
 
 AllocationTracker::Summary
 AllocationTracker::computeSummary(const FunctionDecl *FD,
                                   const FunctionCfg &Cfg) {
   Summary S;
-  for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I)
-    S.Params.push_back(paramUse(FD, I, Cfg));
+  S.Params = paramUses(FD, Cfg);
 
   // Returns a fresh allocation: every return gives an allocated local or
   // null, and at least one gives the allocation.

@@ -84,8 +84,9 @@ private:
   };
   const Summary *summaryOf(const FunctionDecl *FD);
   Summary computeSummary(const FunctionDecl *FD, const FunctionCfg &Cfg);
-  ParamUse paramUse(const FunctionDecl *FD, unsigned Index,
-                    const FunctionCfg &Cfg);
+  /// How \p FD uses each of its parameters, in one walk of its body.
+  llvm::SmallVector<ParamUse, 4> paramUses(const FunctionDecl *FD,
+                                           const FunctionCfg &Cfg);
 
   /// The kind of allocation \p Call makes and the argument (or -1 for the
   /// return value) that receives it.

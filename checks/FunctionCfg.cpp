@@ -76,12 +76,6 @@ bool FunctionCfg::hasIndirectUse(const VarDecl *VD) const {
   return IndirectlyUsed->count(VD);
 }
 
-const Stmt *FunctionCfg::stmtOf(const CFGElement &E) {
-  if (auto S = E.getAs<CFGStmt>())
-    return S->getStmt();
-  return nullptr;
-}
-
 std::optional<CfgPoint> FunctionCfg::pointOf(const Stmt *S) const {
   auto It = Points.find(S);
   if (It == Points.end())
@@ -156,12 +150,18 @@ void FunctionCfg::walkFromEntry(
 }
 
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
-  if (!FD || !FD->doesThisDeclarationHaveABody() || !FD->getBody())
+  if (!FD)
     return false;
-  if (FD->isDependentContext() || FD->isInvalidDecl())
-    return false;
-  SourceLocation Loc = SM.getExpansionLoc(FD->getLocation());
-  return !SM.isInSystemHeader(Loc);
+  // Every check and summary asks, many times per function: memoized.
+  auto &Known = TranslationUnitAnalyses::get(FD->getASTContext()).Analysable;
+  auto It = Known.find(FD);
+  if (It != Known.end())
+    return It->second;
+  bool Analysable = FD->doesThisDeclarationHaveABody() && FD->getBody() &&
+                    !FD->isDependentContext() && !FD->isInvalidDecl() &&
+                    !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+  Known[FD] = Analysable;
+  return Analysable;
 }
 
 bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,

@@ -54,7 +54,11 @@ public:
   bool hasIndirectUse(const VarDecl *VD) const;
 
   /// The statement of a CFG element, or null for other element kinds.
-  static const Stmt *stmtOf(const CFGElement &E);
+  static const Stmt *stmtOf(const CFGElement &E) {
+    if (auto S = E.getAs<CFGStmt>())
+      return S->getStmt();
+    return nullptr;
+  }
 
   /// Visits the points after \p From along every path, in no fixed order,
   /// each at most once. \p Visit returns true to stop following a path at
@@ -147,6 +151,9 @@ private:
   llvm::DenseMap<const FunctionDecl *, uint64_t> LastUse;
   uint64_t UseCounter = 0;
   llvm::DenseMap<const Expr *, std::optional<int64_t>> IntegerConstants;
+  llvm::DenseMap<const FunctionDecl *, bool> Analysable;
+  friend bool isAnalysableFunction(const FunctionDecl *FD,
+                                   const SourceManager &SM);
   bool CallGraphBuilt = false;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;

@@ -1363,10 +1363,22 @@ public:
                      llvm::SmallVector<std::pair<const CallExpr *,
                                                  const FunctionDecl *>, 4>>
           &Sites,
-      llvm::DenseSet<const FunctionDecl *> &Unknown)
-      : Sites(Sites), Unknown(Unknown) {}
+      llvm::DenseSet<const FunctionDecl *> &Unknown, const SourceManager &SM)
+      : Sites(Sites), Unknown(Unknown), SM(SM) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    // Code in a system header can only name a function of the program
+    // through a template instantiated with the program's types: skip the
+    // other functions and variables declared there outside any function,
+    // most of the translation unit.
+    if (D && (isa<FunctionDecl>(D) || isa<VarDecl>(D)) &&
+        !D->getParentFunctionOrMethod() && !isInstantiation(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
 #define TRAVERSE_FN(T)                                                         \
   bool Traverse##T(T *FD) {                                                    \
@@ -1405,12 +1417,19 @@ public:
   }
 
 private:
+  static bool isInstantiation(const Decl *D) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      return FD->getTemplateInstantiationPattern() != nullptr;
+    return cast<VarDecl>(D)->getTemplateInstantiationPattern() != nullptr;
+  }
+
   bool Dependent = false;
   llvm::DenseMap<const FunctionDecl *,
                  llvm::SmallVector<std::pair<const CallExpr *,
                                              const FunctionDecl *>, 4>> &Sites;
   llvm::DenseSet<const FunctionDecl *> &Unknown;
   const FunctionDecl *Current = nullptr;
+  const SourceManager &SM;
 };
 } // namespace
 
@@ -1418,7 +1437,7 @@ void MemorySpaceAnalysis::collectCallSites() {
   if (CallSitesCollected)
     return;
   CallSitesCollected = true;
-  CallSiteCollector C(CallSites, UnknownCallers);
+  CallSiteCollector C(CallSites, UnknownCallers, Ctx.getSourceManager());
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
     C.TraverseDecl(D);
 }
