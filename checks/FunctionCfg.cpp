@@ -325,11 +325,17 @@ void TranslationUnitAnalyses::buildCallGraph() {
 }
 
 bool TranslationUnitAnalyses::hasKnownCallers(const FunctionDecl *FD) {
+  // Sema marks every function that any expression names: one it never
+  // marked has no callers, and the walk of the translation unit is saved.
+  if (!FD->isReferenced())
+    return false;
   buildCallGraph();
   return Called.count(FD->getCanonicalDecl());
 }
 
 bool TranslationUnitAnalyses::isAddressTaken(const FunctionDecl *FD) {
+  if (!FD->isReferenced())
+    return false;
   buildCallGraph();
   return AddressTaken.count(FD->getCanonicalDecl());
 }
