@@ -19,7 +19,7 @@ void copy_on_a_stream(int n, float *d, cudaStream_t stream) {
                              stream));
   float first = h[0], second = h[1];
   // CHECK-NOTES: :[[@LINE-1]]:17: warning: 'h' is read on the host before the asynchronous copy that writes it is synchronized [cuda-missing-host-sync]
-  // CHECK-NOTES: :[[@LINE-5]]:14: note: asynchronous copy queued here on stream 'stream'
+  // CHECK-NOTES: :[[@LINE-4]]:14: note: asynchronous copy queued here on stream 'stream'
 
   printf("%f %f\n", first, second);
 }
