@@ -42,6 +42,19 @@ static float checksum(const float *p, int n) {
   return s;
 }
 static void waitForGpu() { CUDA_CHECK(cudaDeviceSynchronize()); }
+// Launchers: they queue work and return while it runs.
+static void launchFill(float *p, int n, cudaStream_t s = 0) {
+  fill<<<(n + 255) / 256, 256, 0, s>>>(p, n);
+  CUDA_CHECK(cudaGetLastError());
+}
+template <typename T>
+void copyToHost(T *dst, const T *src, int n, cudaStream_t s) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+}
+static void launchFillAndWait(float *p, int n) {
+  launchFill(p, n);
+  waitForGpu();
+}
 void externalBarrier(); // Defined elsewhere: it may synchronize.
 
 //===----------------------------------------------------------------------===//
@@ -346,6 +359,23 @@ float atomic_result_read_early(int n) {
   return r;
 }
 
+float launcher_returns_before_the_kernel_ends(int n) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  launchFill(m, n);
+  return m[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'm' is read on the host before the kernel 'fill' that writes it is synchronized [cuda-missing-host-sync]
+}
+
+void template_copy_helper(int n, float *d, cudaStream_t s) {
+  float *h;
+  CUDA_CHECK(cudaMallocHost(&h, n * sizeof(float)));
+  copyToHost(h, d, n, s);
+  printf("%f\n", h[0]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'h' is read on the host before the asynchronous copy that writes it is synchronized [cuda-missing-host-sync]
+  CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
 //===----------------------------------------------------------------------===//
 // Negative cases
 //===----------------------------------------------------------------------===//
@@ -647,6 +677,23 @@ void legacy_stream_sync(int n) {
   CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
   fill<<<1, 256>>>(m, n);
   CUDA_CHECK(cudaStreamSynchronize(0));
+  printf("%f\n", m[0]);
+}
+
+void launcher_then_stream_sync(int n, float *d, cudaStream_t s) {
+  float *m, *h;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  CUDA_CHECK(cudaMallocHost(&h, n * sizeof(float)));
+  launchFill(m, n, s);
+  copyToHost(h, d, n, s);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  printf("%f %f\n", m[0], h[0]);
+}
+
+void launcher_that_waits(int n) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  launchFillAndWait(m, n);
   printf("%f\n", m[0]);
 }
 
