@@ -195,8 +195,11 @@ public:
       : A(A), FD(FD), Device(Device),
         SM(A.context().getSourceManager()) {
     for (const ParmVarDecl *P : FD->parameters())
-      if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      if (P->getType()->isPointerType() || P->getType()->isReferenceType()) {
         Root[P] = P;
+        if (Device && P->getType()->getPointeeType().isVolatileQualified())
+          Found[P].Concurrent = true;
+      }
   }
 
   std::map<const VarDecl *, Access> Found;
@@ -312,12 +315,17 @@ public:
           I < Def->getNumParams()) {
         std::optional<Access> Acc =
             Device ? A.deviceAccess(Def, I) : A.hostAccess(Def, I);
-        if (Acc)
+        if (Acc) {
           note(R, Acc->Reads, Acc->Writes);
-        else
+          Found[R].Concurrent |= Acc->Concurrent;
+        } else {
           note(R, true, true);
+        }
         continue;
       }
+      if (Device && Callee->getIdentifier() &&
+          Callee->getName().ends_with("_system"))
+        Found[R].Concurrent = true; // atomicAdd_system and the like.
       // Library functions and intrinsics (atomics) read what they are given
       // and write it unless it is const.
       QualType ParamTy = I < Callee->getNumParams()
@@ -535,8 +543,21 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
 
+  bool HostVisibleMemory = false;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isManagedVariableDecl(VD))
+      HostVisibleMemory = true;
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *C) {
     const ApiFunction *Api = CudaApiModel::lookup(C);
+    if (Api && ((Api->Alloc && (Api->Alloc->Space & (MS_Pinned | MS_Mapped |
+                                                     MS_Managed))) ||
+                (Api->HostRegister && Api->HostRegister->Registers) ||
+                Api->MapHost))
+      HostVisibleMemory = true;
     if (!Api || !Api->Resource || Api->Resource->Kind != ResourceKind::Stream ||
         Api->Resource->Role != ResourceRole::Create ||
         (unsigned)Api->Resource->HandleArg >= C->getNumArgs())
@@ -570,14 +591,19 @@ private:
 };
 } // namespace
 
+void AsyncWorkAnalysis::collectTranslationUnitFacts() {
+  if (FactsCollected)
+    return;
+  FactsCollected = true;
+  StreamCreationFinder F(Ctx, StreamFlags);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  HostVisibleMemory = F.HostVisibleMemory;
+}
+
 std::optional<bool>
 AsyncWorkAnalysis::streamIsNonBlocking(const LocKey &Handle,
                                        const FunctionDecl *) {
-  if (!StreamsCollected) {
-    StreamsCollected = true;
-    StreamCreationFinder F(Ctx, StreamFlags);
-    F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
+  collectTranslationUnitFacts();
   auto It = StreamFlags.find(streamDeclOf(Handle));
   if (It == StreamFlags.end())
     return std::nullopt;
@@ -616,9 +642,13 @@ struct WorkState {
   /// For each event recorded in this function, the operations that its
   /// completion implies have completed.
   std::map<unsigned, std::set<const Stmt *>> Events;
+  /// Branch conditions on variables that never change, as taken on every
+  /// path here: a later branch on the same variable goes the same way.
+  std::map<const VarDecl *, bool> Taken;
 
   bool operator==(const WorkState &O) const {
-    return Reached == O.Reached && Pending == O.Pending && Events == O.Events;
+    return Reached == O.Reached && Pending == O.Pending &&
+           Events == O.Events && Taken == O.Taken;
   }
 
   void join(const WorkState &O) {
@@ -653,9 +683,24 @@ struct WorkState {
     }
     for (const auto &[Ev, Covered] : O.Events)
       Events.try_emplace(Ev, Covered);
+    for (auto It = Taken.begin(); It != Taken.end();) {
+      auto Other = O.Taken.find(It->first);
+      It = Other == O.Taken.end() || Other->second != It->second
+               ? Taken.erase(It)
+               : std::next(It);
+    }
   }
 };
 
+
+/// Whether \p C queues device work itself.
+bool isQueuingCall(const CallExpr *C) {
+  if (isa<CUDAKernelCallExpr>(C))
+    return true;
+  const ApiFunction *Api = CudaApiModel::lookup(C);
+  return Api && ((Api->Copy && Api->Copy->isAsync()) ||
+                 (Api->Event && Api->Event->Role == EventRole::Record));
+}
 
 /// The direction a constant cudaMemcpyKind argument names.
 std::optional<CopyDirection> directionOfKind(const Expr *Kind, ASTContext &Ctx) {
@@ -714,6 +759,10 @@ private:
 
   // Transfer.
   WorkState processBlock(const CFGBlock *B, WorkState St, bool Report);
+  /// \p Out as it reaches \p To from \p From: unreached when the branch
+  /// contradicts one taken before on a variable that never changes.
+  WorkState alongEdge(const CFGBlock *From, const CFGBlock *To,
+                      const WorkState &Out);
   void transfer(const CFGElement &E, WorkState &St, bool Report);
   void transferCall(const CallExpr *C, WorkState &St, bool Report);
   void enqueue(const WorkInfo &W, WorkState &St);
@@ -971,6 +1020,11 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
   auto Arg = [&](int I) -> const Expr * {
     return I >= 0 && (unsigned)I < C->getNumArgs() ? C->getArg(I) : nullptr;
   };
+  // What a call queues does not change from one visit to the next.
+  if (auto It = Works.find(C); It != Works.end() && isQueuingCall(C)) {
+    enqueue(It->second, St);
+    return;
+  }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
     WorkInfo W;
     W.Kind = WorkKind::Kernel;
@@ -989,7 +1043,9 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
           continue;
         std::optional<AsyncWorkAnalysis::Access> Acc =
             A.deviceAccess(W.Kernel, I);
-        if (!Acc)
+        // Memory the kernel shares with the host on purpose (volatile
+        // polling, system-scope atomics) is not a missing synchronization.
+        if (!Acc || Acc->Concurrent)
           continue;
         if (Acc->Writes)
           W.Writes.push_back(*B);
@@ -1191,6 +1247,10 @@ void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
 void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
                                            const FunctionDecl *Callee,
                                            WorkState &St) {
+  if (auto It = Works.find(C); It != Works.end()) {
+    enqueue(It->second, St);
+    return;
+  }
   const std::vector<AsyncWorkAnalysis::LeftRunning> *Left =
       A.leftRunning(Callee);
   if (!Left || Left->empty())
@@ -1536,13 +1596,14 @@ bool FunctionAsyncWork::solve() {
   std::vector<WorkState> Out(N), OutBack(N), InBackSeen(N);
   // Loops are taken to run at least once: the exit edge of a loop header
   // carries only what comes around the loop, when the body is reachable.
-  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> const WorkState & {
+  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> WorkState {
     unsigned Id = P->getBlockID();
-    if (IsLoopHeader(P) && P->succ_size() == 2 &&
-        (P->succ_begin() + 1)->getReachableBlock() == B &&
-        OutBack[Id].Reached)
-      return OutBack[Id];
-    return Out[Id];
+    bool ExitEdge = P->succ_size() == 2 &&
+                    (P->succ_begin() + 1)->getReachableBlock() == B;
+    const WorkState &From =
+        IsLoopHeader(P) && ExitEdge && OutBack[Id].Reached ? OutBack[Id]
+                                                           : Out[Id];
+    return alongEdge(P, B, From);
   };
 
   constexpr unsigned MaxSweeps = 40;
@@ -1576,6 +1637,41 @@ bool FunctionAsyncWork::solve() {
     }
   }
   return Stable;
+}
+
+WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
+                                       const CFGBlock *To,
+                                       const WorkState &Out) {
+  if (!Out.Reached || From->succ_size() != 2 ||
+      From->succ_begin()->getReachableBlock() ==
+          (From->succ_begin() + 1)->getReachableBlock())
+    return Out;
+  const auto *Cond =
+      dyn_cast_or_null<Expr>(From->getTerminatorCondition(/*StripParens=*/true));
+  bool Negated = false;
+  while (Cond) {
+    Cond = Cond->IgnoreParenImpCasts();
+    const auto *U = dyn_cast<UnaryOperator>(Cond);
+    if (!U || U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = U->getSubExpr();
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Cond);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !(VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) ||
+      VD->getType()->isReferenceType() ||
+      !(VD->getType()->isBooleanType() || VD->getType()->isIntegerType()) ||
+      MemorySpaceAnalysis::get(Ctx, A.arch()).isModified(Cfg.function(), VD))
+    return Out;
+  bool TrueEdge = From->succ_begin()->getReachableBlock() == To;
+  bool Value = TrueEdge != Negated;
+  auto It = Out.Taken.find(VD);
+  if (It != Out.Taken.end() && It->second != Value)
+    return WorkState(); // The other way was taken before: not a path.
+  WorkState Result = Out;
+  Result.Taken[VD] = Value;
+  return Result;
 }
 
 std::vector<AsyncWorkAnalysis::LeftRunning>
@@ -1651,22 +1747,25 @@ std::vector<SyncHazard> FunctionAsyncWork::report() {
   return First;
 }
 
-/// Whether \p C queues device work itself.
-bool isQueuingCall(const CallExpr *C) {
-  if (isa<CUDAKernelCallExpr>(C))
-    return true;
-  const ApiFunction *Api = CudaApiModel::lookup(C);
-  return Api && ((Api->Copy && Api->Copy->isAsync()) ||
-                 (Api->Event && Api->Event->Role == EventRole::Record));
-}
-
-/// Whether the function of \p Cfg queues device work, so that it is worth
-/// analysing.
-bool queuesWork(const FunctionCfg &Cfg, AsyncWorkAnalysis &A) {
+/// Whether the function of \p Cfg queues device work whose use of memory
+/// could be reported: any work, when host-visible memory exists in the
+/// translation unit; otherwise only work on device memory freed in stream
+/// order, or an event whose time is read.
+bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
+                    bool HostVisibleMemory) {
+  bool Queues = false, Reportable = HostVisibleMemory;
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B) {
       const auto *C = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
-      if (C && (isQueuingCall(C) || A.queuesWork(C->getDirectCallee())))
+      if (!C)
+        continue;
+      if (!Queues && (isQueuingCall(C) || A.queuesWork(C->getDirectCallee())))
+        Queues = true;
+      if (!Reportable)
+        if (const ApiFunction *Api = CudaApiModel::lookup(C))
+          Reportable = (Api->Free && Api->Free->StreamArg >= 0) ||
+                       (Api->Event && Api->Event->Role == EventRole::Elapsed);
+      if (Queues && Reportable)
         return true;
     }
   return false;
@@ -1684,7 +1783,8 @@ AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
     return {};
   TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
   const FunctionCfg *Cfg = TU.beginFunction(FD);
-  if (!Cfg || !cuda::queuesWork(*Cfg, *this))
+  collectTranslationUnitFacts();
+  if (!Cfg || !worthAnalysing(*Cfg, *this, HostVisibleMemory))
     return {};
   const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
   if (!M)
@@ -1732,7 +1832,8 @@ AsyncWorkAnalysis::leftRunning(const FunctionDecl *FD) {
   auto Result = std::make_unique<std::vector<LeftRunning>>();
   std::shared_ptr<const FunctionCfg> Cfg =
       TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
-  if (Cfg && cuda::queuesWork(*Cfg, *this))
+  collectTranslationUnitFacts();
+  if (Cfg && HostVisibleMemory && worthAnalysing(*Cfg, *this, true))
     if (const FunctionMemorySpaces *M =
             MemorySpaceAnalysis::get(Ctx, Arch).analyse(Def)) {
       FunctionAsyncWork W(*this, *M, PerThread);

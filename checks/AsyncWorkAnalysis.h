@@ -101,6 +101,9 @@ public:
   struct Access {
     bool Reads = false;
     bool Writes = false;
+    /// Device code shares it with the host on purpose: through a volatile
+    /// pointer, or with system-scope atomics.
+    bool Concurrent = false;
   };
   /// Kernel (or device function) \p FD's use of parameter \p Index, or of
   /// the managed variable \p VD; nullopt when its body is not seen.
@@ -146,7 +149,9 @@ private:
   struct HostSummary;
   const DeviceSummary *deviceSummary(const FunctionDecl *FD);
   const HostSummary *hostSummary(const FunctionDecl *FD);
-  void collectStreamCreations();
+  /// Stream flags, and whether the translation unit has host-visible
+  /// (managed, pinned, mapped, registered) memory at all.
+  void collectTranslationUnitFacts();
 
   ASTContext &Ctx;
   const ArchConditionals &Arch;
@@ -156,7 +161,8 @@ private:
       Left;
   bool PerThread = false;
   llvm::DenseMap<const FunctionDecl *, bool> Queues;
-  bool StreamsCollected = false;
+  bool FactsCollected = false;
+  bool HostVisibleMemory = false;
   /// Per field or global variable holding streams: created non-blocking.
   llvm::DenseMap<const ValueDecl *, std::optional<bool>> StreamFlags;
 };

@@ -30,6 +30,13 @@ __global__ void viaHelper(float *p, int n) {
   if (i < n)
     store(p, i, 3.f);
 }
+__global__ void spinUntilReleased(volatile unsigned *latch) {
+  while (*latch == 0) {
+  }
+}
+__global__ void countSystemWide(int *counter) {
+  atomicAdd_system(counter, 1);
+}
 __global__ void sumInto(const float *in, float *sum, int n) {
   if (threadIdx.x < n)
     atomicAdd(sum, in[threadIdx.x]);
@@ -695,6 +702,41 @@ void launcher_that_waits(int n) {
   CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
   launchFillAndWait(m, n);
   printf("%f\n", m[0]);
+}
+
+void synchronized_under_the_same_condition(int n, int steps, bool async,
+                                           cudaStream_t s) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  for (int t = 0; t < steps; ++t) {
+    m[0] = (float)t;
+    if (async)
+      fill<<<1, 256, 0, s>>>(m, n);
+    else
+      fill<<<1, 256>>>(m, n);
+    if (async)
+      CUDA_CHECK(cudaStreamSynchronize(s));
+    else
+      CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+void host_releases_a_polling_kernel(cudaStream_t s) {
+  unsigned *latch;
+  CUDA_CHECK(cudaMallocManaged(&latch, sizeof(unsigned)));
+  *latch = 0;
+  spinUntilReleased<<<1, 1, 0, s>>>(latch);
+  *latch = 1; // The kernel waits for this write.
+  CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void system_scope_atomics_are_shared_on_purpose() {
+  int *counter;
+  CUDA_CHECK(cudaMallocManaged(&counter, sizeof(int)));
+  *counter = 0;
+  countSystemWide<<<8, 128>>>(counter);
+  __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST);
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void read_of_pointer_value_is_not_a_read_of_memory(int n) {
