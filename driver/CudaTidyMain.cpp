@@ -709,6 +709,7 @@ int main(int argc, const char **argv) {
   }
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
   std::once_flag CacheWarning;
+  std::mutex WarningMutex;
 
   auto Analyse = [&](size_t I) {
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
@@ -723,9 +724,23 @@ int main(int argc, const char **argv) {
       Key = Cache->key(Compilations, Files[I], ConfigText,
                        Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
                        Opts.ExtraArgs.value_or(std::vector<std::string>()));
-      if (!Key.empty() && Cache->lookup(Key, PerFile[I])) {
-        ++CacheHits;
-        return;
+      if (!Key.empty()) {
+        std::string Why;
+        switch (Cache->lookup(Key, PerFile[I], Why)) {
+        case cudatidy::ResultCache::Lookup::Hit:
+          ++CacheHits;
+          return;
+        case cudatidy::ResultCache::Lookup::Damaged: {
+          // Never a wrong result: the file is analysed again, and the
+          // entry is replaced below.
+          std::lock_guard<std::mutex> Lock(WarningMutex);
+          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+              << Why << "; it is ignored and the file analysed again\n";
+          break;
+        }
+        case cudatidy::ResultCache::Lookup::Miss:
+          break;
+        }
       }
       ++CacheMisses;
     }

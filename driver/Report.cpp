@@ -49,8 +49,11 @@ LineIndex::FileLines &LineIndex::load(llvm::StringRef File) {
   if (F.Loaded)
     return F;
   F.Loaded = true;
-  if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-    F.Text = (*Buffer)->getBuffer().str();
+  // Only regular files: a path from a damaged cache entry or baseline could
+  // name a device or a FIFO, which would never end.
+  if (llvm::sys::fs::is_regular_file(File))
+    if (auto Buffer = llvm::MemoryBuffer::getFile(File))
+      F.Text = (*Buffer)->getBuffer().str();
   F.Starts.push_back(0);
   for (unsigned I = 0; I < F.Text.size(); ++I)
     if (F.Text[I] == '\n')

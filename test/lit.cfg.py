@@ -37,6 +37,9 @@ common = "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s
     check_script, config.clang_tidy, config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)
 
 config.substitutions.append(("%check_cuda_tidy_plugin", common + " --tool=plugin"))
+config.substitutions.append(("%check_no_crash", "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s'" % (
+    os.path.join(config.test_source_root, "check_no_crash.py"), config.clang_tidy,
+    config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)))
 config.substitutions.append(("%check_cuda_tidy_driver", common + " --tool=driver"))
 config.substitutions.append(("%cuda-tidy", config.cuda_tidy))
 config.substitutions.append(("%clang-tidy", config.clang_tidy))
