@@ -160,9 +160,15 @@ static json::Object physicalLocation(const clang::tooling::DiagnosticMessage &M,
                                             {"startColumn", P.Column}}}}}};
 }
 
+std::string PartialRun::message() const {
+  return "interrupted: " + std::to_string(FilesAnalysed) + " of " +
+         std::to_string(FilesTotal) +
+         " files were analysed; this report is partial";
+}
+
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
-                llvm::StringRef ToolVersion) {
+                llvm::StringRef ToolVersion, const PartialRun *Partial) {
   // One rule per check that reported, in name order.
   std::map<std::string, unsigned> RuleIndex;
   for (const ClangTidyError &E : Errors)
@@ -228,6 +234,13 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                                   {"semanticVersion", ToolVersion},
                                   {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)}};
+  if (Partial)
+    Run["invocations"] = json::Array{json::Object{
+        {"executionSuccessful", false},
+        {"toolExecutionNotifications",
+         json::Array{json::Object{
+             {"level", "error"},
+             {"message", json::Object{{"text", Partial->message()}}}}}}}};
   if (!Root.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", "file://" + Root.str() + "/"}}}};
@@ -239,7 +252,8 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
 }
 
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
-               LineIndex &Lines, llvm::StringRef ToolVersion) {
+               LineIndex &Lines, llvm::StringRef ToolVersion,
+               const PartialRun *Partial) {
   auto Loc = [&](const clang::tooling::DiagnosticMessage &M,
                  llvm::StringRef BuildDirectory) {
     std::string File = absolutePath(M, BuildDirectory);
@@ -264,6 +278,11 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
   json::Object Top{{"tool", "cuda-tidy"},
                    {"version", ToolVersion},
                    {"findings", std::move(Findings)}};
+  if (Partial) {
+    Top["partial"] = true;
+    Top["files_analysed"] = static_cast<int64_t>(Partial->FilesAnalysed);
+    Top["files_total"] = static_cast<int64_t>(Partial->FilesTotal);
+  }
   OS << llvm::formatv("{0:2}", json::Value(std::move(Top))) << "\n";
 }
 
