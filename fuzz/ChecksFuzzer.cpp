@@ -31,7 +31,10 @@ using namespace clang::tidy;
 
 namespace {
 std::vector<std::string> CommandLine;
-const char *InputPath = "/fuzz-input/input.cu";
+// The file lives in memory only; its folder must exist on the disk, since
+// the tool makes it the working folder of every layer of the file system.
+const char *InputDir = "/tmp";
+const char *InputPath = "/tmp/cuda-tidy-fuzz-input.cu";
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
@@ -49,6 +52,9 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     CommandLine.push_back(std::move(F));
   CommandLine.push_back("-include");
   CommandLine.push_back(CUDA_TIDY_COMPAT_HEADER);
+  // The headers that the seeds (lit inputs, torture corpus) include.
+  CommandLine.push_back("-I" CUDA_TIDY_SOURCE_DIR "/test/Inputs");
+  CommandLine.push_back("-I" CUDA_TIDY_SOURCE_DIR "/test/torture");
   return 0;
 }
 
@@ -59,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                   llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(
                       reinterpret_cast<const char *>(Data), Size)));
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   FS->pushOverlay(Memory);
 
   ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
@@ -67,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   ClangTidyContext Context(std::make_unique<DefaultOptionsProvider>(
                                ClangTidyGlobalOptions(), Defaults),
                            false, false, false);
-  tooling::FixedCompilationDatabase Compilations("/fuzz-input", CommandLine);
+  tooling::FixedCompilationDatabase Compilations(InputDir, CommandLine);
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Compilations, {InputPath}, FS,
                    /*ApplyAnyFix=*/false, /*EnableCheckProfile=*/false, "",
