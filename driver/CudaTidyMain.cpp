@@ -58,7 +58,7 @@ enum ExitCode {
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
 };
 
-/// Set by Ctrl-C: the workers take no new file, and no report is written.
+/// Set by Ctrl-C: the workers take no new file, and the report is partial.
 std::atomic<bool> Interrupted{false};
 
 /// On a terminal, one line that says how far the run is; nothing otherwise.
