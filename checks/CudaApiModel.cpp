@@ -59,6 +59,12 @@ public:
 #define CUDA_HOST_CALLBACK(N, L, Data)                                         \
   entry(#N, ApiLibrary::L).HostCallbackDataArg = Data;
 
+#define CUDA_STREAM_FLAGS(N, Flags, NonBlocking)                               \
+  {                                                                            \
+    ApiFunction &F = Entries[#N];                                              \
+    F.StreamFlagsArg = Flags;                                                  \
+    F.NonBlockingBit = NonBlocking;                                            \
+  }
 #define CUDA_HOST_FORMAT(N, Format)                                            \
   entry(#N, ApiLibrary::CLib).FormatArg = Format;
 #include "CudaApiModel.def"
@@ -111,7 +117,12 @@ const ApiFunction *CudaApiModel::lookup(const FunctionDecl *FD) {
   const IdentifierInfo *II = FD->getIdentifier();
   if (!II)
     return nullptr;
-  const ApiFunction *F = table().find(II->getName());
+  llvm::StringRef Name = II->getName();
+  const ApiFunction *F = table().find(Name);
+  // Built with --default-stream per-thread, the runtime headers rename the
+  // stream-ordered calls (cudaMemcpy_ptds, cudaMemcpyAsync_ptsz).
+  if (!F && (Name.ends_with("_ptds") || Name.ends_with("_ptsz")))
+    F = table().find(Name.drop_back(5));
   if (!F)
     return nullptr;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
@@ -218,6 +229,33 @@ const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
     return dyn_cast<FunctionDecl>(DRE->getDecl());
   return nullptr;
+}
+
+std::optional<SpecialStream> CudaApiModel::specialStream(int64_t Value) {
+  constexpr SpecialStream Default = SpecialStream::Default,
+                          Legacy = SpecialStream::Legacy,
+                          PerThread = SpecialStream::PerThread;
+#define CUDA_SPECIAL_STREAM(V, Kind)                                           \
+  if (Value == V)                                                              \
+    return Kind;
+#include "CudaApiModel.def"
+  (void)Default, (void)Legacy, (void)PerThread;
+  return std::nullopt;
+}
+
+bool CudaApiModel::libraryCallMayWait(const FunctionDecl *FD) {
+  if (!FD)
+    return true;
+  std::string Qualified = FD->getQualifiedNameAsString();
+  llvm::StringRef Name = Qualified;
+#define CUDA_MAY_WAIT_LIBRARY(Prefix)                                          \
+  if (Name.starts_with(#Prefix))                                               \
+    return true;
+#include "CudaApiModel.def"
+  bool RuntimeOrDriver =
+      FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+      Name.starts_with("cu");
+  return RuntimeOrDriver && Name.contains("Synchronize");
 }
 
 namespace {

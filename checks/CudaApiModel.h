@@ -125,6 +125,9 @@ struct ResourceInfo {
   int HandleArg;
 };
 
+/// A stream handle with a fixed value (CUDA_SPECIAL_STREAM rows).
+enum class SpecialStream { Default, Legacy, PerThread };
+
 /// The threads that must all arrive at a barrier.
 enum class BarrierScope { Block, Warp };
 
@@ -154,6 +157,10 @@ struct ApiFunction {
   bool ImplicitSync = false;
   bool ResetsDevice = false;  ///< Releases every allocation and handle.
   int HostCallbackDataArg = -1; ///< Kept by the runtime until a callback runs.
+  /// Stream creation: the flags argument, and the flag bit that makes the
+  /// stream non-blocking (-1 and 0 when the call takes no flags).
+  int StreamFlagsArg = -1;
+  unsigned NonBlockingBit = 0;
 
   /// Blocks the host until earlier device work is done, and so returns the
   /// errors of earlier asynchronous work: explicit synchronization (not the
@@ -207,6 +214,15 @@ public:
   /// Whether \p Call returns a value that differs between threads whatever
   /// its arguments (CUDA_PER_THREAD_RESULT rows).
   static bool returnsPerThreadValue(const CallExpr *Call);
+
+  /// The stream a constant handle value names (0, cudaStreamLegacy,
+  /// cudaStreamPerThread).
+  static std::optional<SpecialStream> specialStream(int64_t Value);
+
+  /// Whether a call of \p FD, a library function the table does not
+  /// describe, may wait for device work queued earlier (CUDA_MAY_WAIT_LIBRARY
+  /// rows, and runtime or driver calls named "...Synchronize...").
+  static bool libraryCallMayWait(const FunctionDecl *FD);
 
   /// The kernel a launch starts, when it is known.
   static const FunctionDecl *launchedKernel(const CallExpr *Call);

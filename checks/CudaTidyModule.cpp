@@ -10,6 +10,7 @@
 #include "InvalidFreeCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
+#include "MissingHostSyncCheck.h"
 #include "MissingSyncthreadsCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
@@ -28,6 +29,7 @@ public:
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
     Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
+    Factories.registerCheck<MissingHostSyncCheck>("cuda-missing-host-sync");
     Factories.registerCheck<MissingSyncthreadsCheck>(
         "cuda-missing-syncthreads");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");

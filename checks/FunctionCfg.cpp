@@ -1,6 +1,7 @@
 //===- FunctionCfg.cpp ----------------------------------------------------===//
 
 #include "FunctionCfg.h"
+#include "AsyncWorkAnalysis.h"
 #include "MemorySpaceAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -149,6 +150,13 @@ TranslationUnitAnalyses::memorySpaces(const ArchConditionals &Arch) {
   if (!MemorySpaces)
     MemorySpaces = std::make_unique<MemorySpaceAnalysis>(Ctx, Arch);
   return *MemorySpaces;
+}
+
+AsyncWorkAnalysis &
+TranslationUnitAnalyses::asyncWork(const ArchConditionals &Arch) {
+  if (!AsyncWork)
+    AsyncWork = std::make_unique<AsyncWorkAnalysis>(Ctx, Arch);
+  return *AsyncWork;
 }
 
 void TranslationUnitAnalyses::reset() {

@@ -23,6 +23,7 @@
 namespace clang::tidy::cuda {
 
 class MemorySpaceAnalysis;
+class AsyncWorkAnalysis;
 
 /// A point in a CFG: element \c Index of \c Block.
 struct CfgPoint {
@@ -119,6 +120,8 @@ public:
   /// The memory-space analysis of this translation unit (see
   /// MemorySpaceAnalysis.h), created on first use.
   MemorySpaceAnalysis &memorySpaces(const ArchConditionals &Arch);
+  /// The queued-work analysis (see AsyncWorkAnalysis.h), created on first use.
+  AsyncWorkAnalysis &asyncWork(const ArchConditionals &Arch);
 
   ~TranslationUnitAnalyses();
 
@@ -134,6 +137,7 @@ private:
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
   std::unique_ptr<MemorySpaceAnalysis> MemorySpaces;
+  std::unique_ptr<AsyncWorkAnalysis> AsyncWork;
 };
 
 /// Whether \p FD's body should be analysed: a definition that is not a

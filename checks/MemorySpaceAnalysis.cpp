@@ -118,20 +118,31 @@ static bool isDeviceVariable(const VarDecl *VD) {
 
 /// `__managed__`: clang keeps the attribute for HIP only; for CUDA the
 /// CUDA headers' macro expands to an attribute clang drops, so look for the
-/// macro where the declaration begins.
+/// macro among the declaration's specifiers (`__device__ __managed__ int x`).
 static bool isManagedVariable(const VarDecl *VD) {
   if (!VD || !VD->hasGlobalStorage())
     return false;
   if (VD->hasAttr<HIPManagedAttr>())
     return true;
   const SourceManager &SM = VD->getASTContext().getSourceManager();
-  SourceLocation Loc = VD->getBeginLoc();
-  for (unsigned Depth = 0; Loc.isMacroID() && Depth < 8; ++Depth) {
-    if (Lexer::getImmediateMacroName(Loc, SM,
-                                     VD->getASTContext().getLangOpts()) ==
-        "__managed__")
+  SourceLocation Begin = SM.getExpansionLoc(VD->getBeginLoc());
+  SourceLocation Name = SM.getExpansionLoc(VD->getLocation());
+  if (Begin.isInvalid() || Name.isInvalid() ||
+      SM.getFileID(Begin) != SM.getFileID(Name) ||
+      SM.getFileOffset(Name) < SM.getFileOffset(Begin))
+    return false;
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(SM.getFileID(Begin), &Invalid);
+  if (Invalid)
+    return false;
+  Text = Text.slice(SM.getFileOffset(Begin), SM.getFileOffset(Name));
+  for (size_t Pos = Text.find("__managed__"); Pos != llvm::StringRef::npos;
+       Pos = Text.find("__managed__", Pos + 1)) {
+    size_t End = Pos + strlen("__managed__");
+    auto IsIdent = [](char C) { return isalnum((unsigned char)C) || C == '_'; };
+    if ((Pos == 0 || !IsIdent(Text[Pos - 1])) &&
+        (End == Text.size() || !IsIdent(Text[End])))
       return true;
-    Loc = SM.getImmediateMacroCallerLoc(Loc);
   }
   return false;
 }

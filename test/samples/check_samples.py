@@ -14,7 +14,8 @@ Usage:
 (c) Unless --no-lint: `cuda-tidy --checks=-*,<check> <file> --` reports
     exactly one finding of the sample's check in the bug form, at the
     manifest's line, and none in the fixed form; with all the manifest's
-    checks enabled, the bug form has no other finding and the fixed form none.
+    checks enabled, the bug form has no other finding (but those its 'also'
+    entries list, each of which must be there) and the fixed form none.
 With --nvcc-build-dir DIR (a build of samples/CMakeLists.txt), every form's
 executable must be there and newer than its source; `none` skips that.
 
@@ -198,8 +199,18 @@ def check_lint(rep, cuda_tidy, samples_dir, manifest, repo):
                           "; ".join(d.group(0) for d in mine) or f"exit {rc}")
             if len(all_checks) > 1:
                 rc, diags, out = lint(cuda_tidy, all_checks, path, repo)
+                also = {(a["check"], a["line"]) for a in s.get("also", [])}
+                if form == "bug":
+                    for a_check, a_line in sorted(also):
+                        rep.check(any(d["check"] == a_check and
+                                      int(d["line"]) == a_line
+                                      for d in diags),
+                                  f"{rel}:{a_line}: warning [{a_check}] "
+                                  f"(listed in 'also')")
                 others = [d for d in diags
-                          if form == "fixed" or d["check"] != check]
+                          if form == "fixed" or
+                          (d["check"] != check and
+                           (d["check"], int(d["line"])) not in also)]
                 rep.check(rc in (0, 1) and not others,
                           f"{rel}: no finding of "
                           f"{'any sample check' if form == 'fixed' else 'other checks'}",

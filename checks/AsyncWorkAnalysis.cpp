@@ -1,0 +1,1847 @@
+//===- AsyncWorkAnalysis.cpp ----------------------------------------------===//
+
+#include "AsyncWorkAnalysis.h"
+#include "FunctionCfg.h"
+#include "ResultUse.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <set>
+#include <tuple>
+
+namespace clang::tidy::cuda {
+
+AsyncWorkAnalysis &AsyncWorkAnalysis::get(ASTContext &Ctx,
+                                          const ArchConditionals &Arch) {
+  return TranslationUnitAnalyses::get(Ctx).asyncWork(Arch);
+}
+
+namespace {
+
+constexpr unsigned MaxPath = 4;
+
+bool isInSystemHeader(const Decl *D, const SourceManager &SM) {
+  return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+}
+
+bool pointeeIsConst(QualType T) {
+  return T->isPointerType() && T->getPointeeType().isConstQualified();
+}
+
+/// Locations named by expressions: variables (any storage), fields, and
+/// what pointers point to. A member of `this` is rooted at its field.
+/// Local variables that alias another location are followed through
+/// \p Alias (references, range-for variables, unmodified copies).
+class KeyBuilder {
+public:
+  /// Where local variables lead: the initializer of a copy that is never
+  /// written again (or of a reference), and the range of a range-for
+  /// variable.
+  struct Locals {
+    virtual ~Locals() = default;
+    virtual const Expr *aliasOf(const VarDecl *) { return nullptr; }
+    virtual std::optional<LocKey> rangeElementOf(const VarDecl *) {
+      return std::nullopt;
+    }
+  };
+  explicit KeyBuilder(Locals &L) : L(L) {}
+
+  std::optional<LocKey> lvalue(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
+      if (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_UncheckedDerivedToBase ||
+          C->getCastKind() == CK_DerivedToBase)
+        return lvalue(C->getSubExpr(), Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      if (std::optional<LocKey> Element = L.rangeElementOf(VD))
+        return Element;
+      if (const Expr *Target = L.aliasOf(VD);
+          Target && VD->getType()->isReferenceType())
+        return lvalue(Target, Depth + 1);
+      return LocKey{VD, {}};
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!Field)
+        return std::nullopt;
+      std::optional<LocKey> Base;
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return LocKey{Field, {}};
+      Base = ME->isArrow() ? pointee(ME->getBase(), Depth + 1)
+                           : lvalue(ME->getBase(), Depth + 1);
+      return append(Base, Field);
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      return pointee(AS->getBase(), Depth + 1);
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      if (U->getOpcode() == UO_Deref)
+        return pointee(U->getSubExpr(), Depth + 1);
+    return std::nullopt;
+  }
+
+  /// What the pointer value \p E points into.
+  std::optional<LocKey> pointee(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<CastExpr>(E)) {
+      switch (C->getCastKind()) {
+      case CK_LValueToRValue: {
+        // The value of a local copy that is never written again is the value
+        // it was initialized with.
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+            if (const Expr *Init = L.aliasOf(VD);
+                Init && !VD->getType()->isReferenceType())
+              return pointee(Init, Depth + 1);
+        return append(lvalue(C->getSubExpr(), Depth + 1), nullptr);
+      }
+      case CK_ArrayToPointerDecay:
+        return append(lvalue(C->getSubExpr(), Depth + 1), nullptr);
+      case CK_NoOp:
+      case CK_BitCast:
+      case CK_UncheckedDerivedToBase:
+      case CK_DerivedToBase:
+        return pointee(C->getSubExpr(), Depth + 1);
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      if (U->getOpcode() == UO_AddrOf)
+        return lvalue(U->getSubExpr(), Depth + 1);
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      if (B->isAdditiveOp()) {
+        if (B->getLHS()->getType()->isPointerType())
+          return pointee(B->getLHS(), Depth + 1);
+        if (B->getRHS()->getType()->isPointerType())
+          return pointee(B->getRHS(), Depth + 1);
+      }
+    return std::nullopt;
+  }
+
+  /// The location a handle value (a stream or event) is read from.
+  std::optional<LocKey> handle(const Expr *E, unsigned Depth = 0) const {
+    if (!E || Depth > 8)
+      return std::nullopt;
+    E = E->IgnoreParens();
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+      if (C->getCastKind() == CK_LValueToRValue) {
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+            if (const Expr *Init = L.aliasOf(VD);
+                Init && !VD->getType()->isReferenceType())
+              return handle(Init, Depth + 1);
+        return lvalue(C->getSubExpr(), Depth + 1);
+      }
+      // The launch configuration passes the stream as void *.
+      if (C->getCastKind() == CK_NoOp || C->getCastKind() == CK_BitCast)
+        return handle(C->getSubExpr(), Depth + 1);
+    }
+    return std::nullopt;
+  }
+
+private:
+  static std::optional<LocKey> append(std::optional<LocKey> K,
+                                      const FieldDecl *Step) {
+    if (!K || K->Path.size() >= MaxPath)
+      return std::nullopt;
+    K->Path.push_back(Step);
+    return K;
+  }
+  Locals &L;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Summaries: what device and host functions do with their pointer
+// parameters.
+//===----------------------------------------------------------------------===//
+
+struct AsyncWorkAnalysis::DeviceSummary {
+  std::vector<Access> Params;
+  std::map<const VarDecl *, Access> Managed;
+};
+
+struct AsyncWorkAnalysis::HostSummary {
+  std::vector<Access> Params;
+  bool MayWait = false;
+};
+
+AsyncWorkAnalysis::AsyncWorkAnalysis(ASTContext &Ctx,
+                                     const ArchConditionals &Arch)
+    : Ctx(Ctx), Arch(Arch) {}
+AsyncWorkAnalysis::~AsyncWorkAnalysis() = default;
+
+namespace {
+
+/// Finds how a function body uses the memory its pointer parameters (and,
+/// on the device, __managed__ variables) point to, following local copies
+/// of those pointers and calls of functions with visible bodies.
+class AccessScanner : public RecursiveASTVisitor<AccessScanner> {
+public:
+  using Access = AsyncWorkAnalysis::Access;
+  AccessScanner(AsyncWorkAnalysis &A, const FunctionDecl *FD, bool Device)
+      : A(A), FD(FD), Device(Device),
+        SM(A.context().getSourceManager()) {
+    for (const ParmVarDecl *P : FD->parameters())
+      if (P->getType()->isPointerType() || P->getType()->isReferenceType()) {
+        Root[P] = P;
+        if (Device && P->getType()->getPointeeType().isVolatileQualified())
+          Found[P].Concurrent = true;
+      }
+  }
+
+  std::map<const VarDecl *, Access> Found;
+  bool MayWait = false;
+
+  void run() {
+    // Local copies of the pointers first, until no new one is found.
+    for (unsigned Round = 0; Round < 4; ++Round) {
+      size_t Before = Root.size();
+      Collecting = true;
+      TraverseStmt(FD->getBody());
+      if (Root.size() == Before)
+        break;
+    }
+    Collecting = false;
+    TraverseStmt(FD->getBody());
+  }
+
+  bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (Collecting && VD->getType()->isPointerType() && VD->getInit())
+      if (const VarDecl *R = rootOf(VD->getInit()))
+        Root.try_emplace(VD, R);
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (Collecting) {
+      if (B->getOpcode() == BO_Assign && B->getType()->isPointerType())
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+            if (const VarDecl *R = rootOf(B->getRHS()))
+              Root.try_emplace(VD, R);
+      return true;
+    }
+    if (B->isAssignmentOp())
+      if (const VarDecl *R = rootOfAccess(B->getLHS())) {
+        note(R, B->isCompoundAssignmentOp(), true);
+        WriteOnly.insert(B->getLHS()->IgnoreParens());
+      }
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (Collecting)
+      return true;
+    if (U->isIncrementDecrementOp()) {
+      if (const VarDecl *R = rootOfAccess(U->getSubExpr())) {
+        note(R, true, true);
+        WriteOnly.insert(U->getSubExpr()->IgnoreParens());
+      }
+    } else if (U->getOpcode() == UO_Deref) {
+      readAccess(U);
+    }
+    return true;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+    if (!Collecting)
+      readAccess(E);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    if (!Collecting && E->isArrow())
+      readAccess(E);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (!Collecting && Device)
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        if (isManagedVariableDecl(VD) && !VD->getType()->isArrayType())
+          readAccess(E);
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (!Collecting && !Device)
+      if (const CXXConstructorDecl *C = E->getConstructor())
+        if (!isInSystemHeader(C, SM) && !C->isTrivial() && A.mayWait(C))
+          MayWait = true;
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (Collecting || isa<CUDAKernelCallExpr>(C))
+      return true;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (!Device)
+      noteWait(C, Callee);
+    const ApiFunction *Api = CudaApiModel::lookup(Callee);
+    if (Device && Callee)
+      if (const auto *M = A.managedAccess(Callee))
+        for (const auto &[VD, Acc] : *M)
+          note(VD, Acc.Reads, Acc.Writes);
+    for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+      const Expr *Arg = C->getArg(I);
+      const VarDecl *R = rootOf(Arg);
+      if (!R)
+        continue;
+      if (Api && Api->Copy && Api->Library == ApiLibrary::CLib) {
+        note(R, (int)I == Api->Copy->SrcArg, (int)I == Api->Copy->DstArg);
+        continue;
+      }
+      if (Api)
+        continue; // The CUDA API: copies and launches are the caller's work.
+      const FunctionDecl *Def = nullptr;
+      if (!Callee) {
+        note(R, true, !pointeeIsConst(Arg->getType()));
+        continue;
+      }
+      if (Callee->hasBody(Def) && !isInSystemHeader(Def, SM) &&
+          I < Def->getNumParams()) {
+        std::optional<Access> Acc =
+            Device ? A.deviceAccess(Def, I) : A.hostAccess(Def, I);
+        if (Acc) {
+          note(R, Acc->Reads, Acc->Writes);
+          Found[R].Concurrent |= Acc->Concurrent;
+        } else {
+          note(R, true, true);
+        }
+        continue;
+      }
+      if (Device && Callee->getIdentifier() &&
+          Callee->getName().ends_with("_system"))
+        Found[R].Concurrent = true; // atomicAdd_system and the like.
+      // Library functions and intrinsics (atomics) read what they are given
+      // and write it unless it is const.
+      QualType ParamTy = I < Callee->getNumParams()
+                             ? Callee->getParamDecl(I)->getType()
+                             : Arg->getType();
+      note(R, true,
+           !pointeeIsConst(ParamTy) &&
+               !(ParamTy->isReferenceType() &&
+                 ParamTy.getNonReferenceType().isConstQualified()));
+    }
+    return true;
+  }
+
+private:
+  void noteWait(const CallExpr *C, const FunctionDecl *Callee) {
+    if (MayWait)
+      return;
+    if (!Callee) {
+      MayWait = true;
+      return;
+    }
+    if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
+      if (Api->synchronizesHost() || (Api->Sync && Api->Sync->isQuery()))
+        MayWait = true;
+      return;
+    }
+    if (isInSystemHeader(Callee, SM)) {
+      if (CudaApiModel::libraryCallMayWait(Callee))
+        MayWait = true;
+      return;
+    }
+    if (A.mayWait(Callee))
+      MayWait = true;
+  }
+
+  void readAccess(const Expr *E) {
+    if (WriteOnly.count(E))
+      return;
+    if (const VarDecl *R = rootOfAccess(E))
+      note(R, true, false);
+  }
+
+  void note(const VarDecl *R, bool Reads, bool Writes) {
+    Access &Acc = Found[R];
+    Acc.Reads |= Reads;
+    Acc.Writes |= Writes;
+  }
+
+  /// The tracked pointer a pointer value derives from.
+  const VarDecl *rootOf(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return nullptr;
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return nullptr;
+      if (auto It = Root.find(VD); It != Root.end())
+        return It->second;
+      if (Device && isManagedVariableDecl(VD) && VD->getType()->isArrayType())
+        return VD;
+      return nullptr;
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(E))
+      if (B->isAdditiveOp())
+        return B->getLHS()->getType()->isPointerType()
+                   ? rootOf(B->getLHS(), Depth + 1)
+                   : rootOf(B->getRHS(), Depth + 1);
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      if (U->getOpcode() == UO_AddrOf)
+        return rootOfAccess(U->getSubExpr(), Depth + 1);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      const VarDecl *T = rootOf(CO->getTrueExpr(), Depth + 1);
+      return T == rootOf(CO->getFalseExpr(), Depth + 1) ? T : nullptr;
+    }
+    return nullptr;
+  }
+
+  /// The tracked pointer whose memory the lvalue \p E is in.
+  const VarDecl *rootOfAccess(const Expr *E, unsigned Depth = 0) {
+    if (!E || Depth > 8)
+      return nullptr;
+    E = E->IgnoreParens();
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+      return rootOf(AS->getBase(), Depth + 1);
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_Deref ? rootOf(U->getSubExpr(), Depth + 1)
+                                        : nullptr;
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return ME->isArrow() ? rootOf(ME->getBase(), Depth + 1)
+                           : rootOfAccess(ME->getBase(), Depth + 1);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+        if (Device && isManagedVariableDecl(VD))
+          return VD;
+        // A reference parameter names its referent.
+        if (VD->getType()->isReferenceType())
+          if (auto It = Root.find(VD); It != Root.end())
+            return It->second;
+      }
+    return nullptr;
+  }
+
+  AsyncWorkAnalysis &A;
+  const FunctionDecl *FD;
+  bool Device;
+  const SourceManager &SM;
+  bool Collecting = false;
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Root;
+  llvm::SmallPtrSet<const Expr *, 8> WriteOnly;
+};
+
+} // namespace
+
+const AsyncWorkAnalysis::DeviceSummary *
+AsyncWorkAnalysis::deviceSummary(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return nullptr;
+  auto [It, New] = Device.try_emplace(Def);
+  if (!New)
+    return It->second.get(); // Null while in progress: unknown.
+  AccessScanner S(*this, Def, /*Device=*/true);
+  S.run();
+  auto Sum = std::make_unique<DeviceSummary>();
+  for (const ParmVarDecl *P : Def->parameters()) {
+    auto F = S.Found.find(P);
+    Sum->Params.push_back(F == S.Found.end() ? Access() : F->second);
+  }
+  for (const auto &[VD, Acc] : S.Found)
+    if (!isa<ParmVarDecl>(VD))
+      Sum->Managed[VD] = Acc;
+  Device[Def] = std::move(Sum);
+  return Device[Def].get();
+}
+
+std::optional<AsyncWorkAnalysis::Access>
+AsyncWorkAnalysis::deviceAccess(const FunctionDecl *FD, unsigned Index) {
+  const DeviceSummary *S = deviceSummary(FD);
+  if (!S || Index >= S->Params.size())
+    return std::nullopt;
+  return S->Params[Index];
+}
+
+const std::map<const VarDecl *, AsyncWorkAnalysis::Access> *
+AsyncWorkAnalysis::managedAccess(const FunctionDecl *FD) {
+  const DeviceSummary *S = deviceSummary(FD);
+  return S ? &S->Managed : nullptr;
+}
+
+const AsyncWorkAnalysis::HostSummary *
+AsyncWorkAnalysis::hostSummary(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def ||
+      isInSystemHeader(Def, Ctx.getSourceManager()) ||
+      !isSeenWhole(Def, Ctx.getSourceManager(), Arch))
+    return nullptr;
+  auto [It, New] = Host.try_emplace(Def);
+  if (!New)
+    return It->second.get();
+  AccessScanner S(*this, Def, /*Device=*/false);
+  S.run();
+  auto Sum = std::make_unique<HostSummary>();
+  Sum->MayWait = S.MayWait;
+  for (const ParmVarDecl *P : Def->parameters()) {
+    auto F = S.Found.find(P);
+    Sum->Params.push_back(F == S.Found.end() ? Access() : F->second);
+  }
+  Host[Def] = std::move(Sum);
+  return Host[Def].get();
+}
+
+std::optional<AsyncWorkAnalysis::Access>
+AsyncWorkAnalysis::hostAccess(const FunctionDecl *FD, unsigned Index) {
+  const HostSummary *S = hostSummary(FD);
+  if (!S || Index >= S->Params.size())
+    return std::nullopt;
+  return S->Params[Index];
+}
+
+bool AsyncWorkAnalysis::mayWait(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (FD && FD->hasBody(Def) && Def && Host.count(Def) && !Host[Def])
+    return true; // Recursion: assume the worst.
+  const HostSummary *S = hostSummary(FD);
+  return !S || S->MayWait;
+}
+
+//===----------------------------------------------------------------------===//
+// Stream creation flags
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The declaration that tells streams kept in \p K apart: its last field,
+/// or its variable.
+const ValueDecl *streamDeclOf(const LocKey &K) {
+  for (auto It = K.Path.rbegin(); It != K.Path.rend(); ++It)
+    if (*It)
+      return *It;
+  return K.Root;
+}
+
+class StreamCreationFinder : public RecursiveASTVisitor<StreamCreationFinder> {
+public:
+  StreamCreationFinder(
+      ASTContext &Ctx,
+      llvm::DenseMap<const ValueDecl *, std::optional<bool>> &Flags)
+      : Ctx(Ctx), Flags(Flags), Keys(NoLocals) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        Ctx.getSourceManager().isInSystemHeader(
+            Ctx.getSourceManager().getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool HostVisibleMemory = false;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isManagedVariableDecl(VD))
+      HostVisibleMemory = true;
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    const ApiFunction *Api = CudaApiModel::lookup(C);
+    if (Api && ((Api->Alloc && (Api->Alloc->Space & (MS_Pinned | MS_Mapped |
+                                                     MS_Managed))) ||
+                (Api->HostRegister && Api->HostRegister->Registers) ||
+                Api->MapHost))
+      HostVisibleMemory = true;
+    if (!Api || !Api->Resource || Api->Resource->Kind != ResourceKind::Stream ||
+        Api->Resource->Role != ResourceRole::Create ||
+        (unsigned)Api->Resource->HandleArg >= C->getNumArgs())
+      return true;
+    std::optional<LocKey> K = Keys.pointee(C->getArg(Api->Resource->HandleArg));
+    if (!K)
+      return true;
+    std::optional<bool> NonBlocking = false;
+    if (Api->StreamFlagsArg >= 0) {
+      NonBlocking.reset();
+      Expr::EvalResult R;
+      const Expr *F = (unsigned)Api->StreamFlagsArg < C->getNumArgs()
+                          ? C->getArg(Api->StreamFlagsArg)
+                          : nullptr;
+      if (F && !F->isValueDependent() && F->EvaluateAsInt(R, Ctx))
+        NonBlocking =
+            (R.Val.getInt().getZExtValue() & Api->NonBlockingBit) != 0;
+    }
+    const ValueDecl *D = streamDeclOf(*K);
+    auto [It, New] = Flags.try_emplace(D, NonBlocking);
+    if (!New && It->second != NonBlocking)
+      It->second.reset();
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  llvm::DenseMap<const ValueDecl *, std::optional<bool>> &Flags;
+  KeyBuilder::Locals NoLocals;
+  KeyBuilder Keys;
+};
+} // namespace
+
+void AsyncWorkAnalysis::collectTranslationUnitFacts() {
+  if (FactsCollected)
+    return;
+  FactsCollected = true;
+  StreamCreationFinder F(Ctx, StreamFlags);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  HostVisibleMemory = F.HostVisibleMemory;
+}
+
+std::optional<bool>
+AsyncWorkAnalysis::streamIsNonBlocking(const LocKey &Handle,
+                                       const FunctionDecl *) {
+  collectTranslationUnitFacts();
+  auto It = StreamFlags.find(streamDeclOf(Handle));
+  if (It == StreamFlags.end())
+    return std::nullopt;
+  return It->second;
+}
+
+//===----------------------------------------------------------------------===//
+// The analysis of one host function
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One queued operation, as its call describes it.
+struct WorkInfo {
+  WorkKind Kind = WorkKind::Kernel;
+  const Stmt *Site = nullptr;
+  const FunctionDecl *Kernel = nullptr;
+  const FunctionDecl *Via = nullptr; ///< Queued inside this callee.
+  unsigned Stream = 0; ///< Interned StreamRef.
+  const Expr *StreamExpr = nullptr;
+  struct Buffer {
+    LocKey Key;
+    const Stmt *AllocSite = nullptr;
+    bool HostVisible = false;
+  };
+  llvm::SmallVector<Buffer, 2> Writes, Reads;
+  std::optional<unsigned> Event; ///< EventRecord: interned event.
+};
+
+/// Queued work that may not have completed, at one point.
+struct WorkState {
+  bool Reached = false;
+  /// Each pending operation, with the streams whose later operations (and
+  /// so whose synchronization) are ordered after it.
+  std::map<const Stmt *, std::set<unsigned>> Pending;
+  /// For each event recorded in this function, the operations that its
+  /// completion implies have completed.
+  std::map<unsigned, std::set<const Stmt *>> Events;
+  /// Branch conditions on variables that never change, as taken on every
+  /// path here: a later branch on the same variable goes the same way.
+  std::map<const VarDecl *, bool> Taken;
+
+  bool operator==(const WorkState &O) const {
+    return Reached == O.Reached && Pending == O.Pending &&
+           Events == O.Events && Taken == O.Taken;
+  }
+
+  void join(const WorkState &O) {
+    if (!O.Reached)
+      return;
+    if (!Reached) {
+      *this = O;
+      return;
+    }
+    for (auto &[Site, Ordered] : Pending) {
+      auto It = O.Pending.find(Site);
+      if (It == O.Pending.end())
+        continue;
+      std::set<unsigned> Both;
+      for (unsigned S : Ordered)
+        if (It->second.count(S))
+          Both.insert(S);
+      Ordered = std::move(Both);
+    }
+    for (const auto &[Site, Ordered] : O.Pending)
+      Pending.try_emplace(Site, Ordered);
+    // An event not recorded on one path retires everything there.
+    for (auto &[Ev, Covered] : Events) {
+      auto It = O.Events.find(Ev);
+      if (It == O.Events.end())
+        continue;
+      std::set<const Stmt *> Both;
+      for (const Stmt *S : Covered)
+        if (It->second.count(S))
+          Both.insert(S);
+      Covered = std::move(Both);
+    }
+    for (const auto &[Ev, Covered] : O.Events)
+      Events.try_emplace(Ev, Covered);
+    for (auto It = Taken.begin(); It != Taken.end();) {
+      auto Other = O.Taken.find(It->first);
+      It = Other == O.Taken.end() || Other->second != It->second
+               ? Taken.erase(It)
+               : std::next(It);
+    }
+  }
+};
+
+
+/// Whether \p C queues device work itself.
+bool isQueuingCall(const CallExpr *C) {
+  if (isa<CUDAKernelCallExpr>(C))
+    return true;
+  const ApiFunction *Api = CudaApiModel::lookup(C);
+  return Api && ((Api->Copy && Api->Copy->isAsync()) ||
+                 (Api->Event && Api->Event->Role == EventRole::Record));
+}
+
+/// The direction a constant cudaMemcpyKind argument names.
+std::optional<CopyDirection> directionOfKind(const Expr *Kind, ASTContext &Ctx) {
+  Expr::EvalResult R;
+  if (!Kind || Kind->isValueDependent() || !Kind->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  switch (R.Val.getInt().getExtValue()) {
+  case 3: // cudaMemcpyDeviceToDevice
+    return CopyDirection::DeviceToDevice;
+  default:
+    return CopyDirection::Default;
+  }
+}
+
+/// One host function's queued work, path by path.
+class FunctionAsyncWork : public KeyBuilder::Locals {
+public:
+  FunctionAsyncWork(AsyncWorkAnalysis &A, const FunctionMemorySpaces &M,
+                    bool PerThread)
+      : A(A), M(M), Cfg(M.cfg()), Ctx(A.context()),
+        SM(Ctx.getSourceManager()), PerThread(PerThread), Keys(*this) {}
+
+  /// Runs the data-flow to its fixpoint; false when it does not settle.
+  bool solve();
+  /// The findings (after solve()).
+  std::vector<SyncHazard> report();
+  /// What is still running at the function's exit (after solve()).
+  std::vector<AsyncWorkAnalysis::LeftRunning> leftRunning() const;
+
+  const Expr *aliasOf(const VarDecl *VD) override;
+  std::optional<LocKey> rangeElementOf(const VarDecl *VD) override;
+
+private:
+  // Streams and events.
+  unsigned intern(const StreamRef &S) {
+    for (unsigned I = 0; I < Streams.size(); ++I)
+      if (Streams[I] == S)
+        return I;
+    Streams.push_back(S);
+    return Streams.size() - 1;
+  }
+  StreamRef defaultStream() const {
+    StreamRef S;
+    S.K = PerThread ? StreamRef::PerThread : StreamRef::Legacy;
+    return S;
+  }
+  unsigned streamOf(const Expr *E);
+  std::optional<unsigned> eventOf(const Expr *E);
+  static bool isBlocking(const StreamRef &S) {
+    return S.K == StreamRef::Legacy || S.K == StreamRef::PerThread ||
+           (S.K == StreamRef::Named && !S.NonBlocking);
+  }
+  bool orderedBeforeNewWork(const WorkState &St, const Stmt *Site,
+                            unsigned S) const;
+  bool retiredBySync(const WorkState &St, const Stmt *Site, unsigned S) const;
+
+  // Transfer.
+  WorkState processBlock(const CFGBlock *B, WorkState St, bool Report);
+  /// \p Out as it reaches \p To from \p From: unreached when the branch
+  /// contradicts one taken before on a variable that never changes.
+  WorkState alongEdge(const CFGBlock *From, const CFGBlock *To,
+                      const WorkState &Out);
+  void transfer(const CFGElement &E, WorkState &St, bool Report);
+  void transferCall(const CallExpr *C, WorkState &St, bool Report);
+  void enqueue(const WorkInfo &W, WorkState &St);
+  void checkCallArguments(const CallExpr *C, const FunctionDecl *Callee,
+                          const WorkState &St);
+  void enqueueLeftRunning(const CallExpr *C, const FunctionDecl *Callee,
+                          WorkState &St);
+  void retireIf(WorkState &St, llvm::function_ref<bool(const Stmt *)> Done) {
+    for (auto It = St.Pending.begin(); It != St.Pending.end();)
+      It = Done(It->first) ? St.Pending.erase(It) : std::next(It);
+  }
+  void retireEvent(WorkState &St, std::optional<unsigned> Ev);
+  bool hostFunctionMayWait(const FunctionDecl *FD) {
+    if (!FD)
+      return true;
+    if (isInSystemHeader(FD, SM))
+      return CudaApiModel::libraryCallMayWait(FD);
+    return A.mayWait(FD);
+  }
+
+  // Host accesses.
+  std::optional<WorkInfo::Buffer> bufferOf(const Expr *Ptr);
+  std::pair<bool, bool> accessKind(const Expr *E) const;
+  void checkElementAccess(const Expr *E, const WorkState &St);
+  bool checkPointerUse(const Stmt *At, const Expr *Ptr, bool Reads,
+                       bool Writes, const WorkState &St);
+  bool checkAccess(const Stmt *At, const Expr *Named,
+                   const std::optional<LocKey> &Key, const Stmt *AllocSite,
+                   bool Reads, bool Writes, const WorkState &St);
+  void checkFree(const Stmt *At, const Expr *Ptr,
+                 std::optional<unsigned> Stream, const WorkState &St);
+  void report(SyncHazard::Kind K, const Stmt *At, const Expr *Named,
+              const Stmt *Site);
+  const Stmt *earliest(llvm::ArrayRef<const Stmt *> Sites) const;
+
+  AsyncWorkAnalysis &A;
+  const FunctionMemorySpaces &M;
+  const FunctionCfg &Cfg;
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  bool PerThread;
+  KeyBuilder Keys;
+  std::vector<StreamRef> Streams;
+  std::vector<LocKey> EventKeys;
+  std::map<const Stmt *, WorkInfo> Works;
+  llvm::DenseMap<const VarDecl *, const Expr *> Aliases;
+  std::optional<llvm::DenseMap<const VarDecl *, LocKey>> RangeVars;
+  std::vector<SyncHazard> Hazards;
+  llvm::SmallPtrSet<const Stmt *, 8> ReportedAt;
+  std::vector<const CFGBlock *> Order;
+  std::vector<WorkState> In;
+};
+
+const Expr *FunctionAsyncWork::aliasOf(const VarDecl *VD) {
+  auto It = Aliases.find(VD);
+  if (It != Aliases.end())
+    return It->second;
+  const Expr *Target = nullptr;
+  if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->getInit()) {
+    if (VD->getType()->isReferenceType()) {
+      Target = VD->getInit();
+    } else if (!MemorySpaceAnalysis::get(Ctx, A.arch())
+                    .isModified(Cfg.function(), VD)) {
+      const Expr *Init = VD->getInit()->IgnoreParenImpCasts();
+      // A call or construction makes a new value: the variable is its name.
+      if (!isa<CallExpr>(Init) && !isa<CXXConstructExpr>(Init) &&
+          !isa<CXXNewExpr>(Init))
+        Target = VD->getInit();
+    }
+  }
+  Aliases[VD] = Target;
+  return Target;
+}
+
+std::optional<LocKey> FunctionAsyncWork::rangeElementOf(const VarDecl *VD) {
+  if (!RangeVars) {
+    RangeVars.emplace();
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::vector<const CXXForRangeStmt *> Loops;
+      bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+        Loops.push_back(S);
+        return true;
+      }
+    } F;
+    F.TraverseStmt(const_cast<Stmt *>(Cfg.function()->getBody()));
+    for (const CXXForRangeStmt *S : F.Loops) {
+      // The range is an array or container; its elements are one location.
+      std::optional<LocKey> Range = Keys.lvalue(S->getRangeInit());
+      if (Range && Range->Path.size() < MaxPath) {
+        Range->Path.push_back(nullptr);
+        (*RangeVars)[S->getLoopVariable()] = *Range;
+      }
+    }
+  }
+  auto It = RangeVars->find(VD);
+  if (It == RangeVars->end())
+    return std::nullopt;
+  return It->second;
+}
+
+unsigned FunctionAsyncWork::streamOf(const Expr *E) {
+  if (!E || isa<CXXDefaultArgExpr>(E))
+    return intern(defaultStream());
+  // Follow copies of the handle (`cudaStream_t s = 0;`).
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    const Expr *Init = VD && !VD->getType()->isReferenceType() &&
+                               !rangeElementOf(VD)
+                           ? aliasOf(VD)
+                           : nullptr;
+    if (!Init)
+      break;
+    E = Init;
+  }
+  const Expr *Bare = E->IgnoreParenCasts();
+  Expr::EvalResult R;
+  if (!Bare->isValueDependent() && Bare->EvaluateAsInt(R, Ctx)) {
+    std::optional<SpecialStream> Special =
+        CudaApiModel::specialStream(R.Val.getInt().getExtValue());
+    StreamRef S;
+    if (!Special)
+      return intern(S);
+    switch (*Special) {
+    case SpecialStream::Default:
+      return intern(defaultStream());
+    case SpecialStream::Legacy:
+      S.K = StreamRef::Legacy;
+      return intern(S);
+    case SpecialStream::PerThread:
+      S.K = StreamRef::PerThread;
+      return intern(S);
+    }
+  }
+  if (!E->isValueDependent() &&
+      E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+    return intern(defaultStream());
+  std::optional<LocKey> K = Keys.handle(E);
+  StreamRef S;
+  if (!K)
+    return intern(S);
+  S.K = StreamRef::Named;
+  S.Handle = *K;
+  // A stream created elsewhere, or with flags not known here, is taken as
+  // blocking: then every ordering that could hold, holds.
+  S.NonBlocking =
+      A.streamIsNonBlocking(*K, Cfg.function()).value_or(false);
+  return intern(S);
+}
+
+std::optional<unsigned> FunctionAsyncWork::eventOf(const Expr *E) {
+  std::optional<LocKey> K = E ? Keys.handle(E) : std::nullopt;
+  if (!K)
+    return std::nullopt;
+  for (unsigned I = 0; I < EventKeys.size(); ++I)
+    if (EventKeys[I] == *K)
+      return I;
+  EventKeys.push_back(*K);
+  return EventKeys.size() - 1;
+}
+
+bool FunctionAsyncWork::orderedBeforeNewWork(const WorkState &St,
+                                             const Stmt *Site,
+                                             unsigned S) const {
+  auto It = St.Pending.find(Site);
+  if (It != St.Pending.end() && It->second.count(S))
+    return true;
+  const StreamRef &X = Streams[Works.at(Site).Stream], &Y = Streams[S];
+  if (X.K == StreamRef::Unknown || Y.K == StreamRef::Unknown || X == Y)
+    return true;
+  // The legacy default stream waits for, and is waited for by, every
+  // blocking stream.
+  if (Y.K == StreamRef::Legacy && isBlocking(X))
+    return true;
+  return X.K == StreamRef::Legacy && isBlocking(Y);
+}
+
+bool FunctionAsyncWork::retiredBySync(const WorkState &St, const Stmt *Site,
+                                      unsigned S) const {
+  auto It = St.Pending.find(Site);
+  if (It != St.Pending.end() && It->second.count(S))
+    return true;
+  const StreamRef &X = Streams[Works.at(Site).Stream], &Y = Streams[S];
+  if (X.K == StreamRef::Unknown || Y.K == StreamRef::Unknown || X == Y)
+    return true;
+  // Synchronizing the legacy stream is taken to wait for the blocking
+  // streams too (the documentation does not say; silence is the safe side).
+  return Y.K == StreamRef::Legacy && isBlocking(X);
+}
+
+void FunctionAsyncWork::retireEvent(WorkState &St, std::optional<unsigned> Ev) {
+  auto It = Ev ? St.Events.find(*Ev) : St.Events.end();
+  if (It == St.Events.end()) {
+    // An event not recorded in this function: it may follow everything.
+    St.Pending.clear();
+    return;
+  }
+  const std::set<const Stmt *> &Covered = It->second;
+  retireIf(St, [&](const Stmt *Site) { return Covered.count(Site) > 0; });
+}
+
+void FunctionAsyncWork::enqueue(const WorkInfo &W, WorkState &St) {
+  Works.try_emplace(W.Site, W);
+  unsigned S = W.Stream;
+  for (auto &[Site, Ordered] : St.Pending)
+    if (Site != W.Site && orderedBeforeNewWork(St, Site, S))
+      Ordered.insert(S);
+  // A new instance of an operation queued before (in a loop) starts over.
+  St.Pending[W.Site].clear();
+  for (auto &[Ev, Covered] : St.Events)
+    Covered.erase(W.Site);
+  if (W.Kind != WorkKind::EventRecord || !W.Event)
+    return;
+  const LocKey &EvKey = EventKeys[*W.Event];
+  bool OneOfMany = !EvKey.Path.empty() && !EvKey.Path.back();
+  std::set<const Stmt *> Covered;
+  if (OneOfMany) {
+    if (auto It = St.Events.find(*W.Event); It != St.Events.end())
+      Covered = It->second;
+  } else {
+    // Recording again replaces what the event stood for.
+    retireIf(St, [&](const Stmt *Site) {
+      const WorkInfo &Other = Works.at(Site);
+      return Site != W.Site && Other.Kind == WorkKind::EventRecord &&
+             Other.Event == W.Event;
+    });
+  }
+  for (const auto &[Site, Ordered] : St.Pending)
+    if (Site == W.Site || orderedBeforeNewWork(St, Site, S))
+      Covered.insert(Site);
+  St.Events[*W.Event] = std::move(Covered);
+}
+
+std::optional<WorkInfo::Buffer> FunctionAsyncWork::bufferOf(const Expr *Ptr) {
+  if (!Ptr || !Ptr->getType()->isPointerType())
+    return std::nullopt;
+  PointerFact F = M.factOf(Ptr);
+  bool HostVisible =
+      (F.Registered && !F.Unknown) ||
+      F.isOnly(MS_Pinned | MS_Mapped | MS_Managed);
+  if (!HostVisible && !F.isOnly(MS_Device))
+    return std::nullopt;
+  WorkInfo::Buffer B;
+  if (std::optional<LocKey> K = Keys.pointee(Ptr))
+    B.Key = *K;
+  B.AllocSite = F.AllocSite;
+  B.HostVisible = HostVisible;
+  if (!B.Key.Root && !B.AllocSite)
+    return std::nullopt;
+  return B;
+}
+
+void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
+                                     bool Report) {
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && (unsigned)I < C->getNumArgs() ? C->getArg(I) : nullptr;
+  };
+  // What a call queues does not change from one visit to the next.
+  if (auto It = Works.find(C); It != Works.end() && isQueuingCall(C)) {
+    enqueue(It->second, St);
+    return;
+  }
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
+    WorkInfo W;
+    W.Kind = WorkKind::Kernel;
+    W.Site = C;
+    W.Kernel = K->getDirectCallee();
+    const CallExpr *Config = K->getConfig();
+    W.StreamExpr = Config && Config->getNumArgs() > 3 &&
+                           !isa<CXXDefaultArgExpr>(Config->getArg(3))
+                       ? Config->getArg(3)
+                       : nullptr;
+    W.Stream = streamOf(W.StreamExpr);
+    if (W.Kernel) {
+      for (unsigned I = 0; I < K->getNumArgs(); ++I) {
+        std::optional<WorkInfo::Buffer> B = bufferOf(K->getArg(I));
+        if (!B)
+          continue;
+        std::optional<AsyncWorkAnalysis::Access> Acc =
+            A.deviceAccess(W.Kernel, I);
+        // Memory the kernel shares with the host on purpose (volatile
+        // polling, system-scope atomics) is not a missing synchronization.
+        if (!Acc || Acc->Concurrent)
+          continue;
+        if (Acc->Writes)
+          W.Writes.push_back(*B);
+        if (Acc->Reads)
+          W.Reads.push_back(*B);
+      }
+      if (const auto *Managed = A.managedAccess(W.Kernel))
+        for (const auto &[VD, Acc] : *Managed) {
+          WorkInfo::Buffer B;
+          B.Key = LocKey{VD, {}};
+          B.HostVisible = true;
+          if (Acc.Writes)
+            W.Writes.push_back(B);
+          if (Acc.Reads)
+            W.Reads.push_back(B);
+        }
+    }
+    enqueue(W, St);
+    return;
+  }
+
+  const FunctionDecl *Callee = C->getDirectCallee();
+  const ApiFunction *Api = CudaApiModel::lookup(Callee);
+  if (!Api) {
+    if (!Callee || (!isInSystemHeader(Callee, SM) && !Callee->hasBody())) {
+      St.Pending.clear();
+      return;
+    }
+    bool Waits = hostFunctionMayWait(Callee);
+    if (Waits)
+      St.Pending.clear();
+    else if (Report && !St.Pending.empty())
+      checkCallArguments(C, Callee, St);
+    if (!isInSystemHeader(Callee, SM))
+      enqueueLeftRunning(C, Callee, St);
+    return;
+  }
+
+  if (Api->Copy) {
+    const CopyInfo &CI = *Api->Copy;
+    if (Api->Library == ApiLibrary::CLib) {
+      if (Report && !St.Pending.empty()) {
+        const Expr *Src = Arg(CI.SrcArg), *Dst = Arg(CI.DstArg);
+        if (!(Src && checkPointerUse(C, Src, true, false, St)) && Dst)
+          checkPointerUse(C, Dst, false, true, St);
+      }
+      return;
+    }
+    if (CI.isAsync()) {
+      WorkInfo W;
+      W.Kind = CI.isSet() ? WorkKind::Memset : WorkKind::Copy;
+      W.Site = C;
+      W.StreamExpr = Arg(CI.StreamArg);
+      if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
+        W.StreamExpr = nullptr;
+      W.Stream = streamOf(W.StreamExpr);
+      if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.DstArg)))
+        W.Writes.push_back(*B);
+      if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.SrcArg)))
+        W.Reads.push_back(*B);
+      enqueue(W, St);
+      return;
+    }
+    if (CI.isSet() || (CI.Flags & CF_Peer))
+      return; // Do not wait for the device.
+    std::optional<CopyDirection> D = CI.FixedDirection;
+    if (*D == CopyDirection::None)
+      D = directionOfKind(Arg(CI.KindArg), Ctx);
+    if (D && *D == CopyDirection::DeviceToDevice)
+      return; // No host-side synchronization.
+    // A synchronous copy is queued on the default stream and waited for.
+    unsigned Default = intern(defaultStream());
+    retireIf(St, [&](const Stmt *Site) {
+      return orderedBeforeNewWork(St, Site, Default);
+    });
+    return;
+  }
+
+  if (Api->Sync) {
+    const SyncInfo &SI = *Api->Sync;
+    if (SI.isQuery() && !isResultExamined(classifyResultUse(C, Cfg), Cfg))
+      return; // A query whose answer is ignored orders nothing.
+    switch (SI.Scope) {
+    case SyncScope::Device:
+      St.Pending.clear();
+      return;
+    case SyncScope::Stream:
+    case SyncScope::StreamQuery: {
+      unsigned S = streamOf(Arg(SI.HandleArg));
+      if (Streams[S].K == StreamRef::Legacy)
+        retireIf(St, [&](const Stmt *Site) {
+          return orderedBeforeNewWork(St, Site, S);
+        });
+      else
+        retireIf(St, [&](const Stmt *Site) {
+          return retiredBySync(St, Site, S);
+        });
+      return;
+    }
+    case SyncScope::Event:
+    case SyncScope::EventQuery:
+      retireEvent(St, eventOf(Arg(SI.HandleArg)));
+      return;
+    }
+  }
+
+  if (Api->ImplicitSync) {
+    St.Pending.clear();
+    return;
+  }
+
+  if (Api->Free) {
+    if (!Report || St.Pending.empty())
+      return;
+    const Expr *Ptr = Arg(Api->Free->PtrArg);
+    if (Api->Library == ApiLibrary::CLib)
+      checkFree(C, Ptr, std::nullopt, St);
+    else if (Api->Free->StreamArg >= 0)
+      checkFree(C, Ptr, streamOf(Arg(Api->Free->StreamArg)), St);
+    return;
+  }
+
+  if (Api->Event) {
+    const EventInfo &EI = *Api->Event;
+    switch (EI.Role) {
+    case EventRole::Record: {
+      WorkInfo W;
+      W.Kind = WorkKind::EventRecord;
+      W.Site = C;
+      W.StreamExpr = Arg(EI.StreamArg);
+      if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
+        W.StreamExpr = nullptr;
+      W.Stream = streamOf(W.StreamExpr);
+      W.Event = eventOf(Arg(EI.EventArg));
+      enqueue(W, St);
+      return;
+    }
+    case EventRole::Wait: {
+      unsigned S = streamOf(Arg(EI.StreamArg));
+      std::optional<unsigned> Ev = eventOf(Arg(EI.EventArg));
+      auto It = Ev ? St.Events.find(*Ev) : St.Events.end();
+      for (auto &[Site, Ordered] : St.Pending)
+        if (It == St.Events.end() || It->second.count(Site))
+          Ordered.insert(S);
+      return;
+    }
+    case EventRole::Elapsed: {
+      if (!Report)
+        return;
+      for (int I : {EI.Event2Arg, EI.EventArg}) {
+        std::optional<unsigned> Ev = eventOf(Arg(I));
+        if (!Ev)
+          continue;
+        llvm::SmallVector<const Stmt *, 2> Records;
+        for (const auto &[Site, Ordered] : St.Pending) {
+          const WorkInfo &W = Works.at(Site);
+          if (W.Kind == WorkKind::EventRecord && W.Event == Ev)
+            Records.push_back(Site);
+        }
+        if (!Records.empty()) {
+          report(SyncHazard::ElapsedBeforeSync, C, Arg(I), earliest(Records));
+          return;
+        }
+      }
+      return;
+    }
+    }
+  }
+}
+
+void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
+                                           const FunctionDecl *Callee,
+                                           const WorkState &St) {
+  bool Library = isInSystemHeader(Callee, SM);
+  unsigned Skip = isa<CXXOperatorCallExpr>(C) &&
+                          isa<CXXMethodDecl>(Callee)
+                      ? 1
+                      : 0;
+  for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
+    const Expr *Ptr = C->getArg(I);
+    if (!Ptr->getType()->isPointerType())
+      continue;
+    unsigned ParamIndex = I - Skip;
+    if (Library) {
+      QualType T = ParamIndex < Callee->getNumParams()
+                       ? Callee->getParamDecl(ParamIndex)->getType()
+                       : Ptr->getType();
+      if (checkPointerUse(C, Ptr, true, !pointeeIsConst(T), St))
+        return; // One finding per call.
+    } else if (std::optional<AsyncWorkAnalysis::Access> Acc =
+                   A.hostAccess(Callee, ParamIndex)) {
+      if ((Acc->Reads || Acc->Writes) &&
+          checkPointerUse(C, Ptr, Acc->Reads, Acc->Writes, St))
+        return;
+    }
+  }
+}
+
+void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
+                                           const FunctionDecl *Callee,
+                                           WorkState &St) {
+  if (auto It = Works.find(C); It != Works.end()) {
+    enqueue(It->second, St);
+    return;
+  }
+  const std::vector<AsyncWorkAnalysis::LeftRunning> *Left =
+      A.leftRunning(Callee);
+  if (!Left || Left->empty())
+    return;
+  unsigned Skip =
+      isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  auto ArgOf = [&](unsigned Param) -> const Expr * {
+    return Param + Skip < C->getNumArgs() ? C->getArg(Param + Skip) : nullptr;
+  };
+  WorkInfo W;
+  W.Site = C;
+  W.Via = Callee;
+  W.Kind = Left->front().Kind;
+  W.Kernel = Left->front().Kernel;
+  // One operation for the call: its stream when every piece of work agrees.
+  const AsyncWorkAnalysis::LeftRunning &First = Left->front();
+  bool SameStream = llvm::all_of(*Left, [&](const auto &L) {
+    return L.StreamParam == First.StreamParam &&
+           L.StreamKind == First.StreamKind;
+  });
+  StreamRef Unknown;
+  if (!SameStream) {
+    W.Stream = intern(Unknown);
+  } else if (First.StreamParam >= 0) {
+    W.StreamExpr = ArgOf(First.StreamParam);
+    if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
+      W.StreamExpr = nullptr;
+    W.Stream = W.StreamExpr ? streamOf(W.StreamExpr) : intern(defaultStream());
+  } else {
+    StreamRef S;
+    S.K = First.StreamKind;
+    W.Stream = intern(S);
+  }
+  for (const AsyncWorkAnalysis::LeftRunning &L : *Left) {
+    for (const auto &[Param, Acc] : L.Params) {
+      std::optional<WorkInfo::Buffer> B = bufferOf(ArgOf(Param));
+      if (!B || !B->HostVisible)
+        continue;
+      if (Acc.Writes)
+        W.Writes.push_back(*B);
+      if (Acc.Reads)
+        W.Reads.push_back(*B);
+    }
+    for (const auto &[VD, Acc] : L.Managed) {
+      WorkInfo::Buffer B;
+      B.Key = LocKey{VD, {}};
+      B.HostVisible = true;
+      if (Acc.Writes)
+        W.Writes.push_back(B);
+      if (Acc.Reads)
+        W.Reads.push_back(B);
+    }
+  }
+  if (!W.Writes.empty() || !W.Reads.empty())
+    enqueue(W, St);
+}
+
+void FunctionAsyncWork::transfer(const CFGElement &E, WorkState &St,
+                                 bool Report) {
+  if (auto D = E.getAs<CFGImplicitDtor>()) {
+    const CXXDestructorDecl *Dtor = D->getDestructorDecl(Ctx);
+    if (Dtor && !Dtor->isTrivial() && !St.Pending.empty() &&
+        hostFunctionMayWait(Dtor))
+      St.Pending.clear();
+    return;
+  }
+  const Stmt *S = FunctionCfg::stmtOf(E);
+  if (!S)
+    return;
+  if (const auto *C = dyn_cast<CallExpr>(S)) {
+    transferCall(C, St, Report);
+    return;
+  }
+  if (St.Pending.empty())
+    return;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    if (Ctor && !Ctor->isTrivial() && !isInSystemHeader(Ctor, SM) &&
+        A.mayWait(Ctor))
+      St.Pending.clear();
+    return;
+  }
+  if (!Report)
+    return;
+  if (const auto *Del = dyn_cast<CXXDeleteExpr>(S)) {
+    checkFree(Del, Del->getArgument(), std::nullopt, St);
+    return;
+  }
+  if (const auto *Ex = dyn_cast<Expr>(S))
+    checkElementAccess(Ex, St);
+}
+
+WorkState FunctionAsyncWork::processBlock(const CFGBlock *B, WorkState St,
+                                          bool Report) {
+  for (const CFGElement &E : *B)
+    transfer(E, St, Report);
+  return St;
+}
+
+std::pair<bool, bool> FunctionAsyncWork::accessKind(const Expr *E) const {
+  const ParentMap &PM = Cfg.parents();
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    const Stmt *P = PM.getParentIgnoreParens(E);
+    if (!P)
+      return {true, false};
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(P)) {
+      if (C->getCastKind() == CK_ArrayToPointerDecay)
+        return {false, false};
+      if (C->getCastKind() == CK_NoOp) {
+        E = C;
+        continue;
+      }
+      return {true, false};
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(P)) {
+      if (U->getOpcode() == UO_AddrOf)
+        return {false, false};
+      if (U->isIncrementDecrementOp())
+        return {true, true};
+      return {true, false};
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      if (B->isAssignmentOp() && B->getLHS()->IgnoreParens() == E)
+        return {B->isCompoundAssignmentOp(), true};
+      return {true, false};
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(P)) {
+      if (!ME->isArrow()) {
+        E = ME;
+        continue;
+      }
+      return {true, false};
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(P);
+        MC && MC->getImplicitObjectArgument()->IgnoreParens() == E) {
+      const CXXMethodDecl *Method = MC->getMethodDecl();
+      return {true, !Method || !Method->isConst()};
+    }
+    // Passed by reference: read, and written unless the reference is const.
+    const FunctionDecl *Callee = nullptr;
+    llvm::ArrayRef<const Expr *> Args;
+    if (const auto *C = dyn_cast<CallExpr>(P)) {
+      Callee = C->getDirectCallee();
+      Args = llvm::ArrayRef(C->getArgs(), C->getNumArgs());
+    } else if (const auto *CE = dyn_cast<CXXConstructExpr>(P)) {
+      Callee = CE->getConstructor();
+      Args = llvm::ArrayRef(CE->getArgs(), CE->getNumArgs());
+    } else {
+      return {true, false};
+    }
+    if (!Callee)
+      return {true, true};
+    unsigned Offset = isa<CXXOperatorCallExpr>(P) && isa<CXXMethodDecl>(Callee);
+    for (unsigned I = 0; I < Args.size(); ++I)
+      if (Args[I]->IgnoreParens() == E) {
+        if (I < Offset)
+          return {true, !cast<CXXMethodDecl>(Callee)->isConst()};
+        if (I - Offset >= Callee->getNumParams())
+          return {true, false}; // Variadic: passed by value.
+        QualType T = Callee->getParamDecl(I - Offset)->getType();
+        return {true, T->isReferenceType() &&
+                          !T.getNonReferenceType().isConstQualified()};
+      }
+    return {true, false};
+  }
+  return {true, false};
+}
+
+void FunctionAsyncWork::checkElementAccess(const Expr *E, const WorkState &St) {
+  const Expr *Base = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    Base = AS->getBase();
+  else if (const auto *U = dyn_cast<UnaryOperator>(E);
+           U && U->getOpcode() == UO_Deref)
+    Base = U->getSubExpr();
+  else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
+    Base = ME->getBase();
+  std::optional<LocKey> Key;
+  const Stmt *AllocSite = nullptr;
+  const Expr *Named = Base;
+  if (Base) {
+    if (!Base->getType()->isPointerType() && !Base->getType()->isArrayType())
+      return;
+    Key = Keys.lvalue(E);
+    if (Base->getType()->isPointerType()) {
+      PointerFact F = M.factOf(Base);
+      if (F.isKnown())
+        AllocSite = F.AllocSite;
+    }
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !isManagedVariableDecl(VD) || VD->getType()->isArrayType())
+      return;
+    Key = LocKey{VD, {}};
+    Named = E;
+  } else {
+    return;
+  }
+  auto [Reads, Writes] = accessKind(E);
+  if (Reads || Writes)
+    checkAccess(E, Named, Key, AllocSite, Reads, Writes, St);
+}
+
+bool FunctionAsyncWork::checkPointerUse(const Stmt *At, const Expr *Ptr,
+                                        bool Reads, bool Writes,
+                                        const WorkState &St) {
+  if (!Ptr->getType()->isPointerType())
+    return false;
+  const Stmt *AllocSite = nullptr;
+  PointerFact F = M.factOf(Ptr);
+  if (F.isKnown())
+    AllocSite = F.AllocSite;
+  (void)At; // The finding points at the argument.
+  return checkAccess(Ptr, Ptr, Keys.pointee(Ptr), AllocSite, Reads, Writes, St);
+}
+
+static bool matches(const WorkInfo::Buffer &B, const std::optional<LocKey> &Key,
+                    const Stmt *AllocSite) {
+  return (Key && B.Key.Root && Key->hasPrefix(B.Key)) ||
+         (AllocSite && AllocSite == B.AllocSite);
+}
+
+bool FunctionAsyncWork::checkAccess(const Stmt *At, const Expr *Named,
+                                    const std::optional<LocKey> &Key,
+                                    const Stmt *AllocSite, bool Reads,
+                                    bool Writes, const WorkState &St) {
+  if (!Key && !AllocSite)
+    return false;
+  llvm::SmallVector<const Stmt *, 2> WrittenBy, UsedBy;
+  for (const auto &[Site, Ordered] : St.Pending) {
+    const WorkInfo &W = Works.at(Site);
+    for (const WorkInfo::Buffer &B : W.Writes)
+      if (B.HostVisible && matches(B, Key, AllocSite)) {
+        WrittenBy.push_back(Site);
+        break;
+      }
+    for (const WorkInfo::Buffer &B : W.Reads)
+      if (B.HostVisible && matches(B, Key, AllocSite)) {
+        UsedBy.push_back(Site);
+        break;
+      }
+  }
+  if (Reads && !WrittenBy.empty()) {
+    report(SyncHazard::ReadWhileWritten, At, Named, earliest(WrittenBy));
+    return true;
+  }
+  UsedBy.append(WrittenBy.begin(), WrittenBy.end());
+  if (Writes && !UsedBy.empty()) {
+    report(SyncHazard::WrittenWhileUsed, At, Named, earliest(UsedBy));
+    return true;
+  }
+  return false;
+}
+
+void FunctionAsyncWork::checkFree(const Stmt *At, const Expr *Ptr,
+                                  std::optional<unsigned> Stream,
+                                  const WorkState &St) {
+  if (!Ptr || !Ptr->getType()->isPointerType())
+    return;
+  std::optional<LocKey> Key = Keys.pointee(Ptr);
+  const Stmt *AllocSite = nullptr;
+  PointerFact F = M.factOf(Ptr);
+  if (F.isKnown())
+    AllocSite = F.AllocSite;
+  llvm::SmallVector<const Stmt *, 2> UsedBy;
+  for (const auto &[Site, Ordered] : St.Pending) {
+    const WorkInfo &W = Works.at(Site);
+      if (Stream && orderedBeforeNewWork(St, Site, *Stream))
+      continue;
+    auto Uses = [&](const WorkInfo::Buffer &B) {
+      return (Stream || B.HostVisible) && matches(B, Key, AllocSite);
+    };
+    if (llvm::any_of(W.Writes, Uses) || llvm::any_of(W.Reads, Uses))
+      UsedBy.push_back(Site);
+  }
+  if (!UsedBy.empty())
+    report(Stream ? SyncHazard::FreedOnOtherStream : SyncHazard::FreedWhileUsed,
+           At, Ptr, earliest(UsedBy));
+}
+
+const Stmt *FunctionAsyncWork::earliest(llvm::ArrayRef<const Stmt *> Sites) const {
+  const Stmt *Best = nullptr;
+  for (const Stmt *S : Sites)
+    if (!Best || SM.isBeforeInTranslationUnit(S->getBeginLoc(),
+                                              Best->getBeginLoc()))
+      Best = S;
+  return Best;
+}
+
+void FunctionAsyncWork::report(SyncHazard::Kind K, const Stmt *At,
+                               const Expr *Named, const Stmt *Site) {
+  if (!ReportedAt.insert(At).second)
+    return;
+  const WorkInfo &W = Works.at(Site);
+  SyncHazard H;
+  H.K = K;
+  H.At = At;
+  H.Named = Named;
+  H.Work = Site;
+  H.Work_ = W.Kind;
+  H.Kernel = W.Kernel;
+  H.Via = W.Via;
+  H.StreamExpr = W.StreamExpr;
+  H.Stream = Streams[W.Stream];
+  Hazards.push_back(H);
+}
+
+bool FunctionAsyncWork::solve() {
+  const CFG &G = Cfg.graph();
+  unsigned N = G.getNumBlockIDs();
+
+  // Reverse post-order from the entry.
+  {
+    std::vector<bool> Seen(N);
+    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>>
+        Stack;
+    const CFGBlock *Entry = &G.getEntry();
+    Seen[Entry->getBlockID()] = true;
+    Stack.push_back({Entry, Entry->succ_begin()});
+    while (!Stack.empty()) {
+      auto &[B, It] = Stack.back();
+      if (It == B->succ_end()) {
+        Order.push_back(B);
+        Stack.pop_back();
+        continue;
+      }
+      const CFGBlock *Next = It->getReachableBlock();
+      ++It;
+      if (Next && !Seen[Next->getBlockID()]) {
+        Seen[Next->getBlockID()] = true;
+        Stack.push_back({Next, Next->succ_begin()});
+      }
+    }
+    std::reverse(Order.begin(), Order.end());
+  }
+
+  auto IsLoopHeader = [](const CFGBlock *B) {
+    const Stmt *T = B->getTerminatorStmt();
+    return T && (isa<ForStmt>(T) || isa<WhileStmt>(T) ||
+                 isa<CXXForRangeStmt>(T));
+  };
+  In.assign(N, WorkState());
+  std::vector<WorkState> Out(N), OutBack(N), InBackSeen(N);
+  // Loops are taken to run at least once: the exit edge of a loop header
+  // carries only what comes around the loop, when the body is reachable.
+  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> WorkState {
+    unsigned Id = P->getBlockID();
+    bool ExitEdge = P->succ_size() == 2 &&
+                    (P->succ_begin() + 1)->getReachableBlock() == B;
+    const WorkState &From =
+        IsLoopHeader(P) && ExitEdge && OutBack[Id].Reached ? OutBack[Id]
+                                                           : Out[Id];
+    return alongEdge(P, B, From);
+  };
+
+  constexpr unsigned MaxSweeps = 40;
+  bool Stable = false;
+  for (unsigned Sweep = 0; Sweep < MaxSweeps && !Stable; ++Sweep) {
+    Stable = true;
+    for (const CFGBlock *B : Order) {
+      unsigned Id = B->getBlockID();
+      WorkState InAll, InBack;
+      if (B == &G.getEntry())
+        InAll.Reached = true;
+      for (const CFGBlock::AdjacentBlock &P : B->preds()) {
+        const CFGBlock *PB = P.getReachableBlock();
+        if (!PB)
+          continue;
+        const WorkState &O = EdgeOut(PB, B);
+        InAll.join(O);
+        if (IsLoopHeader(B) && PB->getLoopTarget() == B->getTerminatorStmt())
+          InBack.join(O);
+      }
+      if (!InAll.Reached)
+        continue;
+      if (InAll == In[Id] && InBack == InBackSeen[Id] && Out[Id].Reached)
+        continue;
+      Stable = false;
+      In[Id] = InAll;
+      InBackSeen[Id] = InBack;
+      Out[Id] = processBlock(B, InAll, false);
+      if (IsLoopHeader(B) && InBack.Reached)
+        OutBack[Id] = processBlock(B, InBack, false);
+    }
+  }
+  return Stable;
+}
+
+WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
+                                       const CFGBlock *To,
+                                       const WorkState &Out) {
+  if (!Out.Reached || From->succ_size() != 2 ||
+      From->succ_begin()->getReachableBlock() ==
+          (From->succ_begin() + 1)->getReachableBlock())
+    return Out;
+  const auto *Cond =
+      dyn_cast_or_null<Expr>(From->getTerminatorCondition(/*StripParens=*/true));
+  bool Negated = false;
+  while (Cond) {
+    Cond = Cond->IgnoreParenImpCasts();
+    const auto *U = dyn_cast<UnaryOperator>(Cond);
+    if (!U || U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = U->getSubExpr();
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Cond);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !(VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) ||
+      VD->getType()->isReferenceType() ||
+      !(VD->getType()->isBooleanType() || VD->getType()->isIntegerType()) ||
+      MemorySpaceAnalysis::get(Ctx, A.arch()).isModified(Cfg.function(), VD))
+    return Out;
+  bool TrueEdge = From->succ_begin()->getReachableBlock() == To;
+  bool Value = TrueEdge != Negated;
+  auto It = Out.Taken.find(VD);
+  if (It != Out.Taken.end() && It->second != Value)
+    return WorkState(); // The other way was taken before: not a path.
+  WorkState Result = Out;
+  Result.Taken[VD] = Value;
+  return Result;
+}
+
+std::vector<AsyncWorkAnalysis::LeftRunning>
+FunctionAsyncWork::leftRunning() const {
+  std::vector<AsyncWorkAnalysis::LeftRunning> Result;
+  const WorkState &Exit = In[Cfg.graph().getExit().getBlockID()];
+  const FunctionDecl *FD = Cfg.function();
+  auto ParamIndex = [&](const ValueDecl *D) -> int {
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (FD->getParamDecl(I) == D)
+        return I;
+    return -1;
+  };
+  for (const auto &[Site, Ordered] : Exit.Pending) {
+    const WorkInfo &W = Works.at(Site);
+    if (W.Kind == WorkKind::EventRecord)
+      continue;
+    AsyncWorkAnalysis::LeftRunning L;
+    L.Kind = W.Kind;
+    L.Kernel = W.Kernel;
+    const StreamRef &S = Streams[W.Stream];
+    L.StreamKind = S.K;
+    if (S.K == StreamRef::Named) {
+      L.StreamKind = StreamRef::Unknown;
+      if (S.Handle.Path.empty())
+        L.StreamParam = ParamIndex(S.Handle.Root);
+    }
+    auto Add = [&](const WorkInfo::Buffer &B, bool Writes) {
+      if (!B.HostVisible || !B.Key.Root)
+        return;
+      AsyncWorkAnalysis::Access Acc;
+      (Writes ? Acc.Writes : Acc.Reads) = true;
+      int P = ParamIndex(B.Key.Root);
+      if (P >= 0 && B.Key.Path.size() == 1 && !B.Key.Path[0])
+        L.Params.push_back({(unsigned)P, Acc});
+      else if (const auto *VD = dyn_cast<VarDecl>(B.Key.Root);
+               VD && B.Key.Path.empty() && isManagedVariableDecl(VD))
+        L.Managed.push_back({VD, Acc});
+    };
+    for (const WorkInfo::Buffer &B : W.Writes)
+      Add(B, true);
+    for (const WorkInfo::Buffer &B : W.Reads)
+      Add(B, false);
+    if (!L.Params.empty() || !L.Managed.empty())
+      Result.push_back(std::move(L));
+  }
+  return Result;
+}
+
+std::vector<SyncHazard> FunctionAsyncWork::report() {
+  for (const CFGBlock *B : Order)
+    if (In[B->getBlockID()].Reached)
+      processBlock(B, In[B->getBlockID()], true);
+  llvm::sort(Hazards, [&](const SyncHazard &L, const SyncHazard &R) {
+    return SM.isBeforeInTranslationUnit(L.At->getBeginLoc(),
+                                        R.At->getBeginLoc());
+  });
+  // One finding per queued operation, kind of hazard and buffer: the first
+  // access in the source.
+  std::set<std::tuple<const Stmt *, int, const ValueDecl *>> Seen;
+  std::vector<SyncHazard> First;
+  for (const SyncHazard &H : Hazards) {
+    const ValueDecl *Root = nullptr;
+    if (H.Named) {
+      std::optional<LocKey> K = H.Named->getType()->isPointerType()
+                                    ? Keys.pointee(H.Named)
+                                    : Keys.lvalue(H.Named);
+      Root = K ? K->Root : nullptr;
+    }
+    if (!Root || Seen.insert({H.Work, H.K, Root}).second)
+      First.push_back(H);
+  }
+  return First;
+}
+
+/// Whether the function of \p Cfg queues device work whose use of memory
+/// could be reported: any work, when host-visible memory exists in the
+/// translation unit; otherwise only work on device memory freed in stream
+/// order, or an event whose time is read.
+bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
+                    bool HostVisibleMemory) {
+  bool Queues = false, Reportable = HostVisibleMemory;
+  for (const CFGBlock *B : Cfg.graph())
+    for (const CFGElement &E : *B) {
+      const auto *C = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
+      if (!C)
+        continue;
+      if (!Queues && (isQueuingCall(C) || A.queuesWork(C->getDirectCallee())))
+        Queues = true;
+      if (!Reportable)
+        if (const ApiFunction *Api = CudaApiModel::lookup(C))
+          Reportable = (Api->Free && Api->Free->StreamArg >= 0) ||
+                       (Api->Event && Api->Event->Role == EventRole::Elapsed);
+      if (Queues && Reportable)
+        return true;
+    }
+  return false;
+}
+
+} // namespace
+
+std::vector<SyncHazard>
+AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
+                             bool PerThreadDefaultStream) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
+      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
+      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+    return {};
+  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
+  const FunctionCfg *Cfg = TU.beginFunction(FD);
+  collectTranslationUnitFacts();
+  if (!Cfg || !worthAnalysing(*Cfg, *this, HostVisibleMemory))
+    return {};
+  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
+  if (!M)
+    return {};
+  PerThread = PerThreadDefaultStream;
+  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
+  if (!W.solve())
+    return {}; // Did not settle: say nothing.
+  return W.report();
+}
+
+bool AsyncWorkAnalysis::queuesWork(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->hasAttr<CUDAGlobalAttr>() ||
+      isInSystemHeader(Def, Ctx.getSourceManager()))
+    return false;
+  auto [It, New] = Queues.try_emplace(Def, false);
+  if (!New)
+    return It->second; // False while in progress.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    AsyncWorkAnalysis &A;
+    bool Found = false;
+    explicit Finder(AsyncWorkAnalysis &A) : A(A) {}
+    bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+    bool VisitCallExpr(CallExpr *C) {
+      Found = isQueuingCall(C) || A.queuesWork(C->getDirectCallee());
+      return !Found;
+    }
+  } F(*this);
+  F.TraverseStmt(Def->getBody());
+  Queues[Def] = F.Found;
+  return F.Found;
+}
+
+const std::vector<AsyncWorkAnalysis::LeftRunning> *
+AsyncWorkAnalysis::leftRunning(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!FD || !FD->hasBody(Def) || !Def || Def->hasAttr<CUDAGlobalAttr>() ||
+      !isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, Arch))
+    return nullptr;
+  auto [It, New] = Left.try_emplace(Def);
+  if (!New)
+    return It->second.get(); // Null while in progress: unknown.
+  auto Result = std::make_unique<std::vector<LeftRunning>>();
+  std::shared_ptr<const FunctionCfg> Cfg =
+      TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
+  collectTranslationUnitFacts();
+  if (Cfg && HostVisibleMemory && worthAnalysing(*Cfg, *this, true))
+    if (const FunctionMemorySpaces *M =
+            MemorySpaceAnalysis::get(Ctx, Arch).analyse(Def)) {
+      FunctionAsyncWork W(*this, *M, PerThread);
+      if (W.solve())
+        *Result = W.leftRunning();
+    }
+  Left[Def] = std::move(Result);
+  return Left[Def].get();
+}
+
+} // namespace clang::tidy::cuda
