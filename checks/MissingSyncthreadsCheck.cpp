@@ -368,9 +368,9 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
     return false;
   if (First.Multi || Second.Multi)
     return First.Multi == Second.Multi &&
+           conflictsMulti(First, Second, GuardsHold, FD) &&
            !separatesThreads(First, First, Second, FD) &&
-           !separatesThreads(Second, First, Second, FD) &&
-           conflictsMulti(First, Second, GuardsHold, FD);
+           !separatesThreads(Second, First, Second, FD);
   if (First.Coeff == 1 && Second.Coeff == 1) {
     // tFirst = tSecond + Diff + K.
     std::map<std::string, int64_t> Diff = Second.Uniform;

@@ -171,7 +171,46 @@ __global__ void rowShiftInLoop(float *out, int n) {
   }
 }
 
+// A two-dimensional array in a one-dimensional block.
+__global__ void rowsOfOneDimBlock(const float *in, float *out) {
+  __shared__ float s[2][TILE + 1];
+  s[0][threadIdx.x] = in[threadIdx.x];
+  s[1][threadIdx.x] = in[threadIdx.x] * 2.0f;
+  out[threadIdx.x] = s[0][threadIdx.x + 1] + s[1][threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:22: warning: read of shared 's' at '[0][threadIdx.x + 1]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: written here at '[0][threadIdx.x]'
+}
+
+__global__ void threadIndexCallsNoBarrier(float *out) {
+  cg::thread_block block = cg::this_thread_block();
+  __shared__ float tile[TILE][TILE];
+  tile[block.thread_index().y][block.thread_index().x] = 1.0f;
+  out[block.thread_index().x] = tile[block.thread_index().y][TILE - 1];
+  // CHECK-NOTES: :[[@LINE-1]]:33: warning: read of shared 'tile' at '[block.thread_index().y][TILE - 1]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: written here at '[block.thread_index().y][block.thread_index().x]'
+}
+
 //===--- Not flagged -------------------------------------------------------===//
+
+// Double buffering: one barrier per step; the step reads one buffer and
+// stores the other.
+__global__ void doubleBufferedTiles(const float *A, float *C, int steps) {
+  __shared__ float tile[2][TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int cur = 0, nxt = 1;
+  tile[cur][ty][tx] = A[ty * TILE + tx];
+  __syncthreads();
+  float acc = 0.0f;
+  for (int s = 1; s < steps; ++s) {
+    for (int k = 0; k < TILE; ++k)
+      acc += tile[cur][ty][k];
+    tile[nxt][ty][tx] = A[(s * TILE + ty) * TILE + tx];
+    __syncthreads();
+    cur = 1 - cur;
+    nxt = 1 - nxt;
+  }
+  C[ty * TILE + tx] = acc;
+}
 
 __global__ void matmulCorrect(const float *A, const float *B, float *C,
                               int n) {
