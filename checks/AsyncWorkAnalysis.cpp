@@ -195,8 +195,11 @@ public:
       : A(A), FD(FD), Device(Device),
         SM(A.context().getSourceManager()) {
     for (const ParmVarDecl *P : FD->parameters())
-      if (P->getType()->isPointerType() || P->getType()->isReferenceType())
+      if (P->getType()->isPointerType() || P->getType()->isReferenceType()) {
         Root[P] = P;
+        if (Device && P->getType()->getPointeeType().isVolatileQualified())
+          Found[P].Concurrent = true;
+      }
   }
 
   std::map<const VarDecl *, Access> Found;
@@ -312,12 +315,17 @@ public:
           I < Def->getNumParams()) {
         std::optional<Access> Acc =
             Device ? A.deviceAccess(Def, I) : A.hostAccess(Def, I);
-        if (Acc)
+        if (Acc) {
           note(R, Acc->Reads, Acc->Writes);
-        else
+          Found[R].Concurrent |= Acc->Concurrent;
+        } else {
           note(R, true, true);
+        }
         continue;
       }
+      if (Device && Callee->getIdentifier() &&
+          Callee->getName().ends_with("_system"))
+        Found[R].Concurrent = true; // atomicAdd_system and the like.
       // Library functions and intrinsics (atomics) read what they are given
       // and write it unless it is const.
       QualType ParamTy = I < Callee->getNumParams()
@@ -535,8 +543,21 @@ public:
     return RecursiveASTVisitor::TraverseDecl(D);
   }
 
+  bool HostVisibleMemory = false;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isManagedVariableDecl(VD))
+      HostVisibleMemory = true;
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *C) {
     const ApiFunction *Api = CudaApiModel::lookup(C);
+    if (Api && ((Api->Alloc && (Api->Alloc->Space & (MS_Pinned | MS_Mapped |
+                                                     MS_Managed))) ||
+                (Api->HostRegister && Api->HostRegister->Registers) ||
+                Api->MapHost))
+      HostVisibleMemory = true;
     if (!Api || !Api->Resource || Api->Resource->Kind != ResourceKind::Stream ||
         Api->Resource->Role != ResourceRole::Create ||
         (unsigned)Api->Resource->HandleArg >= C->getNumArgs())
@@ -570,14 +591,19 @@ private:
 };
 } // namespace
 
+void AsyncWorkAnalysis::collectTranslationUnitFacts() {
+  if (FactsCollected)
+    return;
+  FactsCollected = true;
+  StreamCreationFinder F(Ctx, StreamFlags);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  HostVisibleMemory = F.HostVisibleMemory;
+}
+
 std::optional<bool>
 AsyncWorkAnalysis::streamIsNonBlocking(const LocKey &Handle,
                                        const FunctionDecl *) {
-  if (!StreamsCollected) {
-    StreamsCollected = true;
-    StreamCreationFinder F(Ctx, StreamFlags);
-    F.TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
+  collectTranslationUnitFacts();
   auto It = StreamFlags.find(streamDeclOf(Handle));
   if (It == StreamFlags.end())
     return std::nullopt;
@@ -595,6 +621,7 @@ struct WorkInfo {
   WorkKind Kind = WorkKind::Kernel;
   const Stmt *Site = nullptr;
   const FunctionDecl *Kernel = nullptr;
+  const FunctionDecl *Via = nullptr; ///< Queued inside this callee.
   unsigned Stream = 0; ///< Interned StreamRef.
   const Expr *StreamExpr = nullptr;
   struct Buffer {
@@ -615,9 +642,13 @@ struct WorkState {
   /// For each event recorded in this function, the operations that its
   /// completion implies have completed.
   std::map<unsigned, std::set<const Stmt *>> Events;
+  /// Branch conditions on variables that never change, as taken on every
+  /// path here: a later branch on the same variable goes the same way.
+  std::map<const VarDecl *, bool> Taken;
 
   bool operator==(const WorkState &O) const {
-    return Reached == O.Reached && Pending == O.Pending && Events == O.Events;
+    return Reached == O.Reached && Pending == O.Pending &&
+           Events == O.Events && Taken == O.Taken;
   }
 
   void join(const WorkState &O) {
@@ -652,9 +683,24 @@ struct WorkState {
     }
     for (const auto &[Ev, Covered] : O.Events)
       Events.try_emplace(Ev, Covered);
+    for (auto It = Taken.begin(); It != Taken.end();) {
+      auto Other = O.Taken.find(It->first);
+      It = Other == O.Taken.end() || Other->second != It->second
+               ? Taken.erase(It)
+               : std::next(It);
+    }
   }
 };
 
+
+/// Whether \p C queues device work itself.
+bool isQueuingCall(const CallExpr *C) {
+  if (isa<CUDAKernelCallExpr>(C))
+    return true;
+  const ApiFunction *Api = CudaApiModel::lookup(C);
+  return Api && ((Api->Copy && Api->Copy->isAsync()) ||
+                 (Api->Event && Api->Event->Role == EventRole::Record));
+}
 
 /// The direction a constant cudaMemcpyKind argument names.
 std::optional<CopyDirection> directionOfKind(const Expr *Kind, ASTContext &Ctx) {
@@ -677,7 +723,12 @@ public:
       : A(A), M(M), Cfg(M.cfg()), Ctx(A.context()),
         SM(Ctx.getSourceManager()), PerThread(PerThread), Keys(*this) {}
 
-  std::vector<SyncHazard> run();
+  /// Runs the data-flow to its fixpoint; false when it does not settle.
+  bool solve();
+  /// The findings (after solve()).
+  std::vector<SyncHazard> report();
+  /// What is still running at the function's exit (after solve()).
+  std::vector<AsyncWorkAnalysis::LeftRunning> leftRunning() const;
 
   const Expr *aliasOf(const VarDecl *VD) override;
   std::optional<LocKey> rangeElementOf(const VarDecl *VD) override;
@@ -708,9 +759,17 @@ private:
 
   // Transfer.
   WorkState processBlock(const CFGBlock *B, WorkState St, bool Report);
+  /// \p Out as it reaches \p To from \p From: unreached when the branch
+  /// contradicts one taken before on a variable that never changes.
+  WorkState alongEdge(const CFGBlock *From, const CFGBlock *To,
+                      const WorkState &Out);
   void transfer(const CFGElement &E, WorkState &St, bool Report);
   void transferCall(const CallExpr *C, WorkState &St, bool Report);
   void enqueue(const WorkInfo &W, WorkState &St);
+  void checkCallArguments(const CallExpr *C, const FunctionDecl *Callee,
+                          const WorkState &St);
+  void enqueueLeftRunning(const CallExpr *C, const FunctionDecl *Callee,
+                          WorkState &St);
   void retireIf(WorkState &St, llvm::function_ref<bool(const Stmt *)> Done) {
     for (auto It = St.Pending.begin(); It != St.Pending.end();)
       It = Done(It->first) ? St.Pending.erase(It) : std::next(It);
@@ -753,6 +812,8 @@ private:
   std::optional<llvm::DenseMap<const VarDecl *, LocKey>> RangeVars;
   std::vector<SyncHazard> Hazards;
   llvm::SmallPtrSet<const Stmt *, 8> ReportedAt;
+  std::vector<const CFGBlock *> Order;
+  std::vector<WorkState> In;
 };
 
 const Expr *FunctionAsyncWork::aliasOf(const VarDecl *VD) {
@@ -959,6 +1020,11 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
   auto Arg = [&](int I) -> const Expr * {
     return I >= 0 && (unsigned)I < C->getNumArgs() ? C->getArg(I) : nullptr;
   };
+  // What a call queues does not change from one visit to the next.
+  if (auto It = Works.find(C); It != Works.end() && isQueuingCall(C)) {
+    enqueue(It->second, St);
+    return;
+  }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
     WorkInfo W;
     W.Kind = WorkKind::Kernel;
@@ -977,7 +1043,9 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
           continue;
         std::optional<AsyncWorkAnalysis::Access> Acc =
             A.deviceAccess(W.Kernel, I);
-        if (!Acc)
+        // Memory the kernel shares with the host on purpose (volatile
+        // polling, system-scope atomics) is not a missing synchronization.
+        if (!Acc || Acc->Concurrent)
           continue;
         if (Acc->Writes)
           W.Writes.push_back(*B);
@@ -1006,35 +1074,13 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
       St.Pending.clear();
       return;
     }
-    if (hostFunctionMayWait(Callee)) {
+    bool Waits = hostFunctionMayWait(Callee);
+    if (Waits)
       St.Pending.clear();
-      return;
-    }
-    if (!Report || St.Pending.empty())
-      return;
-    bool Library = isInSystemHeader(Callee, SM);
-    unsigned Skip = isa<CXXOperatorCallExpr>(C) &&
-                            isa<CXXMethodDecl>(Callee)
-                        ? 1
-                        : 0;
-    for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
-      const Expr *Ptr = C->getArg(I);
-      if (!Ptr->getType()->isPointerType())
-        continue;
-      unsigned ParamIndex = I - Skip;
-      if (Library) {
-        QualType T = ParamIndex < Callee->getNumParams()
-                         ? Callee->getParamDecl(ParamIndex)->getType()
-                         : Ptr->getType();
-        if (checkPointerUse(C, Ptr, true, !pointeeIsConst(T), St))
-          return; // One finding per call.
-      } else if (std::optional<AsyncWorkAnalysis::Access> Acc =
-                     A.hostAccess(Callee, ParamIndex)) {
-        if ((Acc->Reads || Acc->Writes) &&
-            checkPointerUse(C, Ptr, Acc->Reads, Acc->Writes, St))
-          return;
-      }
-    }
+    else if (Report && !St.Pending.empty())
+      checkCallArguments(C, Callee, St);
+    if (!isInSystemHeader(Callee, SM))
+      enqueueLeftRunning(C, Callee, St);
     return;
   }
 
@@ -1168,6 +1214,98 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
     }
     }
   }
+}
+
+void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
+                                           const FunctionDecl *Callee,
+                                           const WorkState &St) {
+  bool Library = isInSystemHeader(Callee, SM);
+  unsigned Skip = isa<CXXOperatorCallExpr>(C) &&
+                          isa<CXXMethodDecl>(Callee)
+                      ? 1
+                      : 0;
+  for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
+    const Expr *Ptr = C->getArg(I);
+    if (!Ptr->getType()->isPointerType())
+      continue;
+    unsigned ParamIndex = I - Skip;
+    if (Library) {
+      QualType T = ParamIndex < Callee->getNumParams()
+                       ? Callee->getParamDecl(ParamIndex)->getType()
+                       : Ptr->getType();
+      if (checkPointerUse(C, Ptr, true, !pointeeIsConst(T), St))
+        return; // One finding per call.
+    } else if (std::optional<AsyncWorkAnalysis::Access> Acc =
+                   A.hostAccess(Callee, ParamIndex)) {
+      if ((Acc->Reads || Acc->Writes) &&
+          checkPointerUse(C, Ptr, Acc->Reads, Acc->Writes, St))
+        return;
+    }
+  }
+}
+
+void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
+                                           const FunctionDecl *Callee,
+                                           WorkState &St) {
+  if (auto It = Works.find(C); It != Works.end()) {
+    enqueue(It->second, St);
+    return;
+  }
+  const std::vector<AsyncWorkAnalysis::LeftRunning> *Left =
+      A.leftRunning(Callee);
+  if (!Left || Left->empty())
+    return;
+  unsigned Skip =
+      isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  auto ArgOf = [&](unsigned Param) -> const Expr * {
+    return Param + Skip < C->getNumArgs() ? C->getArg(Param + Skip) : nullptr;
+  };
+  WorkInfo W;
+  W.Site = C;
+  W.Via = Callee;
+  W.Kind = Left->front().Kind;
+  W.Kernel = Left->front().Kernel;
+  // One operation for the call: its stream when every piece of work agrees.
+  const AsyncWorkAnalysis::LeftRunning &First = Left->front();
+  bool SameStream = llvm::all_of(*Left, [&](const auto &L) {
+    return L.StreamParam == First.StreamParam &&
+           L.StreamKind == First.StreamKind;
+  });
+  StreamRef Unknown;
+  if (!SameStream) {
+    W.Stream = intern(Unknown);
+  } else if (First.StreamParam >= 0) {
+    W.StreamExpr = ArgOf(First.StreamParam);
+    if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
+      W.StreamExpr = nullptr;
+    W.Stream = W.StreamExpr ? streamOf(W.StreamExpr) : intern(defaultStream());
+  } else {
+    StreamRef S;
+    S.K = First.StreamKind;
+    W.Stream = intern(S);
+  }
+  for (const AsyncWorkAnalysis::LeftRunning &L : *Left) {
+    for (const auto &[Param, Acc] : L.Params) {
+      std::optional<WorkInfo::Buffer> B = bufferOf(ArgOf(Param));
+      if (!B || !B->HostVisible)
+        continue;
+      if (Acc.Writes)
+        W.Writes.push_back(*B);
+      if (Acc.Reads)
+        W.Reads.push_back(*B);
+    }
+    for (const auto &[VD, Acc] : L.Managed) {
+      WorkInfo::Buffer B;
+      B.Key = LocKey{VD, {}};
+      B.HostVisible = true;
+      if (Acc.Writes)
+        W.Writes.push_back(B);
+      if (Acc.Reads)
+        W.Reads.push_back(B);
+    }
+  }
+  if (!W.Writes.empty() || !W.Reads.empty())
+    enqueue(W, St);
 }
 
 void FunctionAsyncWork::transfer(const CFGElement &E, WorkState &St,
@@ -1414,17 +1552,17 @@ void FunctionAsyncWork::report(SyncHazard::Kind K, const Stmt *At,
   H.Work = Site;
   H.Work_ = W.Kind;
   H.Kernel = W.Kernel;
+  H.Via = W.Via;
   H.StreamExpr = W.StreamExpr;
   H.Stream = Streams[W.Stream];
   Hazards.push_back(H);
 }
 
-std::vector<SyncHazard> FunctionAsyncWork::run() {
+bool FunctionAsyncWork::solve() {
   const CFG &G = Cfg.graph();
   unsigned N = G.getNumBlockIDs();
 
   // Reverse post-order from the entry.
-  std::vector<const CFGBlock *> Order;
   {
     std::vector<bool> Seen(N);
     std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>>
@@ -1454,16 +1592,18 @@ std::vector<SyncHazard> FunctionAsyncWork::run() {
     return T && (isa<ForStmt>(T) || isa<WhileStmt>(T) ||
                  isa<CXXForRangeStmt>(T));
   };
-  std::vector<WorkState> In(N), Out(N), OutBack(N), InBackSeen(N);
+  In.assign(N, WorkState());
+  std::vector<WorkState> Out(N), OutBack(N), InBackSeen(N);
   // Loops are taken to run at least once: the exit edge of a loop header
   // carries only what comes around the loop, when the body is reachable.
-  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> const WorkState & {
+  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> WorkState {
     unsigned Id = P->getBlockID();
-    if (IsLoopHeader(P) && P->succ_size() == 2 &&
-        (P->succ_begin() + 1)->getReachableBlock() == B &&
-        OutBack[Id].Reached)
-      return OutBack[Id];
-    return Out[Id];
+    bool ExitEdge = P->succ_size() == 2 &&
+                    (P->succ_begin() + 1)->getReachableBlock() == B;
+    const WorkState &From =
+        IsLoopHeader(P) && ExitEdge && OutBack[Id].Reached ? OutBack[Id]
+                                                           : Out[Id];
+    return alongEdge(P, B, From);
   };
 
   constexpr unsigned MaxSweeps = 40;
@@ -1496,8 +1636,92 @@ std::vector<SyncHazard> FunctionAsyncWork::run() {
         OutBack[Id] = processBlock(B, InBack, false);
     }
   }
-  if (!Stable)
-    return {}; // Did not settle: say nothing.
+  return Stable;
+}
+
+WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
+                                       const CFGBlock *To,
+                                       const WorkState &Out) {
+  if (!Out.Reached || From->succ_size() != 2 ||
+      From->succ_begin()->getReachableBlock() ==
+          (From->succ_begin() + 1)->getReachableBlock())
+    return Out;
+  const auto *Cond =
+      dyn_cast_or_null<Expr>(From->getTerminatorCondition(/*StripParens=*/true));
+  bool Negated = false;
+  while (Cond) {
+    Cond = Cond->IgnoreParenImpCasts();
+    const auto *U = dyn_cast<UnaryOperator>(Cond);
+    if (!U || U->getOpcode() != UO_LNot)
+      break;
+    Negated = !Negated;
+    Cond = U->getSubExpr();
+  }
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Cond);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !(VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) ||
+      VD->getType()->isReferenceType() ||
+      !(VD->getType()->isBooleanType() || VD->getType()->isIntegerType()) ||
+      MemorySpaceAnalysis::get(Ctx, A.arch()).isModified(Cfg.function(), VD))
+    return Out;
+  bool TrueEdge = From->succ_begin()->getReachableBlock() == To;
+  bool Value = TrueEdge != Negated;
+  auto It = Out.Taken.find(VD);
+  if (It != Out.Taken.end() && It->second != Value)
+    return WorkState(); // The other way was taken before: not a path.
+  WorkState Result = Out;
+  Result.Taken[VD] = Value;
+  return Result;
+}
+
+std::vector<AsyncWorkAnalysis::LeftRunning>
+FunctionAsyncWork::leftRunning() const {
+  std::vector<AsyncWorkAnalysis::LeftRunning> Result;
+  const WorkState &Exit = In[Cfg.graph().getExit().getBlockID()];
+  const FunctionDecl *FD = Cfg.function();
+  auto ParamIndex = [&](const ValueDecl *D) -> int {
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (FD->getParamDecl(I) == D)
+        return I;
+    return -1;
+  };
+  for (const auto &[Site, Ordered] : Exit.Pending) {
+    const WorkInfo &W = Works.at(Site);
+    if (W.Kind == WorkKind::EventRecord)
+      continue;
+    AsyncWorkAnalysis::LeftRunning L;
+    L.Kind = W.Kind;
+    L.Kernel = W.Kernel;
+    const StreamRef &S = Streams[W.Stream];
+    L.StreamKind = S.K;
+    if (S.K == StreamRef::Named) {
+      L.StreamKind = StreamRef::Unknown;
+      if (S.Handle.Path.empty())
+        L.StreamParam = ParamIndex(S.Handle.Root);
+    }
+    auto Add = [&](const WorkInfo::Buffer &B, bool Writes) {
+      if (!B.HostVisible || !B.Key.Root)
+        return;
+      AsyncWorkAnalysis::Access Acc;
+      (Writes ? Acc.Writes : Acc.Reads) = true;
+      int P = ParamIndex(B.Key.Root);
+      if (P >= 0 && B.Key.Path.size() == 1 && !B.Key.Path[0])
+        L.Params.push_back({(unsigned)P, Acc});
+      else if (const auto *VD = dyn_cast<VarDecl>(B.Key.Root);
+               VD && B.Key.Path.empty() && isManagedVariableDecl(VD))
+        L.Managed.push_back({VD, Acc});
+    };
+    for (const WorkInfo::Buffer &B : W.Writes)
+      Add(B, true);
+    for (const WorkInfo::Buffer &B : W.Reads)
+      Add(B, false);
+    if (!L.Params.empty() || !L.Managed.empty())
+      Result.push_back(std::move(L));
+  }
+  return Result;
+}
+
+std::vector<SyncHazard> FunctionAsyncWork::report() {
   for (const CFGBlock *B : Order)
     if (In[B->getBlockID()].Reached)
       processBlock(B, In[B->getBlockID()], true);
@@ -1523,19 +1747,26 @@ std::vector<SyncHazard> FunctionAsyncWork::run() {
   return First;
 }
 
-/// Whether \p FD queues any device work, so that it is worth analysing.
-bool queuesWork(const FunctionCfg &Cfg) {
+/// Whether the function of \p Cfg queues device work whose use of memory
+/// could be reported: any work, when host-visible memory exists in the
+/// translation unit; otherwise only work on device memory freed in stream
+/// order, or an event whose time is read.
+bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
+                    bool HostVisibleMemory) {
+  bool Queues = false, Reportable = HostVisibleMemory;
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B) {
       const auto *C = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
       if (!C)
         continue;
-      if (isa<CUDAKernelCallExpr>(C))
+      if (!Queues && (isQueuingCall(C) || A.queuesWork(C->getDirectCallee())))
+        Queues = true;
+      if (!Reportable)
+        if (const ApiFunction *Api = CudaApiModel::lookup(C))
+          Reportable = (Api->Free && Api->Free->StreamArg >= 0) ||
+                       (Api->Event && Api->Event->Role == EventRole::Elapsed);
+      if (Queues && Reportable)
         return true;
-      if (const ApiFunction *Api = CudaApiModel::lookup(C))
-        if ((Api->Copy && Api->Copy->isAsync()) ||
-            (Api->Event && Api->Event->Role == EventRole::Record))
-          return true;
     }
   return false;
 }
@@ -1552,12 +1783,65 @@ AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
     return {};
   TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
   const FunctionCfg *Cfg = TU.beginFunction(FD);
-  if (!Cfg || !queuesWork(*Cfg))
+  collectTranslationUnitFacts();
+  if (!Cfg || !worthAnalysing(*Cfg, *this, HostVisibleMemory))
     return {};
   const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
   if (!M)
     return {};
-  return FunctionAsyncWork(*this, *M, PerThreadDefaultStream).run();
+  PerThread = PerThreadDefaultStream;
+  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
+  if (!W.solve())
+    return {}; // Did not settle: say nothing.
+  return W.report();
+}
+
+bool AsyncWorkAnalysis::queuesWork(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Def->hasAttr<CUDAGlobalAttr>() ||
+      isInSystemHeader(Def, Ctx.getSourceManager()))
+    return false;
+  auto [It, New] = Queues.try_emplace(Def, false);
+  if (!New)
+    return It->second; // False while in progress.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    AsyncWorkAnalysis &A;
+    bool Found = false;
+    explicit Finder(AsyncWorkAnalysis &A) : A(A) {}
+    bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+    bool VisitCallExpr(CallExpr *C) {
+      Found = isQueuingCall(C) || A.queuesWork(C->getDirectCallee());
+      return !Found;
+    }
+  } F(*this);
+  F.TraverseStmt(Def->getBody());
+  Queues[Def] = F.Found;
+  return F.Found;
+}
+
+const std::vector<AsyncWorkAnalysis::LeftRunning> *
+AsyncWorkAnalysis::leftRunning(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!FD || !FD->hasBody(Def) || !Def || Def->hasAttr<CUDAGlobalAttr>() ||
+      !isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, Arch))
+    return nullptr;
+  auto [It, New] = Left.try_emplace(Def);
+  if (!New)
+    return It->second.get(); // Null while in progress: unknown.
+  auto Result = std::make_unique<std::vector<LeftRunning>>();
+  std::shared_ptr<const FunctionCfg> Cfg =
+      TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
+  collectTranslationUnitFacts();
+  if (Cfg && HostVisibleMemory && worthAnalysing(*Cfg, *this, true))
+    if (const FunctionMemorySpaces *M =
+            MemorySpaceAnalysis::get(Ctx, Arch).analyse(Def)) {
+      FunctionAsyncWork W(*this, *M, PerThread);
+      if (W.solve())
+        *Result = W.leftRunning();
+    }
+  Left[Def] = std::move(Result);
+  return Left[Def].get();
 }
 
 } // namespace clang::tidy::cuda

@@ -73,6 +73,9 @@ struct SyncHazard {
   const Stmt *Work;        ///< The queued operation (its call).
   WorkKind Work_;          ///< What it is.
   const FunctionDecl *Kernel = nullptr; ///< Kernel work: the kernel.
+  /// Work queued inside a function of this translation unit that returns
+  /// while it runs: that function (the work's site is the call).
+  const FunctionDecl *Via = nullptr;
   const Expr *StreamExpr = nullptr;     ///< The stream argument, if written.
   StreamRef Stream;
 };
@@ -98,6 +101,9 @@ public:
   struct Access {
     bool Reads = false;
     bool Writes = false;
+    /// Device code shares it with the host on purpose: through a volatile
+    /// pointer, or with system-scope atomics.
+    bool Concurrent = false;
   };
   /// Kernel (or device function) \p FD's use of parameter \p Index, or of
   /// the managed variable \p VD; nullopt when its body is not seen.
@@ -110,6 +116,24 @@ public:
   std::optional<Access> hostAccess(const FunctionDecl *FD, unsigned Index);
   /// Whether calling \p FD may wait for device work queued before the call.
   bool mayWait(const FunctionDecl *FD);
+
+  /// Device work that a host function queues and leaves running when it
+  /// returns (a launcher), described by the parameters it uses.
+  struct LeftRunning {
+    WorkKind Kind = WorkKind::Kernel;
+    const FunctionDecl *Kernel = nullptr;
+    /// The stream: parameter StreamParam, or else StreamKind (Legacy,
+    /// PerThread or Unknown).
+    int StreamParam = -1;
+    StreamRef::Kind StreamKind = StreamRef::Unknown;
+    std::vector<std::pair<unsigned, Access>> Params;
+    std::vector<std::pair<const VarDecl *, Access>> Managed;
+  };
+  /// Whether \p FD queues device work, itself or through the functions of
+  /// this translation unit it calls (a scan of its body).
+  bool queuesWork(const FunctionDecl *FD);
+  /// The work \p FD leaves running; null when unknown.
+  const std::vector<LeftRunning> *leftRunning(const FunctionDecl *FD);
 
   /// Whether the handle kept at \p Handle (a stream) was created
   /// non-blocking somewhere in this translation unit, blocking, or both or
@@ -125,13 +149,20 @@ private:
   struct HostSummary;
   const DeviceSummary *deviceSummary(const FunctionDecl *FD);
   const HostSummary *hostSummary(const FunctionDecl *FD);
-  void collectStreamCreations();
+  /// Stream flags, and whether the translation unit has host-visible
+  /// (managed, pinned, mapped, registered) memory at all.
+  void collectTranslationUnitFacts();
 
   ASTContext &Ctx;
   const ArchConditionals &Arch;
   std::map<const FunctionDecl *, std::unique_ptr<DeviceSummary>> Device;
   std::map<const FunctionDecl *, std::unique_ptr<HostSummary>> Host;
-  bool StreamsCollected = false;
+  std::map<const FunctionDecl *, std::unique_ptr<std::vector<LeftRunning>>>
+      Left;
+  bool PerThread = false;
+  llvm::DenseMap<const FunctionDecl *, bool> Queues;
+  bool FactsCollected = false;
+  bool HostVisibleMemory = false;
   /// Per field or global variable holding streams: created non-blocking.
   llvm::DenseMap<const ValueDecl *, std::optional<bool>> StreamFlags;
 };

@@ -112,6 +112,11 @@ void MissingHostSyncCheck::report(const SyncHazard &H, ASTContext &Ctx) {
                   "cudaEventSynchronize",
          DiagnosticIDs::Note)
         << Name << Stream;
+  else if (H.Via)
+    diag(WorkLoc, "%0 queued by this call to %1 on %2, which returns before "
+                  "it completes",
+         DiagnosticIDs::Note)
+        << Work << H.Via << Stream;
   else
     diag(WorkLoc, "%0 queued here on %1", DiagnosticIDs::Note)
         << Work << Stream;

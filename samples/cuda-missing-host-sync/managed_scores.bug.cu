@@ -67,10 +67,11 @@ int main() {
 
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaFree(scores));
-  std::printf("%d of %d items pass (expected %d)\n", passing, kItems, expected);
   if (std::abs(passing - expected) > kItems / 100) {
-    std::printf("wrong result\n");
+    std::printf("wrong result: %d of %d items pass, expected %d\n", passing,
+                kItems, expected);
     return EXIT_FAILURE;
   }
+  std::printf("%d of %d items pass (expected %d)\n", passing, kItems, expected);
   return EXIT_SUCCESS;
 }

@@ -65,10 +65,11 @@ int main() {
     expected += (score_of(i) > 0.5f) * (kItems / 997 + (i < kItems % 997));
 
   CUDA_CHECK(cudaFree(scores));
-  std::printf("%d of %d items pass (expected %d)\n", passing, kItems, expected);
   if (std::abs(passing - expected) > kItems / 100) {
-    std::printf("wrong result\n");
+    std::printf("wrong result: %d of %d items pass, expected %d\n", passing,
+                kItems, expected);
     return EXIT_FAILURE;
   }
+  std::printf("%d of %d items pass (expected %d)\n", passing, kItems, expected);
   return EXIT_SUCCESS;
 }

@@ -79,14 +79,16 @@ int main() {
     wrong += host_sums[b] != checksum_of(b);
 
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::printf("%d checksums, %d wrong\n", kBlocks, wrong);
+
   CUDA_CHECK(cudaFree(dev_setting));
   CUDA_CHECK(cudaFree(dev_sums));
   CUDA_CHECK(cudaFreeHost(host_sums));
   CUDA_CHECK(cudaStreamDestroy(stream));
   if (wrong != 0) {
-    std::printf("wrong result\n");
+    std::printf("wrong result: %d of %d checksums differ from the host's\n",
+                wrong, kBlocks);
     return EXIT_FAILURE;
   }
+  std::printf("%d checksums, all right\n", kBlocks);
   return EXIT_SUCCESS;
 }

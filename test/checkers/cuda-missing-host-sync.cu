@@ -30,6 +30,13 @@ __global__ void viaHelper(float *p, int n) {
   if (i < n)
     store(p, i, 3.f);
 }
+__global__ void spinUntilReleased(volatile unsigned *latch) {
+  while (*latch == 0) {
+  }
+}
+__global__ void countSystemWide(int *counter) {
+  atomicAdd_system(counter, 1);
+}
 __global__ void sumInto(const float *in, float *sum, int n) {
   if (threadIdx.x < n)
     atomicAdd(sum, in[threadIdx.x]);
@@ -42,6 +49,19 @@ static float checksum(const float *p, int n) {
   return s;
 }
 static void waitForGpu() { CUDA_CHECK(cudaDeviceSynchronize()); }
+// Launchers: they queue work and return while it runs.
+static void launchFill(float *p, int n, cudaStream_t s = 0) {
+  fill<<<(n + 255) / 256, 256, 0, s>>>(p, n);
+  CUDA_CHECK(cudaGetLastError());
+}
+template <typename T>
+void copyToHost(T *dst, const T *src, int n, cudaStream_t s) {
+  CUDA_CHECK(cudaMemcpyAsync(dst, src, n * sizeof(T), cudaMemcpyDeviceToHost, s));
+}
+static void launchFillAndWait(float *p, int n) {
+  launchFill(p, n);
+  waitForGpu();
+}
 void externalBarrier(); // Defined elsewhere: it may synchronize.
 
 //===----------------------------------------------------------------------===//
@@ -346,6 +366,23 @@ float atomic_result_read_early(int n) {
   return r;
 }
 
+float launcher_returns_before_the_kernel_ends(int n) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  launchFill(m, n);
+  return m[0];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: 'm' is read on the host before the kernel 'fill' that writes it is synchronized [cuda-missing-host-sync]
+}
+
+void template_copy_helper(int n, float *d, cudaStream_t s) {
+  float *h;
+  CUDA_CHECK(cudaMallocHost(&h, n * sizeof(float)));
+  copyToHost(h, d, n, s);
+  printf("%f\n", h[0]);
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'h' is read on the host before the asynchronous copy that writes it is synchronized [cuda-missing-host-sync]
+  CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
 //===----------------------------------------------------------------------===//
 // Negative cases
 //===----------------------------------------------------------------------===//
@@ -648,6 +685,58 @@ void legacy_stream_sync(int n) {
   fill<<<1, 256>>>(m, n);
   CUDA_CHECK(cudaStreamSynchronize(0));
   printf("%f\n", m[0]);
+}
+
+void launcher_then_stream_sync(int n, float *d, cudaStream_t s) {
+  float *m, *h;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  CUDA_CHECK(cudaMallocHost(&h, n * sizeof(float)));
+  launchFill(m, n, s);
+  copyToHost(h, d, n, s);
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  printf("%f %f\n", m[0], h[0]);
+}
+
+void launcher_that_waits(int n) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  launchFillAndWait(m, n);
+  printf("%f\n", m[0]);
+}
+
+void synchronized_under_the_same_condition(int n, int steps, bool async,
+                                           cudaStream_t s) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  for (int t = 0; t < steps; ++t) {
+    m[0] = (float)t;
+    if (async)
+      fill<<<1, 256, 0, s>>>(m, n);
+    else
+      fill<<<1, 256>>>(m, n);
+    if (async)
+      CUDA_CHECK(cudaStreamSynchronize(s));
+    else
+      CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+void host_releases_a_polling_kernel(cudaStream_t s) {
+  unsigned *latch;
+  CUDA_CHECK(cudaMallocManaged(&latch, sizeof(unsigned)));
+  *latch = 0;
+  spinUntilReleased<<<1, 1, 0, s>>>(latch);
+  *latch = 1; // The kernel waits for this write.
+  CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+void system_scope_atomics_are_shared_on_purpose() {
+  int *counter;
+  CUDA_CHECK(cudaMallocManaged(&counter, sizeof(int)));
+  *counter = 0;
+  countSystemWide<<<8, 128>>>(counter);
+  __atomic_fetch_add(counter, 1, __ATOMIC_SEQ_CST);
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void read_of_pointer_value_is_not_a_read_of_memory(int n) {
