@@ -702,6 +702,39 @@ bool isQueuingCall(const CallExpr *C) {
                  (Api->Event && Api->Event->Role == EventRole::Record));
 }
 
+/// The states at one point, kept apart by the branches they took on
+/// unchanging variables, so that a join does not mix a path that launched
+/// under `if (async)` with one that synchronizes under `if (!async)`. At
+/// most MaxSplit are kept; more are merged into one.
+struct StateSet {
+  static constexpr unsigned MaxSplit = 8;
+  std::vector<WorkState> States;
+
+  bool reached() const { return !States.empty(); }
+  bool operator==(const StateSet &O) const { return States == O.States; }
+
+  void add(const WorkState &S) {
+    if (!S.Reached)
+      return;
+    for (WorkState &T : States)
+      if (T.Taken == S.Taken) {
+        T.join(S);
+        return;
+      }
+    States.push_back(S);
+    if (States.size() > MaxSplit) {
+      WorkState All = States.front();
+      for (unsigned I = 1; I < States.size(); ++I)
+        All.join(States[I]);
+      States.assign(1, All);
+    }
+  }
+  void add(const StateSet &O) {
+    for (const WorkState &S : O.States)
+      add(S);
+  }
+};
+
 /// The direction a constant cudaMemcpyKind argument names.
 std::optional<CopyDirection> directionOfKind(const Expr *Kind, ASTContext &Ctx) {
   Expr::EvalResult R;
@@ -813,7 +846,7 @@ private:
   std::vector<SyncHazard> Hazards;
   llvm::SmallPtrSet<const Stmt *, 8> ReportedAt;
   std::vector<const CFGBlock *> Order;
-  std::vector<WorkState> In;
+  std::vector<StateSet> In;
 };
 
 const Expr *FunctionAsyncWork::aliasOf(const VarDecl *VD) {
@@ -1592,18 +1625,27 @@ bool FunctionAsyncWork::solve() {
     return T && (isa<ForStmt>(T) || isa<WhileStmt>(T) ||
                  isa<CXXForRangeStmt>(T));
   };
-  In.assign(N, WorkState());
-  std::vector<WorkState> Out(N), OutBack(N), InBackSeen(N);
+  In.assign(N, StateSet());
+  std::vector<StateSet> Out(N), OutBack(N), InBackSeen(N);
   // Loops are taken to run at least once: the exit edge of a loop header
   // carries only what comes around the loop, when the body is reachable.
-  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) -> WorkState {
+  auto EdgeOut = [&](const CFGBlock *P, const CFGBlock *B) {
     unsigned Id = P->getBlockID();
     bool ExitEdge = P->succ_size() == 2 &&
                     (P->succ_begin() + 1)->getReachableBlock() == B;
-    const WorkState &From =
-        IsLoopHeader(P) && ExitEdge && OutBack[Id].Reached ? OutBack[Id]
-                                                           : Out[Id];
-    return alongEdge(P, B, From);
+    const StateSet &From =
+        IsLoopHeader(P) && ExitEdge && OutBack[Id].reached() ? OutBack[Id]
+                                                             : Out[Id];
+    StateSet Result;
+    for (const WorkState &S : From.States)
+      Result.add(alongEdge(P, B, S));
+    return Result;
+  };
+  auto Process = [&](const CFGBlock *B, const StateSet &Set) {
+    StateSet Result;
+    for (const WorkState &S : Set.States)
+      Result.add(processBlock(B, S, false));
+    return Result;
   };
 
   constexpr unsigned MaxSweeps = 40;
@@ -1612,28 +1654,31 @@ bool FunctionAsyncWork::solve() {
     Stable = true;
     for (const CFGBlock *B : Order) {
       unsigned Id = B->getBlockID();
-      WorkState InAll, InBack;
-      if (B == &G.getEntry())
-        InAll.Reached = true;
+      StateSet InAll, InBack;
+      if (B == &G.getEntry()) {
+        WorkState Entry;
+        Entry.Reached = true;
+        InAll.add(Entry);
+      }
       for (const CFGBlock::AdjacentBlock &P : B->preds()) {
         const CFGBlock *PB = P.getReachableBlock();
         if (!PB)
           continue;
-        const WorkState &O = EdgeOut(PB, B);
-        InAll.join(O);
+        StateSet O = EdgeOut(PB, B);
+        InAll.add(O);
         if (IsLoopHeader(B) && PB->getLoopTarget() == B->getTerminatorStmt())
-          InBack.join(O);
+          InBack.add(O);
       }
-      if (!InAll.Reached)
+      if (!InAll.reached())
         continue;
-      if (InAll == In[Id] && InBack == InBackSeen[Id] && Out[Id].Reached)
+      if (InAll == In[Id] && InBack == InBackSeen[Id] && Out[Id].reached())
         continue;
       Stable = false;
       In[Id] = InAll;
       InBackSeen[Id] = InBack;
-      Out[Id] = processBlock(B, InAll, false);
-      if (IsLoopHeader(B) && InBack.Reached)
-        OutBack[Id] = processBlock(B, InBack, false);
+      Out[Id] = Process(B, InAll);
+      if (IsLoopHeader(B) && InBack.reached())
+        OutBack[Id] = Process(B, InBack);
     }
   }
   return Stable;
@@ -1677,7 +1722,9 @@ WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
 std::vector<AsyncWorkAnalysis::LeftRunning>
 FunctionAsyncWork::leftRunning() const {
   std::vector<AsyncWorkAnalysis::LeftRunning> Result;
-  const WorkState &Exit = In[Cfg.graph().getExit().getBlockID()];
+  WorkState Exit;
+  for (const WorkState &S : In[Cfg.graph().getExit().getBlockID()].States)
+    Exit.join(S);
   const FunctionDecl *FD = Cfg.function();
   auto ParamIndex = [&](const ValueDecl *D) -> int {
     for (unsigned I = 0; I < FD->getNumParams(); ++I)
@@ -1723,8 +1770,8 @@ FunctionAsyncWork::leftRunning() const {
 
 std::vector<SyncHazard> FunctionAsyncWork::report() {
   for (const CFGBlock *B : Order)
-    if (In[B->getBlockID()].Reached)
-      processBlock(B, In[B->getBlockID()], true);
+    for (const WorkState &S : In[B->getBlockID()].States)
+      processBlock(B, S, true);
   llvm::sort(Hazards, [&](const SyncHazard &L, const SyncHazard &R) {
     return SM.isBeforeInTranslationUnit(L.At->getBeginLoc(),
                                         R.At->getBeginLoc());

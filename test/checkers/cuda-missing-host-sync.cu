@@ -721,6 +721,20 @@ void synchronized_under_the_same_condition(int n, int steps, bool async,
   }
 }
 
+void launched_and_synchronized_only_when_async(int n, int steps, bool async,
+                                               cudaStream_t s) {
+  float *m;
+  CUDA_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  for (int t = 0; t < steps; ++t) {
+    if (async && n > 0) {
+      m[0] = 0.f;
+      fill<<<1, 256, 0, s>>>(m, n);
+    }
+    if (async)
+      CUDA_CHECK(cudaStreamSynchronize(s));
+  }
+}
+
 void host_releases_a_polling_kernel(cudaStream_t s) {
   unsigned *latch;
   CUDA_CHECK(cudaMallocManaged(&latch, sizeof(unsigned)));
