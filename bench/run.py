@@ -12,7 +12,11 @@ floor and the peak RSS ratio; how cost grows with the generated files'
 size; throughput in TU/s at -j1 and -jN; and, when the driver has a result
 cache, cold against warm.
 
-usage: bench/run.py [--reps 5] [--quick] [--jobs N] [--cuda-tidy PATH]
+usage: bench/run.py [--reps 5] [--quick] [--files N] [--jobs N]
+                    [--cuda-tidy PATH]
+
+--files N measures N files spread evenly over the sorted corpus (and the
+generated ones), for machines where the whole corpus takes too long.
 Run by hand (not in CI): docs/performance.md records a run.
 """
 import argparse
@@ -60,13 +64,16 @@ def list_checks(cuda_tidy):
     return [l.strip() for l in out.splitlines() if l.strip().startswith("cuda-")]
 
 
-def corpus(gen_dir, quick):
+def corpus(gen_dir, quick, count=0):
     files = sorted(p for p in (ROOT / "samples").rglob("*.cu"))
     files += sorted(p for p in (ROOT / "test").rglob("*.cu")
                     if "Output" not in p.parts and "broken" not in p.name)
     generated = [pathlib.Path(p) for p in generate.write(gen_dir)]
     if quick:
         files = files[:4]
+    elif 0 < count < len(files):
+        step = len(files) / count
+        files = [files[int(i * step)] for i in range(count)]
     return files, generated
 
 
@@ -75,6 +82,8 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true",
                     help="a few files and 3 reps, to try the harness")
+    ap.add_argument("--files", type=int, default=0,
+                    help="measure N files spread over the corpus (0: all)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--cuda-tidy", default=str(ROOT / "build/bin/cuda-tidy"))
     ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
@@ -90,7 +99,7 @@ def main():
                                     if os.path.exists("/usr/local/cuda/bin/nvcc")
                                     else None)
     gen_dir = tempfile.mkdtemp(prefix="cuda-tidy-bench-")
-    files, generated = corpus(gen_dir, args.quick)
+    files, generated = corpus(gen_dir, args.quick, args.files)
     all_files = files + generated
 
     configs = {"floor": lambda f: [args.clang, "-fsyntax-only", "-resource-dir=" + rdir]

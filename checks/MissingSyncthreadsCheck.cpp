@@ -78,6 +78,57 @@ bool isSharedArray(const VarDecl *VD) {
   return AT && !AT->getElementType()->isArrayType();
 }
 
+/// The number of array dimensions of \p T (2 for float[16][17]).
+unsigned arrayRank(QualType T) {
+  unsigned Rank = 0;
+  while (const auto *AT =
+             dyn_cast<ArrayType>(T->getUnqualifiedDesugaredType())) {
+    ++Rank;
+    T = AT->getElementType();
+  }
+  return Rank;
+}
+
+/// The shared array an element access is made in, and its rank: a
+/// __shared__ array, or a local 'float (*t)[N]' that always points to the
+/// start of one (then the pointer is the array: views of one buffer with
+/// other shapes are never compared).
+const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
+                             ThreadIndexAnalysis &TIA,
+                             const llvm::DenseSet<const VarDecl *> &Escaped,
+                             const FunctionDecl *FD) {
+  if (!VD)
+    return nullptr;
+  if (VD->hasAttr<CUDASharedAttr>()) {
+    Rank = arrayRank(VD->getType());
+    return Rank ? VD : nullptr;
+  }
+  const auto *PT = VD->getType()->getAs<PointerType>();
+  if (!PT || !VD->isLocalVarDecl() || !VD->getInit() ||
+      TIA.isModified(VD, FD) || Escaped.count(VD))
+    return nullptr;
+  unsigned Inner = arrayRank(PT->getPointeeType());
+  const VarDecl *Target = varOf(VD->getInit());
+  if (!Inner || !Target || !Target->hasAttr<CUDASharedAttr>() ||
+      !arrayRank(Target->getType()))
+    return nullptr;
+  Rank = Inner + 1;
+  return VD;
+}
+
+/// The subscript as written: 'tid + 1', or '[threadIdx.y][k]' for an
+/// element of a multi-dimensional array.
+std::string indexText(const Expr *At, const ASTContext &Ctx) {
+  const auto *AS = cast<ArraySubscriptExpr>(At);
+  if (!isa<ArraySubscriptExpr>(ThreadIndexAnalysis::strip(AS->getBase())))
+    return ThreadIndexAnalysis::textOf(AS->getIdx(), Ctx);
+  std::string Text;
+  for (const Expr *E = AS; const auto *Sub = dyn_cast<ArraySubscriptExpr>(E);
+       E = ThreadIndexAnalysis::strip(Sub->getBase()))
+    Text = "[" + ThreadIndexAnalysis::textOf(Sub->getIdx(), Ctx) + "]" + Text;
+  return Text;
+}
+
 bool isBarrierFor(const Stmt *S, BarrierScope &Scope) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
   if (!Call)
@@ -315,6 +366,11 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
     return false;
   if (!((First.Write && Second.Read) || (First.Read && Second.Write)))
     return false;
+  if (First.Multi || Second.Multi)
+    return First.Multi == Second.Multi &&
+           conflictsMulti(First, Second, GuardsHold, FD) &&
+           !separatesThreads(First, First, Second, FD) &&
+           !separatesThreads(Second, First, Second, FD);
   if (First.Coeff == 1 && Second.Coeff == 1) {
     // tFirst = tSecond + Diff + K.
     std::map<std::string, int64_t> Diff = Second.Uniform;
@@ -383,6 +439,421 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
   return false;
 }
 
+/// Level 0 is the index itself; level 1 the part multiplied by the stride
+/// StrideKey ('ty * width + tx': ty at level 1, tx at level 0).
+struct MissingSyncthreadsCheck::Linear {
+  int64_t Coord[2][3] = {};
+  std::map<std::string, int64_t> Uniform[2];
+  std::map<std::string, const Expr *> UniformExprs[2];
+  int64_t Const[2] = {};
+  std::string StrideKey;
+
+  bool mentionsYZ() const {
+    return Coord[0][1] || Coord[0][2] || Coord[1][1] || Coord[1][2];
+  }
+  bool levelEmpty(int Level) const {
+    return !Coord[Level][0] && !Coord[Level][1] && !Coord[Level][2] &&
+           Uniform[Level].empty() && !Const[Level];
+  }
+  void addUniform(int Level, const std::string &Key, int64_t C,
+                  const Expr *E) {
+    if ((Uniform[Level][Key] += C) == 0) {
+      Uniform[Level].erase(Key);
+      UniformExprs[Level].erase(Key);
+    } else {
+      UniformExprs[Level][Key] = E;
+    }
+  }
+};
+
+namespace {
+
+using DimIndex = MissingSyncthreadsCheck::DimIndex;
+using Linear = MissingSyncthreadsCheck::Linear;
+
+/// One subscript from one level of a linear form: at most one coordinate,
+/// with coefficient 1 or -1.
+bool toDim(const int64_t (&Coord)[3],
+           const std::map<std::string, int64_t> &Uniform,
+           const std::map<std::string, const Expr *> &Exprs, int64_t Const,
+           DimIndex &D) {
+  D = DimIndex();
+  for (int C = 0; C < 3; ++C) {
+    if (!Coord[C])
+      continue;
+    if (D.Coord >= 0 || (Coord[C] != 1 && Coord[C] != -1))
+      return false;
+    D.Coord = C;
+    D.Coeff = Coord[C];
+  }
+  D.Uniform = Uniform;
+  D.UniformExprs = Exprs;
+  D.Const = Const;
+  return true;
+}
+
+bool toDim(const Linear &L, int Level, DimIndex &D) {
+  return toDim(L.Coord[Level], L.Uniform[Level], L.UniformExprs[Level],
+               L.Const[Level], D);
+}
+
+/// Splits a flattened index by the constant row width \p W: the terms
+/// whose coefficients are multiples of W form the row.
+bool splitByWidth(const Linear &L, int64_t W, DimIndex &Row, DimIndex &Col) {
+  if (!L.levelEmpty(1) || W < 2)
+    return false;
+  int64_t RowCoord[3] = {}, ColCoord[3] = {};
+  for (int C = 0; C < 3; ++C) {
+    if (L.Coord[0][C] % W == 0)
+      RowCoord[C] = L.Coord[0][C] / W;
+    else
+      ColCoord[C] = L.Coord[0][C];
+  }
+  std::map<std::string, int64_t> RowU, ColU;
+  std::map<std::string, const Expr *> RowE, ColE;
+  for (const auto &[Key, C] : L.Uniform[0]) {
+    const Expr *E = L.UniformExprs[0].at(Key);
+    if (C % W == 0) {
+      RowU[Key] = C / W;
+      RowE[Key] = E;
+    } else {
+      ColU[Key] = C;
+      ColE[Key] = E;
+    }
+  }
+  // The row nearest to the constant: (ty + 1) * W + tx - 1 is row ty + 1,
+  // column tx - 1.
+  int64_t K = L.Const[0];
+  int64_t Q = K >= 0 ? (K + W / 2) / W : -((-K + W / 2) / W);
+  return toDim(RowCoord, RowU, RowE, Q, Row) &&
+         toDim(ColCoord, ColU, ColE, K - Q * W, Col);
+}
+
+bool isBlockDim(const Expr *E, unsigned WantDim) {
+  ThreadSource Src;
+  unsigned Dim;
+  return E &&
+         ThreadIndexAnalysis::isThreadQuery(ThreadIndexAnalysis::strip(E), Src,
+                                            Dim) &&
+         Src == TS_BlockDim && Dim == WantDim;
+}
+
+} // namespace
+
+bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
+                                         int Level, Linear &L, Access &A,
+                                         const FunctionDecl *FD,
+                                         ASTContext &Ctx, int Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 8)
+    return false;
+  if (auto V = constantOf(E, Ctx)) {
+    L.Const[Level] += Coeff * *V;
+    return true;
+  }
+  unsigned Dim;
+  if (Analysis->threadCoordinate(E, FD, Dim)) {
+    if (const VarDecl *VD = varOf(E); VD && CurrentStores->Escaped.count(VD))
+      return false;
+    L.Coord[Level][Dim] += Coeff;
+    return true;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      return readLinear(BO->getLHS(), Coeff, Level, L, A, FD, Ctx, Depth + 1) &&
+             readLinear(BO->getRHS(), Coeff, Level, L, A, FD, Ctx, Depth + 1);
+    case BO_Sub:
+      return readLinear(BO->getLHS(), Coeff, Level, L, A, FD, Ctx, Depth + 1) &&
+             readLinear(BO->getRHS(), -Coeff, Level, L, A, FD, Ctx, Depth + 1);
+    case BO_Mul: {
+      if (auto V = constantOf(BO->getLHS(), Ctx))
+        return readLinear(BO->getRHS(), Coeff * *V, Level, L, A, FD, Ctx,
+                          Depth + 1);
+      if (auto V = constantOf(BO->getRHS(), Ctx))
+        return readLinear(BO->getLHS(), Coeff * *V, Level, L, A, FD, Ctx,
+                          Depth + 1);
+      if (isUniform(E, FD, 0) || Level != 0)
+        break;
+      // A row times a uniform width: 'ty * width'.
+      for (auto [U, X] : {std::pair(BO->getRHS(), BO->getLHS()),
+                          std::pair(BO->getLHS(), BO->getRHS())}) {
+        if (!isUniform(U, FD, 0))
+          continue;
+        std::string Key = ThreadIndexAnalysis::textOf(
+            ThreadIndexAnalysis::strip(U), Ctx);
+        if (!L.StrideKey.empty() && L.StrideKey != Key)
+          return false;
+        L.StrideKey = Key;
+        return readLinear(X, Coeff, 1, L, A, FD, Ctx, Depth + 1);
+      }
+      return false;
+    }
+    default:
+      break;
+    }
+  }
+  if (isUniform(E, FD, 0)) {
+    L.addUniform(Level, ThreadIndexAnalysis::textOf(E, Ctx), Coeff, E);
+    struct Refs : RecursiveASTVisitor<Refs> {
+      Access &A;
+      explicit Refs(Access &A) : A(A) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          A.Vars.push_back(VD);
+        return true;
+      }
+    } R(A);
+    R.TraverseStmt(const_cast<Expr *>(E));
+    return true;
+  }
+  // A local that is never modified, initialized from variables that are
+  // never modified either ('int row = blockIdx.y * TILE + ty'), stands for
+  // its initializer.
+  const VarDecl *VD = varOf(E);
+  if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+      !VD->getType()->isIntegralOrEnumerationType() ||
+      Analysis->isModified(VD, FD) || CurrentStores->Escaped.count(VD) ||
+      CurrentStores->Values.count(VD))
+    return false;
+  struct Stable : RecursiveASTVisitor<Stable> {
+    MissingSyncthreadsCheck &C;
+    const FunctionDecl *FD;
+    bool Ok = true;
+    Stable(MissingSyncthreadsCheck &C, const FunctionDecl *FD) : C(C), FD(FD) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (C.Analysis->isModified(V, FD) ||
+            C.CurrentStores->Escaped.count(V) ||
+            C.CurrentStores->Values.count(V))
+          Ok = false;
+      return Ok;
+    }
+  } St(*this, FD);
+  St.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+  return St.Ok &&
+         readLinear(VD->getInit(), Coeff, Level, L, A, FD, Ctx, Depth + 1);
+}
+
+bool MissingSyncthreadsCheck::varies(const Expr *E, const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    MissingSyncthreadsCheck &C;
+    const FunctionDecl *FD;
+    bool Found = false;
+    Finder(MissingSyncthreadsCheck &C, const FunctionDecl *FD) : C(C), FD(FD) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (C.Analysis->isModified(V, FD) || C.CurrentStores->Values.count(V))
+          Found = true;
+      return !Found;
+    }
+  } F(*this, FD);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+bool MissingSyncthreadsCheck::harmlessBound(const Expr *Bound,
+                                            const Access &First,
+                                            const Access &Second,
+                                            const FunctionDecl *FD) {
+  // An upper bound by a uniform value the indices do not mention ('x < w'):
+  // it keeps the threads past the edge of the data out, not the threads of
+  // one tile from each other.
+  Bound = ThreadIndexAnalysis::strip(Bound);
+  if (!Bound || constantOf(Bound, FD->getASTContext()) ||
+      !isUniform(Bound, FD, 0))
+    return false;
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const Access &F, &S;
+    bool Shared = false;
+    Refs(const Access &F, const Access &S) : F(F), S(S) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (llvm::is_contained(F.Vars, DRE->getDecl()) ||
+          llvm::is_contained(S.Vars, DRE->getDecl()))
+        Shared = true;
+      return !Shared;
+    }
+  } R(First, Second);
+  R.TraverseStmt(const_cast<Expr *>(Bound));
+  return !R.Shared;
+}
+
+bool MissingSyncthreadsCheck::harmlessCondition(const Expr *Cond,
+                                                const Access &First,
+                                                const Access &Second,
+                                                const FunctionDecl *FD) {
+  Cond = ThreadIndexAnalysis::strip(Cond);
+  if (!Cond || !mentionsThread(Cond, FD))
+    return true;
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  switch (BO->getOpcode()) {
+  case BO_LAnd:
+    return harmlessCondition(BO->getLHS(), First, Second, FD) &&
+           harmlessCondition(BO->getRHS(), First, Second, FD);
+  case BO_LT:
+  case BO_LE:
+    return harmlessBound(BO->getRHS(), First, Second, FD);
+  case BO_GT:
+  case BO_GE:
+    return harmlessBound(BO->getLHS(), First, Second, FD);
+  default:
+    return false;
+  }
+}
+
+bool MissingSyncthreadsCheck::separatesThreads(const Access &At,
+                                               const Access &First,
+                                               const Access &Second,
+                                               const FunctionDecl *FD) {
+  const FactList *Facts = Analysis->boundsAt(At.Point, FD);
+  if (!Facts)
+    return true; // Unknown: stay silent.
+  for (const BoundFact *F : *Facts)
+    if (F->Guard && mentionsThread(F->Guard, FD) &&
+        (F->K != BoundFact::Less || !harmlessBound(F->Bound, First, Second, FD)))
+      return true;
+  const ParentMap &PM =
+      TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
+  const Stmt *Child = At.At;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    const Expr *Cond = nullptr;
+    bool Negated = false;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (Child == If->getCond())
+        continue;
+      Cond = If->getCond();
+      Negated = Child != If->getThen();
+    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      Cond = Child == W->getBody() ? W->getCond() : nullptr;
+    } else if (const auto *For = dyn_cast<ForStmt>(S)) {
+      Cond = Child == For->getBody() ? For->getCond() : nullptr;
+    } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+      Cond = Child == Do->getBody() ? Do->getCond() : nullptr;
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
+      Cond = Child != CO->getCond() ? CO->getCond() : nullptr;
+      Negated = true; // Either arm: treated as separating.
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+               BO && BO->isLogicalOp() && Child == BO->getRHS()) {
+      Cond = BO->getLHS();
+      Negated = BO->getOpcode() == BO_LOr;
+    } else if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+      Cond = Sw->getCond();
+      Negated = true;
+    }
+    if (!Cond || !mentionsThread(Cond, FD))
+      continue;
+    if (Negated || !harmlessCondition(Cond, First, Second, FD))
+      return true;
+  }
+  return false;
+}
+
+bool MissingSyncthreadsCheck::conflictsMulti(const Access &First,
+                                             const Access &Second,
+                                             bool GuardsHold,
+                                             const FunctionDecl *FD) {
+  if (First.Dims.size() != Second.Dims.size())
+    return false;
+  // Thread T1 makes First, thread T2 makes Second; per dimension
+  // C1 * t1[a] + U1 + K1 == C2 * t2[b] + U2 + K2. Each coordinate is in at
+  // most one dimension of each access, so the dimensions are independent
+  // equations; a uniform difference may take any value, but only in one
+  // dimension (otherwise stay silent).
+  struct Eq {
+    bool Free = false; // The difference has a uniform part.
+    int64_t D = 0;     // Its constant: C1 t1 - C2 t2 = D.
+  };
+  llvm::SmallVector<Eq, 3> Eqs;
+  std::map<std::string, unsigned> Uses;
+  for (unsigned I = 0; I < First.Dims.size(); ++I) {
+    const DimIndex &F = First.Dims[I], &S = Second.Dims[I];
+    std::map<std::string, int64_t> Diff = S.Uniform;
+    for (const auto &[Key, C] : F.Uniform) {
+      // After a variable of the terms changed, a term no longer has the
+      // value it had at First.
+      std::string K =
+          !GuardsHold && varies(F.UniformExprs.at(Key), FD) ? "#" + Key : Key;
+      if ((Diff[K] -= C) == 0)
+        Diff.erase(K);
+    }
+    Eq E;
+    E.D = S.Const - F.Const;
+    E.Free = !Diff.empty();
+    for (const auto &[Key, C] : Diff)
+      if (++Uses[Key] > 1)
+        return false;
+    // t and t + blockDim of one coordinate are never the same element.
+    if (Diff.size() == 1 && E.D == 0 && F.Coord >= 0 && F.Coord == S.Coord &&
+        F.Coeff == S.Coeff) {
+      const auto &[Key, C] = *Diff.begin();
+      const Expr *X = S.UniformExprs.count(Key) ? S.UniformExprs.at(Key)
+                      : F.UniformExprs.count(Key) ? F.UniformExprs.at(Key)
+                                                  : nullptr;
+      if ((C == 1 || C == -1) && isBlockDim(X, F.Coord))
+        return false;
+    }
+    // Feasible with coordinates >= 0.
+    if (F.Coord >= 0 && S.Coord >= 0) {
+      // t1 = s * t2 + d.
+      if (F.Coeff * S.Coeff == -1 && !E.Free && E.D * F.Coeff < 0)
+        return false;
+    } else if (F.Coord >= 0) {
+      if (!E.Free && E.D * F.Coeff < 0)
+        return false;
+    } else if (S.Coord >= 0) {
+      if (!E.Free && -E.D * S.Coeff < 0)
+        return false;
+    } else if (E.Free || E.D != 0) {
+      return false;
+    }
+    Eqs.push_back(E);
+  }
+  auto DimOf = [](const Access &A, int C) {
+    for (unsigned I = 0; I < A.Dims.size(); ++I)
+      if (A.Dims[I].Coord == C)
+        return int(I);
+    return -1;
+  };
+  // Some coordinate the accesses use can differ between T1 and T2.
+  for (int C = 0; C < 3; ++C) {
+    int I1 = DimOf(First, C), I2 = DimOf(Second, C);
+    if (I1 < 0 && I2 < 0)
+      continue; // Not used: the block may be flat in it.
+    if (I1 < 0 || I2 < 0)
+      return true;
+    const Eq &E1 = Eqs[I1], &E2 = Eqs[I2];
+    const DimIndex &F1 = First.Dims[I1], &S2 = Second.Dims[I2];
+    if (I1 == I2) {
+      if (E1.Free)
+        return true;
+      if (F1.Coeff == Second.Dims[I1].Coeff ? E1.D != 0 : E1.D * F1.Coeff >= 1)
+        return true;
+      continue;
+    }
+    // t1[C] is fixed when its dimension has no coordinate of T2 and no
+    // uniform part; t2[C] likewise.
+    auto Fixed = [](const DimIndex &Mine, const DimIndex &Other,
+                    const Eq &E, int64_t Value) -> std::optional<int64_t> {
+      if (E.Free)
+        return std::nullopt;
+      if (Other.Coord < 0)
+        return Value;
+      // t1 + t2 == 0: both 0.
+      if (Mine.Coeff * Other.Coeff == -1 && E.D == 0)
+        return 0;
+      return std::nullopt;
+    };
+    auto V1 = Fixed(F1, Second.Dims[I1], E1, E1.D * F1.Coeff);
+    auto V2 = Fixed(S2, First.Dims[I2], E2, -E2.D * S2.Coeff);
+    if (!V1 || !V2 || *V1 != *V2)
+      return true;
+  }
+  return false;
+}
+
 void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
   const SourceManager &SM = *Result.SourceManager;
@@ -400,17 +871,32 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
   const ParentMap &PM = Cfg->parents();
 
   // Accesses, by the CFG element where they happen.
-  std::vector<Access> Accesses;
+  // Each access read both ways: as a one-dimensional index of tid, and as
+  // one linear form over (x, y, z) per subscript. Which one is used is
+  // decided per array below.
+  struct Candidate {
+    std::optional<Access> Flat;
+    std::optional<Access> Multi;
+    std::vector<Linear> Forms;
+  };
+  std::vector<Candidate> Candidates;
   for (const CFGBlock *B : Cfg->graph())
     for (const CFGElement &El : *B) {
       const auto *AS =
           dyn_cast_or_null<ArraySubscriptExpr>(FunctionCfg::stmtOf(El));
       if (!AS)
         continue;
-      const auto *Base = dyn_cast<DeclRefExpr>(
-          ThreadIndexAnalysis::strip(AS->getBase()));
-      const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
-      if (!isSharedArray(VD))
+      llvm::SmallVector<const Expr *, 3> Indices;
+      const Expr *Base = AS;
+      while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
+        Indices.insert(Indices.begin(), Sub->getIdx());
+        Base = ThreadIndexAnalysis::strip(Sub->getBase());
+      }
+      unsigned Rank = 0;
+      const VarDecl *VD =
+          sharedArrayOf(varOf(Base), Rank, *Analysis, St.Escaped, FD);
+      // Only whole elements: 'tile[ty]' alone is a row.
+      if (!VD || Indices.size() != Rank)
         continue;
       Access A;
       A.At = AS;
@@ -435,11 +921,108 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
       }
       if (!Cfg->pointOf(A.Point))
         continue;
-      if (!readIndex(AS->getIdx(), 1, A, FD, Ctx) ||
-          (A.Coeff != 0 && A.Coeff != 1 && A.Coeff != -1))
-        continue;
-      Accesses.push_back(std::move(A));
+      Candidate C;
+      if (Rank == 1 && isSharedArray(VD)) {
+        Access Flat = A;
+        if (readIndex(AS->getIdx(), 1, Flat, FD, Ctx) &&
+            (Flat.Coeff == 0 || Flat.Coeff == 1 || Flat.Coeff == -1))
+          C.Flat = std::move(Flat);
+      }
+      Access Multi = A;
+      Multi.Multi = true;
+      bool Ok = true;
+      for (const Expr *Idx : Indices) {
+        Linear L;
+        if (!(Ok = readLinear(Idx, 1, 0, L, Multi, FD, Ctx, 0)))
+          break;
+        C.Forms.push_back(std::move(L));
+      }
+      if (Ok)
+        C.Multi = std::move(Multi);
+      if (C.Flat || C.Multi)
+        Candidates.push_back(std::move(C));
     }
+
+  // The arrays read per subscript: multi-dimensional ones, and
+  // one-dimensional ones that some access indexes by threadIdx.y or .z
+  // (flattened tiles). Their row width: a constant coefficient, or a
+  // uniform factor ('ty * width').
+  struct Shape {
+    bool Multi = false;
+    bool Bad = false;
+    std::string StrideKey;
+    int64_t Width = 0;
+  };
+  llvm::DenseMap<const VarDecl *, Shape> Shapes;
+  for (const Candidate &C : Candidates) {
+    if (!C.Multi)
+      continue;
+    Shape &Sh = Shapes[C.Multi->Array];
+    if (C.Forms.size() > 1) {
+      Sh.Multi = true;
+      continue;
+    }
+    const Linear &L = C.Forms[0];
+    if (L.mentionsYZ())
+      Sh.Multi = true;
+    if (!L.StrideKey.empty()) {
+      if (!Sh.StrideKey.empty() && Sh.StrideKey != L.StrideKey)
+        Sh.Bad = true;
+      Sh.StrideKey = L.StrideKey;
+    }
+    for (int64_t Co : L.Coord[0])
+      if (Co > 1 || Co < -1) {
+        if (Sh.Width && Sh.Width != std::abs(Co))
+          Sh.Bad = true;
+        Sh.Width = std::abs(Co);
+      }
+  }
+  std::vector<Access> Accesses;
+  for (Candidate &C : Candidates) {
+    const VarDecl *Array = C.Multi ? C.Multi->Array : C.Flat->Array;
+    auto It = Shapes.find(Array);
+    if (It == Shapes.end() || !It->second.Multi) {
+      if (C.Flat)
+        Accesses.push_back(std::move(*C.Flat));
+      continue;
+    }
+    const Shape &Sh = It->second;
+    if (!C.Multi || Sh.Bad || (!Sh.StrideKey.empty() && Sh.Width))
+      continue;
+    Access &A = *C.Multi;
+    bool Ok = true;
+    if (C.Forms.size() > 1) {
+      for (const Linear &L : C.Forms) {
+        DimIndex D;
+        if (!L.levelEmpty(1) || !toDim(L, 0, D)) {
+          Ok = false;
+          break;
+        }
+        A.Dims.push_back(std::move(D));
+      }
+    } else {
+      const Linear &L = C.Forms[0];
+      DimIndex Row, Col;
+      if (!Sh.StrideKey.empty())
+        Ok = toDim(L, 1, Row) && toDim(L, 0, Col);
+      else if (Sh.Width)
+        Ok = splitByWidth(L, Sh.Width, Row, Col);
+      else
+        Ok = L.levelEmpty(1) && toDim(L, 0, Col);
+      if (Ok && (!Sh.StrideKey.empty() || Sh.Width))
+        A.Dims.push_back(std::move(Row));
+      A.Dims.push_back(std::move(Col));
+    }
+    // Each coordinate in one subscript at most.
+    unsigned Seen = 0;
+    for (const DimIndex &D : A.Dims)
+      if (D.Coord >= 0) {
+        Ok = Ok && !(Seen & (1u << D.Coord));
+        Seen |= 1u << D.Coord;
+      }
+    if (Ok)
+      Accesses.push_back(std::move(A));
+  }
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
   llvm::DenseSet<const VarDecl *> GuardVars;
   for (unsigned I = 0; I < Accesses.size(); ++I) {
@@ -459,7 +1042,9 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
 
   for (const Access &First : Accesses) {
     int64_t Warp = warpBound(First, FD);
-    bool WarpConfined = Warp >= 0 && Warp <= 32;
+    // Rows of a tile may or may not be warps: any barrier ends the walk
+    // from a multi-dimensional access.
+    bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
     auto StopsAt = [&](const Stmt *S) {
       BarrierScope Scope;
       if (!isBarrierFor(S, Scope))
@@ -481,11 +1066,10 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
              "the write of another thread|overwrite the value another thread "
              "reads}0: no barrier between them on this path")
             << (RAW ? 0 : 1) << Second.Array->getName()
-            << ThreadIndexAnalysis::textOf(cast<ArraySubscriptExpr>(Second.At)->getIdx(), Ctx);
+            << indexText(Second.At, Ctx);
         diag(userVisibleLocation(First.At->getBeginLoc(), SM),
              "%select{written|read}0 here at '%1'", DiagnosticIDs::Note)
-            << (RAW ? 0 : 1)
-            << ThreadIndexAnalysis::textOf(cast<ArraySubscriptExpr>(First.At)->getIdx(), Ctx);
+            << (RAW ? 0 : 1) << indexText(First.At, Ctx);
       }
     };
     std::optional<CfgPoint> From = Cfg->pointOf(First.Point);

@@ -31,8 +31,21 @@ public:
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
 
-  /// One read or write of a one-dimensional __shared__ array, with its
-  /// index read as Coeff * tid + sum(Uniform) + Const.
+  /// One subscript of a multi-dimensional element access, read as
+  /// Coeff * t[Coord] + sum(Uniform) + Const, where t is the thread's
+  /// (x, y, z) coordinate in its block and Coord is -1 when it has none.
+  struct DimIndex {
+    int Coord = -1;
+    int64_t Coeff = 0;
+    std::map<std::string, int64_t> Uniform;
+    std::map<std::string, const Expr *> UniformExprs;
+    int64_t Const = 0;
+  };
+
+  /// One read or write of a __shared__ array. One-dimensional arrays
+  /// indexed by the one-dimensional thread index have their index read as
+  /// Coeff * tid + sum(Uniform) + Const; multi-dimensional ones, and
+  /// flattened tiles indexed by threadIdx.y or .z, have Dims instead.
   struct Access {
     const Expr *At = nullptr;      ///< The subscript.
     const Stmt *Point = nullptr;   ///< The CFG element where it happens.
@@ -44,9 +57,26 @@ public:
     std::map<std::string, const Expr *> UniformExprs;
     llvm::SmallVector<const VarDecl *, 2> Vars; ///< Variables in Uniform.
     int64_t Const = 0;
+    bool Multi = false;
+    llvm::SmallVector<DimIndex, 3> Dims;
   };
+  /// A linear form over the thread coordinates, with a part multiplied by
+  /// a non-constant uniform stride (Level 1).
+  struct Linear;
 
 private:
+  bool readLinear(const Expr *E, int64_t Coeff, int Level, Linear &L,
+                  Access &A, const FunctionDecl *FD, ASTContext &Ctx,
+                  int Depth);
+  bool conflictsMulti(const Access &First, const Access &Second,
+                      bool GuardsHold, const FunctionDecl *FD);
+  bool separatesThreads(const Access &At, const Access &First,
+                        const Access &Second, const FunctionDecl *FD);
+  bool harmlessBound(const Expr *Bound, const Access &First,
+                     const Access &Second, const FunctionDecl *FD);
+  bool harmlessCondition(const Expr *Cond, const Access &First,
+                         const Access &Second, const FunctionDecl *FD);
+  bool varies(const Expr *E, const FunctionDecl *FD);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
   bool isThreadId(const Expr *E, const FunctionDecl *FD);

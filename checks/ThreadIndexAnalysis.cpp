@@ -624,6 +624,57 @@ bool ThreadIndexAnalysis::isThreadQuery(const Expr *E, ThreadSource &Source,
   return false;
 }
 
+bool ThreadIndexAnalysis::threadCoordinate(const Expr *E,
+                                           const FunctionDecl *FD,
+                                           unsigned &Dim) {
+  E = strip(E);
+  ThreadSource Src;
+  if (isThreadQuery(E, Src, Dim)) {
+    if (Src != TS_ThreadInBlock)
+      return false;
+    // A call is a coordinate only as threadIdx's __fetch_builtin_*; the
+    // ranks are calls too.
+    const auto *Call = dyn_cast<CallExpr>(E);
+    if (!Call)
+      return true;
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee());
+    return MD && MD->getName().starts_with("__fetch_builtin_");
+  }
+  auto StableLocal = [&](const Expr *Ref) -> const VarDecl * {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(Ref));
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        VD->getType()->isReferenceType() || isModified(VD, FD))
+      return nullptr;
+    return VD;
+  };
+  // idx.y, with 'dim3 idx = block.thread_index()'.
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E)) {
+    const auto *Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    const VarDecl *VD = StableLocal(ME->getBase());
+    if (!Field || !Field->getIdentifier() || !VD || ME->isArrow())
+      return false;
+    llvm::StringRef F = Field->getName();
+    const Expr *Init = strip(VD->getInit());
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init);
+        Construct && Construct->getNumArgs() == 1)
+      Init = strip(Construct->getArg(0));
+    const auto *Call = dyn_cast_or_null<CallExpr>(Init);
+    const GroupQuery *Q = Call ? groupQueryOf(Call) : nullptr;
+    if (!Q || !Q->ReturnsDim3 || Q->Source != TS_ThreadInBlock ||
+        F.size() != 1 || F[0] < 'x' || F[0] > 'z')
+      return false;
+    Dim = F[0] - 'x';
+    return true;
+  }
+  const VarDecl *VD = StableLocal(E);
+  if (!VD || !VD->getType()->isIntegralOrEnumerationType())
+    return false;
+  const Expr *Init = strip(VD->getInit());
+  return Init != E && !isa<DeclRefExpr>(Init) &&
+         threadCoordinate(Init, FD, Dim);
+}
+
 bool ThreadIndexAnalysis::isIndexClamp(const FunctionDecl *FD) {
   if (!FD || !FD->getIdentifier() ||
       !threadFacts().Clamps.contains(FD->getName()))

@@ -155,6 +155,13 @@ public:
   /// sets \p Source and \p Dim (0, 1, 2).
   static bool isThreadQuery(const Expr *E, ThreadSource &Source,
                             unsigned &Dim);
+  /// Whether \p E, evaluated in \p FD, is one coordinate of the thread in
+  /// its block: threadIdx.x/y/z, thread_block::thread_index().x/y/z, a dim3
+  /// variable holding thread_index(), or a local variable initialized with
+  /// one of those and never modified. Sets \p Dim (0, 1, 2). Ranks
+  /// (thread_rank()) are not coordinates.
+  bool threadCoordinate(const Expr *E, const FunctionDecl *FD,
+                        unsigned &Dim);
   /// \p E as written, on one line.
   static std::string textOf(const Expr *E, const ASTContext &Ctx);
   /// Whether \p FD returns the smaller of its arguments (min).

@@ -58,7 +58,7 @@ enum ExitCode {
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
 };
 
-/// Set by Ctrl-C: the workers take no new file, and no report is written.
+/// Set by Ctrl-C: the workers take no new file, and the report is partial.
 std::atomic<bool> Interrupted{false};
 
 /// On a terminal, one line that says how far the run is; nothing otherwise.
@@ -321,6 +321,25 @@ private:
       for (const std::string &N : T.Notes)
         verbose("nvcc command of '" + C.Filename + "': " + N);
     C.CommandLine = std::move(T.Args);
+    // The entry's own file must be on the line: a "command" string with
+    // shell syntax ("nvcc -c a.cu; touch x") is split into words, never run
+    // by a shell, and its "a.cu;" is dropped as not a source file.
+    auto Same = [&](StringRef Arg) {
+      llvm::SmallString<256> A(Arg), F(C.Filename);
+      if (!llvm::sys::path::is_absolute(A))
+        llvm::sys::path::make_absolute(C.Directory, A);
+      if (!llvm::sys::path::is_absolute(F))
+        llvm::sys::path::make_absolute(C.Directory, F);
+      llvm::sys::path::remove_dots(A, true);
+      llvm::sys::path::remove_dots(F, true);
+      return A == F;
+    };
+    if (!llvm::any_of(llvm::drop_begin(C.CommandLine), Same)) {
+      if (Verbose)
+        verbose("nvcc command of '" + C.Filename + "': it does not name '" +
+                C.Filename + "' as an input; added it");
+      C.CommandLine.push_back(C.Filename);
+    }
   }
 
   static bool hasFlag(const std::vector<std::string> &Args,
@@ -709,6 +728,7 @@ int main(int argc, const char **argv) {
   }
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
   std::once_flag CacheWarning;
+  std::mutex WarningMutex;
 
   auto Analyse = [&](size_t I) {
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
@@ -723,9 +743,23 @@ int main(int argc, const char **argv) {
       Key = Cache->key(Compilations, Files[I], ConfigText,
                        Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
                        Opts.ExtraArgs.value_or(std::vector<std::string>()));
-      if (!Key.empty() && Cache->lookup(Key, PerFile[I])) {
-        ++CacheHits;
-        return;
+      if (!Key.empty()) {
+        std::string Why;
+        switch (Cache->lookup(Key, PerFile[I], Why)) {
+        case cudatidy::ResultCache::Lookup::Hit:
+          ++CacheHits;
+          return;
+        case cudatidy::ResultCache::Lookup::Damaged: {
+          // Never a wrong result: the file is analysed again, and the
+          // entry is replaced below.
+          std::lock_guard<std::mutex> Lock(WarningMutex);
+          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+              << Why << "; it is ignored and the file analysed again\n";
+          break;
+        }
+        case cudatidy::ResultCache::Lookup::Miss:
+          break;
+        }
       }
       ++CacheMisses;
     }
@@ -766,11 +800,20 @@ int main(int argc, const char **argv) {
   if (Cache && Verbose)
     llvm::errs() << "cuda-tidy: note: cache '" << Cache->dir() << "': "
                  << CacheHits << " hits, " << CacheMisses << " misses\n";
+  // Interrupted: the files that were analysed are reported, and the report
+  // says that it is partial (no baseline is written from it).
+  std::optional<cudatidy::PartialRun> Partial;
   if (Interrupted) {
-    error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
-          llvm::Twine(Files.size()) + " files were analysed, and no report "
-          "was written");
-    return ExitInterrupted;
+    Partial.emplace();
+    Partial->FilesAnalysed = Bar.done();
+    Partial->FilesTotal = Files.size();
+    if (!WriteBaseline.empty()) {
+      error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
+            llvm::Twine(Files.size()) +
+            " files were analysed, and the baseline '" + WriteBaseline +
+            "' was not written");
+      return ExitInterrupted;
+    }
   }
 
   std::vector<ClangTidyError> Errors;
@@ -842,10 +885,11 @@ int main(int argc, const char **argv) {
       }
     }
     llvm::raw_ostream &OS = File ? *File : llvm::outs();
+    const cudatidy::PartialRun *P = Partial ? &*Partial : nullptr;
     if (Format == OutputFormat::Sarif)
-      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION);
+      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION, P);
     else
-      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION);
+      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, P);
   }
 
   if (!ExportFixes.empty()) {
@@ -859,14 +903,24 @@ int main(int argc, const char **argv) {
   }
 
   if (!Quiet) {
+    size_t Analysed = Partial ? Partial->FilesAnalysed : Files.size();
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
-                 << " in " << Files.size() << " file"
-                 << (Files.size() == 1 ? "" : "s") << ".\n";
+                 << " in " << Analysed << " file" << (Analysed == 1 ? "" : "s")
+                 << ".\n";
     for (const std::string &N : GateNotes)
       llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
+  }
+  if (Partial) {
+    // In the text report itself too, for whoever reads a saved copy.
+    if (Format == OutputFormat::Text)
+      llvm::outs() << "cuda-tidy: partial report: " << Partial->message()
+                   << "\n";
+    llvm::outs().flush();
+    error(Partial->message());
+    return ExitInterrupted;
   }
   if (BadInput)
     return ExitUsageError;

@@ -17,10 +17,37 @@ std::string CudaToolkit::versionString() const {
   return std::to_string(Major) + "." + std::to_string(Minor);
 }
 
-static bool looksLikeToolkit(llvm::StringRef Root) {
+/// A toolkit has an include/cuda.h that defines CUDA_VERSION; a folder
+/// with some other cuda.h (a stub, a damaged install) is not one, and would
+/// only make every file fail to parse.
+static bool looksLikeToolkit(llvm::StringRef Root, std::string *Why = nullptr) {
   llvm::SmallString<256> Header(Root);
   llvm::sys::path::append(Header, "include", "cuda.h");
-  return llvm::sys::fs::exists(Header);
+  if (!llvm::sys::fs::is_regular_file(Header)) {
+    if (Why)
+      *Why = "no include/cuda.h there";
+    return false;
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(Header);
+  if (!Buffer) {
+    if (Why)
+      *Why = "cannot read include/cuda.h: " + Buffer.getError().message();
+    return false;
+  }
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  size_t Pos = Text.find("#define CUDA_VERSION ");
+  unsigned Value = 0;
+  if (Pos == llvm::StringRef::npos ||
+      Text.substr(Pos + strlen("#define CUDA_VERSION "))
+          .ltrim()
+          .take_while(llvm::isDigit)
+          .getAsInteger(10, Value) ||
+      Value < 1000 || Value >= 100000) {
+    if (Why)
+      *Why = "its include/cuda.h does not define a CUDA_VERSION";
+    return false;
+  }
+  return true;
 }
 
 static void readVersion(CudaToolkit &TK) {
@@ -64,8 +91,10 @@ std::optional<CudaToolkit> findCudaToolkit(llvm::StringRef ExplicitPath,
   if (!ExplicitPath.empty()) {
     if (auto TK = makeToolkit(ExplicitPath, "--cuda-path"))
       return TK;
-    Error = "--cuda-path='" + ExplicitPath.str() +
-            "' is not a CUDA toolkit (no include/cuda.h there)";
+    std::string Why;
+    looksLikeToolkit(ExplicitPath, &Why);
+    Error = "--cuda-path='" + ExplicitPath.str() + "' is not a CUDA toolkit (" +
+            Why + ")";
     return std::nullopt;
   }
   for (const char *Var : {"CUDA_PATH", "CUDA_HOME"}) {

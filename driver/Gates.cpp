@@ -46,16 +46,57 @@ std::string writeBaseline(llvm::StringRef Path,
                                  {"file", Rel},
                                  {"message", E.Message.Message}});
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_TextWithCRLF);
-  if (EC)
+  // Written to a temporary file beside it and renamed, so that a run that
+  // reads the baseline meanwhile sees the old file or the new one, never
+  // half of one.
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%%%", FD, Temp))
     return "cannot write the baseline '" + Path.str() + "': " + EC.message();
-  OS << llvm::formatv(
-            "{0:2}",
-            json::Value(json::Object{{"tool", "cuda-tidy"},
-                                     {"baseline_version", 1},
-                                     {"findings", std::move(Items)}}))
-     << "\n";
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << llvm::formatv(
+              "{0:2}",
+              json::Value(json::Object{{"tool", "cuda-tidy"},
+                                       {"baseline_version", 1},
+                                       {"findings", std::move(Items)}}))
+       << "\n";
+    OS.close();
+    if (OS.has_error()) {
+      std::string Err = OS.error().message();
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return "cannot write the baseline '" + Path.str() + "': " + Err;
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::sys::fs::remove(Temp);
+    return "cannot write the baseline '" + Path.str() + "': " + EC.message();
+  }
+  return "";
+}
+
+std::string parseBaseline(llvm::StringRef Text, llvm::StringRef Path,
+                          std::multiset<std::string> &Known) {
+  llvm::Expected<json::Value> V = json::parse(Text);
+  if (!V)
+    return "the baseline '" + Path.str() +
+           "' is not JSON: " + llvm::toString(V.takeError());
+  const json::Object *Top = V->getAsObject();
+  const json::Array *Items = Top ? Top->getArray("findings") : nullptr;
+  if (!Items || Top->getInteger("baseline_version") != 1)
+    return "the baseline '" + Path.str() +
+           "' is not a cuda-tidy baseline (write one with --write-baseline)";
+  for (const json::Value &Item : *Items) {
+    const json::Object *O = Item.getAsObject();
+    std::optional<llvm::StringRef> F =
+        O ? O->getString("fingerprint") : std::nullopt;
+    if (!F)
+      return "the baseline '" + Path.str() +
+             "' has an entry without a fingerprint";
+    Known.insert(F->str());
+  }
   return "";
 }
 
@@ -67,25 +108,10 @@ std::string applyBaseline(llvm::StringRef Path,
   if (!Buffer)
     return "cannot read the baseline '" + Path.str() +
            "': " + Buffer.getError().message();
-  llvm::Expected<json::Value> V = json::parse((*Buffer)->getBuffer());
-  if (!V)
-    return "the baseline '" + Path.str() +
-           "' is not JSON: " + llvm::toString(V.takeError());
-  const json::Object *Top = V->getAsObject();
-  const json::Array *Items = Top ? Top->getArray("findings") : nullptr;
-  if (!Items || Top->getInteger("baseline_version") != 1)
-    return "the baseline '" + Path.str() +
-           "' is not a cuda-tidy baseline (write one with --write-baseline)";
   std::multiset<std::string> Known;
-  for (const json::Value &Item : *Items) {
-    const json::Object *O = Item.getAsObject();
-    std::optional<llvm::StringRef> F =
-        O ? O->getString("fingerprint") : std::nullopt;
-    if (!F)
-      return "the baseline '" + Path.str() +
-             "' has an entry without a fingerprint";
-    Known.insert(F->str());
-  }
+  if (std::string Err = parseBaseline((*Buffer)->getBuffer(), Path, Known);
+      !Err.empty())
+    return Err;
   std::vector<ClangTidyError> Findings;
   for (const ClangTidyError &E : Errors)
     if (isFinding(E))

@@ -26,6 +26,11 @@ std::string writeBaseline(llvm::StringRef Path,
                           llvm::ArrayRef<ClangTidyError> Errors,
                           LineIndex &Lines);
 
+/// Reads the fingerprints of a baseline file's text \p Text (\p Path is
+/// only used in messages) into \p Known. Returns "" or an error message.
+std::string parseBaseline(llvm::StringRef Text, llvm::StringRef Path,
+                          std::multiset<std::string> &Known);
+
 /// Removes from \p Errors the findings recorded in the baseline \p Path;
 /// sets \p Suppressed to how many. Returns "" or an error message.
 std::string applyBaseline(llvm::StringRef Path,

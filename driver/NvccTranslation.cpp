@@ -283,6 +283,10 @@ private:
   std::vector<std::string> Flags, Sources, ArchValues;
   std::string Language;
   bool Rdc = false, ForwardUnknown = false;
+  /// How deep in options files the flag being read is (the command line is
+  /// 0), and how many options files were read.
+  unsigned CurrentDepth = 0, FilesRead = 0;
+  static constexpr unsigned MaxFilesRead = 64;
   /// Unknown flags are forwarded or noted once the whole line is read, since
   /// -forward-unknown-to-host-compiler may come after them.
   std::vector<std::string> Unknown;
@@ -395,7 +399,10 @@ void Translator::apply(const OptionSpec &S, llvm::StringRef Value,
     Flags.push_back("-c");
     return;
   case Kind::OptionsFile:
-    readOptionsFile(Value, 1);
+    // At the depth of the line that names it: an options file that names
+    // itself must end at the depth limit, not recurse until the stack ends
+    // (found by fuzz/NvccTranslationFuzzer.cpp).
+    readOptionsFile(Value, CurrentDepth);
     return;
   case Kind::ForwardUnknown:
     ForwardUnknown = true;
@@ -459,6 +466,13 @@ void Translator::readOptionsFile(llvm::StringRef Path, unsigned Depth) {
     note("ignored the options file '" + Full + "': nested too deep");
     return;
   }
+  // Files that name each other several times would otherwise multiply at
+  // every level.
+  if (++FilesRead > MaxFilesRead) {
+    note("ignored the options file '" + Full + "': more than " +
+         llvm::Twine(MaxFilesRead) + " options files in one command");
+    return;
+  }
   std::string Contents;
   if (!ReadFile(Full, Contents)) {
     note("cannot read the options file '" + Full + "'");
@@ -470,7 +484,10 @@ void Translator::readOptionsFile(llvm::StringRef Path, unsigned Depth) {
   llvm::cl::TokenizeGNUCommandLine(Contents, Saver, Tokens,
                                    /*MarkEOLs=*/false);
   std::vector<std::string> Args(Tokens.begin(), Tokens.end());
+  unsigned Saved = CurrentDepth;
+  CurrentDepth = Depth + 1;
   run(Args, Depth + 1);
+  CurrentDepth = Saved;
 }
 
 NvccTranslation Translator::finish() {

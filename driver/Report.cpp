@@ -49,8 +49,11 @@ LineIndex::FileLines &LineIndex::load(llvm::StringRef File) {
   if (F.Loaded)
     return F;
   F.Loaded = true;
-  if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-    F.Text = (*Buffer)->getBuffer().str();
+  // Only regular files: a path from a damaged cache entry or baseline could
+  // name a device or a FIFO, which would never end.
+  if (llvm::sys::fs::is_regular_file(File))
+    if (auto Buffer = llvm::MemoryBuffer::getFile(File))
+      F.Text = (*Buffer)->getBuffer().str();
   F.Starts.push_back(0);
   for (unsigned I = 0; I < F.Text.size(); ++I)
     if (F.Text[I] == '\n')
@@ -157,9 +160,15 @@ static json::Object physicalLocation(const clang::tooling::DiagnosticMessage &M,
                                             {"startColumn", P.Column}}}}}};
 }
 
+std::string PartialRun::message() const {
+  return "interrupted: " + std::to_string(FilesAnalysed) + " of " +
+         std::to_string(FilesTotal) +
+         " files were analysed; this report is partial";
+}
+
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
-                llvm::StringRef ToolVersion) {
+                llvm::StringRef ToolVersion, const PartialRun *Partial) {
   // One rule per check that reported, in name order.
   std::map<std::string, unsigned> RuleIndex;
   for (const ClangTidyError &E : Errors)
@@ -225,6 +234,13 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                                   {"semanticVersion", ToolVersion},
                                   {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)}};
+  if (Partial)
+    Run["invocations"] = json::Array{json::Object{
+        {"executionSuccessful", false},
+        {"toolExecutionNotifications",
+         json::Array{json::Object{
+             {"level", "error"},
+             {"message", json::Object{{"text", Partial->message()}}}}}}}};
   if (!Root.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", "file://" + Root.str() + "/"}}}};
@@ -236,7 +252,8 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
 }
 
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
-               LineIndex &Lines, llvm::StringRef ToolVersion) {
+               LineIndex &Lines, llvm::StringRef ToolVersion,
+               const PartialRun *Partial) {
   auto Loc = [&](const clang::tooling::DiagnosticMessage &M,
                  llvm::StringRef BuildDirectory) {
     std::string File = absolutePath(M, BuildDirectory);
@@ -261,6 +278,11 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
   json::Object Top{{"tool", "cuda-tidy"},
                    {"version", ToolVersion},
                    {"findings", std::move(Findings)}};
+  if (Partial) {
+    Top["partial"] = true;
+    Top["files_analysed"] = static_cast<int64_t>(Partial->FilesAnalysed);
+    Top["files_total"] = static_cast<int64_t>(Partial->FilesTotal);
+  }
   OS << llvm::formatv("{0:2}", json::Value(std::move(Top))) << "\n";
 }
 

@@ -65,11 +65,22 @@ std::vector<std::string> fingerprints(llvm::ArrayRef<ClangTidyError> Errors,
 /// Summaries of the documented checks (docs/checks/<name>.md), by name.
 const llvm::StringMap<std::string> &checkSummaries();
 
+/// A run that was interrupted: its report covers only the files that were
+/// analysed, and says so.
+struct PartialRun {
+  size_t FilesAnalysed = 0, FilesTotal = 0;
+  std::string message() const;
+};
+
+/// With \p Partial, the SARIF run's invocation is marked unsuccessful with
+/// a notification, and the JSON report gets "partial": true and the counts.
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
-                llvm::StringRef ToolVersion);
+                llvm::StringRef ToolVersion,
+                const PartialRun *Partial = nullptr);
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
-               LineIndex &Lines, llvm::StringRef ToolVersion);
+               LineIndex &Lines, llvm::StringRef ToolVersion,
+               const PartialRun *Partial = nullptr);
 
 /// Round trip of errors, fixes included, for the result cache.
 llvm::json::Value errorsToJson(llvm::ArrayRef<ClangTidyError> Errors);

@@ -167,7 +167,7 @@ std::string
 ResultCache::finishKey(const std::vector<tooling::CompileCommand> &Commands,
                        llvm::StringRef ConfigText,
                        const std::map<std::string, std::string> &Hashes) const {
-  std::string Basis = "cuda-tidy result cache v1\n" + ToolIdentity + "\n";
+  std::string Basis = "cuda-tidy result cache v2\n" + ToolIdentity + "\n";
   for (const tooling::CompileCommand &C : Commands) {
     Basis += "dir " + C.Directory + "\n";
     for (const std::string &A : C.CommandLine)
@@ -186,21 +186,122 @@ std::string ResultCache::entryPath(llvm::StringRef Key) const {
   return std::string(P);
 }
 
-bool ResultCache::lookup(llvm::StringRef Key,
-                         std::vector<tidy::ClangTidyError> &Errors) const {
-  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Key));
-  if (!Buffer)
-    return false;
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buffer)->getBuffer());
-  if (!V) {
-    llvm::consumeError(V.takeError());
-    return false;
+/// The digest that an entry carries of its findings, so that an entry
+/// edited or damaged into other valid JSON is not read as findings.
+static std::string checksumOf(const llvm::json::Value &Errors) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << Errors;
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Text)),
+                     /*LowerCase=*/true);
+}
+
+std::string
+ResultCache::entryText(llvm::StringRef Key,
+                       llvm::ArrayRef<tidy::ClangTidyError> Errors) {
+  llvm::json::Value Findings = errorsToJson(Errors);
+  std::string Sum = checksumOf(Findings);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  OS << llvm::json::Value(llvm::json::Object{{"cache_version", 2},
+                                             {"key", Key},
+                                             {"checksum", Sum},
+                                             {"errors", std::move(Findings)}});
+  return Text;
+}
+
+std::string
+ResultCache::parseEntry(llvm::StringRef Text, llvm::StringRef Key,
+                        std::vector<tidy::ClangTidyError> &Errors) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  if (!V)
+    return "not JSON (" + llvm::toString(V.takeError()) + ")";
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O || O->getInteger("cache_version") != 2)
+    return "not an entry of this cache version";
+  if (O->getString("key") != Key)
+    return "written for another key";
+  const llvm::json::Value *Findings = O->get("errors");
+  std::optional<llvm::StringRef> Sum = O->getString("checksum");
+  if (!Findings || !Sum || *Sum != checksumOf(*Findings))
+    return "its checksum does not match its content";
+  std::vector<tidy::ClangTidyError> Read;
+  if (!errorsFromJson(*Findings, Read))
+    return "its findings cannot be read";
+  Errors = std::move(Read);
+  return "";
+}
+
+/// Whether every location of \p Errors lies inside its file as it is now:
+/// a location past the end would make the text printer read past a buffer.
+static std::string checkOffsets(llvm::ArrayRef<tidy::ClangTidyError> Errors) {
+  std::map<std::string, uint64_t> Sizes;
+  auto Fits = [&](llvm::StringRef File, llvm::StringRef BuildDir,
+                  uint64_t Offset) {
+    if (File.empty())
+      return Offset == 0;
+    llvm::SmallString<256> P(File);
+    if (!llvm::sys::path::is_absolute(P))
+      llvm::sys::path::make_absolute(BuildDir, P);
+    auto It = Sizes.find(std::string(P));
+    if (It == Sizes.end()) {
+      llvm::sys::fs::file_status St;
+      uint64_t Size = 0;
+      bool Regular = !llvm::sys::fs::status(P, St) &&
+                     llvm::sys::fs::is_regular_file(St);
+      Size = Regular ? St.getSize() : 0;
+      It = Sizes.emplace(std::string(P), Regular ? Size : UINT64_MAX).first;
+    }
+    return It->second != UINT64_MAX && Offset <= It->second;
+  };
+  for (const tidy::ClangTidyError &E : Errors) {
+    auto MessageFits = [&](const tooling::DiagnosticMessage &M) {
+      if (!Fits(M.FilePath, E.BuildDirectory, M.FileOffset))
+        return false;
+      for (const tooling::FileByteRange &R : M.Ranges)
+        if (!Fits(R.FilePath, E.BuildDirectory,
+                  uint64_t(R.FileOffset) + R.Length))
+          return false;
+      for (const auto &[File, Reps] : M.Fix)
+        for (const tooling::Replacement &R : Reps)
+          if (!Fits(R.getFilePath(), E.BuildDirectory,
+                    uint64_t(R.getOffset()) + R.getLength()))
+            return false;
+      return true;
+    };
+    if (!MessageFits(E.Message))
+      return "a finding lies outside its file";
+    for (const tooling::DiagnosticMessage &N : E.Notes)
+      if (!MessageFits(N))
+        return "a note lies outside its file";
+  }
+  return "";
+}
+
+ResultCache::Lookup
+ResultCache::lookup(llvm::StringRef Key,
+                    std::vector<tidy::ClangTidyError> &Errors,
+                    std::string &Why) const {
+  std::string Path = entryPath(Key);
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    if (Buffer.getError() == std::errc::no_such_file_or_directory)
+      return Lookup::Miss;
+    Why = "cannot read the cache entry '" + Path +
+          "': " + Buffer.getError().message();
+    return Lookup::Damaged;
   }
   std::vector<tidy::ClangTidyError> Read;
-  if (!errorsFromJson(*V, Read))
-    return false; // A damaged entry is a miss; the next store replaces it.
+  std::string Err = parseEntry((*Buffer)->getBuffer(), Key, Read);
+  if (Err.empty())
+    Err = checkOffsets(Read);
+  if (!Err.empty()) {
+    Why = "the cache entry '" + Path + "' is damaged: " + Err;
+    return Lookup::Damaged;
+  }
   Errors = std::move(Read);
-  return true;
+  return Lookup::Hit;
 }
 
 std::string
@@ -220,7 +321,14 @@ ResultCache::store(llvm::StringRef Key,
     return "cannot write in '" + Dir + "': " + EC.message();
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << errorsToJson(Errors);
+    OS << entryText(Key, Errors);
+    OS.close();
+    if (OS.has_error()) {
+      std::string Err = OS.error().message();
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return "cannot write '" + std::string(Temp) + "': " + Err;
+    }
   }
   if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
     llvm::sys::fs::remove(Temp);

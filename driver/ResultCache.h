@@ -43,8 +43,24 @@ public:
       const std::vector<std::string> &ExtraArgsBefore,
       const std::vector<std::string> &ExtraArgsAfter) const;
 
-  bool lookup(llvm::StringRef Key,
-              std::vector<clang::tidy::ClangTidyError> &Errors) const;
+  enum class Lookup { Miss, Hit, Damaged };
+  /// Reads the entry of \p Key. An entry that cannot be read back whole
+  /// (truncated, edited, written for another key, pointing past the end of
+  /// its files) is Damaged, with the reason in \p Why: the caller analyses
+  /// the file again, and the next store replaces the entry.
+  Lookup lookup(llvm::StringRef Key,
+                std::vector<clang::tidy::ClangTidyError> &Errors,
+                std::string &Why) const;
+
+  /// Parses the text of an entry written for \p Key. Returns "" or why it
+  /// cannot be used.
+  static std::string
+  parseEntry(llvm::StringRef Text, llvm::StringRef Key,
+             std::vector<clang::tidy::ClangTidyError> &Errors);
+  /// The text of an entry for \p Key.
+  static std::string
+  entryText(llvm::StringRef Key,
+            llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
   /// Returns "" or why the entry could not be written (never fatal).
   std::string store(llvm::StringRef Key,
                     llvm::ArrayRef<clang::tidy::ClangTidyError> Errors) const;

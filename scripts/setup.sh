@@ -5,7 +5,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build"
 LLVM_ROOT=/usr/lib/llvm-22
-PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools
+PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev
           cmake ninja-build python3 make git bear pre-commit python3-yaml)
 
 missing_packages() {
@@ -43,4 +43,5 @@ build_cuda_tidy() {
 }
 
 install_packages
-build_cuda_tidy
+# scripts/test-sanitizers builds its own tree only.
+[ "${CUDA_TIDY_SETUP_NO_BUILD:-0}" = 1 ] || build_cuda_tidy

@@ -16,7 +16,9 @@ config.test_exec_root = os.path.join(config.cuda_tidy_obj_root, "test")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
-for var in ("CUDA_PATH", "CUDA_HOME", "HOME", "TMPDIR"):
+for var in ("CUDA_PATH", "CUDA_HOME", "HOME", "TMPDIR",
+            # scripts/test-sanitizers: how sanitizer reports end a process.
+            "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
@@ -31,12 +33,22 @@ cuda_flags = cuda_flags.stdout.strip()
 # An older clang-tidy, to test that the plugin refuses it clearly.
 if shutil.which("clang-tidy-14"):
     config.available_features.add("clang-tidy-14")
+# In a sanitized build (scripts/test-sanitizers), clang-tidy runs through a
+# wrapper that preloads the ASan runtime the plugin needs.
+if getattr(config, "cuda_tidy_sanitized", 0):
+    config.available_features.add("sanitized")
+    config.substitutions.append(("%clang-tidy-14", "env CUDA_TIDY_CLANG_TIDY=clang-tidy-14 " + config.clang_tidy))
+else:
+    config.substitutions.append(("%clang-tidy-14", "clang-tidy-14"))
 
 check_script = os.path.join(config.test_source_root, "check_cuda_tidy.py")
 common = "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s'" % (
     check_script, config.clang_tidy, config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)
 
 config.substitutions.append(("%check_cuda_tidy_plugin", common + " --tool=plugin"))
+config.substitutions.append(("%check_no_crash", "python3 %s --clang-tidy=%s --plugin=%s --cuda-tidy=%s --cuda-flags='%s'" % (
+    os.path.join(config.test_source_root, "check_no_crash.py"), config.clang_tidy,
+    config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)))
 config.substitutions.append(("%check_cuda_tidy_driver", common + " --tool=driver"))
 config.substitutions.append(("%cuda-tidy", config.cuda_tidy))
 config.substitutions.append(("%clang-tidy", config.clang_tidy))
