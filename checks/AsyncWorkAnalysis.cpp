@@ -26,6 +26,12 @@ bool isInSystemHeader(const Decl *D, const SourceManager &SM) {
   return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
 }
 
+/// 1 when the first argument of \p C is the object of a member operator
+/// (`a[i]` on a class), whose parameters then start at the second.
+unsigned objectArgumentCount(const CallExpr *C, const FunctionDecl *Callee) {
+  return isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+}
+
 bool pointeeIsConst(QualType T) {
   return T->isPointerType() && T->getPointeeType().isConstQualified();
 }
@@ -735,19 +741,6 @@ struct StateSet {
   }
 };
 
-/// The direction a constant cudaMemcpyKind argument names.
-std::optional<CopyDirection> directionOfKind(const Expr *Kind, ASTContext &Ctx) {
-  Expr::EvalResult R;
-  if (!Kind || Kind->isValueDependent() || !Kind->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  switch (R.Val.getInt().getExtValue()) {
-  case 3: // cudaMemcpyDeviceToDevice
-    return CopyDirection::DeviceToDevice;
-  default:
-    return CopyDirection::Default;
-  }
-}
-
 /// One host function's queued work, path by path.
 class FunctionAsyncWork : public KeyBuilder::Locals {
 public:
@@ -1146,7 +1139,7 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
       return; // Do not wait for the device.
     std::optional<CopyDirection> D = CI.FixedDirection;
     if (*D == CopyDirection::None)
-      D = directionOfKind(Arg(CI.KindArg), Ctx);
+      D = CudaApiModel::copyKindOf(Arg(CI.KindArg), Ctx);
     if (D && *D == CopyDirection::DeviceToDevice)
       return; // No host-side synchronization.
     // A synchronous copy is queued on the default stream and waited for.
@@ -1253,10 +1246,7 @@ void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
                                            const FunctionDecl *Callee,
                                            const WorkState &St) {
   bool Library = isInSystemHeader(Callee, SM);
-  unsigned Skip = isa<CXXOperatorCallExpr>(C) &&
-                          isa<CXXMethodDecl>(Callee)
-                      ? 1
-                      : 0;
+  unsigned Skip = objectArgumentCount(C, Callee);
   for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
     const Expr *Ptr = C->getArg(I);
     if (!Ptr->getType()->isPointerType())
@@ -1288,8 +1278,7 @@ void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
       A.leftRunning(Callee);
   if (!Left || Left->empty())
     return;
-  unsigned Skip =
-      isa<CXXOperatorCallExpr>(C) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  unsigned Skip = objectArgumentCount(C, Callee);
   auto ArgOf = [&](unsigned Param) -> const Expr * {
     return Param + Skip < C->getNumArgs() ? C->getArg(Param + Skip) : nullptr;
   };
@@ -1436,7 +1425,9 @@ std::pair<bool, bool> FunctionAsyncWork::accessKind(const Expr *E) const {
     }
     if (!Callee)
       return {true, true};
-    unsigned Offset = isa<CXXOperatorCallExpr>(P) && isa<CXXMethodDecl>(Callee);
+    unsigned Offset = isa<CallExpr>(P)
+                          ? objectArgumentCount(cast<CallExpr>(P), Callee)
+                          : 0;
     for (unsigned I = 0; I < Args.size(); ++I)
       if (Args[I]->IgnoreParens() == E) {
         if (I < Offset)

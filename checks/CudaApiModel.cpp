@@ -231,6 +231,29 @@ const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {
   return nullptr;
 }
 
+std::optional<CopyDirection>
+CudaApiModel::copyKindOf(const Expr *Kind, const ASTContext &Ctx) {
+  if (!Kind)
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (Kind->isValueDependent() || !Kind->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  switch (R.Val.getInt().getExtValue()) {
+  case 0:
+    return CopyDirection::HostToHost;
+  case 1:
+    return CopyDirection::HostToDevice;
+  case 2:
+    return CopyDirection::DeviceToHost;
+  case 3:
+    return CopyDirection::DeviceToDevice;
+  case 4:
+    return CopyDirection::Default;
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<SpecialStream> CudaApiModel::specialStream(int64_t Value) {
   constexpr SpecialStream Default = SpecialStream::Default,
                           Legacy = SpecialStream::Legacy,

@@ -215,6 +215,11 @@ public:
   /// its arguments (CUDA_PER_THREAD_RESULT rows).
   static bool returnsPerThreadValue(const CallExpr *Call);
 
+  /// The direction a cudaMemcpyKind argument names (Default included), when
+  /// it is a constant.
+  static std::optional<CopyDirection> copyKindOf(const Expr *Kind,
+                                                 const ASTContext &Ctx);
+
   /// The stream a constant handle value names (0, cudaStreamLegacy,
   /// cudaStreamPerThread).
   static std::optional<SpecialStream> specialStream(int64_t Value);

@@ -100,7 +100,7 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
       (unsigned)CI.DstArg >= N || (unsigned)CI.SrcArg >= N)
     return;
   const Expr *KindArg = Call->getArg(CI.KindArg);
-  std::optional<CopyDirection> Kind = copyKindOf(KindArg, Ctx);
+  std::optional<CopyDirection> Kind = CudaApiModel::copyKindOf(KindArg, Ctx);
   if (!Kind || *Kind == CopyDirection::Default)
     return;
   const Expr *DstE = Call->getArg(CI.DstArg), *SrcE = Call->getArg(CI.SrcArg);

@@ -61,28 +61,6 @@ void noteAllocation(ClangTidyCheck &Check, const PointerFact &F,
   }
 }
 
-std::optional<CopyDirection> copyKindOf(const Expr *Kind, ASTContext &Ctx) {
-  if (!Kind)
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (Kind->isValueDependent() || !Kind->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  switch (R.Val.getInt().getExtValue()) {
-  case 0:
-    return CopyDirection::HostToHost;
-  case 1:
-    return CopyDirection::HostToDevice;
-  case 2:
-    return CopyDirection::DeviceToHost;
-  case 3:
-    return CopyDirection::DeviceToDevice;
-  case 4:
-    return CopyDirection::Default;
-  default:
-    return std::nullopt;
-  }
-}
-
 const char *copyKindName(CopyDirection D) {
   switch (D) {
   case CopyDirection::HostToHost:

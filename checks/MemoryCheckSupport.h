@@ -28,9 +28,6 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx);
 void noteAllocation(ClangTidyCheck &Check, const PointerFact &F,
                     const SourceManager &SM);
 
-/// The direction a cudaMemcpyKind argument names (Default included), when
-/// it is a constant.
-std::optional<CopyDirection> copyKindOf(const Expr *Kind, ASTContext &Ctx);
 /// The enumerator's name: "cudaMemcpyHostToDevice".
 const char *copyKindName(CopyDirection D);
 
