@@ -12,7 +12,8 @@ namespace clang::tidy::cuda {
 
 DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaFunctionCheck(Name, Context,
+                        {FunctionScope::All, CheckLanguages::CudaOrCxx}),
       IgnoreMainExit(Options.get("IgnoreMainExit", false)),
       RawCheckedResources(Options.get("CheckedResources", "Streams;Events")) {
   for (StringRef Item : utils::options::parseStringList(RawCheckedResources)) {
@@ -41,44 +42,23 @@ void DeviceMemoryLeakCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckedResources", RawCheckedResources);
 }
 
-void DeviceMemoryLeakCheck::registerPPCallbacks(const SourceManager &,
-                                                Preprocessor *PP,
-                                                Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void DeviceMemoryLeakCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Tracker.reset();
-  Reported.clear();
-}
-
-void DeviceMemoryLeakCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void DeviceMemoryLeakCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg)
-    return;
+void DeviceMemoryLeakCheck::checkFunction(const FunctionDecl &FD,
+                                          const FunctionCfg &Cfg,
+                                          ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   if (!Tracker)
     Tracker =
-        std::make_unique<AllocationTracker>(Ctx, Arch, CheckedResources);
+        std::make_unique<AllocationTracker>(Ctx, arch(), CheckedResources);
 
-  for (const TrackedAllocation &A : Tracker->allocationsIn(*Cfg)) {
-    std::optional<AllocationLoss> Loss = Tracker->findLoss(A, *Cfg);
+  for (const TrackedAllocation &A : Tracker->allocationsIn(Cfg)) {
+    std::optional<AllocationLoss> Loss = Tracker->findLoss(A, Cfg);
     if (!Loss)
       continue;
-    if (IgnoreMainExit && FD->isMain() &&
+    if (IgnoreMainExit && FD.isMain() &&
         Loss->How == AllocationLoss::StillLiveAtExit)
       continue;
-    SourceLocation Loc = userVisibleLocation(A.Site->getBeginLoc(), SM);
-    if (!Reported.insert(Loc.getRawEncoding()).second)
+    SourceLocation Loc = reportOnce(A.Site->getBeginLoc(), SM);
+    if (Loc.isInvalid())
       continue;
     const FunctionDecl *Allocator = A.Site->getDirectCallee();
     bool IsResource = A.Kind.Resource.has_value();
@@ -89,7 +69,7 @@ void DeviceMemoryLeakCheck::check(const MatchFinder::MatchResult &Result) {
     switch (Loss->How) {
     case AllocationLoss::StillLiveAtExit: {
       SourceLocation At = Loss->Where ? Loss->Where->getBeginLoc()
-                                      : FD->getBody()->getEndLoc();
+                                      : FD.getBody()->getEndLoc();
       diag(At, "%0 still holds it when the function returns here",
            DiagnosticIDs::Note)
           << Loss->Holder;

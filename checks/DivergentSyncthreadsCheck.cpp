@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
+#include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -13,88 +14,7 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-void DivergentSyncthreadsCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Analysis.reset();
-}
-
-void DivergentSyncthreadsCheck::registerPPCallbacks(const SourceManager &,
-                                                    Preprocessor *PP,
-                                                    Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void DivergentSyncthreadsCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  anyOf(hasAttr(attr::CUDAGlobal),
-                                        hasAttr(attr::CUDADevice)))
-                         .bind("function"),
-                     this);
-}
-
 namespace {
-
-/// The values stored into each local variable of a function, and the
-/// variables whose address is taken (their values are unknown).
-class DefCollector : public RecursiveASTVisitor<DefCollector> {
-public:
-  DefCollector(
-      llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 2>> &Defs,
-      llvm::DenseMap<const VarDecl *, bool> &Escaped)
-      : Defs(Defs), Escaped(Escaped) {}
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitVarDecl(VarDecl *VD) {
-    if (VD->getType()->isReferenceType()) {
-      if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(
-              VD->getInit() ? VD->getInit()->IgnoreParenImpCasts() : nullptr))
-        if (const auto *Target = dyn_cast<VarDecl>(Ref->getDecl()))
-          Escaped[Target] = true;
-      return true;
-    }
-    if (const Expr *Init = VD->getInit())
-      Defs[VD].push_back(Init);
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (!BO->isAssignmentOp())
-      return true;
-    if (const VarDecl *VD = varOf(BO->getLHS()))
-      Defs[VD].push_back(BO->getRHS());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->getOpcode() == UO_AddrOf)
-      if (const VarDecl *VD = varOf(UO->getSubExpr()))
-        Escaped[VD] = true;
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    // A variable passed by non-const reference may be written by the callee.
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
-      const VarDecl *VD = varOf(Call->getArg(I));
-      if (!VD)
-        continue;
-      if (!Callee || I >= Callee->getNumParams()) {
-        if (!Callee)
-          Escaped[VD] = true;
-        continue;
-      }
-      QualType T = Callee->getParamDecl(I)->getType();
-      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-        Escaped[VD] = true;
-    }
-    return true;
-  }
-
-private:
-  static const VarDecl *varOf(const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  }
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 2>> &Defs;
-  llvm::DenseMap<const VarDecl *, bool> &Escaped;
-};
 
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
@@ -165,22 +85,19 @@ DivergentSyncthreadsCheck::Divergence
 DivergentSyncthreadsCheck::divergenceOfVar(const VarDecl *VD,
                                            const FunctionDecl *FD, int Depth) {
   if (!VD || VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>() ||
-      Escaped.lookup(VD) || VD->getType()->isReferenceType())
+      Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
+      VD->getType()->isReferenceType())
     return Divergence::None;
   auto It = VarCache.find(VD);
   if (It != VarCache.end())
     return It->second;
   VarCache[VD] = Divergence::None; // Cycles add nothing.
   Divergence D = Divergence::None;
-  auto DefIt = Defs.find(VD);
-  if (DefIt != Defs.end()) {
-    auto Values = DefIt->second;
-    for (const Expr *V : Values) {
-      Divergence VDiv = divergenceOf(V, FD, Depth + 1);
-      if (VDiv == Divergence::ThreadIndex ||
-          (VDiv == Divergence::PerThreadData && D == Divergence::None))
-        D = VDiv;
-    }
+  for (const StoredValue &V : Stores.valuesOf(VD)) {
+    Divergence VDiv = divergenceOf(V.Value, FD, Depth + 1);
+    if (VDiv == Divergence::ThreadIndex ||
+        (VDiv == Divergence::PerThreadData && D == Divergence::None))
+      D = VDiv;
   }
   VarCache[VD] = D;
   return D;
@@ -252,20 +169,15 @@ DivergentSyncthreadsCheck::divergenceOf(const Expr *E, const FunctionDecl *FD,
   return Divergence::None;
 }
 
-void DivergentSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  if (!Analysis)
-    Analysis = std::make_unique<ThreadIndexAnalysis>(Ctx);
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg)
-    return;
+void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
+                                              const FunctionCfg &Cfg,
+                                              ASTContext &Ctx) {
+  const FunctionDecl *FD = &Function;
+  const SourceManager &SM = Ctx.getSourceManager();
+  Analysis = &threadIndex(Ctx);
 
   llvm::SmallVector<std::pair<const CallExpr *, const CFGBlock *>, 4> Barriers;
-  for (const CFGBlock *B : Cfg->graph())
+  for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &El : *B)
       if (const auto *Call =
               dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
@@ -275,7 +187,7 @@ void DivergentSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
   if (Barriers.empty())
     return;
 
-  CFG &Graph = const_cast<CFG &>(Cfg->graph());
+  CFG &Graph = const_cast<CFG &>(Cfg.graph());
   ControlDependencyCalculator Deps(&Graph);
   // Blocks that cannot reach the exit (an endless loop) have no place in the
   // post-dominator tree: control dependence is unknown there.
@@ -285,15 +197,11 @@ void DivergentSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
              .getNode(const_cast<CFGBlock *>(B)))
       return;
 
-  Defs.clear();
   VarCache.clear();
-  Escaped.clear();
-  DefCollector(Defs, Escaped)
-      .TraverseStmt(const_cast<Stmt *>(FD->getBody()));
-  for (const ParmVarDecl *P : FD->parameters())
-    Defs[P]; // Parameters are uniform unless assigned.
+  // Parameters are uniform unless assigned.
+  Stores = VariableStores::of(FD->getBody());
 
-  const ParentMap &PM = Cfg->parents();
+  const ParentMap &PM = Cfg.parents();
   for (const auto &[Call, Block] : Barriers) {
     const Expr *Cond = nullptr;
     const Stmt *Owner = nullptr;

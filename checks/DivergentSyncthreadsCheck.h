@@ -3,8 +3,9 @@
 #ifndef CUDA_TIDY_DIVERGENTSYNCTHREADSCHECK_H
 #define CUDA_TIDY_DIVERGENTSYNCTHREADSCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "ThreadIndexAnalysis.h"
+#include "VariableStores.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -16,33 +17,25 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-divergent-syncthreads.md
-class DivergentSyncthreadsCheck : public ClangTidyCheck {
+class DivergentSyncthreadsCheck : public CudaFunctionCheck {
 public:
   DivergentSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
+      : CudaFunctionCheck(Name, Context, {FunctionScope::DeviceCode}) {}
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
   /// Why a value differs between the threads of a block.
   enum class Divergence { None, ThreadIndex, PerThreadData };
   Divergence divergenceOf(const Expr *E, const FunctionDecl *FD, int Depth);
   Divergence divergenceOfVar(const VarDecl *VD, const FunctionDecl *FD,
                              int Depth);
 
-  std::unique_ptr<ThreadIndexAnalysis> Analysis;
-  /// Per function: each local variable's initializer and assigned values;
-  /// variables whose address escapes map to an empty list and a null entry.
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Defs;
+  /// This translation unit's, set by checkFunction().
+  ThreadIndexAnalysis *Analysis = nullptr;
+  /// The stores of the function being checked.
+  VariableStores Stores;
   llvm::DenseMap<const VarDecl *, Divergence> VarCache;
-  llvm::DenseMap<const VarDecl *, bool> Escaped;
-  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

@@ -11,36 +11,11 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 InvalidFreeCheck::InvalidFreeCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context),
       CheckUseAfterFree(Options.get("CheckUseAfterFree", true)) {}
 
 void InvalidFreeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckUseAfterFree", CheckUseAfterFree);
-}
-
-void InvalidFreeCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void InvalidFreeCheck::registerPPCallbacks(const SourceManager &,
-                                           Preprocessor *PP, Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void InvalidFreeCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void InvalidFreeCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const FunctionMemorySpaces *M = analyseForCheck(FD, *Result.Context, Arch);
-  if (!M)
-    return;
-  for (const CFGBlock *B : M->cfg().graph())
-    for (const CFGElement &E : *B)
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        checkStmt(S, *M, *Result.Context);
 }
 
 namespace {
@@ -58,26 +33,6 @@ const char *releaserFor(unsigned Spaces) {
     return nullptr;
   }
 }
-
-/// The pointer whose memory \p S reads or writes, for use-after-free.
-const Expr *accessedPointer(const Stmt *S, const ParentMap &PM) {
-  const Expr *Base = nullptr;
-  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
-    if (U->getOpcode() == UO_Deref)
-      Base = U->getSubExpr();
-  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
-    Base = AS->getBase();
-  } else if (const auto *ME = dyn_cast<MemberExpr>(S)) {
-    if (ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()))
-      Base = ME->getBase();
-  }
-  if (!Base || !Base->getType()->isPointerType())
-    return nullptr;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(PM.getParentIgnoreParens(S)))
-    if (U->getOpcode() == UO_AddrOf)
-      return nullptr;
-  return Base;
-}
 } // namespace
 
 void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
@@ -87,7 +42,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     PointerFact F = M.factOf(Ptr);
     if (!F.Freed || F.Unknown)
       return false;
-    SourceLocation Loc = reportOnce(At->getBeginLoc(), SM, Reported);
+    SourceLocation Loc = reportOnce(At->getBeginLoc(), SM);
     if (Loc.isInvalid())
       return true;
     diag(Loc, "%0 is %1 after it was freed") << pointerName(Ptr, Ctx) << How;
@@ -118,7 +73,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     if (F.Unknown || F.Bottom)
       return;
     if (F.Freed) {
-      SourceLocation Loc = reportOnce(S->getBeginLoc(), SM, Reported);
+      SourceLocation Loc = reportOnce(S->getBeginLoc(), SM);
       if (Loc.isInvalid())
         return;
       diag(Loc, "%0 is freed twice: it was already freed on every path to "
@@ -134,7 +89,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       return;
     if (!F.isKnown() || (F.Spaces & Accepted))
       return;
-    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM, Reported);
+    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM);
     if (Loc.isInvalid())
       return;
     if (const char *Right = releaserFor(F.Spaces))
@@ -150,7 +105,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
 
   if (!CheckUseAfterFree)
     return;
-  if (const Expr *Base = accessedPointer(S, M.cfg().parents())) {
+  if (const Expr *Base = dereferencedPointer(S, M.cfg().parents())) {
     UseAfterFree(Base, S, "dereferenced");
     return;
   }

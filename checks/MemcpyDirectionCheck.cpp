@@ -11,38 +11,11 @@ namespace clang::tidy::cuda {
 
 MemcpyDirectionCheck::MemcpyDirectionCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context),
       IgnoreSingleSide(Options.get("IgnoreSingleSide", false)) {}
 
 void MemcpyDirectionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "IgnoreSingleSide", IgnoreSingleSide);
-}
-
-void MemcpyDirectionCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void MemcpyDirectionCheck::registerPPCallbacks(const SourceManager &,
-                                               Preprocessor *PP,
-                                               Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void MemcpyDirectionCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void MemcpyDirectionCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const FunctionMemorySpaces *M =
-      analyseForCheck(FD, *Result.Context, Arch);
-  if (!M)
-    return;
-  for (const CFGBlock *B : M->cfg().graph())
-    for (const CFGElement &E : *B)
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        checkStmt(S, *M, *Result.Context);
 }
 
 namespace {
@@ -134,7 +107,7 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
   if (!Both && IgnoreSingleSide)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+  SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
   const FunctionDecl *Callee = Call->getDirectCallee();

@@ -11,36 +11,11 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 MemcpySizeCheck::MemcpySizeCheck(StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context),
       CheckElementCounts(Options.get("CheckElementCounts", true)) {}
 
 void MemcpySizeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckElementCounts", CheckElementCounts);
-}
-
-void MemcpySizeCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void MemcpySizeCheck::registerPPCallbacks(const SourceManager &,
-                                          Preprocessor *PP, Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void MemcpySizeCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void MemcpySizeCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const FunctionMemorySpaces *M = analyseForCheck(FD, *Result.Context, Arch);
-  if (!M)
-    return;
-  for (const CFGBlock *B : M->cfg().graph())
-    for (const CFGElement &E : *B)
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        checkStmt(S, *M, *Result.Context);
 }
 
 namespace {
@@ -94,7 +69,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
   };
   const SourceManager &SM = Ctx.getSourceManager();
-  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, Arch);
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
   const FunctionDecl *FD = M.function();
   const FunctionDecl *Callee = Call->getDirectCallee();
   bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
@@ -119,7 +94,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
         continue;
       SymbolicSize Pitch = SymbolicSize::atOnePoint(P.Pitch, MSA, FD);
       if (W.minus(Pitch).isPositive()) {
-        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
         if (Loc.isValid())
           diag(Loc, "the width %0 of %1 is larger than the %2 pitch %3")
               << ("'" + sourceText(Width, Ctx) + "'") << Callee->getDeclName()
@@ -152,7 +127,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       }
       if (NamesPitch)
         continue;
-      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
       if (Loc.isInvalid())
         return;
       diag(Loc, "the %0 pitch %1 of %2 is not the pitch that %3 returned for "
@@ -212,7 +187,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
           Ctx.hasSameUnqualifiedType(T, Elem))
         continue;
       if (T->isPointerType()) {
-        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
         if (Loc.isInvalid())
           return;
         if (!SE->isArgumentType())
@@ -230,7 +205,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
         continue;
       if (Ctx.getTypeSizeInChars(T) == Ctx.getTypeSizeInChars(Elem))
         continue;
-      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
       if (Loc.isInvalid())
         return;
       diag(Loc, "the byte count of %0 uses the size of %1, but the buffers hold "
@@ -283,7 +258,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       int64_t ES = Ctx.getTypeSizeInChars(Elem).getQuantity();
       if (ES > 1 && B.times(ES) == A &&
           !isa<IntegerLiteral>(Bytes->IgnoreParenImpCasts())) {
-        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
         if (Loc.isInvalid())
           return;
         diag(Loc, "the byte count %0 of %1 counts elements, not bytes: %2 "
@@ -295,7 +270,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       }
     }
     if (B.minus(A).isPositive()) {
-      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
       if (Loc.isInvalid())
         return;
       diag(Loc, "%0 %1 %2 bytes, more than the %3 bytes of %4")

@@ -11,30 +11,15 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-void MissingHostSyncCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void MissingHostSyncCheck::registerPPCallbacks(const SourceManager &,
-                                               Preprocessor *P,
-                                               Preprocessor *) {
-  PP = P;
-  Arch.attach(*P);
-}
-
-void MissingHostSyncCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void MissingHostSyncCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  ASTContext &Ctx = *Result.Context;
+void MissingHostSyncCheck::checkFunction(const FunctionDecl &FD,
+                                         const FunctionCfg &,
+                                         ASTContext &Ctx) {
   // nvcc --default-stream per-thread defines this macro.
+  Preprocessor *PP = preprocessor();
   bool PerThread =
       PP && PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM");
   for (const SyncHazard &H :
-       AsyncWorkAnalysis::get(Ctx, Arch).hazardsIn(FD, PerThread))
+       AsyncWorkAnalysis::get(Ctx, arch()).hazardsIn(&FD, PerThread))
     report(H, Ctx);
 }
 
@@ -74,7 +59,7 @@ std::string streamName(const SyncHazard &H, const ASTContext &Ctx) {
 
 void MissingHostSyncCheck::report(const SyncHazard &H, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = reportOnce(H.At->getBeginLoc(), SM, Reported);
+  SourceLocation Loc = reportOnce(H.At->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
   std::string Name = H.Named ? pointerName(H.Named, Ctx) : "the memory";

@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_MISSINGHOSTSYNCCHECK_H
 #define CUDA_TIDY_MISSINGHOSTSYNCCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -20,25 +20,15 @@ struct SyncHazard;
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-missing-host-sync.md
-class MissingHostSyncCheck : public ClangTidyCheck {
+class MissingHostSyncCheck : public CudaFunctionCheck {
 public:
   MissingHostSyncCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
+      : CudaFunctionCheck(Name, Context, Traits()) {}
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
   void report(const SyncHazard &H, ASTContext &Ctx);
-
-  ArchConditionals Arch;
-  Preprocessor *PP = nullptr;
-  llvm::DenseSet<unsigned> Reported;
 };
 
 } // namespace clang::tidy::cuda

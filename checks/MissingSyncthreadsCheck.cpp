@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
+#include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -12,24 +13,6 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
-
-void MissingSyncthreadsCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Analysis.reset();
-  Reported.clear();
-}
-
-void MissingSyncthreadsCheck::registerPPCallbacks(const SourceManager &,
-                                                  Preprocessor *PP,
-                                                  Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void MissingSyncthreadsCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
-      this);
-}
 
 namespace {
 
@@ -41,32 +24,6 @@ const VarDecl *varOf(const Expr *E) {
 }
 
 } // namespace
-
-/// Stored values of each variable, and the variables whose address escapes.
-struct MissingSyncthreadsCheck::StoreFacts
-    : RecursiveASTVisitor<MissingSyncthreadsCheck::StoreFacts> {
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Expr *, 2>> Values;
-  llvm::DenseSet<const VarDecl *> Escaped;
-  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp())
-      if (const VarDecl *VD = varOf(BO->getLHS()))
-        Values[VD].push_back(BO->getRHS());
-    return true;
-  }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->getOpcode() == UO_AddrOf)
-      if (const VarDecl *VD = varOf(UO->getSubExpr()))
-        Escaped.insert(VD);
-    return true;
-  }
-  bool VisitVarDecl(VarDecl *VD) {
-    if (VD->getType()->isReferenceType())
-      if (const VarDecl *T = varOf(VD->getInit()))
-        Escaped.insert(T);
-    return true;
-  }
-};
 
 namespace {
 
@@ -95,7 +52,7 @@ unsigned arrayRank(QualType T) {
 /// other shapes are never compared).
 const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
                              ThreadIndexAnalysis &TIA,
-                             const llvm::DenseSet<const VarDecl *> &Escaped,
+                             const VariableStores &Stores,
                              const FunctionDecl *FD) {
   if (!VD)
     return nullptr;
@@ -105,7 +62,7 @@ const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
   }
   const auto *PT = VD->getType()->getAs<PointerType>();
   if (!PT || !VD->isLocalVarDecl() || !VD->getInit() ||
-      TIA.isModified(VD, FD) || Escaped.count(VD))
+      TIA.isModified(VD, FD) || Stores.isAddressTaken(VD))
     return nullptr;
   unsigned Inner = arrayRank(PT->getPointeeType());
   const VarDecl *Target = varOf(VD->getInit());
@@ -151,7 +108,7 @@ bool MissingSyncthreadsCheck::isThreadId(const Expr *E,
     return Src == TS_ThreadInBlock && Dim == 0;
   const VarDecl *VD = varOf(E);
   if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
-      Analysis->isModified(VD, FD) || CurrentStores->Escaped.count(VD))
+      Analysis->isModified(VD, FD) || CurrentStores->isAddressTaken(VD))
     return false;
   const Expr *Init = ThreadIndexAnalysis::strip(VD->getInit());
   return ThreadIndexAnalysis::isThreadQuery(Init, Src, Dim) &&
@@ -171,18 +128,17 @@ bool MissingSyncthreadsCheck::isUniform(const Expr *E, const FunctionDecl *FD,
     return Src == TS_BlockInGrid || Src == TS_BlockDim || Src == TS_GridDim;
   if (const VarDecl *VD = varOf(E)) {
     if (!VD->getType()->isIntegralOrEnumerationType() ||
-        CurrentStores->Escaped.count(VD) || VD->hasGlobalStorage())
+        CurrentStores->isAddressTaken(VD) || VD->hasGlobalStorage())
       return false;
     if (!isa<ParmVarDecl>(VD)) {
       if (!VD->isLocalVarDecl() || !VD->getInit() ||
           !isUniform(VD->getInit(), FD, Depth + 1))
         return false;
     }
-    auto It = CurrentStores->Values.find(VD);
-    if (It != CurrentStores->Values.end())
-      for (const Expr *V : It->second)
-        if (V != VD->getInit() && !isUniform(V, FD, Depth + 1))
-          return false;
+    for (const StoredValue &V : CurrentStores->valuesOf(VD))
+      if (!V.IsInitializer && V.Value != VD->getInit() &&
+          !isUniform(V.Value, FD, Depth + 1))
+        return false;
     return true;
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -553,7 +509,7 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
   }
   unsigned Dim;
   if (Analysis->threadCoordinate(E, FD, Dim)) {
-    if (const VarDecl *VD = varOf(E); VD && CurrentStores->Escaped.count(VD))
+    if (const VarDecl *VD = varOf(E); VD && CurrentStores->isAddressTaken(VD))
       return false;
     L.Coord[Level][Dim] += Coeff;
     return true;
@@ -613,8 +569,8 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
   const VarDecl *VD = varOf(E);
   if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
       !VD->getType()->isIntegralOrEnumerationType() ||
-      Analysis->isModified(VD, FD) || CurrentStores->Escaped.count(VD) ||
-      CurrentStores->Values.count(VD))
+      Analysis->isModified(VD, FD) || CurrentStores->isAddressTaken(VD) ||
+      CurrentStores->isAssigned(VD))
     return false;
   struct Stable : RecursiveASTVisitor<Stable> {
     MissingSyncthreadsCheck &C;
@@ -624,8 +580,8 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
         if (C.Analysis->isModified(V, FD) ||
-            C.CurrentStores->Escaped.count(V) ||
-            C.CurrentStores->Values.count(V))
+            C.CurrentStores->isAddressTaken(V) ||
+            C.CurrentStores->isAssigned(V))
           Ok = false;
       return Ok;
     }
@@ -643,7 +599,7 @@ bool MissingSyncthreadsCheck::varies(const Expr *E, const FunctionDecl *FD) {
     Finder(MissingSyncthreadsCheck &C, const FunctionDecl *FD) : C(C), FD(FD) {}
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (C.Analysis->isModified(V, FD) || C.CurrentStores->Values.count(V))
+        if (C.Analysis->isModified(V, FD) || C.CurrentStores->isAssigned(V))
           Found = true;
       return !Found;
     }
@@ -854,21 +810,15 @@ bool MissingSyncthreadsCheck::conflictsMulti(const Access &First,
   return false;
 }
 
-void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  if (!Analysis)
-    Analysis = std::make_unique<ThreadIndexAnalysis>(Ctx);
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg)
-    return;
-  StoreFacts St;
-  St.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
+                                            const FunctionCfg &Cfg,
+                                            ASTContext &Ctx) {
+  const FunctionDecl *FD = &Function;
+  const SourceManager &SM = Ctx.getSourceManager();
+  Analysis = &threadIndex(Ctx);
+  VariableStores St = VariableStores::of(FD->getBody());
   CurrentStores = &St;
-  const ParentMap &PM = Cfg->parents();
+  const ParentMap &PM = Cfg.parents();
 
   // Accesses, by the CFG element where they happen.
   // Each access read both ways: as a one-dimensional index of tid, and as
@@ -880,7 +830,7 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
     std::vector<Linear> Forms;
   };
   std::vector<Candidate> Candidates;
-  for (const CFGBlock *B : Cfg->graph())
+  for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &El : *B) {
       const auto *AS =
           dyn_cast_or_null<ArraySubscriptExpr>(FunctionCfg::stmtOf(El));
@@ -894,7 +844,7 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
       }
       unsigned Rank = 0;
       const VarDecl *VD =
-          sharedArrayOf(varOf(Base), Rank, *Analysis, St.Escaped, FD);
+          sharedArrayOf(varOf(Base), Rank, *Analysis, St, FD);
       // Only whole elements: 'tile[ty]' alone is a row.
       if (!VD || Indices.size() != Rank)
         continue;
@@ -919,7 +869,7 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
       } else {
         continue;
       }
-      if (!Cfg->pointOf(A.Point))
+      if (!Cfg.pointOf(A.Point))
         continue;
       Candidate C;
       if (Rank == 1 && isSharedArray(VD)) {
@@ -1072,9 +1022,9 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
             << (RAW ? 0 : 1) << indexText(First.At, Ctx);
       }
     };
-    std::optional<CfgPoint> From = Cfg->pointOf(First.Point);
+    std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
     llvm::SmallVector<CfgPoint, 4> Mods;
-    Cfg->walkForward(
+    Cfg.walkForward(
         *From,
         [&](const Stmt *S, CfgPoint P) {
           if (StopsAt(S))
@@ -1088,7 +1038,7 @@ void MissingSyncthreadsCheck::check(const MatchFinder::MatchResult &Result) {
         },
         [](const Stmt *) { return false; });
     for (CfgPoint M : Mods)
-      Cfg->walkForward(
+      Cfg.walkForward(
           M,
           [&](const Stmt *S, CfgPoint) {
             if (StopsAt(S))

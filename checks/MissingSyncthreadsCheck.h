@@ -3,8 +3,9 @@
 #ifndef CUDA_TIDY_MISSINGSYNCTHREADSCHECK_H
 #define CUDA_TIDY_MISSINGSYNCTHREADSCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "ThreadIndexAnalysis.h"
+#include "VariableStores.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <map>
@@ -18,18 +19,10 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-missing-syncthreads.md
-class MissingSyncthreadsCheck : public ClangTidyCheck {
+class MissingSyncthreadsCheck : public CudaFunctionCheck {
 public:
   MissingSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
-      : ClangTidyCheck(Name, Context) {}
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
+      : CudaFunctionCheck(Name, Context, {FunctionScope::Kernels}) {}
 
   /// One subscript of a multi-dimensional element access, read as
   /// Coeff * t[Coord] + sum(Uniform) + Const, where t is the thread's
@@ -65,6 +58,9 @@ public:
   struct Linear;
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
+  void startTranslationUnit() override { Reported.clear(); }
   bool readLinear(const Expr *E, int64_t Coeff, int Level, Linear &L,
                   Access &A, const FunctionDecl *FD, ASTContext &Ctx,
                   int Depth);
@@ -93,12 +89,11 @@ private:
   bool mentionsThread(const Expr *E, const FunctionDecl *FD);
   bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
 
-  struct StoreFacts;
   /// The stores of the function being checked.
-  StoreFacts *CurrentStores = nullptr;
-  std::unique_ptr<ThreadIndexAnalysis> Analysis;
+  const VariableStores *CurrentStores = nullptr;
+  /// This translation unit's, set by checkFunction().
+  ThreadIndexAnalysis *Analysis = nullptr;
   llvm::DenseSet<const Expr *> Reported;
-  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

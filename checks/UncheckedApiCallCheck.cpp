@@ -21,7 +21,9 @@ static constexpr llvm::StringLiteral DefaultIgnoredFunctions =
 
 UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaFunctionCheck(Name, Context,
+                        {FunctionScope::All, CheckLanguages::Any,
+                         /*NeedsWholeBody=*/false}),
       RawCheckedReturnTypes(
           Options.get("CheckedReturnTypes", DefaultCheckedReturnTypes)),
       RawIgnoredFunctions(
@@ -43,21 +45,6 @@ void UncheckedApiCallCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ErrorCheckMacro", ErrorCheckMacro);
   Options.store(Opts, "AllowCastToVoid", AllowCastToVoid);
   Options.store(Opts, "AllowReleaseInDestructors", AllowReleaseInDestructors);
-}
-
-void UncheckedApiCallCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void UncheckedApiCallCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP,
-                                  Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void UncheckedApiCallCheck::registerMatchers(MatchFinder *Finder) {
-  // One match per function body: the analysis walks that function's CFG.
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
 bool UncheckedApiCallCheck::isIgnored(const FunctionDecl *Callee) const {
@@ -83,20 +70,15 @@ static bool isReleaseContext(const FunctionDecl *FD) {
          M->getReturnType()->isVoidType();
 }
 
-void UncheckedApiCallCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM))
-    return;
-  const FunctionCfg *Cfg =
-      TranslationUnitAnalyses::get(*Result.Context).beginFunction(FD);
-  if (!Cfg)
-    return;
-  for (const CFGBlock *B : Cfg->graph())
+void UncheckedApiCallCheck::checkFunction(const FunctionDecl &FD,
+                                          const FunctionCfg &Cfg,
+                                          ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B)
       if (const auto *Call =
               dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E)))
-        checkCall(Call, *Cfg, SM);
+        checkCall(Call, Cfg, SM);
 }
 
 void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
@@ -123,16 +105,15 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
   StoredValueFate Fate;
   if (Use.K == ResultUse::Stored) {
     // A read may sit in code this compilation does not see.
-    if (!isSeenWhole(Cfg.function(), SM, Arch))
+    if (!isSeenWhole(Cfg.function(), SM, arch()))
       return;
     Fate = followStoredValue(Use, Cfg);
     if (Fate.MayBeRead)
       return;
   }
 
-  SourceLocation Loc = userVisibleLocation(Call->getBeginLoc(), SM);
-  // Report a call once, however many template instantiations contain it.
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
+  if (Loc.isInvalid())
     return;
 
   if (Use.K == ResultUse::Stored) {

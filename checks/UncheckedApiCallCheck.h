@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_UNCHECKEDAPICALLCHECK_H
 #define CUDA_TIDY_UNCHECKEDAPICALLCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <string>
@@ -16,21 +16,14 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-unchecked-api-call.md
-class UncheckedApiCallCheck : public ClangTidyCheck {
+class UncheckedApiCallCheck : public CudaFunctionCheck {
 public:
   UncheckedApiCallCheck(StringRef Name, ClangTidyContext *Context);
-  // Host code in .cpp and .c files calls the runtime API too.
-  bool isLanguageVersionSupported(const LangOptions &) const override {
-    return true;
-  }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
   bool isIgnored(const FunctionDecl *Callee) const;
   void checkCall(const CallExpr *Call, const class FunctionCfg &Cfg,
                  const SourceManager &SM);
@@ -42,8 +35,6 @@ private:
   const bool AllowReleaseInDestructors;
   std::vector<StringRef> CheckedReturnTypes;
   std::vector<StringRef> IgnoredFunctions;
-  llvm::DenseSet<unsigned> Reported;
-  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

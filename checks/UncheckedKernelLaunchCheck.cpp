@@ -15,7 +15,7 @@ namespace clang::tidy::cuda {
 
 UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
     StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaFunctionCheck(Name, Context, Traits()),
       ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
       StrictLaunchErrorCheck(Options.get("StrictLaunchErrorCheck", false)) {}
 
@@ -25,20 +25,9 @@ void UncheckedKernelLaunchCheck::storeOptions(
   Options.store(Opts, "StrictLaunchErrorCheck", StrictLaunchErrorCheck);
 }
 
-void UncheckedKernelLaunchCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
+void UncheckedKernelLaunchCheck::startTranslationUnit() {
   Summaries.clear();
   InProgress.clear();
-  Reported.clear();
-}
-
-void UncheckedKernelLaunchCheck::registerPPCallbacks(const SourceManager &, Preprocessor *PP,
-                                  Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void UncheckedKernelLaunchCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
 }
 
 bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
@@ -62,7 +51,7 @@ bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl *Def = nullptr;
   if (Callee->hasBody(Def) && isAnalysableFunction(Def, SM) &&
-      isSeenWhole(Def, SM, Arch))
+      isSeenWhole(Def, SM, arch()))
     return summarize(Def, Ctx).ExaminesOnEveryPath;
   // A function of ours whose body is elsewhere may check: stay silent.
   // Library functions (in system headers) do not.
@@ -85,7 +74,7 @@ UncheckedKernelLaunchCheck::launchStartedBy(const CallExpr *Call,
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) ||
       !isAnalysableFunction(Def, Ctx.getSourceManager()) ||
-      !isSeenWhole(Def, Ctx.getSourceManager(), Arch))
+      !isSeenWhole(Def, Ctx.getSourceManager(), arch()))
     return nullptr;
   return summarize(Def, Ctx).PendingLaunch;
 }
@@ -153,26 +142,21 @@ UncheckedKernelLaunchCheck::summarize(const FunctionDecl *FD,
   return Summaries[FD] = S;
 }
 
-void UncheckedKernelLaunchCheck::check(
-    const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return;
-  ASTContext &Ctx = *Result.Context;
+void UncheckedKernelLaunchCheck::checkFunction(const FunctionDecl &Function,
+                                               const FunctionCfg &Cfg,
+                                               ASTContext &Ctx) {
+  const FunctionDecl *FD = &Function;
+  const SourceManager &SM = Ctx.getSourceManager();
   TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
-  const FunctionCfg *Cfg = TU.beginFunction(FD);
-  if (!Cfg)
-    return;
-  for (const CFGBlock *B : Cfg->graph()) {
+  for (const CFGBlock *B : Cfg.graph()) {
     for (const CFGElement &E : *B) {
       const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
       if (!Call)
         continue;
-      const CallExpr *Origin = launchStartedBy(Call, *Cfg, Ctx);
+      const CallExpr *Origin = launchStartedBy(Call, Cfg, Ctx);
       if (!Origin)
         continue;
-      SiteResult R = followLaunch(Call, *Cfg, Ctx);
+      SiteResult R = followLaunch(Call, Cfg, Ctx);
       if (!R.Unexamined)
         continue;
       // The error may still be examined by whoever calls this function:
@@ -180,7 +164,7 @@ void UncheckedKernelLaunchCheck::check(
       // silent when the callers cannot be known.
       if (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD))
         continue;
-      report(Call, Origin, R, *Cfg, SM, Ctx.getLangOpts());
+      report(Call, Origin, R, Cfg, SM, Ctx.getLangOpts());
     }
   }
 }
@@ -204,8 +188,8 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
                                         const FunctionCfg &Cfg,
                                         const SourceManager &SM,
                                         const LangOptions &LO) {
-  SourceLocation Loc = userVisibleLocation(Site->getBeginLoc(), SM);
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  SourceLocation Loc = reportOnce(Site->getBeginLoc(), SM);
+  if (Loc.isInvalid())
     return;
   const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);
 

@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_UNCHECKEDKERNELLAUNCHCHECK_H
 #define CUDA_TIDY_UNCHECKEDKERNELLAUNCHCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -17,20 +17,15 @@ class FunctionCfg;
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-unchecked-kernel-launch.md
-class UncheckedKernelLaunchCheck : public ClangTidyCheck {
+class UncheckedKernelLaunchCheck : public CudaFunctionCheck {
 public:
   UncheckedKernelLaunchCheck(StringRef Name, ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
+  void startTranslationUnit() override;
   /// What a function does to launch errors, seen from its callers.
   struct Summary {
     /// Every path from entry to exit examines the launch error.
@@ -63,8 +58,6 @@ private:
   const bool StrictLaunchErrorCheck;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
-  llvm::DenseSet<unsigned> Reported;
-  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

@@ -16,7 +16,7 @@ namespace clang::tidy::cuda {
 
 UnguardedThreadIndexCheck::UnguardedThreadIndexCheck(StringRef Name,
                                                      ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : CudaFunctionCheck(Name, Context, {FunctionScope::Kernels}),
       StrictMode(Options.get("StrictMode", false)) {}
 
 void UnguardedThreadIndexCheck::storeOptions(
@@ -24,25 +24,10 @@ void UnguardedThreadIndexCheck::storeOptions(
   Options.store(Opts, "StrictMode", StrictMode);
 }
 
-void UnguardedThreadIndexCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Analysis.reset();
+void UnguardedThreadIndexCheck::startTranslationUnit() {
   Launches.clear();
   LaunchesCollected = false;
   Exact.clear();
-  Reported.clear();
-}
-
-void UnguardedThreadIndexCheck::registerPPCallbacks(const SourceManager &,
-                                                    Preprocessor *PP,
-                                                    Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void UnguardedThreadIndexCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("kernel"),
-      this);
 }
 
 namespace {
@@ -333,24 +318,18 @@ bool UnguardedThreadIndexCheck::launchesCoverExactly(const FunctionDecl *Kernel,
   return Exact[Canon] = Result;
 }
 
-void UnguardedThreadIndexCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("kernel");
-  const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return;
-  ASTContext &Ctx = *Result.Context;
-  if (!Analysis)
-    Analysis = std::make_unique<ThreadIndexAnalysis>(Ctx);
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg)
-    return;
+void UnguardedThreadIndexCheck::checkFunction(const FunctionDecl &Function,
+                                              const FunctionCfg &Cfg,
+                                              ASTContext &Ctx) {
+  const FunctionDecl *FD = &Function;
+  Analysis = &threadIndex(Ctx);
   // Integer arrays read at both [i] and [i + 1] are offset arrays of n + 1
   // entries (CSR row pointers, prefix sums): their 'i + 1' is in range.
   std::set<std::pair<const ValueDecl *, std::string>> OffsetReads;
-  for (const CFGBlock *B : Cfg->graph())
+  for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B)
       if (const Stmt *S = FunctionCfg::stmtOf(E))
-        if (std::optional<Access> A = globalAccess(S, *Cfg, true))
+        if (std::optional<Access> A = globalAccess(S, Cfg, true))
           if (A->Kind == 0 && Analysis->constantPart(A->Index) == 0)
             OffsetReads.insert(
                 {A->Base, Analysis->variablePartKey(A->Index)});
@@ -365,12 +344,12 @@ void UnguardedThreadIndexCheck::check(const MatchFinder::MatchResult &Result) {
            Analysis->constantPart(A.Index) == 1 &&
            OffsetReads.count({A.Base, Analysis->variablePartKey(A.Index)});
   };
-  for (const CFGBlock *B : Cfg->graph()) {
+  for (const CFGBlock *B : Cfg.graph()) {
     for (const CFGElement &E : *B) {
       const Stmt *S = FunctionCfg::stmtOf(E);
       if (!S)
         continue;
-      if (std::optional<Access> A = globalAccess(S, *Cfg, true)) {
+      if (std::optional<Access> A = globalAccess(S, Cfg, true)) {
         IndexVerdict V = Analysis->classifyIndex(A->Index, A->At, FD);
         if (V.K == IndexVerdict::PastBound && IsOffsetArray(*A))
           continue;
@@ -378,7 +357,7 @@ void UnguardedThreadIndexCheck::check(const MatchFinder::MatchResult &Result) {
         continue;
       }
       if (const auto *Call = dyn_cast<CallExpr>(S))
-        checkHelperCall(Call, FD, *Cfg, Ctx);
+        checkHelperCall(Call, FD, Cfg, Ctx);
     }
   }
 }
@@ -393,7 +372,7 @@ void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
   const FunctionDecl *Def = nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   if (!Callee || !Callee->hasBody(Def) || !isAnalysableFunction(Def, SM) ||
-      !isSeenWhole(Def, SM, Arch) || Def->hasAttr<CUDAGlobalAttr>() ||
+      !isSeenWhole(Def, SM, arch()) || Def->hasAttr<CUDAGlobalAttr>() ||
       Def == Kernel)
     return;
   const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
@@ -482,9 +461,9 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
   if (!StrictMode && V.Offset <= 0 && launchesCoverExactly(Kernel, Ctx))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = userVisibleLocation(
+  SourceLocation Loc = reportOnce(
       ThroughCall ? ThroughCall->getBeginLoc() : A.At->getBeginLoc(), SM);
-  if (!Reported.insert(Loc.getRawEncoding()).second)
+  if (Loc.isInvalid())
     return;
   const Expr *ShownIndex = CallerIndex ? CallerIndex : A.Index;
   std::string IndexText = sourceText(ShownIndex, Ctx);

@@ -3,7 +3,7 @@
 #ifndef CUDA_TIDY_UNGUARDEDTHREADINDEXCHECK_H
 #define CUDA_TIDY_UNGUARDEDTHREADINDEXCHECK_H
 
-#include "ArchConditionals.h"
+#include "CudaFunctionCheck.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
@@ -19,20 +19,15 @@ namespace clang::tidy::cuda {
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-unguarded-thread-index.md
-class UnguardedThreadIndexCheck : public ClangTidyCheck {
+class UnguardedThreadIndexCheck : public CudaFunctionCheck {
 public:
   UnguardedThreadIndexCheck(StringRef Name, ClangTidyContext *Context);
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
-  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override;
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
-                           Preprocessor *ModuleExpanderPP) override;
 
 private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
+  void startTranslationUnit() override;
   /// A read or write of global memory.
   struct Access {
     const Expr *At = nullptr;       ///< The subscript or dereference.
@@ -57,7 +52,8 @@ private:
                     const Expr *CallerIndex = nullptr);
 
   const bool StrictMode;
-  std::unique_ptr<ThreadIndexAnalysis> Analysis;
+  /// This translation unit's, set by checkFunction().
+  ThreadIndexAnalysis *Analysis = nullptr;
   /// Kernel (canonical) -> its launches and the functions that make them.
   llvm::DenseMap<const FunctionDecl *,
                  llvm::SmallVector<std::pair<const CallExpr *,
@@ -65,8 +61,6 @@ private:
       Launches;
   bool LaunchesCollected = false;
   llvm::DenseMap<const FunctionDecl *, bool> Exact;
-  llvm::DenseSet<unsigned> Reported;
-  ArchConditionals Arch;
 };
 
 } // namespace clang::tidy::cuda

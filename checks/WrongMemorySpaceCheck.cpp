@@ -14,7 +14,7 @@ namespace clang::tidy::cuda {
 
 WrongMemorySpaceCheck::WrongMemorySpaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context),
       HostReadFunctions(Options.get("HostReadFunctions", "")) {
   for (StringRef Name : utils::options::parseStringList(HostReadFunctions))
     HostReadNames.push_back(Name.str());
@@ -24,63 +24,7 @@ void WrongMemorySpaceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "HostReadFunctions", HostReadFunctions);
 }
 
-void WrongMemorySpaceCheck::onStartOfTranslationUnit() {
-  TranslationUnitAnalyses::reset();
-  Reported.clear();
-}
-
-void WrongMemorySpaceCheck::registerPPCallbacks(const SourceManager &,
-                                                Preprocessor *PP,
-                                                Preprocessor *) {
-  Arch.attach(*PP);
-}
-
-void WrongMemorySpaceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
-}
-
-void WrongMemorySpaceCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  const FunctionMemorySpaces *M = analyseForCheck(FD, *Result.Context, Arch);
-  if (!M)
-    return;
-  for (const CFGBlock *B : M->cfg().graph())
-    for (const CFGElement &E : *B)
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        checkStmt(S, *M, *Result.Context);
-}
-
 namespace {
-/// The pointer an expression dereferences on the host, when it reads or
-/// writes the memory (not when it only computes an address).
-const Expr *dereferencedPointer(const Stmt *S, const ParentMap &PM) {
-  const Expr *Base = nullptr;
-  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
-    if (U->getOpcode() == UO_Deref)
-      Base = U->getSubExpr();
-  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
-    Base = AS->getBase();
-  } else if (const auto *ME = dyn_cast<MemberExpr>(S)) {
-    if (ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()))
-      Base = ME->getBase();
-  }
-  if (!Base || !Base->getType()->isPointerType())
-    return nullptr;
-  // &p[i], &p->f and &*p compute an address.
-  const Stmt *P = PM.getParentIgnoreParens(S);
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
-    if (U->getOpcode() == UO_AddrOf)
-      return nullptr;
-  if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
-    if (!ME->isArrow()) {
-      const Stmt *PP = PM.getParentIgnoreParens(ME);
-      if (const auto *U = dyn_cast_or_null<UnaryOperator>(PP))
-        if (U->getOpcode() == UO_AddrOf)
-          return nullptr;
-    }
-  return Base;
-}
-
 /// The arguments a printf-like call reads as strings (%s).
 llvm::SmallVector<unsigned, 2> stringArguments(const CallExpr *Call,
                                                unsigned FormatArg) {
@@ -126,14 +70,14 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
                                       const FunctionMemorySpaces &M,
                                       ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, Arch);
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
 
   // Device memory read or written on the host.
   if (const Expr *Base = dereferencedPointer(S, M.cfg().parents())) {
     PointerFact F = M.factOf(Base);
     if (!F.isOnly(MS_Device) || F.Freed)
       return;
-    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM, Reported);
+    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM);
     if (Loc.isInvalid())
       return;
     diag(Loc, "device memory %0 is dereferenced on the host")
@@ -161,7 +105,7 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
         continue;
       if (!MSA.kernelDereferences(Kernel, I))
         continue;
-      SourceLocation Loc = reportOnce(A->getBeginLoc(), SM, Reported);
+      SourceLocation Loc = reportOnce(A->getBeginLoc(), SM);
       if (Loc.isInvalid())
         continue;
       diag(Loc, "host memory %0 is passed to kernel %1, which dereferences it "
@@ -179,7 +123,7 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
     PointerFact F = M.factOf(A);
     if (!F.isOnly(MS_Device) || F.Freed)
       return false;
-    SourceLocation Loc = reportOnce(A->getBeginLoc(), SM, Reported);
+    SourceLocation Loc = reportOnce(A->getBeginLoc(), SM);
     if (Loc.isInvalid())
       return true;
     diag(Loc, "device memory %0 is passed to %1, which reads or writes it on "
@@ -207,7 +151,7 @@ void WrongMemorySpaceCheck::checkStmt(const Stmt *S,
       return;
     if (!VD->hasLocalStorage() && !VD->hasGlobalStorage())
       return;
-    SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM, Reported);
+    SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
     if (Loc.isInvalid())
       return;
     PointerFact F = M.factOf(Call->getArg(SymArg));

@@ -9,8 +9,12 @@ The expectation comments are blanked out of the copy that is analysed (so
 they cannot match themselves), keeping line numbers. Any warning or error
 that the file does not expect makes the test fail.
 
-usage: check_cuda_tidy.py --tool=plugin|driver [paths] SOURCE CHECK TMP
-                          [-- extra tool arguments]
+With --expect=FILE the expectations are read from FILE instead (with
+absolute line numbers), so that a program kept elsewhere, such as a sample
+under samples/, is analysed as it is.
+
+usage: check_cuda_tidy.py --tool=plugin|driver [paths] [--expect=FILE]
+                          SOURCE CHECK TMP [-- extra tool arguments]
 """
 import argparse
 import os
@@ -42,6 +46,7 @@ def main():
     parser.add_argument("--cuda-tidy", required=True)
     parser.add_argument("--cuda-flags", required=True)
     parser.add_argument("--check-suffix", default="")
+    parser.add_argument("--expect", help="file holding the expectations")
     parser.add_argument("source")
     parser.add_argument("check")
     parser.add_argument("tmp")
@@ -55,9 +60,15 @@ def main():
 
     with open(args.source) as f:
         text = f.read()
-    has_messages = re.search(r"\b%s:" % messages_prefix, text) is not None
-    has_notes = re.search(r"\b%s:" % notes_prefix, text) is not None
-    has_fixes = re.search(r"\b%s:" % fixes_prefix, text) is not None
+    expectations = args.expect or args.source
+    if args.expect:
+        with open(args.expect) as f:
+            expect_text = f.read()
+    else:
+        expect_text = text
+    has_messages = re.search(r"\b%s:" % messages_prefix, expect_text) is not None
+    has_notes = re.search(r"\b%s:" % notes_prefix, expect_text) is not None
+    has_fixes = re.search(r"\b%s:" % fixes_prefix, expect_text) is not None
 
     # Blank out every expectation comment, keeping the line structure.
     cleaned = re.sub(r"//\s*CHECK-(MESSAGES|NOTES|FIXES)[A-Za-z0-9-]*:[^\r\n]*",
@@ -95,11 +106,11 @@ def main():
                   and "FIX-IT applied suggested code changes" not in l
                   and "note: expanded from macro" not in l]
     if has_notes:
-        run_filecheck(notes_prefix, args.source, "\n".join(diag_lines) + "\n",
+        run_filecheck(notes_prefix, expectations, "\n".join(diag_lines) + "\n",
                       ["-implicit-check-not={{warning|error|note}}:"])
     elif has_messages:
         lines = [l for l in diag_lines if ": note: " not in l]
-        run_filecheck(messages_prefix, args.source, "\n".join(lines) + "\n",
+        run_filecheck(messages_prefix, expectations, "\n".join(lines) + "\n",
                       ["-implicit-check-not={{warning|error}}:"])
     else:
         unexpected = [l for l in diag_lines if ": note: " not in l]
@@ -109,7 +120,7 @@ def main():
     if has_fixes:
         with open(tmp) as f:
             fixed = f.read()
-        run_filecheck(fixes_prefix, args.source, fixed, [])
+        run_filecheck(fixes_prefix, expectations, fixed, [])
 
 
 if __name__ == "__main__":

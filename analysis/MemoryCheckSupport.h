@@ -28,19 +28,12 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx);
 void noteAllocation(ClangTidyCheck &Check, const PointerFact &F,
                     const SourceManager &SM);
 
+/// The pointer whose memory \p S reads or writes (`*p`, `p[i]`, `p->f`),
+/// or null when \p S only computes an address (`&p[i]`, `&p->f`).
+const Expr *dereferencedPointer(const Stmt *S, const ParentMap &PM);
+
 /// The enumerator's name: "cudaMemcpyHostToDevice".
 const char *copyKindName(CopyDirection D);
-
-/// Where the analysis reports: the user-visible location of \p Loc, or an
-/// invalid location when this location was reported already.
-SourceLocation reportOnce(SourceLocation Loc, const SourceManager &SM,
-                          llvm::DenseSet<unsigned> &Reported);
-
-/// The memory checks run on host functions of the main file and the user's
-/// headers.
-const FunctionMemorySpaces *
-analyseForCheck(const FunctionDecl *FD, ASTContext &Ctx,
-                const ArchConditionals &Arch);
 
 } // namespace clang::tidy::cuda
 

@@ -79,22 +79,32 @@ const char *copyKindName(CopyDirection D) {
   return "";
 }
 
-SourceLocation reportOnce(SourceLocation Loc, const SourceManager &SM,
-                          llvm::DenseSet<unsigned> &Reported) {
-  Loc = userVisibleLocation(Loc, SM);
-  if (!Reported.insert(Loc.getRawEncoding()).second)
-    return SourceLocation();
-  return Loc;
-}
-
-const FunctionMemorySpaces *
-analyseForCheck(const FunctionDecl *FD, ASTContext &Ctx,
-                const ArchConditionals &Arch) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+const Expr *dereferencedPointer(const Stmt *S, const ParentMap &PM) {
+  const Expr *Base = nullptr;
+  if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->getOpcode() == UO_Deref)
+      Base = U->getSubExpr();
+  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    Base = AS->getBase();
+  } else if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    if (ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()))
+      Base = ME->getBase();
+  }
+  if (!Base || !Base->getType()->isPointerType())
     return nullptr;
-  TranslationUnitAnalyses::get(Ctx).startFunction(FD);
-  return MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
+  // &p[i], &p->f and &*p compute an address.
+  const Stmt *P = PM.getParentIgnoreParens(S);
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(P))
+    if (U->getOpcode() == UO_AddrOf)
+      return nullptr;
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
+    if (!ME->isArrow()) {
+      const Stmt *PP = PM.getParentIgnoreParens(ME);
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(PP))
+        if (U->getOpcode() == UO_AddrOf)
+          return nullptr;
+    }
+  return Base;
 }
 
 } // namespace clang::tidy::cuda

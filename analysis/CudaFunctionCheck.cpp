@@ -1,0 +1,101 @@
+//===- CudaFunctionCheck.cpp ----------------------------------------------===//
+
+#include "CudaFunctionCheck.h"
+#include "FunctionCfg.h"
+#include "MemorySpaceAnalysis.h"
+#include "SourceLocations.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+CudaFunctionCheck::CudaFunctionCheck(StringRef Name, ClangTidyContext *Context,
+                                     Traits T)
+    : ClangTidyCheck(Name, Context), Kind(T) {}
+
+bool CudaFunctionCheck::isLanguageVersionSupported(
+    const LangOptions &LangOpts) const {
+  switch (Kind.Languages) {
+  case CheckLanguages::Cuda:
+    return LangOpts.CUDA;
+  case CheckLanguages::CudaOrCxx:
+    return LangOpts.CUDA || LangOpts.CPlusPlus;
+  case CheckLanguages::Any:
+    return true;
+  }
+  return false;
+}
+
+void CudaFunctionCheck::registerMatchers(MatchFinder *Finder) {
+  switch (Kind.Scope) {
+  case FunctionScope::All:
+    Finder->addMatcher(functionDecl(isDefinition()).bind("function"), this);
+    break;
+  case FunctionScope::Kernels:
+    Finder->addMatcher(
+        functionDecl(isDefinition(), hasAttr(attr::CUDAGlobal)).bind("function"),
+        this);
+    break;
+  case FunctionScope::DeviceCode:
+    Finder->addMatcher(functionDecl(isDefinition(),
+                                    anyOf(hasAttr(attr::CUDAGlobal),
+                                          hasAttr(attr::CUDADevice)))
+                           .bind("function"),
+                       this);
+    break;
+  }
+}
+
+void CudaFunctionCheck::registerPPCallbacks(const SourceManager &,
+                                            Preprocessor *P, Preprocessor *) {
+  PP = P;
+  Arch.attach(*P);
+}
+
+void CudaFunctionCheck::onStartOfTranslationUnit() {
+  TranslationUnitAnalyses::reset();
+  ThreadIndex.reset();
+  Reported.clear();
+  startTranslationUnit();
+}
+
+void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  const SourceManager &SM = *Result.SourceManager;
+  if (!isAnalysableFunction(FD, SM) ||
+      (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch)))
+    return;
+  ASTContext &Ctx = *Result.Context;
+  if (const FunctionCfg *Cfg =
+          TranslationUnitAnalyses::get(Ctx).beginFunction(FD))
+    checkFunction(*FD, *Cfg, Ctx);
+}
+
+ThreadIndexAnalysis &CudaFunctionCheck::threadIndex(ASTContext &Ctx) {
+  if (!ThreadIndex)
+    ThreadIndex = std::make_unique<ThreadIndexAnalysis>(Ctx);
+  return *ThreadIndex;
+}
+
+SourceLocation CudaFunctionCheck::reportOnce(SourceLocation Loc,
+                                             const SourceManager &SM) {
+  Loc = userVisibleLocation(Loc, SM);
+  if (!Reported.insert(Loc.getRawEncoding()).second)
+    return SourceLocation();
+  return Loc;
+}
+
+void MemorySpaceCheck::checkFunction(const FunctionDecl &FD,
+                                     const FunctionCfg &, ASTContext &Ctx) {
+  const FunctionMemorySpaces *M =
+      MemorySpaceAnalysis::get(Ctx, arch()).analyse(&FD);
+  if (!M)
+    return;
+  for (const CFGBlock *B : M->cfg().graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        checkStmt(S, *M, Ctx);
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,102 @@
+//===- CudaFunctionCheck.h - The base of every cuda-* check -----*- C++ -*-===//
+//
+// Every cuda-tidy check analyses one function definition at a time. This
+// base owns what they all repeat: the language guard, the one
+// functionDecl(isDefinition()) matcher, the reset of the per-translation-unit
+// caches, the __CUDA_ARCH__ recording, and the skip of template patterns,
+// system headers and bodies the compilation does not see whole. A check
+// implements checkFunction() and says only what is particular to it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CUDAFUNCTIONCHECK_H
+#define CUDA_TIDY_CUDAFUNCTIONCHECK_H
+
+#include "ArchConditionals.h"
+#include "ThreadIndexAnalysis.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+#include <memory>
+
+namespace clang::tidy::cuda {
+
+class FunctionCfg;
+class FunctionMemorySpaces;
+
+/// Which function definitions a check is given.
+enum class FunctionScope {
+  All,        ///< Host, device and kernel functions.
+  Kernels,    ///< __global__ functions.
+  DeviceCode, ///< __global__ and __device__ functions.
+};
+
+/// Which translation units a check runs on.
+enum class CheckLanguages {
+  Cuda,      ///< CUDA only.
+  CudaOrCxx, ///< CUDA and C++ (host code that calls the runtime).
+  Any,       ///< C as well.
+};
+
+class CudaFunctionCheck : public ClangTidyCheck {
+public:
+  struct Traits {
+    FunctionScope Scope = FunctionScope::All;
+    CheckLanguages Languages = CheckLanguages::Cuda;
+    /// Skip functions part of whose body a __CUDA_ARCH__ conditional hid.
+    bool NeedsWholeBody = true;
+  };
+
+  CudaFunctionCheck(StringRef Name, ClangTidyContext *Context, Traits T);
+
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const final;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) final;
+  void onStartOfTranslationUnit() final;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+
+protected:
+  /// Analyses one function definition that passed the skips, and its CFG
+  /// (valid until this call returns).
+  virtual void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                             ASTContext &Ctx) = 0;
+  /// Drops the check's own per-translation-unit state.
+  virtual void startTranslationUnit() {}
+
+  /// Code the preprocessor skipped under __CUDA_ARCH__ conditionals.
+  const ArchConditionals &arch() const { return Arch; }
+  /// The preprocessor of the translation unit being analysed.
+  Preprocessor *preprocessor() const { return PP; }
+  /// The thread-index analysis of this translation unit, made on first use.
+  ThreadIndexAnalysis &threadIndex(ASTContext &Ctx);
+  /// Where a finding at \p Loc is shown (userVisibleLocation), or an invalid
+  /// location when the check reported there already: a template's findings
+  /// are reported once, however many instantiations contain them.
+  SourceLocation reportOnce(SourceLocation Loc, const SourceManager &SM);
+
+private:
+  const Traits Kind;
+  ArchConditionals Arch;
+  Preprocessor *PP = nullptr;
+  std::unique_ptr<ThreadIndexAnalysis> ThreadIndex;
+  llvm::DenseSet<unsigned> Reported;
+};
+
+/// A check that reads the memory-space analysis of host code, statement by
+/// statement (the four memory checks).
+class MemorySpaceCheck : public CudaFunctionCheck {
+public:
+  MemorySpaceCheck(StringRef Name, ClangTidyContext *Context)
+      : CudaFunctionCheck(Name, Context, Traits()) {}
+
+protected:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) final;
+  /// Looks at one CFG element's statement of the function \p M describes.
+  virtual void checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
+                         ASTContext &Ctx) = 0;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
