@@ -358,6 +358,11 @@ public:
     E = ThreadIndexAnalysis::strip(substituted(E, S));
     if (!E)
       return "?";
+    // Past this depth the expression's key is unknown: its own identity,
+    // equal to no other key.
+    if (Depth >= MaxDepth)
+      return "?" + llvm::utohexstr(reinterpret_cast<uintptr_t>(E));
+    DepthScope Deeper(Depth);
     if (auto V = constantOf(E, Ctx))
       return "#" + llvm::itostr(*V);
     ThreadSource Src;
@@ -377,8 +382,14 @@ public:
       case BO_Sub:
       case BO_Mul:
       case BO_Shl: {
+        // A term that build() cannot split further (x << n) comes back here
+        // as a factor: it is keyed by its operands, not built again.
+        if (!Building.insert({E, S}).second)
+          return "(" + keyOf(BO->getLHS(), S) + BO->getOpcodeStr().str() +
+                 keyOf(BO->getRHS(), S) + ")";
         LinearForm LF;
         build(E, 1, {}, S, LF);
+        Building.erase({E, S});
         return "L(" + LF.key() + "#" + llvm::itostr(LF.Const) + ")";
       }
       default:
@@ -434,6 +445,13 @@ public:
     if (!E)
       return;
     const Expr *Here = Origin ? Origin : E;
+    if (Depth >= MaxDepth) { // Too deep to split: one opaque term.
+      FactorList M = Mult;
+      M.push_back({E, S});
+      addTerm(M, Coeff, LF, Here);
+      return;
+    }
+    DepthScope Deeper(Depth);
     if (auto V = constantOf(E, Ctx)) {
       if (Mult.empty())
         LF.Const += Coeff * *V;
@@ -535,6 +553,16 @@ public:
   }
 
 private:
+  /// Counts one level of keyOf() recursion for as long as it lives.
+  struct DepthScope {
+    explicit DepthScope(unsigned &D) : D(D) { ++D; }
+    ~DepthScope() { --D; }
+    unsigned &D;
+  };
+  static constexpr unsigned MaxDepth = 64;
+  unsigned Depth = 0;
+  /// The sums and products whose linear form is being built.
+  llvm::DenseSet<std::pair<const Expr *, const Subst *>> Building;
   const ASTContext &Ctx;
   llvm::SmallVectorImpl<const VarDecl *> *Vars;
 };
@@ -719,8 +747,17 @@ ThreadValue ThreadIndexAnalysis::valueOf(const Expr *E,
                                          const FunctionDecl *FD) {
   ThreadValue V;
   E = strip(E);
-  if (!E || !FD)
+  if (!E || !FD || ValueDepth >= MaxValueDepth)
     return V;
+  ++ValueDepth;
+  V = valueOfExpr(E, FD);
+  --ValueDepth;
+  return V;
+}
+
+ThreadValue ThreadIndexAnalysis::valueOfExpr(const Expr *E,
+                                             const FunctionDecl *FD) {
+  ThreadValue V;
   ThreadSource Src;
   unsigned Dim;
   if (isThreadQuery(E, Src, Dim)) {

@@ -171,6 +171,8 @@ public:
   struct FunctionFacts;
 
 private:
+  static constexpr unsigned MaxValueDepth = 256;
+  ThreadValue valueOfExpr(const Expr *E, const FunctionDecl *FD);
   FunctionFacts &factsOf(const FunctionDecl *FD);
   friend class IndexClassifier;
 
@@ -178,6 +180,10 @@ private:
   std::map<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Functions;
   llvm::DenseMap<const FunctionDecl *, ThreadValue> ReturnSummaries;
   llvm::DenseMap<const FunctionDecl *, bool> SummaryInProgress;
+  /// How deep valueOf() is: past a limit a value is taken as not derived
+  /// from the thread (unknown, so the checks stay silent) instead of
+  /// recursing on.
+  unsigned ValueDepth = 0;
 };
 
 } // namespace clang::tidy::cuda
