@@ -55,96 +55,11 @@ bool usable(QualType T) {
   return !T.isNull() && !T->isVoidType() && !T->isIncompleteType() &&
          !T->isDependentType();
 }
-} // namespace
 
-void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
-                                ASTContext &Ctx) {
-  const auto *Call = dyn_cast<CallExpr>(S);
-  const ApiFunction *Api = CudaApiModel::lookup(Call);
-  if (!Api || !Api->Copy || (Api->Copy->Flags & CF_Params3D))
-    return;
-  const CopyInfo &CI = *Api->Copy;
-  unsigned N = Call->getNumArgs();
-  auto Arg = [&](int I) -> const Expr * {
-    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
-  };
-  const SourceManager &SM = Ctx.getSourceManager();
-  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
-  const FunctionDecl *FD = M.function();
-  const FunctionDecl *Callee = Call->getDirectCallee();
-  bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
-  const Expr *Dst = Symbolic && (CI.Flags & CF_ToSymbol) ? nullptr : Arg(CI.DstArg);
-  const Expr *Src = CI.isSet() || (CI.Flags & CF_FromSymbol) ? nullptr
-                                                             : Arg(CI.SrcArg);
-  if (CI.Flags & CF_Peer)
-    return;
-
-  if (CI.Flags & CF_Pitched) {
-    const Expr *Width = Arg(CI.WidthArg);
-    if (!Width)
-      return;
-    SymbolicSize W = SymbolicSize::atOnePoint(Width, MSA, FD);
-    struct PitchSide {
-      const Expr *Ptr, *Pitch;
-      const char *Role;
-    } Sides[] = {{Dst, Arg(CI.DstPitchArg), "destination"},
-                 {Src, Arg(CI.SrcPitchArg), "source"}};
-    for (const PitchSide &P : Sides) {
-      if (!P.Ptr || !P.Pitch)
-        continue;
-      SymbolicSize Pitch = SymbolicSize::atOnePoint(P.Pitch, MSA, FD);
-      if (W.minus(Pitch).isPositive()) {
-        SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
-        if (Loc.isValid())
-          diag(Loc, "the width %0 of %1 is larger than the %2 pitch %3")
-              << ("'" + sourceText(Width, Ctx) + "'") << Callee->getDeclName()
-              << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'");
-        return;
-      }
-      PointerFact F = M.factOf(P.Ptr);
-      if (!F.isKnown() || F.Offset || !F.PitchLoc || !F.AllocSite)
-        continue;
-      // Only a pitch stored in this function can be named here.
-      const auto *PitchVar = dyn_cast<VarDecl>(F.PitchLoc->Root);
-      if (!PitchVar || PitchVar->getDeclContext() != FD)
-        continue;
-      bool NamesPitch = false;
-      llvm::SmallVector<const Stmt *, 8> Work{P.Pitch};
-      while (!Work.empty()) {
-        const Stmt *Cur = Work.pop_back_val();
-        if (const auto *E = dyn_cast<Expr>(Cur))
-          if (auto L = M.locationOf(E); L && *L == *F.PitchLoc)
-            NamesPitch = true;
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
-          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-            if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-                VD != PitchVar && VD->getInit() &&
-                !MSA.isModified(FD, VD))
-              Work.push_back(VD->getInit());
-        for (const Stmt *C : Cur->children())
-          if (C)
-            Work.push_back(C);
-      }
-      if (NamesPitch)
-        continue;
-      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
-      if (Loc.isInvalid())
-        return;
-      diag(Loc, "the %0 pitch %1 of %2 is not the pitch that %3 returned for "
-                "%4")
-          << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'")
-          << Callee->getDeclName() << F.Allocator->getDeclName()
-          << pointerName(P.Ptr, Ctx);
-      noteAllocation(*this, F, SM);
-      return;
-    }
-    return;
-  }
-
-  const Expr *Bytes = Arg(CI.BytesArg);
-  if (!Bytes || (!Dst && !Src))
-    return;
-  // The element type both pointers agree on.
+/// The element type both buffers agree on, from their static types or,
+/// for void pointers, from their allocations; null when they disagree.
+QualType bufferElementType(const Expr *Dst, const Expr *Src,
+                           const FunctionMemorySpaces &M, ASTContext &Ctx) {
   QualType Elem;
   for (const Expr *P : {Dst, Src}) {
     if (!P)
@@ -158,8 +73,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       Elem = QualType(); // They disagree: no element type.
   }
   // Pointers passed as void *: the allocation may name the element type.
-  bool ElemFromStatic = !Elem.isNull();
-  if (!ElemFromStatic) {
+  if (Elem.isNull()) {
     for (const Expr *P : {Dst, Src}) {
       if (!P || (!elementTypeOf(P).isNull() && !elementTypeOf(P)->isVoidType()))
         continue;
@@ -175,13 +89,114 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       }
     }
   }
-  SizeofFinder Finder;
-  Finder.TraverseStmt(const_cast<Expr *>(Bytes));
-  std::string BytesText = "'" + sourceText(Bytes, Ctx) + "'";
+  return Elem;
+}
 
-  // sizeof of a pointer, or of another element type.
+/// The allocation's size as the code wrote it: its factors, then the
+/// constant, as sizeof of the element type where it is one.
+std::string allocationText(const PointerFact &F, const ASTContext &Ctx) {
+  std::string AllocText;
+  for (const Expr *Fac : F.Size.Factors) {
+    std::string T = sourceText(Fac, Ctx);
+    if (T.find_first_of("+-?<>|&") != std::string::npos)
+      T = "(" + T + ")";
+    AllocText += (AllocText.empty() ? "" : " * ") + T;
+  }
+  if (F.Size.Constant != 1 || AllocText.empty()) {
+    std::string C = std::to_string(F.Size.Constant);
+    if (!F.Size.Factors.empty() && usable(F.ElemType) &&
+        Ctx.getTypeSizeInChars(F.ElemType).getQuantity() ==
+            F.Size.Constant)
+      C = "sizeof(" + F.ElemType.getAsString(Ctx.getPrintingPolicy()) + ")";
+    AllocText = AllocText.empty() ? C : AllocText + " * " + C;
+  }
+  return AllocText;
+}
+} // namespace
+
+/// Checks the widths and pitches of a pitched 2-D copy.
+void MemcpySizeCheck::checkPitchedCopy(const CallExpr *Call,
+                                       const CopyInfo &CI, const Expr *Dst,
+                                       const Expr *Src,
+                                       const FunctionMemorySpaces &M,
+                                       ASTContext &Ctx) {
+  unsigned N = Call->getNumArgs();
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
+  };
+  const SourceManager &SM = Ctx.getSourceManager();
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
+  const FunctionDecl *FD = M.function();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const Expr *Width = Arg(CI.WidthArg);
+  if (!Width)
+    return;
+  SymbolicSize W = SymbolicSize::atOnePoint(Width, MSA, FD);
+  struct PitchSide {
+    const Expr *Ptr, *Pitch;
+    const char *Role;
+  } Sides[] = {{Dst, Arg(CI.DstPitchArg), "destination"},
+               {Src, Arg(CI.SrcPitchArg), "source"}};
+  for (const PitchSide &P : Sides) {
+    if (!P.Ptr || !P.Pitch)
+      continue;
+    SymbolicSize Pitch = SymbolicSize::atOnePoint(P.Pitch, MSA, FD);
+    if (W.minus(Pitch).isPositive()) {
+      SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
+      if (Loc.isValid())
+        diag(Loc, "the width %0 of %1 is larger than the %2 pitch %3")
+            << ("'" + sourceText(Width, Ctx) + "'") << Callee->getDeclName()
+            << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'");
+      return;
+    }
+    PointerFact F = M.factOf(P.Ptr);
+    if (!F.isKnown() || F.Offset || !F.PitchLoc || !F.AllocSite)
+      continue;
+    // Only a pitch stored in this function can be named here.
+    const auto *PitchVar = dyn_cast<VarDecl>(F.PitchLoc->Root);
+    if (!PitchVar || PitchVar->getDeclContext() != FD)
+      continue;
+    bool NamesPitch = false;
+    llvm::SmallVector<const Stmt *, 8> Work{P.Pitch};
+    while (!Work.empty()) {
+      const Stmt *Cur = Work.pop_back_val();
+      if (const auto *E = dyn_cast<Expr>(Cur))
+        if (auto L = M.locationOf(E); L && *L == *F.PitchLoc)
+          NamesPitch = true;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+              VD != PitchVar && VD->getInit() &&
+              !MSA.isModified(FD, VD))
+            Work.push_back(VD->getInit());
+      for (const Stmt *C : Cur->children())
+        if (C)
+          Work.push_back(C);
+    }
+    if (NamesPitch)
+      continue;
+    SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
+    if (Loc.isInvalid())
+      return;
+    diag(Loc, "the %0 pitch %1 of %2 is not the pitch that %3 returned for "
+              "%4")
+        << P.Role << ("'" + sourceText(P.Pitch, Ctx) + "'")
+        << Callee->getDeclName() << F.Allocator->getDeclName()
+        << pointerName(P.Ptr, Ctx);
+    noteAllocation(*this, F, SM);
+    return;
+  }
+}
+
+/// Reports a sizeof in the byte count of \p Call that names a pointer, or
+/// an element type other than \p Elem; returns whether it did.
+bool MemcpySizeCheck::checkSizeofType(const CallExpr *Call,
+                                      SizeofList Sizeofs, QualType Elem,
+                                      ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Elem.isNull() && Ctx.getTypeSizeInChars(Elem).getQuantity() > 1) {
-    for (const UnaryExprOrTypeTraitExpr *SE : Finder.Found) {
+    for (const UnaryExprOrTypeTraitExpr *SE : Sizeofs) {
       QualType T = SE->getTypeOfArgument().getUnqualifiedType();
       if (!usable(T) || Elem->isPointerType() ||
           Ctx.hasSameUnqualifiedType(T, Elem))
@@ -189,7 +204,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       if (T->isPointerType()) {
         SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
         if (Loc.isInvalid())
-          return;
+          return true;
         if (!SE->isArgumentType())
           diag(Loc, "the byte count of %0 is the size of the pointer %1, not "
                     "of the %2 elements it points to")
@@ -199,7 +214,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
           diag(Loc, "the byte count of %0 uses the size of the pointer type "
                     "%1, not of its elements of type %2")
               << Callee->getDeclName() << T << Elem;
-        return;
+        return true;
       }
       if (T->isArrayType() || T->isRecordType() != Elem->isRecordType())
         continue;
@@ -207,18 +222,31 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
         continue;
       SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
       if (Loc.isInvalid())
-        return;
+        return true;
       diag(Loc, "the byte count of %0 uses the size of %1, but the buffers hold "
                 "elements of type %2")
           << Callee->getDeclName() << T << Elem;
-      return;
+      return true;
     }
   }
+  return false;
+}
 
+/// Compares the byte count \p Bytes of \p Call with the allocations of
+/// the buffers it touches.
+void MemcpySizeCheck::checkAgainstAllocations(
+    const CallExpr *Call, const CopyInfo &CI, const Expr *Bytes,
+    std::initializer_list<const Expr *> Buffers, QualType Elem,
+    bool NamesSizeof, const FunctionMemorySpaces &M, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
+  const FunctionDecl *FD = M.function();
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  std::string BytesText = "'" + sourceText(Bytes, Ctx) + "'";
   SymbolicSize B = SymbolicSize::of(Bytes, MSA, FD);
   if (!B.valid())
     return;
-  for (const Expr *P : {Dst, Src}) {
+  for (const Expr *P : Buffers) {
     if (!P)
       continue;
     PointerFact F = M.factOf(P);
@@ -236,25 +264,9 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     SymbolicSize A = SymbolicSize::of(F.Size, MSA, AllocFD);
     if (!A.valid())
       continue;
-    // The allocation's size as the code wrote it: its factors, then the
-    // constant, as sizeof of the element type where it is one.
-    std::string AllocText;
-    for (const Expr *Fac : F.Size.Factors) {
-      std::string T = sourceText(Fac, Ctx);
-      if (T.find_first_of("+-?<>|&") != std::string::npos)
-        T = "(" + T + ")";
-      AllocText += (AllocText.empty() ? "" : " * ") + T;
-    }
-    if (F.Size.Constant != 1 || AllocText.empty()) {
-      std::string C = std::to_string(F.Size.Constant);
-      if (!F.Size.Factors.empty() && usable(F.ElemType) &&
-          Ctx.getTypeSizeInChars(F.ElemType).getQuantity() ==
-              F.Size.Constant)
-        C = "sizeof(" + F.ElemType.getAsString(Ctx.getPrintingPolicy()) + ")";
-      AllocText = AllocText.empty() ? C : AllocText + " * " + C;
-    }
+    std::string AllocText = allocationText(F, Ctx);
     // Counting elements where bytes are expected.
-    if (CheckElementCounts && !Elem.isNull() && Finder.Found.empty()) {
+    if (CheckElementCounts && !Elem.isNull() && !NamesSizeof) {
       int64_t ES = Ctx.getTypeSizeInChars(Elem).getQuantity();
       if (ES > 1 && B.times(ES) == A &&
           !isa<IntegerLiteral>(Bytes->IgnoreParenImpCasts())) {
@@ -281,6 +293,41 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
       return;
     }
   }
+}
+
+
+void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
+                                ASTContext &Ctx) {
+  const auto *Call = dyn_cast<CallExpr>(S);
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (!Api || !Api->Copy || (Api->Copy->Flags & CF_Params3D))
+    return;
+  const CopyInfo &CI = *Api->Copy;
+  unsigned N = Call->getNumArgs();
+  auto Arg = [&](int I) -> const Expr * {
+    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
+  };
+  bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
+  const Expr *Dst = Symbolic && (CI.Flags & CF_ToSymbol) ? nullptr : Arg(CI.DstArg);
+  const Expr *Src = CI.isSet() || (CI.Flags & CF_FromSymbol) ? nullptr
+                                                             : Arg(CI.SrcArg);
+  if (CI.Flags & CF_Peer)
+    return;
+  if (CI.Flags & CF_Pitched) {
+    checkPitchedCopy(Call, CI, Dst, Src, M, Ctx);
+    return;
+  }
+
+  const Expr *Bytes = Arg(CI.BytesArg);
+  if (!Bytes || (!Dst && !Src))
+    return;
+  QualType Elem = bufferElementType(Dst, Src, M, Ctx);
+  SizeofFinder Finder;
+  Finder.TraverseStmt(const_cast<Expr *>(Bytes));
+  if (checkSizeofType(Call, Finder.Found, Elem, Ctx))
+    return;
+  checkAgainstAllocations(Call, CI, Bytes, {Dst, Src}, Elem,
+                          !Finder.Found.empty(), M, Ctx);
 }
 
 } // namespace clang::tidy::cuda

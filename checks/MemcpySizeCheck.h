@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_MEMCPYSIZECHECK_H
 #define CUDA_TIDY_MEMCPYSIZECHECK_H
 
+#include "CudaApiModel.h"
 #include "CudaFunctionCheck.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
@@ -24,6 +25,17 @@ public:
 private:
   void checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
                  ASTContext &Ctx) override;
+  void checkPitchedCopy(const CallExpr *Call, const CopyInfo &CI,
+                        const Expr *Dst, const Expr *Src,
+                        const FunctionMemorySpaces &M, ASTContext &Ctx);
+  using SizeofList = llvm::ArrayRef<const UnaryExprOrTypeTraitExpr *>;
+  bool checkSizeofType(const CallExpr *Call, SizeofList Sizeofs,
+                       QualType Elem, ASTContext &Ctx);
+  void checkAgainstAllocations(const CallExpr *Call, const CopyInfo &CI,
+                               const Expr *Bytes,
+                               std::initializer_list<const Expr *> Buffers,
+                               QualType Elem, bool NamesSizeof,
+                               const FunctionMemorySpaces &M, ASTContext &Ctx);
 
   const bool CheckElementCounts;
 };

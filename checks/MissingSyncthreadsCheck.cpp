@@ -810,25 +810,21 @@ bool MissingSyncthreadsCheck::conflictsMulti(const Access &First,
   return false;
 }
 
-void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
-                                            const FunctionCfg &Cfg,
-                                            ASTContext &Ctx) {
-  const FunctionDecl *FD = &Function;
-  const SourceManager &SM = Ctx.getSourceManager();
-  Analysis = &threadIndex(Ctx);
-  VariableStores St = VariableStores::of(FD->getBody());
-  CurrentStores = &St;
-  const ParentMap &PM = Cfg.parents();
+/// One shared-array access, read both ways: as a one-dimensional index of
+/// tid, and as one linear form over (x, y, z) per subscript. Which reading
+/// is used is decided per array (chooseReadings).
+struct MissingSyncthreadsCheck::Candidate {
+  std::optional<Access> Flat;
+  std::optional<Access> Multi;
+  std::vector<Linear> Forms;
+};
 
-  // Accesses, by the CFG element where they happen.
-  // Each access read both ways: as a one-dimensional index of tid, and as
-  // one linear form over (x, y, z) per subscript. Which one is used is
-  // decided per array below.
-  struct Candidate {
-    std::optional<Access> Flat;
-    std::optional<Access> Multi;
-    std::vector<Linear> Forms;
-  };
+/// The accesses to shared arrays, by the CFG element where they happen.
+std::vector<MissingSyncthreadsCheck::Candidate>
+MissingSyncthreadsCheck::collectCandidates(const FunctionCfg &Cfg,
+                                           const FunctionDecl *FD,
+                                           ASTContext &Ctx) {
+  const ParentMap &PM = Cfg.parents();
   std::vector<Candidate> Candidates;
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &El : *B) {
@@ -844,7 +840,7 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
       }
       unsigned Rank = 0;
       const VarDecl *VD =
-          sharedArrayOf(varOf(Base), Rank, *Analysis, St, FD);
+          sharedArrayOf(varOf(Base), Rank, *Analysis, *CurrentStores, FD);
       // Only whole elements: 'tile[ty]' alone is a row.
       if (!VD || Indices.size() != Rank)
         continue;
@@ -893,6 +889,11 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
         Candidates.push_back(std::move(C));
     }
 
+  return Candidates;
+}
+
+std::vector<MissingSyncthreadsCheck::Access>
+MissingSyncthreadsCheck::chooseReadings(std::vector<Candidate> &Candidates) {
   // The arrays read per subscript: multi-dimensional ones, and
   // one-dimensional ones that some access indexes by threadIdx.y or .z
   // (flattened tiles). Their row width: a constant coefficient, or a
@@ -973,6 +974,15 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     if (Ok)
       Accesses.push_back(std::move(A));
   }
+  return Accesses;
+}
+
+/// Reports each pair of accesses by different threads that some path
+/// reaches without a barrier between them.
+void MissingSyncthreadsCheck::reportConflicts(
+    const std::vector<Access> &Accesses, const FunctionCfg &Cfg,
+    const FunctionDecl *FD, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
   llvm::DenseSet<const VarDecl *> GuardVars;
   for (unsigned I = 0; I < Accesses.size(); ++I) {
@@ -1048,6 +1058,16 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
           },
           [](const Stmt *) { return false; });
   }
+}
+
+void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &FD,
+                                            const FunctionCfg &Cfg,
+                                            ASTContext &Ctx) {
+  Analysis = &threadIndex(Ctx);
+  VariableStores Stores = VariableStores::of(FD.getBody());
+  CurrentStores = &Stores;
+  std::vector<Candidate> Candidates = collectCandidates(Cfg, &FD, Ctx);
+  reportConflicts(chooseReadings(Candidates), Cfg, &FD, Ctx);
   CurrentStores = nullptr;
 }
 

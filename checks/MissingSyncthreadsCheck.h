@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -88,6 +89,15 @@ private:
   int64_t warpBound(const Access &A, const FunctionDecl *FD);
   bool mentionsThread(const Expr *E, const FunctionDecl *FD);
   bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
+
+  struct Candidate;
+  std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
+                                           const FunctionDecl *FD,
+                                           ASTContext &Ctx);
+  std::vector<Access> chooseReadings(std::vector<Candidate> &Candidates);
+  void reportConflicts(const std::vector<Access> &Accesses,
+                       const FunctionCfg &Cfg, const FunctionDecl *FD,
+                       ASTContext &Ctx);
 
   /// The stores of the function being checked.
   const VariableStores *CurrentStores = nullptr;
