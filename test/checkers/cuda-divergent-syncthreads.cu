@@ -524,3 +524,108 @@ __global__ void returnThenBarrierThenTrap(float *out, int n) {
   // CHECK-NOTES: :[[@LINE-4]]:7: note: threads leave before the barrier depending on this condition
   __trap();
 }
+
+//===--- Uniform trip counts and broadcast values --------------------------===//
+
+// A grid-stride loop whose bound is rounded up to a multiple of the stride:
+// every thread makes the same number of trips, and the tail is guarded
+// inside the body.
+__global__ void gridStrideRoundedUp(float *data, int n) {
+  __shared__ float tile[BLOCK];
+  int stride = blockDim.x * gridDim.x;
+  int padded = (n + stride - 1) / stride * stride;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < padded; i += stride) {
+    tile[threadIdx.x] = i < n ? data[i] : 0.0f;
+    __syncthreads();
+    if (i < n)
+      data[i] = tile[BLOCK - 1 - threadIdx.x];
+    __syncthreads();
+  }
+}
+
+// The same, block-stride, with the bound written out.
+__global__ void blockStrideRoundedUp(float *data, int n) {
+  __shared__ float tile[BLOCK];
+  for (int i = threadIdx.x; i < (n + blockDim.x - 1) / blockDim.x * blockDim.x;
+       i += blockDim.x) {
+    tile[threadIdx.x] = i < n ? data[i] : 0.0f;
+    __syncthreads();
+  }
+}
+
+// Bounded by n itself, threads run the loop a different number of times.
+__global__ void gridStrideNotRounded(float *data, int n) {
+  __shared__ float tile[BLOCK];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x) {
+    tile[threadIdx.x] = data[i];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' is not reached by every thread of the block: control flow to it depends on the thread index [cuda-divergent-syncthreads]
+    // CHECK-NOTES: :[[@LINE-5]]:55: note: threads run this loop a different number of times
+  }
+}
+
+// Rounded up to a multiple of something else than the stride.
+__global__ void gridStrideWrongMultiple(float *data, int n) {
+  __shared__ float tile[BLOCK];
+  int padded = (n + 31) / 32 * 32;
+  for (int i = threadIdx.x; i < padded; i += blockDim.x) {
+    tile[threadIdx.x] = i < n ? data[i] : 0.0f;
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' is not reached by every thread of the block: control flow to it depends on the thread index [cuda-divergent-syncthreads]
+    // CHECK-NOTES: :[[@LINE-4]]:29: note: threads run this loop a different number of times
+  }
+}
+
+// A value first per thread, then broadcast from shared memory after a
+// barrier: the condition reads the broadcast.
+__global__ void broadcastAfterBarrier(float *out, const float *in) {
+  __shared__ float pivot[1];
+  __shared__ float s[BLOCK];
+  float v = in[blockIdx.x * BLOCK + threadIdx.x];
+  s[threadIdx.x] = v;
+  if (threadIdx.x == 0)
+    pivot[0] = v;
+  __syncthreads();
+  v = pivot[0];
+  if (v > 0.0f) {
+    s[threadIdx.x] *= v;
+    __syncthreads();
+  }
+  out[blockIdx.x * BLOCK + threadIdx.x] = s[threadIdx.x];
+}
+
+// The per-thread value reaches the condition on one path.
+__global__ void broadcastOnOnePath(float *out, const float *in, int mode) {
+  __shared__ float pivot[1];
+  float v = in[blockIdx.x * BLOCK + threadIdx.x];
+  if (threadIdx.x == 0)
+    pivot[0] = v;
+  __syncthreads();
+  if (mode)
+    v = pivot[0];
+  if (v > 0.0f) {
+    pivot[0] = 0.0f;
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' is not reached by every thread of the block: control flow to it depends on per-thread data [cuda-divergent-syncthreads]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: the barrier is reached only on one branch of this condition
+  }
+  out[threadIdx.x] = v;
+}
+
+// An integer that held the thread index, then a count read after a barrier.
+__global__ void countAfterBarrier(int *out, const int *flags) {
+  __shared__ int total;
+  int t = threadIdx.x;
+  if (t == 0)
+    total = 0;
+  __syncthreads();
+  atomicAdd(&total, flags[t]);
+  __syncthreads();
+  t = total;
+  while (t > 0) {
+    t /= 2;
+    __syncthreads();
+  }
+  out[threadIdx.x] = t;
+}
