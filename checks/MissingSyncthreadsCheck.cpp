@@ -284,10 +284,17 @@ bool MissingSyncthreadsCheck::mentionsThread(const Expr *E,
 
 bool MissingSyncthreadsCheck::writerIsOneThread(const Access &W,
                                                 const FunctionDecl *FD) {
-  // The write sits in the then-branch of 'if (tid == c)'.
+  int64_t Thread;
+  return onlyThread(W, FD, Thread);
+}
+
+bool MissingSyncthreadsCheck::onlyThread(const Access &A,
+                                         const FunctionDecl *FD,
+                                         int64_t &Thread) {
+  // The access sits in the then-branch of 'if (tid == c)'.
   const ParentMap &PM =
       TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
-  const Stmt *Child = W.At;
+  const Stmt *Child = A.At;
   for (const Stmt *S = PM.getParent(Child); S;
        Child = S, S = PM.getParent(S)) {
     const auto *If = dyn_cast<IfStmt>(S);
@@ -298,11 +305,54 @@ bool MissingSyncthreadsCheck::writerIsOneThread(const Access &W,
     if (!Eq || Eq->getOpcode() != BO_EQ)
       continue;
     ASTContext &Ctx = FD->getASTContext();
-    if ((isThreadId(Eq->getLHS(), FD) && constantOf(Eq->getRHS(), Ctx)) ||
-        (isThreadId(Eq->getRHS(), FD) && constantOf(Eq->getLHS(), Ctx)))
+    for (auto [Tid, Value] : {std::pair{Eq->getLHS(), Eq->getRHS()},
+                              std::pair{Eq->getRHS(), Eq->getLHS()}})
+      if (auto C = constantOf(Value, Ctx); C && isThreadId(Tid, FD)) {
+        Thread = *C;
+        return true;
+      }
+  }
+  return false;
+}
+
+bool MissingSyncthreadsCheck::isEnclosingLoopCounter(const VarDecl *VD,
+                                                     const Stmt *At,
+                                                     const FunctionDecl *FD) {
+  const ParentMap &PM =
+      TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
+  const Stmt *Child = At;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    const auto *For = dyn_cast<ForStmt>(S);
+    if (!For || For->getBody() != Child || !For->getInc())
+      continue;
+    const Expr *Inc = ThreadIndexAnalysis::strip(For->getInc());
+    const Expr *Target = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc);
+        UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+      Target = CA->getLHS();
+    if (Target && varOf(Target) == VD)
       return true;
   }
   return false;
+}
+
+bool MissingSyncthreadsCheck::readsOtherThreadsElement(
+    const Access &Reader, const Access &Writer, const FunctionDecl *FD) {
+  // Reader is one thread (if (tid == c)) at an index that does not depend
+  // on the thread; Writer writes s[tid + k] in every thread.
+  int64_t Thread;
+  if (!onlyThread(Reader, FD, Thread))
+    return false;
+  // A loop counter walks over the elements of other threads too.
+  for (const VarDecl *V : Reader.Vars)
+    if (isEnclosingLoopCounter(V, Reader.At, FD))
+      return true;
+  // A constant index is another thread's element unless it is c's own.
+  return Reader.Uniform.empty() && Writer.Uniform.empty() &&
+         Reader.Const - Writer.Const != Thread;
 }
 
 int64_t MissingSyncthreadsCheck::warpBound(const Access &A,
@@ -381,10 +431,25 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
       (First.Coeff == -1 && Second.Coeff == 1))
     return !hasThreadGuard(First, First.Thread, FD) &&
            !hasThreadGuard(Second, Second.Thread, FD);
+  // Every thread writes its own element; then an index that does not depend
+  // on the thread is read: by every thread, or by one thread at an index
+  // that reaches other threads' elements. And the same the other way round:
+  // such a read, then every thread overwrites its element (a tile refilled
+  // while others still read it).
   if (First.Coeff == 1 && Second.Coeff == 0 && First.Write &&
-      Second.Read && !Second.Write)
-    return !hasThreadGuard(First, First.Thread, FD) &&
-           !hasThreadGuard(Second, First.Thread, FD);
+      Second.Read && !Second.Write) {
+    if (hasThreadGuard(First, First.Thread, FD))
+      return false;
+    return !hasThreadGuard(Second, First.Thread, FD) ||
+           readsOtherThreadsElement(Second, First, FD);
+  }
+  if (First.Coeff == 0 && Second.Coeff == 1 && First.Read &&
+      !First.Write && Second.Write) {
+    if (hasThreadGuard(Second, Second.Thread, FD))
+      return false;
+    return !hasThreadGuard(First, Second.Thread, FD) ||
+           readsOtherThreadsElement(First, Second, FD);
+  }
   if (First.Coeff == 0 && Second.Coeff == 0 && First.Write && Second.Read &&
       !Second.Write && First.Uniform == Second.Uniform &&
       First.Const == Second.Const) {

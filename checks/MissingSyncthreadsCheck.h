@@ -89,6 +89,13 @@ private:
   int64_t warpBound(const Access &A, const FunctionDecl *FD);
   bool mentionsThread(const Expr *E, const FunctionDecl *FD);
   bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
+  /// Whether \p A is made by one thread only, under 'if (tid == Thread)'.
+  bool onlyThread(const Access &A, const FunctionDecl *FD, int64_t &Thread);
+  /// Whether \p VD is the counter of a for loop whose body holds \p At.
+  bool isEnclosingLoopCounter(const VarDecl *VD, const Stmt *At,
+                              const FunctionDecl *FD);
+  bool readsOtherThreadsElement(const Access &Reader, const Access &Writer,
+                                const FunctionDecl *FD);
 
   struct Candidate;
   std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
