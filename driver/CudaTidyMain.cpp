@@ -9,12 +9,14 @@
 // output and gate options, analyse (Run.h), report.
 //
 // Exit codes: 0 no findings, 1 findings, 2 a file could not be analysed
-// (compile errors), 3 usage, configuration or environment errors, 130
-// interrupted. docs/driver.md describes what it does on real projects.
+// (compile errors, or an internal error), 3 usage, configuration or
+// environment errors, 130 interrupted. docs/driver.md describes what it
+// does on real projects.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompilationDatabase.h"
+#include "CrashIsolation.h"
 #include "CudaToolkit.h"
 #include "Gates.h"
 #include "Report.h"
@@ -194,6 +196,12 @@ cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
                              cl::init(false), cl::cat(Category));
+cl::opt<std::string> InjectCrash(
+    "inject-crash",
+    cl::desc("Test only: crash (segv, abort, trap, stack-overflow) in the "
+             "analysis of files whose path contains SUBSTRING"),
+    cl::value_desc("kind:substring"), cl::Hidden, cl::cat(Category));
+
 /// The nvcc compatibility header that CUDA files get with -include, or ""
 /// (--no-nvcc-compat). Set once in main.
 std::string CompatHeader;
@@ -253,6 +261,11 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
     OverrideOptions.FormatStyle = FormatStyle;
   if (UseColor.getNumOccurrences())
     OverrideOptions.UseColor = UseColor;
+  if (!InjectCrash.empty())
+    // Test only: the crashing check runs after the configured ones.
+    OverrideOptions.Checks =
+        (OverrideOptions.Checks ? *OverrideOptions.Checks + "," : "") +
+        cudatidy::InjectedCrashCheck.str();
 
   auto FromText = [&](StringRef Text, StringRef Source)
       -> std::unique_ptr<ClangTidyOptionsProvider> {
@@ -360,6 +373,12 @@ MaybeExit parseCommandLine(int argc, const char **argv, Session &S) {
           "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
     return ExitUsageError;
+  if (!InjectCrash.empty())
+    if (std::string Err = cudatidy::setUpCrashInjection(InjectCrash);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
   return std::nullopt;
 }
 
@@ -596,9 +615,10 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
     llvm::sys::fs::current_path(Root);
     if (Format == OutputFormat::Sarif)
       cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION,
-                           Partial);
+                           Partial, Run.Crashes);
     else
-      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, Partial);
+      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, Partial,
+                          Run.Crashes);
   }
 
   if (!ExportFixes.empty()) {
@@ -613,8 +633,8 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
   return std::nullopt;
 }
 
-/// Reports the results (gates, findings, summary) and returns the exit
-/// code.
+/// Reports the results (gates, findings, summary, internal errors) and
+/// returns the exit code.
 int report(Session &S, cudatidy::RunResults &Run) {
   // Interrupted: the files that were analysed are reported, and the report
   // says that it is partial (no baseline is written from it).
@@ -670,6 +690,9 @@ int report(Session &S, cudatidy::RunResults &Run) {
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
   }
+  // A crashed file is never a silent pass (docs/reliability.md).
+  for (const cudatidy::InternalError &C : Run.Crashes)
+    llvm::errs() << "cuda-tidy: " << C.message() << "\n";
   if (Partial) {
     // In the text report itself too, for whoever reads a saved copy.
     if (Format == OutputFormat::Text)
@@ -681,12 +704,11 @@ int report(Session &S, cudatidy::RunResults &Run) {
   }
   if (S.BadInput)
     return ExitUsageError;
-  if (CompileErrors) {
-    if (!Quiet)
-      llvm::errs() << "Some files could not be analysed because of compile "
-                      "errors.\n";
+  if (CompileErrors && !Quiet)
+    llvm::errs() << "Some files could not be analysed because of compile "
+                    "errors.\n";
+  if (CompileErrors || !Run.Crashes.empty())
     return ExitAnalysisError;
-  }
   if (Gates.AcceptFindings)
     return ExitClean;
   return Findings || WErrorCount ? ExitFindings : ExitClean;
@@ -710,6 +732,8 @@ int main(int argc, const char **argv) {
 
   if (MaybeExit Exit = checkOutputAndGates(S))
     return *Exit;
+  // A crash in one file's analysis loses that file's results only.
+  cudatidy::enableCrashIsolation();
   cudatidy::RunResults Run = analyse(argv[0], S);
   return report(S, Run);
 }

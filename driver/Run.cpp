@@ -1,10 +1,11 @@
-//===- Run.cpp - Analysing the files, in parallel -------------------------===//
+//===- Run.cpp - Analysing the files, in parallel, crash by crash ---------===//
 //
 // See Run.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Run.h"
+#include "CrashIsolation.h"
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
@@ -71,6 +72,8 @@ public:
       : Files(Files), Compilations(Compilations), Settings(Settings),
         Bar(Files.size(), Settings.ShowProgress) {
     Results.PerFile.resize(Files.size());
+    CrashedCheck.resize(Files.size());
+    Crashed.resize(Files.size());
   }
 
   RunResults run();
@@ -87,6 +90,8 @@ private:
   const RunSettings &Settings;
   Progress Bar;
   RunResults Results;
+  std::vector<std::string> CrashedCheck;
+  std::vector<char> Crashed;
   std::atomic<size_t> Next{0};
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
   std::once_flag CacheWarning;
@@ -134,11 +139,22 @@ void Runner::analyse(size_t I) {
   std::string Key;
   if (lookUp(I, *FileProvider, Key))
     return;
-  ClangTidyContext FileContext(std::move(FileProvider), false, false, false);
-  Results.PerFile[I] = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
-                                    Settings.FixNotes,
-                                    /*EnableCheckProfile=*/false, "",
-                                    /*Quiet=*/true);
+  // A crash loses this file's results only; a crashed file is not cached.
+  std::vector<ClangTidyError> Errors;
+  if (!runIsolated(
+          [&] {
+            ClangTidyContext FileContext(std::move(FileProvider), false, false,
+                                         false);
+            Errors = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
+                                  Settings.FixNotes,
+                                  /*EnableCheckProfile=*/false, "",
+                                  /*Quiet=*/true);
+          },
+          CrashedCheck[I])) {
+    Crashed[I] = true;
+    return;
+  }
+  Results.PerFile[I] = std::move(Errors);
   if (!Key.empty())
     if (std::string Err = Settings.Cache->store(Key, Results.PerFile[I]);
         !Err.empty())
@@ -182,6 +198,9 @@ RunResults Runner::run() {
     llvm::errs() << "cuda-tidy: note: cache '" << Settings.Cache->dir()
                  << "': " << CacheHits << " hits, " << CacheMisses
                  << " misses\n";
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (Crashed[I])
+      Results.Crashes.push_back({Files[I], CrashedCheck[I]});
   Results.Interrupted = Interrupted;
   Results.FilesAnalysed = Bar.done();
   return std::move(Results);

@@ -1,16 +1,18 @@
-//===- Run.h - Analysing the files, in parallel ---------------*- C++ -*-===//
+//===- Run.h - Analysing the files, in parallel, crash by crash -*- C++ -*-===//
 //
 // Each file is analysed on its own (its own ClangTidyContext, options
 // provider and file system), by a pool of -j workers; the results are kept
 // per file, so that the report does not depend on scheduling
-// (docs/driver.md, "Parallel runs"). Results come from, and go to, the
-// result cache.
+// (docs/driver.md, "Parallel runs"). A file's analysis runs isolated
+// (CrashIsolation.h): a crash in it is reported, the other files' results
+// are kept. Results come from, and go to, the result cache.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_RUN_H
 #define CUDA_TIDY_RUN_H
 
+#include "Report.h"
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -37,6 +39,8 @@ struct RunSettings {
 struct RunResults {
   /// The findings of each file, in the order of the files.
   std::vector<std::vector<clang::tidy::ClangTidyError>> PerFile;
+  /// The files whose analysis crashed, in the order of the files.
+  std::vector<InternalError> Crashes;
   /// Ctrl-C stopped the run after FilesAnalysed files.
   bool Interrupted = false;
   size_t FilesAnalysed = 0;
