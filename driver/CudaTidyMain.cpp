@@ -4,23 +4,29 @@
 // usual options, reads .clang-tidy files, enables cuda-* by default, finds
 // the CUDA toolkit and adds the flags that clang needs to analyse CUDA.
 //
+// main runs the stages in order: parse the command line, find the toolkit,
+// gather the inputs (configuration, files, compilation database), check the
+// output and gate options, analyse (Run.h), report.
+//
 // Exit codes: 0 no findings, 1 findings, 2 a file could not be analysed
-// (compile errors), 3 usage, configuration or environment errors, 130
-// interrupted. docs/driver.md describes what it does on real projects.
+// (compile errors, or an internal error), 3 usage, configuration or
+// environment errors, 130 interrupted. docs/driver.md describes what it
+// does on real projects.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompilationDatabase.h"
+#include "CrashIsolation.h"
 #include "CudaToolkit.h"
-#include "NvccTranslation.h"
 #include "Gates.h"
 #include "Report.h"
 #include "ResultCache.h"
+#include "Run.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Basic/Version.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -31,11 +37,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/Signals.h"
-#include <atomic>
-#include <thread>
-#include <mutex>
-#include <set>
+#include <optional>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -56,48 +58,6 @@ enum ExitCode {
   ExitAnalysisError = 2,
   ExitUsageError = 3,
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
-};
-
-/// Set by Ctrl-C: the workers take no new file, and the report is partial.
-std::atomic<bool> Interrupted{false};
-
-/// On a terminal, one line that says how far the run is; nothing otherwise.
-class Progress {
-public:
-  Progress(size_t Total, bool Enabled) : Total(Total), Enabled(Enabled) {}
-  void started(llvm::StringRef File) {
-    std::lock_guard<std::mutex> Lock(M);
-    Current = llvm::sys::path::filename(File).str();
-    draw();
-  }
-  void finished(size_t NewFindings) {
-    std::lock_guard<std::mutex> Lock(M);
-    ++Done;
-    Findings += NewFindings;
-    draw();
-  }
-  void clear() {
-    std::lock_guard<std::mutex> Lock(M);
-    if (Enabled && Drawn)
-      llvm::errs() << "\r\x1b[K";
-    llvm::errs().flush();
-  }
-  size_t done() const { return Done; }
-
-private:
-  void draw() {
-    if (!Enabled)
-      return;
-    Drawn = true;
-    llvm::errs() << "\r\x1b[K[" << Done << "/" << Total << "] " << Findings
-                 << " finding" << (Findings == 1 ? "" : "s") << "  "
-                 << Current;
-    llvm::errs().flush();
-  }
-  std::mutex M;
-  size_t Total, Done = 0, Findings = 0;
-  bool Enabled, Drawn = false;
-  std::string Current;
 };
 
 cl::OptionCategory Category("cuda-tidy options");
@@ -236,6 +196,11 @@ cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
                              cl::init(false), cl::cat(Category));
+cl::opt<std::string> InjectCrash(
+    "inject-crash",
+    cl::desc("Test only: crash (segv, abort, trap, stack-overflow) in the "
+             "analysis of files whose path contains SUBSTRING"),
+    cl::value_desc("kind:substring"), cl::Hidden, cl::cat(Category));
 
 /// The nvcc compatibility header that CUDA files get with -include, or ""
 /// (--no-nvcc-compat). Set once in main.
@@ -264,183 +229,10 @@ std::string findCompatHeader(const char *Argv0) {
   return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
 }
 
-/// Wraps the project's compilation database: files it does not know get a
-/// default command, and CUDA files get the analysis flags.
-class CudaCompilationDatabase : public CompilationDatabase {
-public:
-  CudaCompilationDatabase(std::unique_ptr<CompilationDatabase> Inner,
-                          std::optional<cudatidy::CudaToolkit> Toolkit)
-      : Inner(std::move(Inner)), Toolkit(std::move(Toolkit)) {}
-
-  std::vector<CompileCommand>
-  getCompileCommands(StringRef FilePath) const override {
-    std::vector<CompileCommand> Commands;
-    if (Inner)
-      Commands = Inner->getCompileCommands(FilePath);
-    for (CompileCommand &C : Commands) {
-      cudatidy::stripCompilerLauncher(C.CommandLine);
-      if (!C.CommandLine.empty() &&
-          cudatidy::isNvccCompiler(C.CommandLine.front()))
-        fromNvcc(C);
-    }
-    if (Commands.empty()) {
-      // No entry: the defaults, and the file's own folder for its headers.
-      llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
-      if (Dir.empty())
-        llvm::sys::fs::current_path(Dir);
-      Commands.emplace_back(
-          Dir, FilePath,
-          std::vector<std::string>{"clang++", "-I" + std::string(Dir),
-                                   FilePath.str()},
-          "");
-    }
-    for (CompileCommand &C : Commands) {
-      adjust(C);
-      if (Verbose)
-        verbose("analysing '" + C.Filename + "' with: " +
-                llvm::join(C.CommandLine, " "));
-    }
-    return Commands;
-  }
-  std::vector<std::string> getAllFiles() const override {
-    return Inner ? Inner->getAllFiles() : std::vector<std::string>();
-  }
-
-private:
-  /// Prints \p Message once per run under --verbose.
-  void verbose(const std::string &Message) const {
-    std::lock_guard<std::mutex> Lock(NotesMutex);
-    if (NotesShown.insert(Message).second)
-      llvm::errs() << "cuda-tidy: note: " << Message << "\n";
-  }
-
-  void fromNvcc(CompileCommand &C) const {
-    cudatidy::NvccTranslation T =
-        cudatidy::translateNvccCommand(C.CommandLine, C.Directory);
-    if (Verbose)
-      for (const std::string &N : T.Notes)
-        verbose("nvcc command of '" + C.Filename + "': " + N);
-    C.CommandLine = std::move(T.Args);
-    // The entry's own file must be on the line: a "command" string with
-    // shell syntax ("nvcc -c a.cu; touch x") is split into words, never run
-    // by a shell, and its "a.cu;" is dropped as not a source file.
-    auto Same = [&](StringRef Arg) {
-      llvm::SmallString<256> A(Arg), F(C.Filename);
-      if (!llvm::sys::path::is_absolute(A))
-        llvm::sys::path::make_absolute(C.Directory, A);
-      if (!llvm::sys::path::is_absolute(F))
-        llvm::sys::path::make_absolute(C.Directory, F);
-      llvm::sys::path::remove_dots(A, true);
-      llvm::sys::path::remove_dots(F, true);
-      return A == F;
-    };
-    if (!llvm::any_of(llvm::drop_begin(C.CommandLine), Same)) {
-      if (Verbose)
-        verbose("nvcc command of '" + C.Filename + "': it does not name '" +
-                C.Filename + "' as an input; added it");
-      C.CommandLine.push_back(C.Filename);
-    }
-  }
-
-  static bool hasFlag(const std::vector<std::string> &Args,
-                      StringRef Prefix) {
-    return llvm::any_of(Args, [&](const std::string &A) {
-      return StringRef(A).starts_with(Prefix);
-    });
-  }
-
-  void adjust(CompileCommand &C) const {
-    std::vector<std::string> &Args = C.CommandLine;
-    bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
-      return A == "-xcuda" || A == "--cuda-host-only" ||
-             A == "--cuda-device-only";
-    });
-    for (size_t I = 0; I + 1 < Args.size(); ++I)
-      if (Args[I] == "-x" && Args[I + 1] == "cuda")
-        ExplicitCuda = true;
-    bool Cuda = ExplicitCuda || cudatidy::isCudaFileName(C.Filename);
-    std::vector<std::string> Added;
-    if (!hasFlag(Args, "-resource-dir"))
-      Added.push_back("-resource-dir=" CUDA_TIDY_CLANG_RESOURCE_DIR);
-    if (Cuda && Toolkit) {
-      if (!hasFlag(Args, "-x"))
-        Added.push_back("-xcuda");
-      for (std::string &F : cudaFlags(*Toolkit))
-        Added.push_back(std::move(F));
-      // Respect a pass or path the command already chose.
-      if (hasFlag(Args, "--cuda-path"))
-        llvm::erase_if(Added, [](const std::string &A) {
-          return StringRef(A).starts_with("--cuda-path");
-        });
-      if (CudaGpuArch.getNumOccurrences())
-        // An explicit --cuda-gpu-arch wins over the entry's architecture.
-        llvm::erase_if(Args, [](const std::string &A) {
-          return StringRef(A).starts_with("--cuda-gpu-arch") ||
-                 StringRef(A).starts_with("--offload-arch");
-        });
-      else if (hasFlag(Args, "--cuda-gpu-arch") ||
-               hasFlag(Args, "--offload-arch"))
-        llvm::erase_if(Added, [](const std::string &A) {
-          return StringRef(A).starts_with("--cuda-gpu-arch");
-        });
-      if (hasFlag(Args, "--cuda-host-only") ||
-          hasFlag(Args, "--cuda-device-only"))
-        llvm::erase_if(Added, [](const std::string &A) {
-          return A == "--cuda-device-only" || A == "--cuda-host-only";
-        });
-    } else if (Toolkit) {
-      // C and C++ files that call the runtime API need its headers.
-      Added.push_back("-isystem");
-      Added.push_back(Toolkit->Root + "/include");
-    }
-    std::vector<std::string> Out;
-    Out.push_back(Args.empty() ? "clang++" : Args.front());
-    Out.insert(Out.end(), ExtraArgsBefore.begin(), ExtraArgsBefore.end());
-    Out.insert(Out.end(), Added.begin(), Added.end());
-    // Keep the source file last, after the extra arguments.
-    for (size_t I = 1; I < Args.size(); ++I)
-      Out.push_back(Args[I]);
-    Out.insert(Out.end(), ExtraArgs.begin(), ExtraArgs.end());
-    Args = std::move(Out);
-  }
-
-  std::unique_ptr<CompilationDatabase> Inner;
-  std::optional<cudatidy::CudaToolkit> Toolkit;
-  mutable std::mutex NotesMutex;
-  mutable std::set<std::string> NotesShown;
-};
-
 void error(const llvm::Twine &Message) {
   llvm::WithColor::error(llvm::errs(), "cuda-tidy") << Message << "\n";
 }
 
-/// Finds compile_commands.json in \p Dir or its parents.
-std::string findDatabaseUpwards(StringRef Dir) {
-  llvm::SmallString<256> Cur(Dir);
-  while (!Cur.empty()) {
-    llvm::SmallString<256> Candidate(Cur);
-    llvm::sys::path::append(Candidate, "compile_commands.json");
-    if (llvm::sys::fs::exists(Candidate))
-      return std::string(Candidate);
-    StringRef Parent = llvm::sys::path::parent_path(Cur);
-    if (Parent == Cur)
-      break;
-    Cur = Parent;
-  }
-  return "";
-}
-
-std::unique_ptr<CompilationDatabase>
-loadDatabaseFile(StringRef Path, bool &Failed) {
-  std::string Err;
-  auto DB = JSONCompilationDatabase::loadFromFile(
-      Path, Err, JSONCommandLineSyntax::AutoDetect);
-  if (!DB) {
-    error("cannot read the compilation database '" + Path + "': " + Err);
-    Failed = true;
-  }
-  return DB;
-}
 
 std::unique_ptr<ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
@@ -469,6 +261,11 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
     OverrideOptions.FormatStyle = FormatStyle;
   if (UseColor.getNumOccurrences())
     OverrideOptions.UseColor = UseColor;
+  if (!InjectCrash.empty())
+    // Test only: the crashing check runs after the configured ones.
+    OverrideOptions.Checks =
+        (OverrideOptions.Checks ? *OverrideOptions.Checks + "," : "") +
+        cudatidy::InjectedCrashCheck.str();
 
   auto FromText = [&](StringRef Text, StringRef Source)
       -> std::unique_ptr<ClangTidyOptionsProvider> {
@@ -530,10 +327,28 @@ std::vector<std::string> validateInputs(bool &Bad) {
   return Valid;
 }
 
-} // namespace
 
-int main(int argc, const char **argv) {
-  llvm::InitLLVM X(argc, argv);
+/// What the driver gathers before it analyses: the toolkit, the options,
+/// the files and their commands, the changed lines.
+struct Session {
+  /// The compile command after "--", if any.
+  std::unique_ptr<CompilationDatabase> Fixed;
+  std::optional<cudatidy::CudaToolkit> Toolkit;
+  std::string ToolkitError;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  std::vector<std::string> Files;
+  llvm::SmallString<256> FirstFile;
+  bool BadInput = false;
+  std::unique_ptr<cudatidy::CudaCompilationDatabase> Compilations;
+  cudatidy::ChangedLines Changed;
+};
+
+/// A stage's verdict: an exit code to stop with, or none to go on.
+using MaybeExit = std::optional<int>;
+
+/// Parses the command line: "--" and cuda-tidy's options.
+MaybeExit parseCommandLine(int argc, const char **argv, Session &S) {
   cl::HideUnrelatedOptions(Category);
   cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "cuda-tidy " << CUDA_TIDY_VERSION << " (" << getClangFullVersion()
@@ -543,8 +358,8 @@ int main(int argc, const char **argv) {
   // Everything after "--" is the compile command for files without a
   // compilation database entry.
   std::string FixedError;
-  std::unique_ptr<CompilationDatabase> Fixed =
-      FixedCompilationDatabase::loadFromCommandLine(argc, argv, FixedError);
+  S.Fixed = FixedCompilationDatabase::loadFromCommandLine(argc, argv,
+                                                          FixedError);
   if (!FixedError.empty()) {
     error(FixedError);
     return ExitUsageError;
@@ -558,46 +373,43 @@ int main(int argc, const char **argv) {
           "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
     return ExitUsageError;
+  if (!InjectCrash.empty())
+    if (std::string Err = cudatidy::setUpCrashInjection(InjectCrash);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+  return std::nullopt;
+}
 
-  std::string ToolkitError;
-  std::optional<cudatidy::CudaToolkit> Toolkit =
-      cudatidy::findCudaToolkit(CudaPath, ToolkitError);
+/// Finds the CUDA toolkit and the compatibility header; answers
+/// --print-cuda-flags.
+MaybeExit findToolkit(const char *Argv0, Session &S) {
+  S.Toolkit = cudatidy::findCudaToolkit(CudaPath, S.ToolkitError);
   if (!NoNvccCompat) {
-    CompatHeader = findCompatHeader(argv[0]);
+    CompatHeader = findCompatHeader(Argv0);
     if (CompatHeader.empty())
       llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
           << "the nvcc compatibility header is missing (expected in "
              "share/cuda-tidy/include beside bin/); code that relies on "
              "nvcc's host min/max or __stcs may not parse\n";
   }
-  if (PrintCudaFlags) {
-    if (!Toolkit) {
-      error(ToolkitError);
-      return ExitUsageError;
-    }
-    std::string Line = "-xcuda";
-    for (const std::string &F : cudaFlags(*Toolkit))
-      Line += " " + F;
-    llvm::outs() << Line << "\n";
-    return ExitClean;
-  }
-
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-  std::unique_ptr<ClangTidyOptionsProvider> OwningProvider =
-      createOptionsProvider(BaseFS);
-  if (!OwningProvider)
+  if (!PrintCudaFlags)
+    return std::nullopt;
+  if (!S.Toolkit) {
+    error(S.ToolkitError);
     return ExitUsageError;
-  ClangTidyOptionsProvider *Provider = OwningProvider.get();
+  }
+  std::string Line = "-xcuda";
+  for (const std::string &F : cudaFlags(*S.Toolkit))
+    Line += " " + F;
+  llvm::outs() << Line << "\n";
+  return ExitClean;
+}
 
-  bool BadInput = false;
-  std::vector<std::string> Files = validateInputs(BadInput);
-  llvm::SmallString<256> FirstFile(Files.empty() ? StringRef("dummy.cu")
-                                                 : StringRef(Files.front()));
-  llvm::sys::fs::make_absolute(FirstFile);
-  ClangTidyOptions Effective = Provider->getOptions(FirstFile);
-  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-
+/// Answers --list-checks and --dump-config for the first file's options.
+MaybeExit answerConfigQueries(ClangTidyOptions &Effective,
+                              const std::vector<std::string> &Enabled) {
   if (ListChecks) {
     if (Enabled.empty()) {
       error("no checks enabled");
@@ -617,6 +429,24 @@ int main(int argc, const char **argv) {
     llvm::outs() << configurationAsText(ToDump) << "\n";
     return ExitClean;
   }
+  return std::nullopt;
+}
+
+/// The configuration, the input files, and the compilation database.
+MaybeExit gatherInputs(Session &S) {
+  S.BaseFS = new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem());
+  S.Provider = createOptionsProvider(S.BaseFS);
+  if (!S.Provider)
+    return ExitUsageError;
+
+  S.Files = validateInputs(S.BadInput);
+  S.FirstFile = S.Files.empty() ? StringRef("dummy.cu")
+                                : StringRef(S.Files.front());
+  llvm::sys::fs::make_absolute(S.FirstFile);
+  ClangTidyOptions Effective = S.Provider->getOptions(S.FirstFile);
+  std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
+  if (MaybeExit Exit = answerConfigQueries(Effective, Enabled))
+    return Exit;
   if (Enabled.empty()) {
     error("no checks enabled; see --list-checks and -checks");
     return ExitUsageError;
@@ -626,51 +456,44 @@ int main(int argc, const char **argv) {
           "<compile flags>]");
     return ExitUsageError;
   }
-  if (Files.empty())
+  if (S.Files.empty())
     return ExitUsageError;
 
-  bool NeedsToolkit = llvm::any_of(Files, [](const std::string &F) {
+  bool NeedsToolkit = llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
   });
-  if (NeedsToolkit && !Toolkit) {
-    error(ToolkitError);
+  if (NeedsToolkit && !S.Toolkit) {
+    error(S.ToolkitError);
     return ExitUsageError;
   }
 
   // The compilation database: "--", then -p, then compile_commands.json
   // found upwards from the first file; files it lacks get a default command.
-  std::unique_ptr<CompilationDatabase> Inner = std::move(Fixed);
+  std::unique_ptr<CompilationDatabase> Inner = std::move(S.Fixed);
   if (!Inner) {
-    bool Failed = false;
-    std::string Path;
-    if (!BuildPath.empty()) {
-      llvm::SmallString<256> P(BuildPath);
-      if (!llvm::sys::fs::is_directory(P) &&
-          llvm::sys::path::filename(P) == "compile_commands.json")
-        Path = std::string(P);
-      else {
-        llvm::sys::path::append(P, "compile_commands.json");
-        Path = std::string(P);
-      }
-      if (!llvm::sys::fs::exists(Path)) {
-        error("no compile_commands.json in '" + BuildPath + "'");
-        return ExitUsageError;
-      }
-    } else {
-      Path = findDatabaseUpwards(llvm::sys::path::parent_path(FirstFile));
-    }
-    if (!Path.empty()) {
-      Inner = loadDatabaseFile(Path, Failed);
-      if (Failed)
-        return ExitUsageError;
+    std::string Err;
+    Inner = cudatidy::loadProjectDatabase(BuildPath, S.FirstFile, Err);
+    if (!Err.empty()) {
+      error(Err);
+      return ExitUsageError;
     }
   }
-  CudaCompilationDatabase Compilations(std::move(Inner), Toolkit);
+  cudatidy::CommandSettings Commands;
+  Commands.ExtraArgsBefore = ExtraArgsBefore;
+  Commands.ExtraArgs = ExtraArgs;
+  if (S.Toolkit)
+    Commands.CudaFlags = cudaFlags(*S.Toolkit);
+  Commands.ExplicitGpuArch = CudaGpuArch.getNumOccurrences() > 0;
+  Commands.Verbose = Verbose;
+  S.Compilations = std::make_unique<cudatidy::CudaCompilationDatabase>(
+      std::move(Inner), S.Toolkit, std::move(Commands));
+  return std::nullopt;
+}
 
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
-
+/// Refuses combinations of output and gate options that cannot work, and
+/// reads the changed lines before the analysis, so that a bad revision
+/// fails at once.
+MaybeExit checkOutputAndGates(Session &S) {
   if (Format != OutputFormat::Text && (Fix || FixErrors || FixNotes)) {
     error("-fix cannot be combined with --format=sarif or --format=json; "
           "run once with -fix, then again for the report");
@@ -680,22 +503,17 @@ int main(int argc, const char **argv) {
     error("--baseline and --write-baseline cannot be used together");
     return ExitUsageError;
   }
-  // The changed lines are read before the analysis, so that a bad revision
-  // fails at once.
-  cudatidy::ChangedLines Changed;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
   if (DiffBase == "-") {
     auto Diff = llvm::MemoryBuffer::getSTDIN();
     if (!Diff) {
       error("cannot read a diff from stdin: " + Diff.getError().message());
       return ExitUsageError;
     }
-    llvm::SmallString<256> Cwd;
-    llvm::sys::fs::current_path(Cwd);
-    Changed = cudatidy::parseUnifiedDiff((*Diff)->getBuffer(), Cwd);
+    S.Changed = cudatidy::parseUnifiedDiff((*Diff)->getBuffer(), Cwd);
   } else if (!DiffBase.empty()) {
-    llvm::SmallString<256> Cwd;
-    llvm::sys::fs::current_path(Cwd);
-    if (std::string Err = cudatidy::changedLinesSince(DiffBase, Cwd, Changed);
+    if (std::string Err = cudatidy::changedLinesSince(DiffBase, Cwd, S.Changed);
         !Err.empty()) {
       error("--diff-base: " + Err);
       return ExitUsageError;
@@ -705,134 +523,48 @@ int main(int argc, const char **argv) {
     error("--output-file needs --format=sarif or --format=json");
     return ExitUsageError;
   }
+  return std::nullopt;
+}
 
-  // Each file is analysed on its own, by a pool of threads; the results are
-  // merged in one sorted order afterwards, so that the output does not
-  // depend on -j (docs/driver.md, "Parallel runs").
-  unsigned NumJobs = Jobs ? unsigned(Jobs)
-                          : std::max(1u, std::thread::hardware_concurrency());
-  NumJobs = std::min<size_t>(NumJobs, Files.size());
-  std::vector<std::vector<ClangTidyError>> PerFile(Files.size());
-  std::atomic<size_t> Next{0};
-  Progress Bar(Files.size(), !Quiet && llvm::sys::Process::StandardErrIsDisplayed());
-  llvm::sys::SetInterruptFunction([] { Interrupted = true; });
-
-  // The result cache (driver/ResultCache.h).
+/// Analyses every file (Run.h), through the result cache.
+cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   std::optional<cudatidy::ResultCache> Cache;
   if (!NoCache) {
     std::string Dir =
         CacheDir.getNumOccurrences() ? CacheDir : cudatidy::defaultCacheDir();
     if (!Dir.empty() && Dir != "off")
       Cache.emplace(Dir, cudatidy::toolIdentity(llvm::sys::fs::getMainExecutable(
-                             argv[0], reinterpret_cast<void *>(&error))));
+                             Argv0, reinterpret_cast<void *>(&error))));
   }
-  std::atomic<size_t> CacheHits{0}, CacheMisses{0};
-  std::once_flag CacheWarning;
-  std::mutex WarningMutex;
+  cudatidy::RunSettings Settings;
+  Settings.MakeOptionsProvider = createOptionsProvider;
+  Settings.Jobs = Jobs;
+  Settings.FixNotes = FixNotes;
+  Settings.ShowProgress =
+      !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
+  Settings.Verbose = Verbose;
+  Settings.Cache = Cache ? &*Cache : nullptr;
+  return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
+}
 
-  auto Analyse = [&](size_t I) {
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-    std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
-        createOptionsProvider(FS);
-    std::string Key;
-    if (Cache) {
-      ClangTidyOptions Opts = FileProvider->getOptions(Files[I]);
-      std::string ConfigText = configurationAsText(Opts) +
-                               "\nfix-notes: " + (FixNotes ? "1" : "0");
-      Key = Cache->key(Compilations, Files[I], ConfigText,
-                       Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
-                       Opts.ExtraArgs.value_or(std::vector<std::string>()));
-      if (!Key.empty()) {
-        std::string Why;
-        switch (Cache->lookup(Key, PerFile[I], Why)) {
-        case cudatidy::ResultCache::Lookup::Hit:
-          ++CacheHits;
-          return;
-        case cudatidy::ResultCache::Lookup::Damaged: {
-          // Never a wrong result: the file is analysed again, and the
-          // entry is replaced below.
-          std::lock_guard<std::mutex> Lock(WarningMutex);
-          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
-              << Why << "; it is ignored and the file analysed again\n";
-          break;
-        }
-        case cudatidy::ResultCache::Lookup::Miss:
-          break;
-        }
-      }
-      ++CacheMisses;
-    }
-    ClangTidyContext FileContext(std::move(FileProvider), false, false,
-                                 false);
-    PerFile[I] = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
-                              FixNotes, /*EnableCheckProfile=*/false, "",
-                              /*Quiet=*/true);
-    if (!Key.empty())
-      if (std::string Err = Cache->store(Key, PerFile[I]); !Err.empty())
-        std::call_once(CacheWarning, [&] {
-          llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
-              << "results are not cached: " << Err << "\n";
-        });
-  };
-  auto Worker = [&] {
-    while (!Interrupted) {
-      size_t I = Next++;
-      if (I >= Files.size())
-        break;
-      Bar.started(Files[I]);
-      Analyse(I);
-      Bar.finished(llvm::count_if(PerFile[I], [](const ClangTidyError &E) {
-        return E.DiagLevel == ClangTidyError::Warning;
-      }));
-    }
-  };
-  if (NumJobs <= 1) {
-    Worker();
-  } else {
-    std::vector<std::thread> Threads;
-    for (unsigned T = 0; T < NumJobs; ++T)
-      Threads.emplace_back(Worker);
-    for (std::thread &T : Threads)
-      T.join();
-  }
-  Bar.clear();
-  if (Cache && Verbose)
-    llvm::errs() << "cuda-tidy: note: cache '" << Cache->dir() << "': "
-                 << CacheHits << " hits, " << CacheMisses << " misses\n";
-  // Interrupted: the files that were analysed are reported, and the report
-  // says that it is partial (no baseline is written from it).
-  std::optional<cudatidy::PartialRun> Partial;
-  if (Interrupted) {
-    Partial.emplace();
-    Partial->FilesAnalysed = Bar.done();
-    Partial->FilesTotal = Files.size();
-    if (!WriteBaseline.empty()) {
-      error("interrupted; " + llvm::Twine(Bar.done()) + " of " +
-            llvm::Twine(Files.size()) +
-            " files were analysed, and the baseline '" + WriteBaseline +
-            "' was not written");
-      return ExitInterrupted;
-    }
-  }
-
-  std::vector<ClangTidyError> Errors;
-  for (std::vector<ClangTidyError> &R : PerFile)
-    std::move(R.begin(), R.end(), std::back_inserter(Errors));
-  cudatidy::sortErrors(Errors);
-
-  // CI gates: record or subtract a baseline, keep changed lines only.
-  cudatidy::LineIndex Lines;
-  std::vector<std::string> GateNotes;
+/// What the gates did to the findings.
+struct GateOutcome {
+  std::vector<std::string> Notes;
+  /// --write-baseline: the findings are accepted.
   bool AcceptFindings = false;
+};
+
+/// CI gates: record or subtract a baseline, keep changed lines only.
+MaybeExit applyGates(const Session &S, std::vector<ClangTidyError> &Errors,
+                     cudatidy::LineIndex &Lines, GateOutcome &Out) {
   if (!WriteBaseline.empty()) {
     if (std::string Err = cudatidy::writeBaseline(WriteBaseline, Errors, Lines);
         !Err.empty()) {
       error(Err);
       return ExitUsageError;
     }
-    AcceptFindings = true;
-    GateNotes.push_back("The findings were written to the baseline '" +
+    Out.AcceptFindings = true;
+    Out.Notes.push_back("The findings were written to the baseline '" +
                         WriteBaseline + "'.");
   }
   if (!BaselineFile.empty()) {
@@ -843,35 +575,29 @@ int main(int argc, const char **argv) {
       error(Err);
       return ExitUsageError;
     }
-    GateNotes.push_back(std::to_string(Suppressed) +
+    Out.Notes.push_back(std::to_string(Suppressed) +
                         " findings are in the baseline and not shown.");
   }
   if (!DiffBase.empty()) {
     size_t Dropped = 0;
-    cudatidy::keepChangedLines(Errors, Changed, Lines, Dropped);
-    GateNotes.push_back(std::to_string(Dropped) +
+    cudatidy::keepChangedLines(Errors, S.Changed, Lines, Dropped);
+    Out.Notes.push_back(std::to_string(Dropped) +
                         " findings are on unchanged lines and not shown.");
   }
+  return std::nullopt;
+}
 
-  bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Error;
-  });
-  size_t Findings = llvm::count_if(Errors, [](const ClangTidyError &E) {
-    return E.DiagLevel == ClangTidyError::Warning;
-  });
-
-  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
-                           : (Fix || FixErrors) ? FB_Fix
-                                                : FB_NoFix;
-  bool DisableFixes = CompileErrors && !FixErrors;
-  unsigned WErrorCount = 0;
-  llvm::SmallString<256> Root;
-  llvm::sys::fs::current_path(Root);
+/// Prints the findings as text (clang-tidy's printer, which also applies
+/// fixes) or writes the SARIF or JSON report; then --export-fixes.
+MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
+                        cudatidy::LineIndex &Lines,
+                        const cudatidy::RunResults &Run,
+                        const cudatidy::PartialRun *Partial,
+                        FixBehaviour Behaviour, unsigned &WErrorCount) {
   if (Format == OutputFormat::Text) {
-    ClangTidyContext Context(std::move(OwningProvider), false, false, false);
-    Context.setCurrentFile(FirstFile);
-    handleErrors(Errors, Context, DisableFixes ? FB_NoFix : Behaviour,
-                 WErrorCount, BaseFS);
+    ClangTidyContext Context(std::move(S.Provider), false, false, false);
+    Context.setCurrentFile(S.FirstFile);
+    handleErrors(Errors, Context, Behaviour, WErrorCount, S.BaseFS);
   } else {
     WErrorCount = llvm::count_if(
         Errors, [](const ClangTidyError &E) { return E.IsWarningAsError; });
@@ -885,11 +611,14 @@ int main(int argc, const char **argv) {
       }
     }
     llvm::raw_ostream &OS = File ? *File : llvm::outs();
-    const cudatidy::PartialRun *P = Partial ? &*Partial : nullptr;
+    llvm::SmallString<256> Root;
+    llvm::sys::fs::current_path(Root);
     if (Format == OutputFormat::Sarif)
-      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION, P);
+      cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION,
+                           Partial, Run.Crashes);
     else
-      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, P);
+      cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, Partial,
+                          Run.Crashes);
   }
 
   if (!ExportFixes.empty()) {
@@ -899,20 +628,71 @@ int main(int argc, const char **argv) {
       error("cannot write '" + ExportFixes + "': " + EC.message());
       return ExitUsageError;
     }
-    exportReplacements(FirstFile.str(), Errors, OS);
+    exportReplacements(S.FirstFile.str(), Errors, OS);
+  }
+  return std::nullopt;
+}
+
+/// Reports the results (gates, findings, summary, internal errors) and
+/// returns the exit code.
+int report(Session &S, cudatidy::RunResults &Run) {
+  // Interrupted: the files that were analysed are reported, and the report
+  // says that it is partial (no baseline is written from it).
+  std::optional<cudatidy::PartialRun> Partial;
+  if (Run.Interrupted) {
+    Partial.emplace();
+    Partial->FilesAnalysed = Run.FilesAnalysed;
+    Partial->FilesTotal = S.Files.size();
+    if (!WriteBaseline.empty()) {
+      error("interrupted; " + llvm::Twine(Run.FilesAnalysed) + " of " +
+            llvm::Twine(S.Files.size()) +
+            " files were analysed, and the baseline '" + WriteBaseline +
+            "' was not written");
+      return ExitInterrupted;
+    }
   }
 
+  std::vector<ClangTidyError> Errors;
+  for (std::vector<ClangTidyError> &R : Run.PerFile)
+    std::move(R.begin(), R.end(), std::back_inserter(Errors));
+  cudatidy::sortErrors(Errors);
+
+  cudatidy::LineIndex Lines;
+  GateOutcome Gates;
+  if (MaybeExit Exit = applyGates(S, Errors, Lines, Gates))
+    return *Exit;
+
+  bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error;
+  });
+  size_t Findings = llvm::count_if(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Warning;
+  });
+
+  FixBehaviour Behaviour = FixNotes             ? FB_FixNotes
+                           : (Fix || FixErrors) ? FB_Fix
+                                                : FB_NoFix;
+  bool DisableFixes = CompileErrors && !FixErrors;
+  unsigned WErrorCount = 0;
+  if (MaybeExit Exit =
+          printFindings(S, Errors, Lines, Run, Partial ? &*Partial : nullptr,
+                        DisableFixes ? FB_NoFix : Behaviour, WErrorCount))
+    return *Exit;
+
   if (!Quiet) {
-    size_t Analysed = Partial ? Partial->FilesAnalysed : Files.size();
+    size_t Analysed = Partial ? Partial->FilesAnalysed : S.Files.size();
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
                  << " in " << Analysed << " file" << (Analysed == 1 ? "" : "s")
                  << ".\n";
-    for (const std::string &N : GateNotes)
+    for (const std::string &N : Gates.Notes)
       llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
   }
+  // A crashed file is never a silent pass (docs/reliability.md).
+  for (const cudatidy::InternalError &C : Run.Crashes)
+    llvm::errs() << "cuda-tidy: " << C.message() << "\n";
   if (Partial) {
     // In the text report itself too, for whoever reads a saved copy.
     if (Format == OutputFormat::Text)
@@ -922,15 +702,38 @@ int main(int argc, const char **argv) {
     error(Partial->message());
     return ExitInterrupted;
   }
-  if (BadInput)
+  if (S.BadInput)
     return ExitUsageError;
-  if (CompileErrors) {
-    if (!Quiet)
-      llvm::errs() << "Some files could not be analysed because of compile "
-                      "errors.\n";
+  if (CompileErrors && !Quiet)
+    llvm::errs() << "Some files could not be analysed because of compile "
+                    "errors.\n";
+  if (CompileErrors || !Run.Crashes.empty())
     return ExitAnalysisError;
-  }
-  if (AcceptFindings)
+  if (Gates.AcceptFindings)
     return ExitClean;
   return Findings || WErrorCount ? ExitFindings : ExitClean;
+}
+
+} // namespace
+
+int main(int argc, const char **argv) {
+  llvm::InitLLVM X(argc, argv);
+  Session S;
+  if (MaybeExit Exit = parseCommandLine(argc, argv, S))
+    return *Exit;
+  if (MaybeExit Exit = findToolkit(argv[0], S))
+    return *Exit;
+  if (MaybeExit Exit = gatherInputs(S))
+    return *Exit;
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  if (MaybeExit Exit = checkOutputAndGates(S))
+    return *Exit;
+  // A crash in one file's analysis loses that file's results only.
+  cudatidy::enableCrashIsolation();
+  cudatidy::RunResults Run = analyse(argv[0], S);
+  return report(S, Run);
 }

@@ -43,7 +43,7 @@ std::string writeBaseline(llvm::StringRef Path,
     // in a review; only the fingerprint is matched.
     Items.push_back(json::Object{{"fingerprint", Prints[I]},
                                  {"check", E.DiagnosticName},
-                                 {"file", Rel},
+                                 {"file", Rel.str()},
                                  {"message", E.Message.Message}});
   }
   // Written to a temporary file beside it and renamed, so that a run that

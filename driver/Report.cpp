@@ -166,9 +166,42 @@ std::string PartialRun::message() const {
          " files were analysed; this report is partial";
 }
 
+std::string InternalError::message() const {
+  return "internal error while analysing " + File + " (check " +
+         (Check.empty() ? std::string("unknown") : Check) +
+         "); the other files were analysed";
+}
+
+/// What makes a run unsuccessful: an interruption, the files that crashed.
+static json::Array notifications(const PartialRun *Partial,
+                                 llvm::ArrayRef<InternalError> Crashes,
+                                 llvm::StringRef Root) {
+  json::Array Notifications;
+  if (Partial)
+    Notifications.push_back(json::Object{
+        {"level", "error"},
+        {"message", json::Object{{"text", Partial->message()}}}});
+  for (const InternalError &C : Crashes) {
+    json::Object Properties{{"file", C.File}};
+    if (!C.Check.empty())
+      Properties["check"] = C.Check;
+    Notifications.push_back(json::Object{
+        {"level", "error"},
+        {"message", json::Object{{"text", C.message()}}},
+        {"locations",
+         json::Array{json::Object{
+             {"physicalLocation",
+              json::Object{{"artifactLocation",
+                            artifactLocation(C.File, Root)}}}}}},
+        {"properties", std::move(Properties)}});
+  }
+  return Notifications;
+}
+
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
-                llvm::StringRef ToolVersion, const PartialRun *Partial) {
+                llvm::StringRef ToolVersion, const PartialRun *Partial,
+                llvm::ArrayRef<InternalError> Crashes) {
   // One rule per check that reported, in name order.
   std::map<std::string, unsigned> RuleIndex;
   for (const ClangTidyError &E : Errors)
@@ -234,13 +267,11 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                                   {"semanticVersion", ToolVersion},
                                   {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)}};
-  if (Partial)
-    Run["invocations"] = json::Array{json::Object{
-        {"executionSuccessful", false},
-        {"toolExecutionNotifications",
-         json::Array{json::Object{
-             {"level", "error"},
-             {"message", json::Object{{"text", Partial->message()}}}}}}}};
+  json::Array Notifications = notifications(Partial, Crashes, Root);
+  if (!Notifications.empty())
+    Run["invocations"] = json::Array{
+        json::Object{{"executionSuccessful", false},
+                     {"toolExecutionNotifications", std::move(Notifications)}}};
   if (!Root.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", "file://" + Root.str() + "/"}}}};
@@ -253,7 +284,8 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
 
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                LineIndex &Lines, llvm::StringRef ToolVersion,
-               const PartialRun *Partial) {
+               const PartialRun *Partial,
+               llvm::ArrayRef<InternalError> Crashes) {
   auto Loc = [&](const clang::tooling::DiagnosticMessage &M,
                  llvm::StringRef BuildDirectory) {
     std::string File = absolutePath(M, BuildDirectory);
@@ -282,6 +314,15 @@ void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
     Top["partial"] = true;
     Top["files_analysed"] = static_cast<int64_t>(Partial->FilesAnalysed);
     Top["files_total"] = static_cast<int64_t>(Partial->FilesTotal);
+  }
+  if (!Crashes.empty()) {
+    json::Array Internal;
+    for (const InternalError &C : Crashes)
+      Internal.push_back(json::Object{
+          {"file", C.File},
+          {"check", C.Check.empty() ? json::Value(nullptr) : json::Value(C.Check)},
+          {"message", C.message()}});
+    Top["internal_errors"] = std::move(Internal);
   }
   OS << llvm::formatv("{0:2}", json::Value(std::move(Top))) << "\n";
 }

@@ -72,15 +72,28 @@ struct PartialRun {
   std::string message() const;
 };
 
-/// With \p Partial, the SARIF run's invocation is marked unsuccessful with
-/// a notification, and the JSON report gets "partial": true and the counts.
+/// A file whose analysis crashed (docs/reliability.md, "Crash isolation"):
+/// its findings are missing, the other files' are reported.
+struct InternalError {
+  std::string File;
+  std::string Check; ///< The check that was running; "" when unknown.
+  /// "internal error while analysing FILE (check CHECK); the other files
+  /// were analysed".
+  std::string message() const;
+};
+
+/// With \p Partial or \p Crashes, the SARIF run's invocation is marked
+/// unsuccessful with one notification each; the JSON report gets
+/// "partial": true and the counts, and "internal_errors".
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
                 llvm::StringRef ToolVersion,
-                const PartialRun *Partial = nullptr);
+                const PartialRun *Partial = nullptr,
+                llvm::ArrayRef<InternalError> Crashes = {});
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                LineIndex &Lines, llvm::StringRef ToolVersion,
-               const PartialRun *Partial = nullptr);
+               const PartialRun *Partial = nullptr,
+               llvm::ArrayRef<InternalError> Crashes = {});
 
 /// Round trip of errors, fixes included, for the result cache.
 llvm::json::Value errorsToJson(llvm::ArrayRef<ClangTidyError> Errors);

@@ -1,0 +1,194 @@
+//===- CompilationDatabase.cpp - The commands files are analysed with -----===//
+//
+// See CompilationDatabase.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilationDatabase.h"
+#include "NvccTranslation.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using clang::tooling::CompilationDatabase;
+using clang::tooling::CompileCommand;
+using llvm::StringRef;
+
+namespace cudatidy {
+
+std::vector<CompileCommand>
+CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
+  std::vector<CompileCommand> Commands;
+  if (Inner)
+    Commands = Inner->getCompileCommands(FilePath);
+  for (CompileCommand &C : Commands) {
+    stripCompilerLauncher(C.CommandLine);
+    if (!C.CommandLine.empty() && isNvccCompiler(C.CommandLine.front()))
+      fromNvcc(C);
+  }
+  if (Commands.empty()) {
+    // No entry: the defaults, and the file's own folder for its headers.
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
+    if (Dir.empty())
+      llvm::sys::fs::current_path(Dir);
+    Commands.emplace_back(
+        Dir, FilePath,
+        std::vector<std::string>{"clang++", "-I" + std::string(Dir),
+                                 FilePath.str()},
+        "");
+  }
+  for (CompileCommand &C : Commands) {
+    adjust(C);
+    if (Settings.Verbose)
+      verbose("analysing '" + C.Filename + "' with: " +
+              llvm::join(C.CommandLine, " "));
+  }
+  return Commands;
+}
+
+/// Prints \p Message once per run under --verbose.
+void CudaCompilationDatabase::verbose(const std::string &Message) const {
+  std::lock_guard<std::mutex> Lock(NotesMutex);
+  if (NotesShown.insert(Message).second)
+    llvm::errs() << "cuda-tidy: note: " << Message << "\n";
+}
+
+void CudaCompilationDatabase::fromNvcc(CompileCommand &C) const {
+  NvccTranslation T = translateNvccCommand(C.CommandLine, C.Directory);
+  if (Settings.Verbose)
+    for (const std::string &N : T.Notes)
+      verbose("nvcc command of '" + C.Filename + "': " + N);
+  C.CommandLine = std::move(T.Args);
+  // The entry's own file must be on the line: a "command" string with
+  // shell syntax ("nvcc -c a.cu; touch x") is split into words, never run
+  // by a shell, and its "a.cu;" is dropped as not a source file.
+  auto Same = [&](StringRef Arg) {
+    llvm::SmallString<256> A(Arg), F(C.Filename);
+    if (!llvm::sys::path::is_absolute(A))
+      llvm::sys::path::make_absolute(C.Directory, A);
+    if (!llvm::sys::path::is_absolute(F))
+      llvm::sys::path::make_absolute(C.Directory, F);
+    llvm::sys::path::remove_dots(A, true);
+    llvm::sys::path::remove_dots(F, true);
+    return A == F;
+  };
+  if (!llvm::any_of(llvm::drop_begin(C.CommandLine), Same)) {
+    if (Settings.Verbose)
+      verbose("nvcc command of '" + C.Filename + "': it does not name '" +
+              C.Filename + "' as an input; added it");
+    C.CommandLine.push_back(C.Filename);
+  }
+}
+
+static bool hasFlag(const std::vector<std::string> &Args, StringRef Prefix) {
+  return llvm::any_of(Args, [&](const std::string &A) {
+    return StringRef(A).starts_with(Prefix);
+  });
+}
+
+void CudaCompilationDatabase::adjust(CompileCommand &C) const {
+  std::vector<std::string> &Args = C.CommandLine;
+  bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
+    return A == "-xcuda" || A == "--cuda-host-only" ||
+           A == "--cuda-device-only";
+  });
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-x" && Args[I + 1] == "cuda")
+      ExplicitCuda = true;
+  bool Cuda = ExplicitCuda || isCudaFileName(C.Filename);
+  std::vector<std::string> Added;
+  if (!hasFlag(Args, "-resource-dir"))
+    Added.push_back("-resource-dir=" CUDA_TIDY_CLANG_RESOURCE_DIR);
+  if (Cuda && Toolkit) {
+    if (!hasFlag(Args, "-x"))
+      Added.push_back("-xcuda");
+    Added.insert(Added.end(), Settings.CudaFlags.begin(),
+                 Settings.CudaFlags.end());
+    // Respect a pass or path the command already chose.
+    if (hasFlag(Args, "--cuda-path"))
+      llvm::erase_if(Added, [](const std::string &A) {
+        return StringRef(A).starts_with("--cuda-path");
+      });
+    if (Settings.ExplicitGpuArch)
+      // An explicit --cuda-gpu-arch wins over the entry's architecture.
+      llvm::erase_if(Args, [](const std::string &A) {
+        return StringRef(A).starts_with("--cuda-gpu-arch") ||
+               StringRef(A).starts_with("--offload-arch");
+      });
+    else if (hasFlag(Args, "--cuda-gpu-arch") ||
+             hasFlag(Args, "--offload-arch"))
+      llvm::erase_if(Added, [](const std::string &A) {
+        return StringRef(A).starts_with("--cuda-gpu-arch");
+      });
+    if (hasFlag(Args, "--cuda-host-only") ||
+        hasFlag(Args, "--cuda-device-only"))
+      llvm::erase_if(Added, [](const std::string &A) {
+        return A == "--cuda-device-only" || A == "--cuda-host-only";
+      });
+  } else if (Toolkit) {
+    // C and C++ files that call the runtime API need its headers.
+    Added.push_back("-isystem");
+    Added.push_back(Toolkit->Root + "/include");
+  }
+  std::vector<std::string> Out;
+  Out.push_back(Args.empty() ? "clang++" : Args.front());
+  Out.insert(Out.end(), Settings.ExtraArgsBefore.begin(),
+             Settings.ExtraArgsBefore.end());
+  Out.insert(Out.end(), Added.begin(), Added.end());
+  // Keep the source file last, after the extra arguments.
+  for (size_t I = 1; I < Args.size(); ++I)
+    Out.push_back(Args[I]);
+  Out.insert(Out.end(), Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
+  Args = std::move(Out);
+}
+
+/// Finds compile_commands.json in \p Dir or its parents.
+static std::string findDatabaseUpwards(StringRef Dir) {
+  llvm::SmallString<256> Cur(Dir);
+  while (!Cur.empty()) {
+    llvm::SmallString<256> Candidate(Cur);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (llvm::sys::fs::exists(Candidate))
+      return std::string(Candidate);
+    StringRef Parent = llvm::sys::path::parent_path(Cur);
+    if (Parent == Cur)
+      break;
+    Cur = Parent;
+  }
+  return "";
+}
+
+std::unique_ptr<CompilationDatabase>
+loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
+                    std::string &Error) {
+  std::string Path;
+  if (!BuildPath.empty()) {
+    llvm::SmallString<256> P(BuildPath);
+    if (!llvm::sys::fs::is_directory(P) &&
+        llvm::sys::path::filename(P) == "compile_commands.json")
+      Path = std::string(P);
+    else {
+      llvm::sys::path::append(P, "compile_commands.json");
+      Path = std::string(P);
+    }
+    if (!llvm::sys::fs::exists(Path)) {
+      Error = "no compile_commands.json in '" + BuildPath.str() + "'";
+      return nullptr;
+    }
+  } else {
+    Path = findDatabaseUpwards(llvm::sys::path::parent_path(FirstFile));
+  }
+  if (Path.empty())
+    return nullptr;
+  std::string Err;
+  auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(
+      Path, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!DB)
+    Error = "cannot read the compilation database '" + Path + "': " + Err;
+  return DB;
+}
+
+} // namespace cudatidy

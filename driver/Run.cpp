@@ -1,0 +1,217 @@
+//===- Run.cpp - Analysing the files, in parallel, crash by crash ---------===//
+//
+// See Run.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Run.h"
+#include "CrashIsolation.h"
+#include "clang-tidy/ClangTidy.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+using namespace clang::tidy;
+
+namespace cudatidy {
+namespace {
+
+/// Set by Ctrl-C: the workers take no new file, and the report is partial.
+std::atomic<bool> Interrupted{false};
+
+/// On a terminal, one line that says how far the run is; nothing otherwise.
+class Progress {
+public:
+  Progress(size_t Total, bool Enabled) : Total(Total), Enabled(Enabled) {}
+  void started(llvm::StringRef File) {
+    std::lock_guard<std::mutex> Lock(M);
+    Current = llvm::sys::path::filename(File).str();
+    draw();
+  }
+  void finished(size_t NewFindings) {
+    std::lock_guard<std::mutex> Lock(M);
+    ++Done;
+    Findings += NewFindings;
+    draw();
+  }
+  void clear() {
+    std::lock_guard<std::mutex> Lock(M);
+    if (Enabled && Drawn)
+      llvm::errs() << "\r\x1b[K";
+    llvm::errs().flush();
+  }
+  size_t done() const { return Done; }
+
+private:
+  void draw() {
+    if (!Enabled)
+      return;
+    Drawn = true;
+    llvm::errs() << "\r\x1b[K[" << Done << "/" << Total << "] " << Findings
+                 << " finding" << (Findings == 1 ? "" : "s") << "  "
+                 << Current;
+    llvm::errs().flush();
+  }
+  std::mutex M;
+  size_t Total, Done = 0, Findings = 0;
+  bool Enabled, Drawn = false;
+  std::string Current;
+};
+
+/// One run over the files: the workers share it.
+class Runner {
+public:
+  Runner(const std::vector<std::string> &Files,
+         const clang::tooling::CompilationDatabase &Compilations,
+         const RunSettings &Settings)
+      : Files(Files), Compilations(Compilations), Settings(Settings),
+        Bar(Files.size(), Settings.ShowProgress) {
+    Results.PerFile.resize(Files.size());
+    CrashedCheck.resize(Files.size());
+    Crashed.resize(Files.size());
+  }
+
+  RunResults run();
+
+private:
+  void worker();
+  void analyse(size_t I);
+  /// The cache key of file \p I ("" without cache); true when its findings
+  /// were read from the cache.
+  bool lookUp(size_t I, ClangTidyOptionsProvider &Provider, std::string &Key);
+
+  const std::vector<std::string> &Files;
+  const clang::tooling::CompilationDatabase &Compilations;
+  const RunSettings &Settings;
+  Progress Bar;
+  RunResults Results;
+  std::vector<std::string> CrashedCheck;
+  std::vector<char> Crashed;
+  std::atomic<size_t> Next{0};
+  std::atomic<size_t> CacheHits{0}, CacheMisses{0};
+  std::once_flag CacheWarning;
+  std::mutex WarningMutex;
+};
+
+bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
+                    std::string &Key) {
+  ResultCache *Cache = Settings.Cache;
+  if (!Cache)
+    return false;
+  ClangTidyOptions Opts = Provider.getOptions(Files[I]);
+  std::string ConfigText = configurationAsText(Opts) + "\nfix-notes: " +
+                           (Settings.FixNotes ? "1" : "0");
+  Key = Cache->key(Compilations, Files[I], ConfigText,
+                   Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
+                   Opts.ExtraArgs.value_or(std::vector<std::string>()));
+  if (!Key.empty()) {
+    std::string Why;
+    switch (Cache->lookup(Key, Results.PerFile[I], Why)) {
+    case ResultCache::Lookup::Hit:
+      ++CacheHits;
+      return true;
+    case ResultCache::Lookup::Damaged: {
+      // Never a wrong result: the file is analysed again, and the entry is
+      // replaced below.
+      std::lock_guard<std::mutex> Lock(WarningMutex);
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << Why << "; it is ignored and the file analysed again\n";
+      break;
+    }
+    case ResultCache::Lookup::Miss:
+      break;
+    }
+  }
+  ++CacheMisses;
+  return false;
+}
+
+void Runner::analyse(size_t I) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
+      Settings.MakeOptionsProvider(FS);
+  std::string Key;
+  if (lookUp(I, *FileProvider, Key))
+    return;
+  // A crash loses this file's results only; a crashed file is not cached.
+  std::vector<ClangTidyError> Errors;
+  if (!runIsolated(
+          [&] {
+            ClangTidyContext FileContext(std::move(FileProvider), false, false,
+                                         false);
+            Errors = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
+                                  Settings.FixNotes,
+                                  /*EnableCheckProfile=*/false, "",
+                                  /*Quiet=*/true);
+          },
+          CrashedCheck[I])) {
+    Crashed[I] = true;
+    return;
+  }
+  Results.PerFile[I] = std::move(Errors);
+  if (!Key.empty())
+    if (std::string Err = Settings.Cache->store(Key, Results.PerFile[I]);
+        !Err.empty())
+      std::call_once(CacheWarning, [&] {
+        llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+            << "results are not cached: " << Err << "\n";
+      });
+}
+
+void Runner::worker() {
+  while (!Interrupted) {
+    size_t I = Next++;
+    if (I >= Files.size())
+      break;
+    Bar.started(Files[I]);
+    analyse(I);
+    Bar.finished(
+        llvm::count_if(Results.PerFile[I], [](const ClangTidyError &E) {
+          return E.DiagLevel == ClangTidyError::Warning;
+        }));
+  }
+}
+
+RunResults Runner::run() {
+  unsigned NumJobs = Settings.Jobs
+                         ? Settings.Jobs
+                         : std::max(1u, std::thread::hardware_concurrency());
+  NumJobs = std::min<size_t>(NumJobs, Files.size());
+  llvm::sys::SetInterruptFunction([] { Interrupted = true; });
+  if (NumJobs <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned T = 0; T < NumJobs; ++T)
+      Threads.emplace_back([this] { worker(); });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  Bar.clear();
+  if (Settings.Cache && Settings.Verbose)
+    llvm::errs() << "cuda-tidy: note: cache '" << Settings.Cache->dir()
+                 << "': " << CacheHits << " hits, " << CacheMisses
+                 << " misses\n";
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (Crashed[I])
+      Results.Crashes.push_back({Files[I], CrashedCheck[I]});
+  Results.Interrupted = Interrupted;
+  Results.FilesAnalysed = Bar.done();
+  return std::move(Results);
+}
+
+} // namespace
+
+RunResults analyseFiles(const std::vector<std::string> &Files,
+                        const clang::tooling::CompilationDatabase &Compilations,
+                        const RunSettings &Settings) {
+  return Runner(Files, Compilations, Settings).run();
+}
+
+} // namespace cudatidy
