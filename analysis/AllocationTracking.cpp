@@ -380,85 +380,83 @@ AllocationTracker::allocationsIn(const FunctionCfg &Cfg) {
   return Result;
 }
 
-std::optional<AllocationLoss>
-AllocationTracker::findLoss(const TrackedAllocation &A,
-                            const FunctionCfg &Cfg) {
-  const ParentMap &PM = Cfg.parents();
-  std::optional<CfgPoint> Start =
-      isa<DeclStmt>(A.StartStmt) ? Cfg.declarationPointOf(A.Var)
-                                 : Cfg.pointOf(A.StartStmt);
-  if (!Start)
-    return std::nullopt;
-  // The variable that receives the allocation's own status, if any (an
-  // allocation through an out-parameter returns its status).
-  bool ReturnsStatus = A.StartStmt == A.Site;
-  ResultUse StatusUse = classifyResultUse(A.Site, Cfg);
-  const VarDecl *StatusVar =
-      ReturnsStatus && StatusUse.K == ResultUse::Stored ? StatusUse.Var
-                                                        : nullptr;
+/// The walk behind findLoss: every path from the allocation, each with its
+/// PathState, until one loses the allocation.
+class AllocationTracker::LossWalk {
+public:
+  LossWalk(AllocationTracker &T, const TrackedAllocation &A,
+           const FunctionCfg &Cfg);
+  std::optional<AllocationLoss> run();
 
+private:
+  /// Done: the path ends (freed, escaped or lost).
+  enum Outcome { Continue, Done };
   struct Item {
     const CFGBlock *Block;
     unsigned Index;
     PathState State;
     const Stmt *Last;
   };
+
+  /// Applies the elements of \p It's block from its index on to \p S.
+  Outcome walkBlock(const Item &It, PathState &S, const Stmt *&Last);
+  /// Queues the successors of \p B that a path with \p S can take.
+  void followSuccessors(const CFGBlock *B, const PathState &S,
+                        const Stmt *Last);
+  /// Which successor of a two-way branch cannot be taken while the
+  /// allocation is live: 0 (true), 1 (false), or -1.
+  int infeasibleSuccessor(const Expr *Cond, const PathState &S) const;
+  bool isStatus(const Expr *E, const PathState &S) const;
+  bool isHolder(const Expr *E, const PathState &S) const {
+    return S.holds(pointerBase(E));
+  }
+
+  // What one element does to the holders, by the kind of statement.
+  Outcome step(const Stmt *St, PathState &S);
+  Outcome stepCall(const CallExpr *Call, PathState &S);
+  Outcome stepAssign(const BinaryOperator *BO, PathState &S);
+  Outcome stepDecl(const DeclStmt *DS, PathState &S);
+  Outcome stepAddressOf(const UnaryOperator *UO, const PathState &S) const;
+  /// \p V, a holder, stops holding the allocation: a loss of kind \p How at
+  /// \p Where when it was the last.
+  Outcome dropHolder(PathState &S, const VarDecl *V,
+                     AllocationLoss::LossKind How, const Stmt *Where);
+
+  AllocationTracker &T;
+  const TrackedAllocation &A;
+  const FunctionCfg &Cfg;
+  /// The variable that receives the allocation's own status, if any (an
+  /// allocation through an out-parameter returns its status).
+  bool ReturnsStatus;
+  ResultUse StatusUse;
+  const VarDecl *StatusVar;
   llvm::SmallVector<Item, 16> Work;
+  llvm::DenseSet<unsigned> Seen;
+  std::optional<AllocationLoss> Loss;
+};
+
+AllocationTracker::LossWalk::LossWalk(AllocationTracker &T,
+                                      const TrackedAllocation &A,
+                                      const FunctionCfg &Cfg)
+    : T(T), A(A), Cfg(Cfg), ReturnsStatus(A.StartStmt == A.Site),
+      StatusUse(classifyResultUse(A.Site, Cfg)),
+      StatusVar(ReturnsStatus && StatusUse.K == ResultUse::Stored
+                    ? StatusUse.Var
+                    : nullptr) {}
+
+std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
+  std::optional<CfgPoint> Start =
+      isa<DeclStmt>(A.StartStmt) ? Cfg.declarationPointOf(A.Var)
+                                 : Cfg.pointOf(A.StartStmt);
+  if (!Start)
+    return std::nullopt;
   PathState Initial;
   Initial.Holders.push_back(A.Var);
   // A status stored before the start point (a DeclStmt start) is valid.
-  Initial.StatusValid =
-      StatusVar && isa<DeclStmt>(A.StartStmt) && StatusUse.StoreStmt == A.StartStmt;
+  Initial.StatusValid = StatusVar && isa<DeclStmt>(A.StartStmt) &&
+                        StatusUse.StoreStmt == A.StartStmt;
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
-  llvm::DenseSet<unsigned> Seen;
-  std::optional<AllocationLoss> Loss;
   unsigned Budget = 20000;
-
-  auto IsStatus = [&](const Expr *E, const PathState &S) {
-    E = E->IgnoreParenImpCasts();
-    if (E == A.Site)
-      return ReturnsStatus;
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    return DRE && S.StatusValid && DRE->getDecl() == StatusVar;
-  };
-  auto IsHolder = [&](const Expr *E, const PathState &S) {
-    return S.holds(pointerBase(E));
-  };
-  // Which successor of a two-way branch cannot be taken while the
-  // allocation is live: 0 (true), 1 (false), or -1.
-  auto Infeasible = [&](const Expr *Cond, const PathState &S) -> int {
-    Cond = Cond->IgnoreParenImpCasts();
-    if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
-      if (BO->getOpcode() == BO_NE || BO->getOpcode() == BO_EQ) {
-        const Expr *L = BO->getLHS(), *R = BO->getRHS();
-        bool Ne = BO->getOpcode() == BO_NE;
-        // status != cudaSuccess: the true branch is the failure.
-        if ((IsStatus(L, S) && isSuccessConstant(R)) ||
-            (IsStatus(R, S) && isSuccessConstant(L)))
-          return Ne ? 0 : 1;
-        // p != nullptr: the false branch has a null pointer.
-        if ((IsHolder(L, S) && isNullConstant(R, Ctx)) ||
-            (IsHolder(R, S) && isNullConstant(L, Ctx)))
-          return Ne ? 1 : 0;
-      }
-      return -1;
-    }
-    if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
-        UO && UO->getOpcode() == UO_LNot) {
-      const Expr *Sub = UO->getSubExpr()->IgnoreParenImpCasts();
-      if (IsStatus(Sub, S))
-        return 1;
-      if (IsHolder(Sub, S))
-        return 0;
-      return -1;
-    }
-    if (IsStatus(Cond, S))
-      return 0;
-    if (IsHolder(Cond, S))
-      return 1;
-    return -1;
-  };
-
   while (!Work.empty() && !Loss && Budget--) {
     Item It = Work.pop_back_val();
     const CFGBlock *B = It.Block;
@@ -471,165 +469,241 @@ AllocationTracker::findLoss(const TrackedAllocation &A,
       break;
     }
     const Stmt *Last = It.Last;
-    enum { Continue, Done } Outcome = Continue;
-    for (unsigned I = It.Index, N = B->size(); I < N && Outcome == Continue;
-         ++I) {
-      const Stmt *St = FunctionCfg::stmtOf((*B)[I]);
-      if (!St)
-        continue;
-      Last = St;
-      if (const auto *Call = dyn_cast<CallExpr>(St)) {
-        if (const ApiFunction *Api = CudaApiModel::lookup(Call);
-            Api && Api->ResetsDevice) {
-          Outcome = Done; // Everything is released.
-          break;
-        }
-        // std::swap(a, b) exchanges what two locals hold.
-        if (isStdSwapOfLocals(Call)) {
-          const VarDecl *L = asLocalVar(Call->getArg(0));
-          const VarDecl *R = asLocalVar(Call->getArg(1));
-          bool HoldsL = S.holds(L), HoldsR = S.holds(R);
-          if (HoldsL != HoldsR) {
-            S.drop(HoldsL ? L : R);
-            S.Holders.push_back(HoldsL ? R : L);
-          }
-          continue;
-        }
-        // An allocation into a holder's address overwrites the holder.
-        if (auto Made = allocationMadeBy(Call); Made && Made->second >= 0 &&
-            static_cast<unsigned>(Made->second) < Call->getNumArgs()) {
-          const VarDecl *Target = addressedVar(Call->getArg(Made->second));
-          if (S.holds(Target)) {
-            S.drop(Target);
-            if (S.Holders.empty()) {
-              Loss = AllocationLoss{AllocationLoss::Overwritten, Call, Target};
-              Outcome = Done;
-              break;
-            }
-          }
-        }
-        for (unsigned ArgI = 0, N = Call->getNumArgs(); ArgI != N; ++ArgI) {
-          const Expr *Arg = Call->getArg(ArgI);
-          bool Direct = IsHolder(Arg, S);
-          bool Address = S.holds(addressedVar(Arg));
-          if (!Direct && !Address)
-            continue;
-          if (Direct && releases(Call, ArgI)) {
-            Outcome = Done;
-            break;
-          }
-          auto Made = allocationMadeBy(Call);
-          bool IsOutParam = Address && Made && Made->second == (int)ArgI;
-          if (!IsOutParam && mayKeep(Call, ArgI)) {
-            Outcome = Done; // Escaped.
-            break;
-          }
-        }
-        continue;
-      }
-      if (const auto *Construct = dyn_cast<CXXConstructExpr>(St)) {
-        for (const Expr *Arg : Construct->arguments())
-          if (carriesValueOf(Arg, S.Holders))
-            Outcome = Done;
-        continue;
-      }
-      if (const auto *BO = dyn_cast<BinaryOperator>(St);
-          BO && BO->getOpcode() == BO_Assign) {
-        const VarDecl *Target = asLocalVar(BO->getLHS());
-        bool FromHolder = carriesValueOf(BO->getRHS(), S.Holders);
-        if (Target && Target == StatusVar && BO != StatusUse.StoreStmt)
-          S.StatusValid = false;
-        if (Target && BO == StatusUse.StoreStmt)
-          S.StatusValid = true;
-        if (!Target) {
-          if (FromHolder)
-            Outcome = Done; // Stored somewhere that may outlive us.
-          continue;
-        }
-        if (S.holds(Target) && !FromHolder) {
-          S.drop(Target);
-          if (S.Holders.empty()) {
-            Loss = AllocationLoss{AllocationLoss::Overwritten, BO, Target};
-            Outcome = Done;
-          }
-        } else if (!S.holds(Target) && FromHolder) {
-          if (IsHolder(BO->getRHS(), S))
-            S.Holders.push_back(Target);
-          else
-            Outcome = Done; // Mixed into something else: stop following.
-        }
-        continue;
-      }
-      if (const auto *DS = dyn_cast<DeclStmt>(St)) {
-        for (const Decl *D : DS->decls()) {
-          const auto *VD = dyn_cast<VarDecl>(D);
-          if (!VD)
-            continue;
-          if (VD == StatusVar && DS == StatusUse.StoreStmt)
-            S.StatusValid = true;
-          if (S.holds(VD)) {
-            S.drop(VD);
-            if (S.Holders.empty()) {
-              Loss = AllocationLoss{AllocationLoss::Redeclared, DS, VD};
-              Outcome = Done;
-              break;
-            }
-          }
-          if (carriesValueOf(VD->getInit(), S.Holders)) {
-            if (VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
-                IsHolder(VD->getInit(), S))
-              S.Holders.push_back(VD);
-            else
-              Outcome = Done;
-          }
-        }
-        continue;
-      }
-      if (const auto *R = dyn_cast<ReturnStmt>(St)) {
-        if (carriesValueOf(R->getRetValue(), S.Holders))
-          Outcome = Done; // Returned to the caller.
-        continue;
-      }
-      if (const auto *UO = dyn_cast<UnaryOperator>(St);
-          UO && UO->getOpcode() == UO_AddrOf && S.holds(asLocalVar(UO->getSubExpr()))) {
-        // Taken as a call argument: the call decides. Anywhere else the
-        // address escapes.
-        const Stmt *P = PM.getParentIgnoreParenCasts(UO);
-        if (!isa_and_nonnull<CallExpr>(P))
-          Outcome = Done;
-        continue;
-      }
-      if (const auto *L = dyn_cast<LambdaExpr>(St)) {
-        for (const LambdaCapture &C : L->captures())
-          if (C.capturesVariable() &&
-              S.holds(dyn_cast<VarDecl>(C.getCapturedVar())))
-            Outcome = Done;
-        continue;
-      }
-    }
-    if (Outcome == Done || Loss)
+    if (walkBlock(It, S, Last) == Done || Loss)
       continue;
-    // A path that ends the program, or throws, loses nothing we report.
-    if (B->hasNoReturnElement() ||
-        isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
-      continue;
-    if (const Stmt *T = B->getTerminatorStmt())
-      Last = T;
-    int Skip = -1;
-    if (B->succ_size() == 2)
-      if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition()))
-        Skip = Infeasible(Cond, S);
-    unsigned SuccIndex = 0;
-    for (const CFGBlock *Succ : B->succs()) {
-      int Index = SuccIndex++;
-      if (!Succ || Index == Skip)
-        continue;
-      if (!Seen.insert(S.hash(Succ)).second)
-        continue;
-      Work.push_back({Succ, 0, S, Last});
-    }
+    followSuccessors(B, S, Last);
   }
   return Loss;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
+                                       const Stmt *&Last) {
+  const CFGBlock *B = It.Block;
+  for (unsigned I = It.Index, N = B->size(); I < N; ++I) {
+    const Stmt *St = FunctionCfg::stmtOf((*B)[I]);
+    if (!St)
+      continue;
+    Last = St;
+    if (step(St, S) == Done)
+      return Done;
+  }
+  return Continue;
+}
+
+void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
+                                                   const PathState &S,
+                                                   const Stmt *Last) {
+  // A path that ends the program, or throws, loses nothing we report.
+  if (B->hasNoReturnElement() ||
+      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
+    return;
+  if (const Stmt *Term = B->getTerminatorStmt())
+    Last = Term;
+  int Skip = -1;
+  if (B->succ_size() == 2)
+    if (const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition()))
+      Skip = infeasibleSuccessor(Cond, S);
+  unsigned SuccIndex = 0;
+  for (const CFGBlock *Succ : B->succs()) {
+    int Index = SuccIndex++;
+    if (!Succ || Index == Skip)
+      continue;
+    if (!Seen.insert(S.hash(Succ)).second)
+      continue;
+    Work.push_back({Succ, 0, S, Last});
+  }
+}
+
+bool AllocationTracker::LossWalk::isStatus(const Expr *E,
+                                           const PathState &S) const {
+  E = E->IgnoreParenImpCasts();
+  if (E == A.Site)
+    return ReturnsStatus;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE && S.StatusValid && DRE->getDecl() == StatusVar;
+}
+
+int AllocationTracker::LossWalk::infeasibleSuccessor(
+    const Expr *Cond, const PathState &S) const {
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond)) {
+    if (BO->getOpcode() == BO_NE || BO->getOpcode() == BO_EQ) {
+      const Expr *L = BO->getLHS(), *R = BO->getRHS();
+      bool Ne = BO->getOpcode() == BO_NE;
+      // status != cudaSuccess: the true branch is the failure.
+      if ((isStatus(L, S) && isSuccessConstant(R)) ||
+          (isStatus(R, S) && isSuccessConstant(L)))
+        return Ne ? 0 : 1;
+      // p != nullptr: the false branch has a null pointer.
+      if ((isHolder(L, S) && isNullConstant(R, T.Ctx)) ||
+          (isHolder(R, S) && isNullConstant(L, T.Ctx)))
+        return Ne ? 1 : 0;
+    }
+    return -1;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot) {
+    const Expr *Sub = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (isStatus(Sub, S))
+      return 1;
+    if (isHolder(Sub, S))
+      return 0;
+    return -1;
+  }
+  if (isStatus(Cond, S))
+    return 0;
+  if (isHolder(Cond, S))
+    return 1;
+  return -1;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::dropHolder(PathState &S, const VarDecl *V,
+                                        AllocationLoss::LossKind How,
+                                        const Stmt *Where) {
+  S.drop(V);
+  if (!S.Holders.empty())
+    return Continue;
+  Loss = AllocationLoss{How, Where, V};
+  return Done;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::step(const Stmt *St, PathState &S) {
+  if (const auto *Call = dyn_cast<CallExpr>(St))
+    return stepCall(Call, S);
+  // Constructing an object from a holder, returning it, or capturing it
+  // lets it escape.
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(St))
+    return llvm::any_of(Construct->arguments(),
+                        [&](const Expr *Arg) {
+                          return carriesValueOf(Arg, S.Holders);
+                        })
+               ? Done
+               : Continue;
+  if (const auto *BO = dyn_cast<BinaryOperator>(St);
+      BO && BO->getOpcode() == BO_Assign)
+    return stepAssign(BO, S);
+  if (const auto *DS = dyn_cast<DeclStmt>(St))
+    return stepDecl(DS, S);
+  if (const auto *R = dyn_cast<ReturnStmt>(St))
+    return carriesValueOf(R->getRetValue(), S.Holders) ? Done : Continue;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return stepAddressOf(UO, S);
+  if (const auto *L = dyn_cast<LambdaExpr>(St))
+    return llvm::any_of(L->captures(),
+                        [&](const LambdaCapture &C) {
+                          return C.capturesVariable() &&
+                                 S.holds(dyn_cast<VarDecl>(C.getCapturedVar()));
+                        })
+               ? Done
+               : Continue;
+  return Continue;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::stepCall(const CallExpr *Call, PathState &S) {
+  if (const ApiFunction *Api = CudaApiModel::lookup(Call);
+      Api && Api->ResetsDevice)
+    return Done; // Everything is released.
+  // std::swap(a, b) exchanges what two locals hold.
+  if (isStdSwapOfLocals(Call)) {
+    const VarDecl *L = asLocalVar(Call->getArg(0));
+    const VarDecl *R = asLocalVar(Call->getArg(1));
+    bool HoldsL = S.holds(L), HoldsR = S.holds(R);
+    if (HoldsL != HoldsR) {
+      S.drop(HoldsL ? L : R);
+      S.Holders.push_back(HoldsL ? R : L);
+    }
+    return Continue;
+  }
+  // An allocation into a holder's address overwrites the holder.
+  auto Made = T.allocationMadeBy(Call);
+  if (Made && Made->second >= 0 &&
+      static_cast<unsigned>(Made->second) < Call->getNumArgs()) {
+    const VarDecl *Target = addressedVar(Call->getArg(Made->second));
+    if (S.holds(Target) &&
+        dropHolder(S, Target, AllocationLoss::Overwritten, Call) == Done)
+      return Done;
+  }
+  for (unsigned ArgI = 0, N = Call->getNumArgs(); ArgI != N; ++ArgI) {
+    const Expr *Arg = Call->getArg(ArgI);
+    bool Direct = isHolder(Arg, S);
+    bool Address = S.holds(addressedVar(Arg));
+    if (!Direct && !Address)
+      continue;
+    if (Direct && T.releases(Call, ArgI))
+      return Done; // Freed.
+    bool IsOutParam = Address && Made && Made->second == (int)ArgI;
+    if (!IsOutParam && T.mayKeep(Call, ArgI))
+      return Done; // Escaped.
+  }
+  return Continue;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::stepAssign(const BinaryOperator *BO,
+                                        PathState &S) {
+  const VarDecl *Target = asLocalVar(BO->getLHS());
+  bool FromHolder = carriesValueOf(BO->getRHS(), S.Holders);
+  if (Target && Target == StatusVar && BO != StatusUse.StoreStmt)
+    S.StatusValid = false;
+  if (Target && BO == StatusUse.StoreStmt)
+    S.StatusValid = true;
+  if (!Target) // Stored somewhere that may outlive us.
+    return FromHolder ? Done : Continue;
+  if (S.holds(Target) && !FromHolder)
+    return dropHolder(S, Target, AllocationLoss::Overwritten, BO);
+  if (!S.holds(Target) && FromHolder) {
+    if (!isHolder(BO->getRHS(), S))
+      return Done; // Mixed into something else: stop following.
+    S.Holders.push_back(Target);
+  }
+  return Continue;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::stepDecl(const DeclStmt *DS, PathState &S) {
+  // An escape ends the path, but the later declarations still count: one
+  // of them may redeclare the last holder.
+  Outcome Result = Continue;
+  for (const Decl *D : DS->decls()) {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD)
+      continue;
+    if (VD == StatusVar && DS == StatusUse.StoreStmt)
+      S.StatusValid = true;
+    if (S.holds(VD) &&
+        dropHolder(S, VD, AllocationLoss::Redeclared, DS) == Done)
+      return Done;
+    if (carriesValueOf(VD->getInit(), S.Holders)) {
+      if (VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+          isHolder(VD->getInit(), S))
+        S.Holders.push_back(VD);
+      else
+        Result = Done;
+    }
+  }
+  return Result;
+}
+
+AllocationTracker::LossWalk::Outcome
+AllocationTracker::LossWalk::stepAddressOf(const UnaryOperator *UO,
+                                           const PathState &S) const {
+  if (!S.holds(asLocalVar(UO->getSubExpr())))
+    return Continue;
+  // Taken as a call argument: the call decides. Anywhere else the address
+  // escapes.
+  const Stmt *P = Cfg.parents().getParentIgnoreParenCasts(UO);
+  return isa_and_nonnull<CallExpr>(P) ? Continue : Done;
+}
+
+std::optional<AllocationLoss>
+AllocationTracker::findLoss(const TrackedAllocation &A,
+                            const FunctionCfg &Cfg) {
+  return LossWalk(*this, A, Cfg).run();
 }
 
 } // namespace clang::tidy::cuda

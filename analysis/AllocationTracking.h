@@ -76,6 +76,7 @@ public:
                                          const FunctionCfg &Cfg);
 
 private:
+  class LossWalk;
   enum class ParamUse { ReadsOnly, Frees, MayKeep };
   struct Summary {
     /// The function returns memory it allocated, of this kind.

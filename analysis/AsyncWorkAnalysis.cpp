@@ -99,17 +99,10 @@ public:
     E = E->IgnoreParens();
     if (const auto *C = dyn_cast<CastExpr>(E)) {
       switch (C->getCastKind()) {
-      case CK_LValueToRValue: {
-        // The value of a local copy that is never written again is the value
-        // it was initialized with.
-        if (const auto *DRE =
-                dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
-          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-            if (const Expr *Init = L.aliasOf(VD);
-                Init && !VD->getType()->isReferenceType())
-              return pointee(Init, Depth + 1);
+      case CK_LValueToRValue:
+        if (const Expr *Init = copiedValue(C->getSubExpr()))
+          return pointee(Init, Depth + 1);
         return append(lvalue(C->getSubExpr(), Depth + 1), nullptr);
-      }
       case CK_ArrayToPointerDecay:
         return append(lvalue(C->getSubExpr(), Depth + 1), nullptr);
       case CK_NoOp:
@@ -141,12 +134,8 @@ public:
     E = E->IgnoreParens();
     if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
       if (C->getCastKind() == CK_LValueToRValue) {
-        if (const auto *DRE =
-                dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
-          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-            if (const Expr *Init = L.aliasOf(VD);
-                Init && !VD->getType()->isReferenceType())
-              return handle(Init, Depth + 1);
+        if (const Expr *Init = copiedValue(C->getSubExpr()))
+          return handle(Init, Depth + 1);
         return lvalue(C->getSubExpr(), Depth + 1);
       }
       // The launch configuration passes the stream as void *.
@@ -157,6 +146,17 @@ public:
   }
 
 private:
+  /// The value of a local copy that is never written again is the value it
+  /// was initialized with: that initializer, when \p Read (the operand of a
+  /// load) names such a copy.
+  const Expr *copiedValue(const Expr *Read) const {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Read->IgnoreParens()))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const Expr *Init = L.aliasOf(VD);
+            Init && !VD->getType()->isReferenceType())
+          return Init;
+    return nullptr;
+  }
   static std::optional<LocKey> append(std::optional<LocKey> K,
                                       const FieldDecl *Step) {
     if (!K || K->Path.size() >= MaxPath)
@@ -637,6 +637,21 @@ struct WorkInfo {
   };
   llvm::SmallVector<Buffer, 2> Writes, Reads;
   std::optional<unsigned> Event; ///< EventRecord: interned event.
+
+  /// \p B, which the work uses as \p Acc says.
+  void add(const Buffer &B, const AsyncWorkAnalysis::Access &Acc) {
+    if (Acc.Writes)
+      Writes.push_back(B);
+    if (Acc.Reads)
+      Reads.push_back(B);
+  }
+  /// A __managed__ variable, which the work uses as \p Acc says.
+  void addManaged(const VarDecl *VD, const AsyncWorkAnalysis::Access &Acc) {
+    Buffer B;
+    B.Key = LocKey{VD, {}};
+    B.HostVisible = true;
+    add(B, Acc);
+  }
 };
 
 /// Queued work that may not have completed, at one point.
@@ -779,9 +794,19 @@ private:
     return S.K == StreamRef::Legacy || S.K == StreamRef::PerThread ||
            (S.K == StreamRef::Named && !S.NonBlocking);
   }
+  /// Whether work at \p Site is ordered before stream \p S whatever the
+  /// kinds of the streams: ordered by an event, on the same stream, or on
+  /// one that is not identified.
+  bool orderedAnyway(const WorkState &St, const Stmt *Site, unsigned S) const;
   bool orderedBeforeNewWork(const WorkState &St, const Stmt *Site,
                             unsigned S) const;
   bool retiredBySync(const WorkState &St, const Stmt *Site, unsigned S) const;
+  /// \p W is on the stream that argument \p E names (null, or a default
+  /// argument: the default stream).
+  void setStream(WorkInfo &W, const Expr *E) {
+    W.StreamExpr = E && !isa<CXXDefaultArgExpr>(E) ? E : nullptr;
+    W.Stream = streamOf(W.StreamExpr);
+  }
 
   // Transfer.
   WorkState processBlock(const CFGBlock *B, WorkState St, bool Report);
@@ -791,6 +816,31 @@ private:
                       const WorkState &Out);
   void transfer(const CFGElement &E, WorkState &St, bool Report);
   void transferCall(const CallExpr *C, WorkState &St, bool Report);
+  WorkInfo kernelWork(const CUDAKernelCallExpr *K);
+  /// A call the API model does not describe: a function of this
+  /// translation unit, a library function, or an unknown callee.
+  void transferUnmodelledCall(const CallExpr *C, const FunctionDecl *Callee,
+                              WorkState &St, bool Report);
+  // What a call of the API model does, one handler per kind of fact
+  // (ApiTransfers says which applies).
+  void transferCopy(const CallExpr *C, const ApiFunction &Api, WorkState &St,
+                    bool Report);
+  void transferSync(const CallExpr *C, const ApiFunction &Api, WorkState &St,
+                    bool Report);
+  void transferImplicitSync(const CallExpr *C, const ApiFunction &Api,
+                            WorkState &St, bool Report);
+  void transferFree(const CallExpr *C, const ApiFunction &Api, WorkState &St,
+                    bool Report);
+  void transferEvent(const CallExpr *C, const ApiFunction &Api, WorkState &St,
+                     bool Report);
+  void checkElapsed(const CallExpr *C, const EventInfo &EI,
+                    const WorkState &St);
+  struct ApiTransfer {
+    bool (*Applies)(const ApiFunction &);
+    void (FunctionAsyncWork::*Apply)(const CallExpr *, const ApiFunction &,
+                                     WorkState &, bool Report);
+  };
+  static const ApiTransfer ApiTransfers[];
   void enqueue(const WorkInfo &W, WorkState &St);
   void checkCallArguments(const CallExpr *C, const FunctionDecl *Callee,
                           const WorkState &St);
@@ -801,6 +851,13 @@ private:
       It = Done(It->first) ? St.Pending.erase(It) : std::next(It);
   }
   void retireEvent(WorkState &St, std::optional<unsigned> Ev);
+  /// Retires the work that a new operation on stream \p S would be ordered
+  /// after: the host has waited for such an operation.
+  void retireOrderedBefore(WorkState &St, unsigned S) {
+    retireIf(St, [&](const Stmt *Site) {
+      return orderedBeforeNewWork(St, Site, S);
+    });
+  }
   bool hostFunctionMayWait(const FunctionDecl *FD) {
     if (!FD)
       return true;
@@ -950,15 +1007,21 @@ std::optional<unsigned> FunctionAsyncWork::eventOf(const Expr *E) {
   return EventKeys.size() - 1;
 }
 
-bool FunctionAsyncWork::orderedBeforeNewWork(const WorkState &St,
-                                             const Stmt *Site,
-                                             unsigned S) const {
+bool FunctionAsyncWork::orderedAnyway(const WorkState &St, const Stmt *Site,
+                                      unsigned S) const {
   auto It = St.Pending.find(Site);
   if (It != St.Pending.end() && It->second.count(S))
     return true;
   const StreamRef &X = Streams[Works.at(Site).Stream], &Y = Streams[S];
-  if (X.K == StreamRef::Unknown || Y.K == StreamRef::Unknown || X == Y)
+  return X.K == StreamRef::Unknown || Y.K == StreamRef::Unknown || X == Y;
+}
+
+bool FunctionAsyncWork::orderedBeforeNewWork(const WorkState &St,
+                                             const Stmt *Site,
+                                             unsigned S) const {
+  if (orderedAnyway(St, Site, S))
     return true;
+  const StreamRef &X = Streams[Works.at(Site).Stream], &Y = Streams[S];
   // The legacy default stream waits for, and is waited for by, every
   // blocking stream.
   if (Y.K == StreamRef::Legacy && isBlocking(X))
@@ -968,12 +1031,9 @@ bool FunctionAsyncWork::orderedBeforeNewWork(const WorkState &St,
 
 bool FunctionAsyncWork::retiredBySync(const WorkState &St, const Stmt *Site,
                                       unsigned S) const {
-  auto It = St.Pending.find(Site);
-  if (It != St.Pending.end() && It->second.count(S))
+  if (orderedAnyway(St, Site, S))
     return true;
   const StreamRef &X = Streams[Works.at(Site).Stream], &Y = Streams[S];
-  if (X.K == StreamRef::Unknown || Y.K == StreamRef::Unknown || X == Y)
-    return true;
   // Synchronizing the legacy stream is taken to wait for the blocking
   // streams too (the documentation does not say; silence is the safe side).
   return Y.K == StreamRef::Legacy && isBlocking(X);
@@ -1041,203 +1101,215 @@ std::optional<WorkInfo::Buffer> FunctionAsyncWork::bufferOf(const Expr *Ptr) {
   return B;
 }
 
+const FunctionAsyncWork::ApiTransfer FunctionAsyncWork::ApiTransfers[] = {
+    // In this order: the first kind of fact the model gives a call decides.
+    {[](const ApiFunction &F) { return F.Copy.has_value(); },
+     &FunctionAsyncWork::transferCopy},
+    {[](const ApiFunction &F) { return F.Sync.has_value(); },
+     &FunctionAsyncWork::transferSync},
+    {[](const ApiFunction &F) { return F.ImplicitSync; },
+     &FunctionAsyncWork::transferImplicitSync},
+    {[](const ApiFunction &F) { return F.Free.has_value(); },
+     &FunctionAsyncWork::transferFree},
+    {[](const ApiFunction &F) { return F.Event.has_value(); },
+     &FunctionAsyncWork::transferEvent},
+};
+
 void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
                                      bool Report) {
-  auto Arg = [&](int I) -> const Expr * {
-    return I >= 0 && (unsigned)I < C->getNumArgs() ? C->getArg(I) : nullptr;
-  };
   // What a call queues does not change from one visit to the next.
   if (auto It = Works.find(C); It != Works.end() && isQueuingCall(C)) {
     enqueue(It->second, St);
     return;
   }
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
-    WorkInfo W;
-    W.Kind = WorkKind::Kernel;
-    W.Site = C;
-    W.Kernel = K->getDirectCallee();
-    const CallExpr *Config = K->getConfig();
-    W.StreamExpr = Config && Config->getNumArgs() > 3 &&
-                           !isa<CXXDefaultArgExpr>(Config->getArg(3))
-                       ? Config->getArg(3)
-                       : nullptr;
-    W.Stream = streamOf(W.StreamExpr);
-    if (W.Kernel) {
-      for (unsigned I = 0; I < K->getNumArgs(); ++I) {
-        std::optional<WorkInfo::Buffer> B = bufferOf(K->getArg(I));
-        if (!B)
-          continue;
-        std::optional<AsyncWorkAnalysis::Access> Acc =
-            A.deviceAccess(W.Kernel, I);
-        // Memory the kernel shares with the host on purpose (volatile
-        // polling, system-scope atomics) is not a missing synchronization.
-        if (!Acc || Acc->Concurrent)
-          continue;
-        if (Acc->Writes)
-          W.Writes.push_back(*B);
-        if (Acc->Reads)
-          W.Reads.push_back(*B);
-      }
-      if (const auto *Managed = A.managedAccess(W.Kernel))
-        for (const auto &[VD, Acc] : *Managed) {
-          WorkInfo::Buffer B;
-          B.Key = LocKey{VD, {}};
-          B.HostVisible = true;
-          if (Acc.Writes)
-            W.Writes.push_back(B);
-          if (Acc.Reads)
-            W.Reads.push_back(B);
-        }
-    }
-    enqueue(W, St);
+    enqueue(kernelWork(K), St);
     return;
   }
-
   const FunctionDecl *Callee = C->getDirectCallee();
   const ApiFunction *Api = CudaApiModel::lookup(Callee);
   if (!Api) {
-    if (!Callee || (!isInSystemHeader(Callee, SM) && !Callee->hasBody())) {
-      St.Pending.clear();
-      return;
-    }
-    bool Waits = hostFunctionMayWait(Callee);
-    if (Waits)
-      St.Pending.clear();
-    else if (Report && !St.Pending.empty())
-      checkCallArguments(C, Callee, St);
-    if (!isInSystemHeader(Callee, SM))
-      enqueueLeftRunning(C, Callee, St);
+    transferUnmodelledCall(C, Callee, St, Report);
     return;
   }
+  for (const ApiTransfer &T : ApiTransfers)
+    if (T.Applies(*Api)) {
+      (this->*T.Apply)(C, *Api, St, Report);
+      return;
+    }
+}
 
-  if (Api->Copy) {
-    const CopyInfo &CI = *Api->Copy;
-    if (Api->Library == ApiLibrary::CLib) {
-      if (Report && !St.Pending.empty()) {
-        const Expr *Src = Arg(CI.SrcArg), *Dst = Arg(CI.DstArg);
-        if (!(Src && checkPointerUse(C, Src, true, false, St)) && Dst)
-          checkPointerUse(C, Dst, false, true, St);
-      }
-      return;
-    }
-    if (CI.isAsync()) {
-      WorkInfo W;
-      W.Kind = CI.isSet() ? WorkKind::Memset : WorkKind::Copy;
-      W.Site = C;
-      W.StreamExpr = Arg(CI.StreamArg);
-      if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
-        W.StreamExpr = nullptr;
-      W.Stream = streamOf(W.StreamExpr);
-      if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.DstArg)))
-        W.Writes.push_back(*B);
-      if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.SrcArg)))
-        W.Reads.push_back(*B);
-      enqueue(W, St);
-      return;
-    }
-    if (CI.isSet() || (CI.Flags & CF_Peer))
-      return; // Do not wait for the device.
-    std::optional<CopyDirection> D = CI.FixedDirection;
-    if (*D == CopyDirection::None)
-      D = CudaApiModel::copyKindOf(Arg(CI.KindArg), Ctx);
-    if (D && *D == CopyDirection::DeviceToDevice)
-      return; // No host-side synchronization.
-    // A synchronous copy is queued on the default stream and waited for.
-    unsigned Default = intern(defaultStream());
-    retireIf(St, [&](const Stmt *Site) {
-      return orderedBeforeNewWork(St, Site, Default);
-    });
-    return;
+WorkInfo FunctionAsyncWork::kernelWork(const CUDAKernelCallExpr *K) {
+  WorkInfo W;
+  W.Kind = WorkKind::Kernel;
+  W.Site = K;
+  W.Kernel = K->getDirectCallee();
+  const CallExpr *Config = K->getConfig();
+  setStream(W, Config && Config->getNumArgs() > 3 ? Config->getArg(3)
+                                                  : nullptr);
+  if (!W.Kernel)
+    return W;
+  for (unsigned I = 0; I < K->getNumArgs(); ++I) {
+    std::optional<WorkInfo::Buffer> B = bufferOf(K->getArg(I));
+    if (!B)
+      continue;
+    std::optional<AsyncWorkAnalysis::Access> Acc = A.deviceAccess(W.Kernel, I);
+    // Memory the kernel shares with the host on purpose (volatile
+    // polling, system-scope atomics) is not a missing synchronization.
+    if (!Acc || Acc->Concurrent)
+      continue;
+    W.add(*B, *Acc);
   }
+  if (const auto *Managed = A.managedAccess(W.Kernel))
+    for (const auto &[VD, Acc] : *Managed)
+      W.addManaged(VD, Acc);
+  return W;
+}
 
-  if (Api->Sync) {
-    const SyncInfo &SI = *Api->Sync;
-    if (SI.isQuery() && !isResultExamined(classifyResultUse(C, Cfg), Cfg))
-      return; // A query whose answer is ignored orders nothing.
-    switch (SI.Scope) {
-    case SyncScope::Device:
-      St.Pending.clear();
-      return;
-    case SyncScope::Stream:
-    case SyncScope::StreamQuery: {
-      unsigned S = streamOf(Arg(SI.HandleArg));
-      if (Streams[S].K == StreamRef::Legacy)
-        retireIf(St, [&](const Stmt *Site) {
-          return orderedBeforeNewWork(St, Site, S);
-        });
-      else
-        retireIf(St, [&](const Stmt *Site) {
-          return retiredBySync(St, Site, S);
-        });
-      return;
-    }
-    case SyncScope::Event:
-    case SyncScope::EventQuery:
-      retireEvent(St, eventOf(Arg(SI.HandleArg)));
-      return;
-    }
-  }
-
-  if (Api->ImplicitSync) {
+void FunctionAsyncWork::transferUnmodelledCall(const CallExpr *C,
+                                               const FunctionDecl *Callee,
+                                               WorkState &St, bool Report) {
+  if (!Callee || (!isInSystemHeader(Callee, SM) && !Callee->hasBody())) {
     St.Pending.clear();
     return;
   }
+  bool Waits = hostFunctionMayWait(Callee);
+  if (Waits)
+    St.Pending.clear();
+  else if (Report && !St.Pending.empty())
+    checkCallArguments(C, Callee, St);
+  if (!isInSystemHeader(Callee, SM))
+    enqueueLeftRunning(C, Callee, St);
+}
 
-  if (Api->Free) {
-    if (!Report || St.Pending.empty())
-      return;
-    const Expr *Ptr = Arg(Api->Free->PtrArg);
-    if (Api->Library == ApiLibrary::CLib)
-      checkFree(C, Ptr, std::nullopt, St);
-    else if (Api->Free->StreamArg >= 0)
-      checkFree(C, Ptr, streamOf(Arg(Api->Free->StreamArg)), St);
+void FunctionAsyncWork::transferCopy(const CallExpr *C, const ApiFunction &Api,
+                                     WorkState &St, bool Report) {
+  const CopyInfo &CI = *Api.Copy;
+  auto Arg = [&](int I) { return CudaApiModel::argument(C, I); };
+  if (Api.Library == ApiLibrary::CLib) {
+    if (Report && !St.Pending.empty()) {
+      const Expr *Src = Arg(CI.SrcArg), *Dst = Arg(CI.DstArg);
+      if (!(Src && checkPointerUse(C, Src, true, false, St)) && Dst)
+        checkPointerUse(C, Dst, false, true, St);
+    }
     return;
   }
+  if (CI.isAsync()) {
+    WorkInfo W;
+    W.Kind = CI.isSet() ? WorkKind::Memset : WorkKind::Copy;
+    W.Site = C;
+    setStream(W, Arg(CI.StreamArg));
+    if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.DstArg)))
+      W.Writes.push_back(*B);
+    if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.SrcArg)))
+      W.Reads.push_back(*B);
+    enqueue(W, St);
+    return;
+  }
+  if (CI.isSet() || (CI.Flags & CF_Peer))
+    return; // Do not wait for the device.
+  std::optional<CopyDirection> D = CI.FixedDirection;
+  if (*D == CopyDirection::None)
+    D = CudaApiModel::copyKindOf(Arg(CI.KindArg), Ctx);
+  if (D && *D == CopyDirection::DeviceToDevice)
+    return; // No host-side synchronization.
+  // A synchronous copy is queued on the default stream and waited for.
+  retireOrderedBefore(St, intern(defaultStream()));
+}
 
-  if (Api->Event) {
-    const EventInfo &EI = *Api->Event;
-    switch (EI.Role) {
-    case EventRole::Record: {
-      WorkInfo W;
-      W.Kind = WorkKind::EventRecord;
-      W.Site = C;
-      W.StreamExpr = Arg(EI.StreamArg);
-      if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
-        W.StreamExpr = nullptr;
-      W.Stream = streamOf(W.StreamExpr);
-      W.Event = eventOf(Arg(EI.EventArg));
-      enqueue(W, St);
-      return;
+void FunctionAsyncWork::transferSync(const CallExpr *C, const ApiFunction &Api,
+                                     WorkState &St, bool) {
+  const SyncInfo &SI = *Api.Sync;
+  if (SI.isQuery() && !isResultExamined(classifyResultUse(C, Cfg), Cfg))
+    return; // A query whose answer is ignored orders nothing.
+  const Expr *Handle = CudaApiModel::argument(C, SI.HandleArg);
+  switch (SI.Scope) {
+  case SyncScope::Device:
+    St.Pending.clear();
+    return;
+  case SyncScope::Stream:
+  case SyncScope::StreamQuery: {
+    unsigned S = streamOf(Handle);
+    if (Streams[S].K == StreamRef::Legacy)
+      retireOrderedBefore(St, S);
+    else
+      retireIf(St, [&](const Stmt *Site) {
+        return retiredBySync(St, Site, S);
+      });
+    return;
+  }
+  case SyncScope::Event:
+  case SyncScope::EventQuery:
+    retireEvent(St, eventOf(Handle));
+    return;
+  }
+}
+
+void FunctionAsyncWork::transferImplicitSync(const CallExpr *,
+                                             const ApiFunction &,
+                                             WorkState &St, bool) {
+  St.Pending.clear();
+}
+
+void FunctionAsyncWork::transferFree(const CallExpr *C, const ApiFunction &Api,
+                                     WorkState &St, bool Report) {
+  if (!Report || St.Pending.empty())
+    return;
+  const Expr *Ptr = CudaApiModel::argument(C, Api.Free->PtrArg);
+  if (Api.Library == ApiLibrary::CLib)
+    checkFree(C, Ptr, std::nullopt, St);
+  else if (Api.Free->StreamArg >= 0)
+    checkFree(C, Ptr, streamOf(CudaApiModel::argument(C, Api.Free->StreamArg)),
+              St);
+}
+
+void FunctionAsyncWork::transferEvent(const CallExpr *C,
+                                      const ApiFunction &Api, WorkState &St,
+                                      bool Report) {
+  const EventInfo &EI = *Api.Event;
+  auto Arg = [&](int I) { return CudaApiModel::argument(C, I); };
+  switch (EI.Role) {
+  case EventRole::Record: {
+    WorkInfo W;
+    W.Kind = WorkKind::EventRecord;
+    W.Site = C;
+    setStream(W, Arg(EI.StreamArg));
+    W.Event = eventOf(Arg(EI.EventArg));
+    enqueue(W, St);
+    return;
+  }
+  case EventRole::Wait: {
+    unsigned S = streamOf(Arg(EI.StreamArg));
+    std::optional<unsigned> Ev = eventOf(Arg(EI.EventArg));
+    auto It = Ev ? St.Events.find(*Ev) : St.Events.end();
+    for (auto &[Site, Ordered] : St.Pending)
+      if (It == St.Events.end() || It->second.count(Site))
+        Ordered.insert(S);
+    return;
+  }
+  case EventRole::Elapsed:
+    if (Report)
+      checkElapsed(C, EI, St);
+    return;
+  }
+}
+
+void FunctionAsyncWork::checkElapsed(const CallExpr *C, const EventInfo &EI,
+                                     const WorkState &St) {
+  for (int I : {EI.Event2Arg, EI.EventArg}) {
+    const Expr *EventArg = CudaApiModel::argument(C, I);
+    std::optional<unsigned> Ev = eventOf(EventArg);
+    if (!Ev)
+      continue;
+    llvm::SmallVector<const Stmt *, 2> Records;
+    for (const auto &[Site, Ordered] : St.Pending) {
+      const WorkInfo &W = Works.at(Site);
+      if (W.Kind == WorkKind::EventRecord && W.Event == Ev)
+        Records.push_back(Site);
     }
-    case EventRole::Wait: {
-      unsigned S = streamOf(Arg(EI.StreamArg));
-      std::optional<unsigned> Ev = eventOf(Arg(EI.EventArg));
-      auto It = Ev ? St.Events.find(*Ev) : St.Events.end();
-      for (auto &[Site, Ordered] : St.Pending)
-        if (It == St.Events.end() || It->second.count(Site))
-          Ordered.insert(S);
+    if (!Records.empty()) {
+      report(SyncHazard::ElapsedBeforeSync, C, EventArg, earliest(Records));
       return;
-    }
-    case EventRole::Elapsed: {
-      if (!Report)
-        return;
-      for (int I : {EI.Event2Arg, EI.EventArg}) {
-        std::optional<unsigned> Ev = eventOf(Arg(I));
-        if (!Ev)
-          continue;
-        llvm::SmallVector<const Stmt *, 2> Records;
-        for (const auto &[Site, Ordered] : St.Pending) {
-          const WorkInfo &W = Works.at(Site);
-          if (W.Kind == WorkKind::EventRecord && W.Event == Ev)
-            Records.push_back(Site);
-        }
-        if (!Records.empty()) {
-          report(SyncHazard::ElapsedBeforeSync, C, Arg(I), earliest(Records));
-          return;
-        }
-      }
-      return;
-    }
     }
   }
 }
@@ -1285,10 +1357,10 @@ void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
   WorkInfo W;
   W.Site = C;
   W.Via = Callee;
-  W.Kind = Left->front().Kind;
-  W.Kernel = Left->front().Kernel;
-  // One operation for the call: its stream when every piece of work agrees.
   const AsyncWorkAnalysis::LeftRunning &First = Left->front();
+  W.Kind = First.Kind;
+  W.Kernel = First.Kernel;
+  // One operation for the call: its stream when every piece of work agrees.
   bool SameStream = llvm::all_of(*Left, [&](const auto &L) {
     return L.StreamParam == First.StreamParam &&
            L.StreamKind == First.StreamKind;
@@ -1297,10 +1369,7 @@ void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
   if (!SameStream) {
     W.Stream = intern(Unknown);
   } else if (First.StreamParam >= 0) {
-    W.StreamExpr = ArgOf(First.StreamParam);
-    if (W.StreamExpr && isa<CXXDefaultArgExpr>(W.StreamExpr))
-      W.StreamExpr = nullptr;
-    W.Stream = W.StreamExpr ? streamOf(W.StreamExpr) : intern(defaultStream());
+    setStream(W, ArgOf(First.StreamParam));
   } else {
     StreamRef S;
     S.K = First.StreamKind;
@@ -1309,22 +1378,11 @@ void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
   for (const AsyncWorkAnalysis::LeftRunning &L : *Left) {
     for (const auto &[Param, Acc] : L.Params) {
       std::optional<WorkInfo::Buffer> B = bufferOf(ArgOf(Param));
-      if (!B || !B->HostVisible)
-        continue;
-      if (Acc.Writes)
-        W.Writes.push_back(*B);
-      if (Acc.Reads)
-        W.Reads.push_back(*B);
+      if (B && B->HostVisible)
+        W.add(*B, Acc);
     }
-    for (const auto &[VD, Acc] : L.Managed) {
-      WorkInfo::Buffer B;
-      B.Key = LocKey{VD, {}};
-      B.HostVisible = true;
-      if (Acc.Writes)
-        W.Writes.push_back(B);
-      if (Acc.Reads)
-        W.Reads.push_back(B);
-    }
+    for (const auto &[VD, Acc] : L.Managed)
+      W.addManaged(VD, Acc);
   }
   if (!W.Writes.empty() || !W.Reads.empty())
     enqueue(W, St);
@@ -1444,14 +1502,7 @@ std::pair<bool, bool> FunctionAsyncWork::accessKind(const Expr *E) const {
 }
 
 void FunctionAsyncWork::checkElementAccess(const Expr *E, const WorkState &St) {
-  const Expr *Base = nullptr;
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
-    Base = AS->getBase();
-  else if (const auto *U = dyn_cast<UnaryOperator>(E);
-           U && U->getOpcode() == UO_Deref)
-    Base = U->getSubExpr();
-  else if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
-    Base = ME->getBase();
+  const Expr *Base = accessedPointer(E);
   std::optional<LocKey> Key;
   const Stmt *AllocSite = nullptr;
   const Expr *Named = Base;

@@ -184,6 +184,14 @@ public:
   /// The entry for a name, for tests and docs.
   static const ApiFunction *lookupName(llvm::StringRef Name);
 
+  /// The argument of \p Call that a row's argument index names: null for
+  /// -1 ("none") and for an index past the call's arguments.
+  static const Expr *argument(const CallExpr *Call, int Index) {
+    return Index >= 0 && static_cast<unsigned>(Index) < Call->getNumArgs()
+               ? Call->getArg(Index)
+               : nullptr;
+  }
+
   /// Whether \p T names one of \p TypeNames, through any typedef on the way
   /// to its canonical type (so 'cudaError_t' matches the typedef and
   /// 'cudaError' the enum).

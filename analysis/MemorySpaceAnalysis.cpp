@@ -162,6 +162,17 @@ static bool isOutParamType(QualType T) {
 
 bool isManagedVariableDecl(const VarDecl *VD) { return isManagedVariable(VD); }
 
+const Expr *accessedPointer(const Expr *E) {
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return AS->getBase();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    return U->getSubExpr();
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && ME->isArrow())
+    return ME->getBase();
+  return nullptr;
+}
+
 //===----------------------------------------------------------------------===//
 // One function
 //===----------------------------------------------------------------------===//
@@ -184,6 +195,40 @@ private:
              bool Weak = false) const;
   void clobber(const LocKey &Prefix, bool IncludeSelf, MemoryState &St) const;
   void transferCall(const CallExpr *Call, MemoryState &St) const;
+  // What a call of the API model does to pointers, one handler per kind of
+  // fact (ApiTransfers says which applies).
+  void transferAllocation(const CallExpr *Call, const ApiFunction &Api,
+                          MemoryState &St) const;
+  void transferFree(const CallExpr *Call, const ApiFunction &Api,
+                    MemoryState &St) const;
+  void transferHostRegister(const CallExpr *Call, const ApiFunction &Api,
+                            MemoryState &St) const;
+  void transferMapHost(const CallExpr *Call, const ApiFunction &Api,
+                       MemoryState &St) const;
+  struct ApiTransfer {
+    bool (*Applies)(const ApiFunction &);
+    /// Null: the call changes no pointer.
+    void (FunctionAnalyzer::*Apply)(const CallExpr *, const ApiFunction &,
+                                    MemoryState &) const;
+  };
+  static const ApiTransfer ApiTransfers[];
+  /// A call the model does not describe, or an API call that may store
+  /// through any pointer it is given (\p Modelled).
+  void transferOtherCall(const CallExpr *Call, bool Modelled,
+                         MemoryState &St) const;
+  /// What same-TU callee \p Sum leaves under its parameter \p DefP, to
+  /// which \p Call passes \p Arg.
+  void applyParamSummary(const CallExpr *Call, const FunctionMemorySpaces &Sum,
+                         const ParmVarDecl *DefP, const Expr *Arg,
+                         MemoryState &St) const;
+  /// An unknown callee may write through any pointer or reference to a
+  /// tracked location: \p Arg, passed as parameter \p P (null when unknown).
+  void clobberThroughArgument(const Expr *Arg, const ParmVarDecl *P,
+                              MemoryState &St) const;
+  /// Where a call stores through the out-parameter argument \p A.
+  std::optional<LocKey> outLoc(const Expr *A) const;
+  /// The pointer at \p Ptr moves inside its allocation (`p += k`, `++p`).
+  void markOffset(const Expr *Ptr, MemoryState &St) const;
   void freeThrough(const Expr *Ptr, const Stmt *At, MemoryState &St) const;
   void copyRecord(const LocKey &To, const Expr *From, MemoryState &St) const;
   PointerFact allocation(const CallExpr *Call, const ApiFunction &Api,
@@ -191,6 +236,9 @@ private:
   PointerFact evalArrayObject(const Expr *E) const;
   PointerFact evalContainerData(const Expr *Object) const;
   PointerFact evalAddressOf(const Expr *Sub, const MemoryState &St) const;
+  PointerFact evalCast(const CastExpr *CE, const MemoryState &St) const;
+  PointerFact evalNew(const CXXNewExpr *New) const;
+  PointerFact evalCall(const CallExpr *Call, const MemoryState &St) const;
   bool isWeak(const LocKey &K) const;
 
   MemorySpaceAnalysis &MSA;
@@ -474,15 +522,7 @@ PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
     return F;
   }
   // &p[i], &*p, &p->f: inside whatever p points to.
-  const Expr *Base = nullptr;
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub))
-    Base = AS->getBase();
-  else if (const auto *U = dyn_cast<UnaryOperator>(Sub);
-           U && U->getOpcode() == UO_Deref)
-    Base = U->getSubExpr();
-  else if (const auto *ME = dyn_cast<MemberExpr>(Sub); ME && ME->isArrow())
-    Base = ME->getBase();
-  if (Base) {
+  if (const Expr *Base = accessedPointer(Sub)) {
     PointerFact F = eval(Base, St);
     if (!F.Unknown) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
@@ -562,37 +602,8 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
   if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
       Expr::NPCK_NotNull)
     return PointerFact::null();
-  if (const auto *CE = dyn_cast<CastExpr>(E)) {
-    switch (CE->getCastKind()) {
-    case CK_LValueToRValue: {
-      if (auto L = locOf(CE->getSubExpr()))
-        return read(*L, St);
-      return PointerFact::unknown();
-    }
-    case CK_ArrayToPointerDecay:
-      return evalArrayObject(CE->getSubExpr());
-    case CK_BitCast:
-      if (isa<ExplicitCastExpr>(CE)) {
-        PointerFact F = eval(CE->getSubExpr(), St);
-        if (F.isKnown() && F.ElemType.isNull() && F.AllocSite)
-          if (const auto *PT = CE->getType()->getAs<PointerType>())
-            if (!PT->getPointeeType()->isVoidType())
-              F.ElemType = PT->getPointeeType().getUnqualifiedType();
-        return F;
-      }
-      return eval(CE->getSubExpr(), St);
-    case CK_NoOp:
-    case CK_DerivedToBase:
-    case CK_UncheckedDerivedToBase:
-    case CK_BaseToDerived:
-    case CK_AddressSpaceConversion:
-      return eval(CE->getSubExpr(), St);
-    case CK_NullToPointer:
-      return PointerFact::null();
-    default:
-      return PointerFact::unknown(); // Integers, functions, user conversions.
-    }
-  }
+  if (const auto *CE = dyn_cast<CastExpr>(E))
+    return evalCast(CE, St);
   if (isa<StringLiteral>(E))
     return evalArrayObject(E);
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -622,64 +633,104 @@ PointerFact FunctionAnalyzer::eval(const Expr *E,
   if (const auto *C = dyn_cast<AbstractConditionalOperator>(E))
     return PointerFact::join(eval(C->getTrueExpr(), St),
                              eval(C->getFalseExpr(), St));
-  if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
-    // Placement new builds in memory it is given (maybe managed or pinned);
-    // only the nothrow form allocates.
-    if (New->getNumPlacementArgs() > 0) {
-      const auto *RD =
-          New->getPlacementArg(0)->getType()->getAsCXXRecordDecl();
-      if (!RD || !RD->getIdentifier() || RD->getName() != "nothrow_t")
-        return PointerFact::unknown();
-    }
-    PointerFact F = PointerFact::inSpace(MS_Host);
-    F.AllocSite = New;
-    QualType T = New->getAllocatedType();
-    F.ElemType = T.getUnqualifiedType();
-    if (!T->isIncompleteType() && !T->isDependentType()) {
-      F.Size.Known = true;
-      F.Size.Constant = Ctx.getTypeSizeInChars(T).getQuantity();
-      if (New->isArray()) {
-        if (auto Size = New->getArraySize(); Size && *Size)
-          F.Size.Factors.push_back(*Size);
-        else
-          F.Size.Known = false;
-      }
-    }
-    return F;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
-      const CXXMethodDecl *M = MC->getMethodDecl();
-      if (M && M->getIdentifier() && M->getName() == "data" &&
-          CudaApiModel::isHostContainer(M->getParent()))
-        return evalContainerData(MC->getImplicitObjectArgument());
-      return PointerFact::unknown();
-    }
-    if (const ApiFunction *Api = CudaApiModel::lookup(Call)) {
-      if (Api->Alloc && Api->Alloc->PtrOutArg < 0)
-        return allocation(Call, *Api, St);
-      return PointerFact::unknown();
-    }
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getReturnType()->isPointerType())
-      return PointerFact::unknown();
-    const FunctionMemorySpaces *S = MSA.summary(Callee);
-    if (!S)
-      return PointerFact::unknown();
-    PointerFact F = S->returned();
-    if (F.Size.Known) {
-      if (F.Size.ViaCall)
-        F.Size = AllocSize(); // Only one level of substitution.
-      else if (F.AllocSite && !F.Size.Factors.empty())
-        F.Size.ViaCall = Call;
-    }
-    F.Freed = false;
-    F.FreedAt = nullptr;
-    return F;
-  }
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return evalNew(New);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return evalCall(Call, St);
   if (auto L = locOf(E); L && E->isPRValue())
     return read(*L, St);
   return PointerFact::unknown();
+}
+
+PointerFact FunctionAnalyzer::evalCast(const CastExpr *CE,
+                                       const MemoryState &St) const {
+  switch (CE->getCastKind()) {
+  case CK_LValueToRValue: {
+    if (auto L = locOf(CE->getSubExpr()))
+      return read(*L, St);
+    return PointerFact::unknown();
+  }
+  case CK_ArrayToPointerDecay:
+    return evalArrayObject(CE->getSubExpr());
+  case CK_BitCast:
+    if (isa<ExplicitCastExpr>(CE)) {
+      PointerFact F = eval(CE->getSubExpr(), St);
+      if (F.isKnown() && F.ElemType.isNull() && F.AllocSite)
+        if (const auto *PT = CE->getType()->getAs<PointerType>())
+          if (!PT->getPointeeType()->isVoidType())
+            F.ElemType = PT->getPointeeType().getUnqualifiedType();
+      return F;
+    }
+    return eval(CE->getSubExpr(), St);
+  case CK_NoOp:
+  case CK_DerivedToBase:
+  case CK_UncheckedDerivedToBase:
+  case CK_BaseToDerived:
+  case CK_AddressSpaceConversion:
+    return eval(CE->getSubExpr(), St);
+  case CK_NullToPointer:
+    return PointerFact::null();
+  default:
+    return PointerFact::unknown(); // Integers, functions, user conversions.
+  }
+}
+
+PointerFact FunctionAnalyzer::evalNew(const CXXNewExpr *New) const {
+  // Placement new builds in memory it is given (maybe managed or pinned);
+  // only the nothrow form allocates.
+  if (New->getNumPlacementArgs() > 0) {
+    const auto *RD =
+        New->getPlacementArg(0)->getType()->getAsCXXRecordDecl();
+    if (!RD || !RD->getIdentifier() || RD->getName() != "nothrow_t")
+      return PointerFact::unknown();
+  }
+  PointerFact F = PointerFact::inSpace(MS_Host);
+  F.AllocSite = New;
+  QualType T = New->getAllocatedType();
+  F.ElemType = T.getUnqualifiedType();
+  if (!T->isIncompleteType() && !T->isDependentType()) {
+    F.Size.Known = true;
+    F.Size.Constant = Ctx.getTypeSizeInChars(T).getQuantity();
+    if (New->isArray()) {
+      if (auto Size = New->getArraySize(); Size && *Size)
+        F.Size.Factors.push_back(*Size);
+      else
+        F.Size.Known = false;
+    }
+  }
+  return F;
+}
+
+PointerFact FunctionAnalyzer::evalCall(const CallExpr *Call,
+                                       const MemoryState &St) const {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (M && M->getIdentifier() && M->getName() == "data" &&
+        CudaApiModel::isHostContainer(M->getParent()))
+      return evalContainerData(MC->getImplicitObjectArgument());
+    return PointerFact::unknown();
+  }
+  if (const ApiFunction *Api = CudaApiModel::lookup(Call)) {
+    if (Api->Alloc && Api->Alloc->PtrOutArg < 0)
+      return allocation(Call, *Api, St);
+    return PointerFact::unknown();
+  }
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getReturnType()->isPointerType())
+    return PointerFact::unknown();
+  const FunctionMemorySpaces *S = MSA.summary(Callee);
+  if (!S)
+    return PointerFact::unknown();
+  PointerFact F = S->returned();
+  if (F.Size.Known) {
+    if (F.Size.ViaCall)
+      F.Size = AllocSize(); // Only one level of substitution.
+    else if (F.AllocSite && !F.Size.Factors.empty())
+      F.Size.ViaCall = Call;
+  }
+  F.Freed = false;
+  F.FreedAt = nullptr;
+  return F;
 }
 
 void FunctionAnalyzer::copyRecord(const LocKey &To, const Expr *From,
@@ -742,182 +793,231 @@ void FunctionAnalyzer::freeThrough(const Expr *Ptr, const Stmt *At,
   write(*L, F, St, isWeak(*L));
 }
 
+const FunctionAnalyzer::ApiTransfer FunctionAnalyzer::ApiTransfers[] = {
+    // In this order: the first kind of fact the model gives a call decides.
+    {[](const ApiFunction &F) { return F.Alloc && F.Alloc->PtrOutArg >= 0; },
+     &FunctionAnalyzer::transferAllocation},
+    {[](const ApiFunction &F) { return F.Free.has_value(); },
+     &FunctionAnalyzer::transferFree},
+    {[](const ApiFunction &F) { return F.HostRegister.has_value(); },
+     &FunctionAnalyzer::transferHostRegister},
+    {[](const ApiFunction &F) { return F.MapHost.has_value(); },
+     &FunctionAnalyzer::transferMapHost},
+    // Copies change memory, not pointers.
+    {[](const ApiFunction &F) { return F.Copy.has_value(); }, nullptr},
+};
+
 void FunctionAnalyzer::transferCall(const CallExpr *Call,
                                     MemoryState &St) const {
   const ApiFunction *Api = CudaApiModel::lookup(Call);
-  unsigned N = Call->getNumArgs();
-  auto Arg = [&](int I) -> const Expr * {
-    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
-  };
-  auto OutLoc = [&](const Expr *A) -> std::optional<LocKey> {
-    if (!A)
-      return std::nullopt;
-    A = A->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(A);
-        U && U->getOpcode() == UO_AddrOf)
-      return locOf(U->getSubExpr());
-    if (auto K = locOf(A); K && K->Path.size() < 3) {
-      K->Path.push_back(nullptr);
-      return K;
-    }
-    return std::nullopt;
-  };
-  if (Api) {
-    if (Api->Alloc && Api->Alloc->PtrOutArg >= 0) {
-      if (auto L = OutLoc(Arg(Api->Alloc->PtrOutArg))) {
-        QualType T = Arg(Api->Alloc->PtrOutArg)->IgnoreParenCasts()->getType();
-        bool Linear = Api->Alloc->BytesArg >= 0 || Api->Alloc->PitchOutArg >= 0;
-        QualType Stored;
-        if (const auto *PT = T->getAs<PointerType>())
-          Stored = PT->getPointeeType();
-        if (Linear && !Stored.isNull() && Stored->isPointerType()) {
-          PointerFact F = allocation(Call, *Api, St);
-          QualType Elem = Stored->getPointeeType().getUnqualifiedType();
-          if (!Elem->isVoidType())
-            F.ElemType = Elem;
-          write(*L, F, St, isWeak(*L));
-        } else if (!Linear && !Stored.isNull() && Stored->isRecordType() &&
-                   L->Path.size() < 3) {
-          // cudaMalloc3D fills a struct whose pointer member is the
-          // allocation (cudaPitchedPtr::ptr); the size is unknown.
-          clobber(*L, false, St);
-          const RecordDecl *RD = Stored->getAsRecordDecl();
-          for (const FieldDecl *FDecl : RD->fields())
-            if (FDecl->getType()->isPointerType()) {
-              LocKey K = *L;
-              K.Path.push_back(FDecl);
-              PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
-              F.AllocSite = Call;
-              F.Allocator = Call->getDirectCallee();
-              write(K, F, St, isWeak(K));
-              break;
-            }
-        } else {
-          clobber(*L, true, St);
-        }
-      }
-      return;
-    }
-    if (Api->Free) {
-      if (const Expr *P = Arg(Api->Free->PtrArg))
-        freeThrough(P, Call, St);
-      return;
-    }
-    if (Api->HostRegister) {
-      auto L = locOf(Arg(Api->HostRegister->PtrArg)
-                         ? Arg(Api->HostRegister->PtrArg)->IgnoreParenCasts()
-                         : nullptr);
-      if (!L)
+  if (Api)
+    for (const ApiTransfer &T : ApiTransfers)
+      if (T.Applies(*Api)) {
+        if (T.Apply)
+          (this->*T.Apply)(Call, *Api, St);
         return;
-      PointerFact F = read(*L, St);
-      if (Api->HostRegister->Registers && F.isOnly(MS_Host)) {
-        F.Spaces = MS_Pinned;
-        F.Registered = true;
-      } else if (!Api->HostRegister->Registers && F.Registered) {
-        F.Spaces = MS_Host;
-        F.Registered = false;
-      } else {
-        F = PointerFact::unknown();
       }
-      write(*L, F, St, isWeak(*L));
-      return;
-    }
-    if (Api->MapHost) {
-      if (auto L = OutLoc(Arg(Api->MapHost->DevicePtrOutArg))) {
-        PointerFact H = eval(Arg(Api->MapHost->HostPtrArg), St);
-        PointerFact F = PointerFact::inSpace(MS_Mapped);
-        if (H.isKnown()) {
-          F.AllocSite = H.AllocSite;
-          F.Allocator = H.Allocator;
-          F.Size = H.Size;
-        }
-        write(*L, F, St, isWeak(*L));
-      }
-      return;
-    }
-    if (Api->Copy)
-      return; // Copies change memory, not pointers.
-    // Other API calls may store through any pointer they are given.
-  }
+  // Other API calls may store through any pointer they are given.
+  transferOtherCall(Call, Api != nullptr, St);
+}
 
+std::optional<LocKey> FunctionAnalyzer::outLoc(const Expr *A) const {
+  if (!A)
+    return std::nullopt;
+  A = A->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(A);
+      U && U->getOpcode() == UO_AddrOf)
+    return locOf(U->getSubExpr());
+  if (auto K = locOf(A); K && K->Path.size() < 3) {
+    K->Path.push_back(nullptr);
+    return K;
+  }
+  return std::nullopt;
+}
+
+void FunctionAnalyzer::transferAllocation(const CallExpr *Call,
+                                          const ApiFunction &Api,
+                                          MemoryState &St) const {
+  const Expr *Out = CudaApiModel::argument(Call, Api.Alloc->PtrOutArg);
+  auto L = outLoc(Out);
+  if (!L)
+    return;
+  QualType T = Out->IgnoreParenCasts()->getType();
+  bool Linear = Api.Alloc->BytesArg >= 0 || Api.Alloc->PitchOutArg >= 0;
+  QualType Stored;
+  if (const auto *PT = T->getAs<PointerType>())
+    Stored = PT->getPointeeType();
+  if (Linear && !Stored.isNull() && Stored->isPointerType()) {
+    PointerFact F = allocation(Call, Api, St);
+    QualType Elem = Stored->getPointeeType().getUnqualifiedType();
+    if (!Elem->isVoidType())
+      F.ElemType = Elem;
+    write(*L, F, St, isWeak(*L));
+  } else if (!Linear && !Stored.isNull() && Stored->isRecordType() &&
+             L->Path.size() < 3) {
+    // cudaMalloc3D fills a struct whose pointer member is the allocation
+    // (cudaPitchedPtr::ptr); the size is unknown.
+    clobber(*L, false, St);
+    const RecordDecl *RD = Stored->getAsRecordDecl();
+    for (const FieldDecl *FDecl : RD->fields())
+      if (FDecl->getType()->isPointerType()) {
+        LocKey K = *L;
+        K.Path.push_back(FDecl);
+        PointerFact F = PointerFact::inSpace(Api.Alloc->Space);
+        F.AllocSite = Call;
+        F.Allocator = Call->getDirectCallee();
+        write(K, F, St, isWeak(K));
+        break;
+      }
+  } else {
+    clobber(*L, true, St);
+  }
+}
+
+void FunctionAnalyzer::transferFree(const CallExpr *Call,
+                                    const ApiFunction &Api,
+                                    MemoryState &St) const {
+  if (const Expr *P = CudaApiModel::argument(Call, Api.Free->PtrArg))
+    freeThrough(P, Call, St);
+}
+
+void FunctionAnalyzer::transferHostRegister(const CallExpr *Call,
+                                            const ApiFunction &Api,
+                                            MemoryState &St) const {
+  const Expr *P = CudaApiModel::argument(Call, Api.HostRegister->PtrArg);
+  auto L = locOf(P ? P->IgnoreParenCasts() : nullptr);
+  if (!L)
+    return;
+  PointerFact F = read(*L, St);
+  if (Api.HostRegister->Registers && F.isOnly(MS_Host)) {
+    F.Spaces = MS_Pinned;
+    F.Registered = true;
+  } else if (!Api.HostRegister->Registers && F.Registered) {
+    F.Spaces = MS_Host;
+    F.Registered = false;
+  } else {
+    F = PointerFact::unknown();
+  }
+  write(*L, F, St, isWeak(*L));
+}
+
+void FunctionAnalyzer::transferMapHost(const CallExpr *Call,
+                                       const ApiFunction &Api,
+                                       MemoryState &St) const {
+  auto L = outLoc(CudaApiModel::argument(Call, Api.MapHost->DevicePtrOutArg));
+  if (!L)
+    return;
+  PointerFact H =
+      eval(CudaApiModel::argument(Call, Api.MapHost->HostPtrArg), St);
+  PointerFact F = PointerFact::inSpace(MS_Mapped);
+  if (H.isKnown()) {
+    F.AllocSite = H.AllocSite;
+    F.Allocator = H.Allocator;
+    F.Size = H.Size;
+  }
+  write(*L, F, St, isWeak(*L));
+}
+
+void FunctionAnalyzer::transferOtherCall(const CallExpr *Call, bool Modelled,
+                                         MemoryState &St) const {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionMemorySpaces *Sum =
-      (!Api && Callee && !Callee->isVariadic()) ? MSA.summary(Callee) : nullptr;
+      (!Modelled && Callee && !Callee->isVariadic()) ? MSA.summary(Callee)
+                                                     : nullptr;
   const FunctionDecl *Def = Sum ? Sum->function() : nullptr;
 
   unsigned FirstArg = 0;
   if (isa<CXXOperatorCallExpr>(Call))
     if (isa_and_nonnull<CXXMethodDecl>(Callee))
       FirstArg = 1; // The object.
-  for (unsigned I = FirstArg; I < N; ++I) {
+  for (unsigned I = FirstArg, N = Call->getNumArgs(); I < N; ++I) {
     const Expr *A = Call->getArg(I);
     unsigned PI = I - FirstArg;
     const ParmVarDecl *P =
         Callee && PI < Callee->getNumParams() ? Callee->getParamDecl(PI) : nullptr;
     const ParmVarDecl *DefP =
         Def && PI < Def->getNumParams() ? Def->getParamDecl(PI) : nullptr;
-    if (Sum && DefP) {
-      std::optional<Referent> Ref = referentOf(DefP, A, *this);
-      if (!Ref || Ref->OutOnly)
-        continue;
-      if (Sum->ClobberedParams.count(DefP) || Sum->Failed) {
-        clobber(Ref->CallerBase, DefP->getType()->isReferenceType(), St);
-        continue;
-      }
-      // Apply what the callee leaves under its parameter. A key it does
-      // not mention was not written.
-      for (const auto &[K, F] : Sum->ExitState) {
-        if (!K.hasPrefix(Ref->CalleeBase) ||
-            (K.Path.size() == Ref->CalleeBase.Path.size() &&
-             !DefP->getType()->isReferenceType() &&
-             Ref->CalleeBase.Path.empty()))
-          continue;
-        PointerFact G = F;
-        if (G.Size.ViaCall)
-          G.Size = AllocSize();
-        else if (G.Size.Known && !G.Size.Factors.empty())
-          G.Size.ViaCall = Call;
-        LocKey CK = K.withSuffixOf(Ref->CalleeBase, Ref->CallerBase);
-        if (G.Freed && G.Spaces == MS_None) {
-          // The callee freed what the caller passed: keep the caller's
-          // facts about it.
-          PointerFact C = read(CK, St);
-          if (!C.Unknown && !C.Bottom) {
-            C.Freed = true;
-            C.FreedAt = G.FreedAt;
-            G = C;
-          }
-        }
-        write(CK, G, St, isWeak(CK));
-      }
-      continue;
-    }
-    // An unknown callee may write through any pointer or reference to a
-    // tracked location.
-    const Expr *Stripped = A->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(Stripped);
-        U && U->getOpcode() == UO_AddrOf) {
-      if (auto L = locOf(U->getSubExpr()))
-        clobber(*L, true, St);
-      continue;
-    }
-    if (P && P->getType()->isReferenceType() &&
-        !P->getType().getNonReferenceType().isConstQualified()) {
-      if (auto L = locOf(A))
-        clobber(*L, true, St);
-      continue;
-    }
-    if (A->getType()->isPointerType() &&
-        isOutParamType(P ? P->getType() : A->getType())) {
-      if (auto L = locOf(Stripped))
-        clobber(*L, false, St);
-    }
+    if (Sum && DefP)
+      applyParamSummary(Call, *Sum, DefP, A, St);
+    else
+      clobberThroughArgument(A, P, St);
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *M = MC->getMethodDecl();
     if (M && !M->isConst())
       if (auto L = locOf(MC->getImplicitObjectArgument()))
         clobber(*L, false, St);
+  }
+}
+
+void FunctionAnalyzer::applyParamSummary(const CallExpr *Call,
+                                         const FunctionMemorySpaces &Sum,
+                                         const ParmVarDecl *DefP,
+                                         const Expr *Arg,
+                                         MemoryState &St) const {
+  std::optional<Referent> Ref = referentOf(DefP, Arg, *this);
+  if (!Ref || Ref->OutOnly)
+    return;
+  if (Sum.ClobberedParams.count(DefP) || Sum.Failed) {
+    clobber(Ref->CallerBase, DefP->getType()->isReferenceType(), St);
+    return;
+  }
+  // Apply what the callee leaves under its parameter. A key it does not
+  // mention was not written.
+  for (const auto &[K, F] : Sum.ExitState) {
+    if (!K.hasPrefix(Ref->CalleeBase) ||
+        (K.Path.size() == Ref->CalleeBase.Path.size() &&
+         !DefP->getType()->isReferenceType() && Ref->CalleeBase.Path.empty()))
+      continue;
+    PointerFact G = F;
+    if (G.Size.ViaCall)
+      G.Size = AllocSize();
+    else if (G.Size.Known && !G.Size.Factors.empty())
+      G.Size.ViaCall = Call;
+    LocKey CK = K.withSuffixOf(Ref->CalleeBase, Ref->CallerBase);
+    if (G.Freed && G.Spaces == MS_None) {
+      // The callee freed what the caller passed: keep the caller's facts
+      // about it.
+      PointerFact C = read(CK, St);
+      if (!C.Unknown && !C.Bottom) {
+        C.Freed = true;
+        C.FreedAt = G.FreedAt;
+        G = C;
+      }
+    }
+    write(CK, G, St, isWeak(CK));
+  }
+}
+
+void FunctionAnalyzer::clobberThroughArgument(const Expr *A,
+                                              const ParmVarDecl *P,
+                                              MemoryState &St) const {
+  const Expr *Stripped = A->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Stripped);
+      U && U->getOpcode() == UO_AddrOf) {
+    if (auto L = locOf(U->getSubExpr()))
+      clobber(*L, true, St);
+    return;
+  }
+  if (P && P->getType()->isReferenceType() &&
+      !P->getType().getNonReferenceType().isConstQualified()) {
+    if (auto L = locOf(A))
+      clobber(*L, true, St);
+    return;
+  }
+  if (A->getType()->isPointerType() &&
+      isOutParamType(P ? P->getType() : A->getType())) {
+    if (auto L = locOf(Stripped))
+      clobber(*L, false, St);
+  }
+}
+
+void FunctionAnalyzer::markOffset(const Expr *Ptr, MemoryState &St) const {
+  if (auto L = locOf(Ptr)) {
+    PointerFact F = read(*L, St);
+    if (!F.Unknown)
+      F.Offset = true;
+    write(*L, F, St, isWeak(*L));
   }
 }
 
@@ -967,25 +1067,14 @@ void FunctionAnalyzer::transfer(const Stmt *S, MemoryState &St) const {
       return;
     }
     if ((B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_SubAssign) &&
-        B->getLHS()->getType()->isPointerType()) {
-      if (auto L = locOf(B->getLHS())) {
-        PointerFact F = read(*L, St);
-        if (!F.Unknown)
-          F.Offset = true;
-        write(*L, F, St, isWeak(*L));
-      }
-    }
+        B->getLHS()->getType()->isPointerType())
+      markOffset(B->getLHS(), St);
     return;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(S)) {
     if (U->isIncrementDecrementOp() &&
         U->getSubExpr()->getType()->isPointerType())
-      if (auto L = locOf(U->getSubExpr())) {
-        PointerFact F = read(*L, St);
-        if (!F.Unknown)
-          F.Offset = true;
-        write(*L, F, St, isWeak(*L));
-      }
+      markOffset(U->getSubExpr(), St);
     return;
   }
   if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {

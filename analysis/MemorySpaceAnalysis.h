@@ -279,6 +279,10 @@ private:
 /// Whether \p VD is a `__managed__` variable.
 bool isManagedVariableDecl(const VarDecl *VD);
 
+/// The pointer (or array) through which \p E reaches memory: `p` of `p[i]`,
+/// `*p` and `p->f`; null for any other expression.
+const Expr *accessedPointer(const Expr *E);
+
 /// Short descriptions for diagnostics.
 const char *spaceName(unsigned Spaces);
 
