@@ -50,6 +50,22 @@ static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
   return false;
 }
 
+bool FunctionCfg::isReachable(const CFGBlock *B) const {
+  if (!Reachable) {
+    Reachable.emplace();
+    llvm::SmallVector<const CFGBlock *, 32> Work{&Graph->getEntry()};
+    while (!Work.empty()) {
+      const CFGBlock *Cur = Work.pop_back_val();
+      if (!Reachable->insert(Cur).second)
+        continue;
+      for (const CFGBlock *Succ : Cur->succs())
+        if (Succ)
+          Work.push_back(Succ);
+    }
+  }
+  return Reachable->count(B);
+}
+
 bool FunctionCfg::hasIndirectUse(const VarDecl *VD) const {
   if (!IndirectlyUsed) {
     IndirectlyUsed.emplace();

@@ -54,6 +54,11 @@ public:
   /// first use.
   bool hasIndirectUse(const VarDecl *VD) const;
 
+  /// Whether some path from the entry reaches \p B. The CFG drops the
+  /// edges of conditions that fold to a constant, so the branch of
+  /// `if (N >= 1024)` with a smaller constant N is unreachable.
+  bool isReachable(const CFGBlock *B) const;
+
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
     if (auto S = E.getAs<CFGStmt>())
@@ -85,6 +90,7 @@ private:
   std::unique_ptr<CFG> Graph;
   mutable std::unique_ptr<ParentMap> Parents;
   mutable std::optional<llvm::DenseSet<const VarDecl *>> IndirectlyUsed;
+  mutable std::optional<llvm::DenseSet<const CFGBlock *>> Reachable;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };

@@ -120,10 +120,7 @@ void MemcpySizeCheck::checkPitchedCopy(const CallExpr *Call,
                                        const Expr *Src,
                                        const FunctionMemorySpaces &M,
                                        ASTContext &Ctx) {
-  unsigned N = Call->getNumArgs();
-  auto Arg = [&](int I) -> const Expr * {
-    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
-  };
+  auto Arg = [&](int I) { return CudaApiModel::argument(Call, I); };
   const SourceManager &SM = Ctx.getSourceManager();
   MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
   const FunctionDecl *FD = M.function();
@@ -303,10 +300,7 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
   if (!Api || !Api->Copy || (Api->Copy->Flags & CF_Params3D))
     return;
   const CopyInfo &CI = *Api->Copy;
-  unsigned N = Call->getNumArgs();
-  auto Arg = [&](int I) -> const Expr * {
-    return I >= 0 && (unsigned)I < N ? Call->getArg(I) : nullptr;
-  };
+  auto Arg = [&](int I) { return CudaApiModel::argument(Call, I); };
   bool Symbolic = CI.Flags & (CF_ToSymbol | CF_FromSymbol);
   const Expr *Dst = Symbolic && (CI.Flags & CF_ToSymbol) ? nullptr : Arg(CI.DstArg);
   const Expr *Src = CI.isSet() || (CI.Flags & CF_FromSymbol) ? nullptr

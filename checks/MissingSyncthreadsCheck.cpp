@@ -891,7 +891,10 @@ MissingSyncthreadsCheck::collectCandidates(const FunctionCfg &Cfg,
                                            ASTContext &Ctx) {
   const ParentMap &PM = Cfg.parents();
   std::vector<Candidate> Candidates;
-  for (const CFGBlock *B : Cfg.graph())
+  for (const CFGBlock *B : Cfg.graph()) {
+    // Steps under a condition that is constant false here do not run.
+    if (!Cfg.isReachable(B))
+      continue;
     for (const CFGElement &El : *B) {
       const auto *AS =
           dyn_cast_or_null<ArraySubscriptExpr>(FunctionCfg::stmtOf(El));
@@ -953,6 +956,7 @@ MissingSyncthreadsCheck::collectCandidates(const FunctionCfg &Cfg,
       if (C.Flat || C.Multi)
         Candidates.push_back(std::move(C));
     }
+  }
 
   return Candidates;
 }
