@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/FileUtilities.h"
 
 namespace cudatidy {
 
@@ -144,6 +145,79 @@ std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
   if (TK.HasCccl) {
     Flags.push_back("-isystem");
     Flags.push_back(TK.Root + "/include/cccl");
+  }
+  for (std::string &F : nvccCompatFlags(TK))
+    Flags.push_back(std::move(F));
+  return Flags;
+}
+
+std::string hostCompilerOpenMPDir() {
+  static const std::string Dir = [] {
+    std::string Result;
+    // nvcc preprocesses with its host compiler, gcc, which always finds
+    // its own omp.h; clang has one only with libomp-dev installed.
+    std::string Compiler =
+        llvm::sys::Process::GetEnv("CUDA_TIDY_HOST_COMPILER").value_or("");
+    if (Compiler.empty()) {
+      llvm::ErrorOr<std::string> Gcc = llvm::sys::findProgramByName("gcc");
+      if (!Gcc)
+        return Result;
+      Compiler = *Gcc;
+    }
+    llvm::SmallString<128> Out;
+    if (llvm::sys::fs::createTemporaryFile("cuda-tidy-gcc", "txt", Out))
+      return Result;
+    llvm::FileRemover Remove(Out);
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, Out.str(),
+                                                  llvm::StringRef("")};
+    llvm::StringRef Args[] = {Compiler, "-print-file-name=include"};
+    if (llvm::sys::ExecuteAndWait(Compiler, Args, std::nullopt, Redirects,
+                                  /*SecondsToWait=*/10) != 0)
+      return Result;
+    auto Buffer = llvm::MemoryBuffer::getFile(Out);
+    if (!Buffer)
+      return Result;
+    // gcc prints the path of its own include folder when it has one, and
+    // the bare name if not.
+    llvm::StringRef Folder = (*Buffer)->getBuffer().trim();
+    llvm::SmallString<256> OmpH(Folder);
+    llvm::sys::path::append(OmpH, "omp.h");
+    if (llvm::sys::path::is_absolute(Folder) &&
+        llvm::sys::fs::is_regular_file(OmpH))
+      Result = std::string(Folder);
+    return Result;
+  }();
+  return Dir;
+}
+
+std::vector<std::string> nvccCompatFlags(const CudaToolkit &TK) {
+  std::vector<std::string> Flags = {
+      // nvcc accepts the C++17-removed 'register' specifier; clang makes
+      // it an error by default (-Wregister is a warning that defaults to
+      // one). The specifier has no meaning either way.
+      "-Wno-register",
+      // clang's CUDA wrapper includes "cuda.h" by quotes from its own
+      // folder, so a project cuda.h in an -I folder hid the toolkit's:
+      // "cuda.h did not define CUDA_VERSION". nvcc's headers include their
+      // siblings. A quote folder is searched before -I folders, and only
+      // for quoted includes; a project header next to its includer still
+      // wins, as under nvcc.
+      "-iquote",
+      TK.Root + "/include",
+  };
+  if (TK.Major) {
+    // nvcc defines its version; code chooses APIs by it (CUB iterators
+    // removed in CUDA 13). CCCL reads it only under __NVCC__ or NVRTC.
+    Flags.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(TK.Major));
+    Flags.push_back("-D__CUDACC_VER_MINOR__=" + std::to_string(TK.Minor));
+    Flags.push_back("-D__CUDACC_VER_BUILD__=0");
+  }
+  // omp.h: nvcc finds gcc's, in every file, with or without -fopenmp.
+  // After every other folder, so that clang's own headers always win.
+  std::string OpenMP = hostCompilerOpenMPDir();
+  if (!OpenMP.empty()) {
+    Flags.push_back("-idirafter");
+    Flags.push_back(OpenMP);
   }
   return Flags;
 }

@@ -35,6 +35,17 @@ std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
                                            llvm::StringRef GpuArch,
                                            CudaPass Pass = CudaPass::Device);
 
+/// The flags among cudaAnalysisFlags() that make clang accept what nvcc
+/// accepts (docs/nvcc-compat.md): -Wno-register, the toolkit's include
+/// folder for quoted includes, nvcc's version macros, and the folder of
+/// the host compiler's omp.h.
+std::vector<std::string> nvccCompatFlags(const CudaToolkit &TK);
+
+/// The folder of gcc's omp.h ($CUDA_TIDY_HOST_COMPILER, else gcc on PATH,
+/// asked once with -print-file-name=include), when it holds omp.h; ""
+/// otherwise.
+std::string hostCompilerOpenMPDir();
+
 /// Whether a file is CUDA by its name.
 bool isCudaFileName(llvm::StringRef Path);
 /// Whether a file is a CUDA, C or C++ source or header by its name.

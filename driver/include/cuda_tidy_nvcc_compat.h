@@ -69,5 +69,144 @@ __CUDA_TIDY_STORE(__stwb)
 __CUDA_TIDY_STORE(__stwt)
 #undef __CUDA_TIDY_STORE
 
+// 4. <time.h> and <string.h>. nvcc's crt/common_functions.h includes both
+//    (and declares clock, memset and memcpy __host__ __device__); clang's
+//    wrapper does not, so a host call of clock() in a file that includes
+//    only <stdio.h> finds clang's __device__ clock() alone: "no matching
+//    function for call to 'clock'".
+#include <string.h>
+#include <time.h>
+
+// 5. __CUDACC__ is 1 under nvcc; clang's wrapper defines it empty, so
+//    "#if __CUDACC__" fails with "expected value in expression".
+#undef __CUDACC__
+#define __CUDACC__ 1
+
+// 6. __managed__ variables. nvcc's __managed__ implies __device__: device
+//    code reads them, host code too. clang 22 keeps the managed attribute
+//    for HIP only and drops it for CUDA, so "__managed__ int n;" is a host
+//    variable and every device use is "reference to __host__ variable".
+//    As a __device__ variable it is visible to both passes; the checks
+//    recognise managed variables by the __managed__ written in the source.
+#undef __managed__
+#define __managed__ __device__
+
+// 7. The memory-order and scope constants and the __nv_atomic_* builtins
+//    of CUDA 12.8+ (CUDA C++ Programming Guide, "Built-in Atomic
+//    Functions"). nvcc's crt/device_functions.h declares the constants,
+//    which clang's wrapper replaces by its own header; the functions are
+//    nvcc builtins. Here they are clang's __atomic builtins, whose order
+//    values are the same (0 relaxed ... 5 seq_cst); the scope, which only
+//    narrows what the hardware must make visible, is accepted and unused.
+#if defined(CUDA_VERSION) && CUDA_VERSION >= 12080
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+template <typename __T> struct __cuda_tidy_unqual { using type = __T; };
+template <typename __T> struct __cuda_tidy_unqual<const __T> {
+  using type = __T;
+};
+template <typename __T> struct __cuda_tidy_unqual<volatile __T> {
+  using type = __T;
+};
+template <typename __T> struct __cuda_tidy_unqual<const volatile __T> {
+  using type = __T;
+};
+#define __CUDA_TIDY_VAL(T) typename __cuda_tidy_unqual<T>::type
+#define __CUDA_TIDY_SCOPE int __scope = __NV_THREAD_SCOPE_SYSTEM
+
+template <typename __T>
+static inline __device__ __CUDA_TIDY_VAL(__T)
+    __nv_atomic_load_n(__T *__ptr, int __order, __CUDA_TIDY_SCOPE) {
+  return __atomic_load_n(__ptr, __order);
+}
+template <typename __T, typename __U>
+static inline __device__ void __nv_atomic_load(__T *__ptr, __U *__ret,
+                                               int __order,
+                                               __CUDA_TIDY_SCOPE) {
+  __atomic_load(__ptr, __ret, __order);
+}
+template <typename __T>
+static inline __device__ void
+__nv_atomic_store_n(__T *__ptr, __CUDA_TIDY_VAL(__T) __val, int __order,
+                    __CUDA_TIDY_SCOPE) {
+  __atomic_store_n(__ptr, __val, __order);
+}
+template <typename __T, typename __U>
+static inline __device__ void __nv_atomic_store(__T *__ptr, __U *__val,
+                                                int __order,
+                                                __CUDA_TIDY_SCOPE) {
+  __atomic_store(__ptr, __val, __order);
+}
+template <typename __T>
+static inline __device__ __CUDA_TIDY_VAL(__T)
+    __nv_atomic_exchange_n(__T *__ptr, __CUDA_TIDY_VAL(__T) __val, int __order,
+                           __CUDA_TIDY_SCOPE) {
+  return __atomic_exchange_n(__ptr, __val, __order);
+}
+template <typename __T, typename __U, typename __V>
+static inline __device__ void __nv_atomic_exchange(__T *__ptr, __U *__val,
+                                                   __V *__ret, int __order,
+                                                   __CUDA_TIDY_SCOPE) {
+  __atomic_exchange(__ptr, __val, __ret, __order);
+}
+template <typename __T>
+static inline __device__ bool
+__nv_atomic_compare_exchange_n(__T *__ptr, __CUDA_TIDY_VAL(__T) * __expected,
+                               __CUDA_TIDY_VAL(__T) __desired, bool __weak,
+                               int __success, int __failure,
+                               __CUDA_TIDY_SCOPE) {
+  return __atomic_compare_exchange_n(__ptr, __expected, __desired, __weak,
+                                     __success, __failure);
+}
+template <typename __T, typename __U, typename __V>
+static inline __device__ bool
+__nv_atomic_compare_exchange(__T *__ptr, __U *__expected, __V *__desired,
+                             bool __weak, int __success, int __failure,
+                             __CUDA_TIDY_SCOPE) {
+  return __atomic_compare_exchange(__ptr, __expected, __desired, __weak,
+                                   __success, __failure);
+}
+#define __CUDA_TIDY_ATOMIC_RMW(OP)                                             \
+  template <typename __T>                                                      \
+  static inline __device__ __CUDA_TIDY_VAL(__T) __nv_atomic_fetch_##OP(       \
+      __T *__ptr, __CUDA_TIDY_VAL(__T) __val, int __order,                     \
+      __CUDA_TIDY_SCOPE) {                                                     \
+    return __atomic_fetch_##OP(__ptr, __val, __order);                         \
+  }                                                                            \
+  template <typename __T>                                                      \
+  static inline __device__ void __nv_atomic_##OP(                              \
+      __T *__ptr, __CUDA_TIDY_VAL(__T) __val, int __order,                     \
+      __CUDA_TIDY_SCOPE) {                                                     \
+    (void)__atomic_fetch_##OP(__ptr, __val, __order);                          \
+  }
+__CUDA_TIDY_ATOMIC_RMW(add)
+__CUDA_TIDY_ATOMIC_RMW(sub)
+__CUDA_TIDY_ATOMIC_RMW(and)
+__CUDA_TIDY_ATOMIC_RMW(or)
+__CUDA_TIDY_ATOMIC_RMW(xor)
+__CUDA_TIDY_ATOMIC_RMW(min)
+__CUDA_TIDY_ATOMIC_RMW(max)
+#undef __CUDA_TIDY_ATOMIC_RMW
+static inline __device__ void __nv_atomic_thread_fence(int __order,
+                                                       __CUDA_TIDY_SCOPE) {
+  __atomic_thread_fence(__order);
+}
+#undef __CUDA_TIDY_SCOPE
+#undef __CUDA_TIDY_VAL
+#endif // CUDA_VERSION >= 12080
+
 #endif // __CUDA__ && __clang__ && !__NVCC__ && __cplusplus
 #endif // CUDA_TIDY_NVCC_COMPAT_H

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaToolkit.h"
 #include "NvccTranslation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -193,6 +194,34 @@ int main() {
   // Values missing at the end, inputs that are not sources.
   check("nvcc a.cu -o", "a.cu | dropped '-o': its value is missing");
   check("nvcc a.cu b.o", "a.cu | dropped the input 'b.o' (not a source file)");
+
+  // The nvcc compatibility flags (docs/nvcc-compat.md): the version
+  // macros come from the toolkit's CUDA_VERSION, gcc's omp.h folder last.
+  {
+    CudaToolkit TK;
+    TK.Root = "/opt/cuda";
+    TK.Major = 12;
+    TK.Minor = 8;
+    std::vector<std::string> F = nvccCompatFlags(TK);
+    std::string Joined = llvm::join(F, " ");
+    expectEq(Joined.substr(0, 115),
+             "-Wno-register -iquote /opt/cuda/include -D__CUDACC_VER_MAJOR__=12 "
+             "-D__CUDACC_VER_MINOR__=8 -D__CUDACC_VER_BUILD__=0",
+             "compat flags");
+    std::string OpenMP = hostCompilerOpenMPDir();
+    expectEq(OpenMP.empty() ? Joined : F[F.size() - 2] + " " + F.back(),
+             OpenMP.empty() ? Joined : "-idirafter " + OpenMP,
+             "omp.h folder last");
+    TK.Major = 0;
+    expectEq(llvm::join(nvccCompatFlags(TK), " ").find("__CUDACC_VER") ==
+                     std::string::npos
+                 ? "none"
+                 : "some",
+             "none", "no version macros for an unknown version");
+    std::vector<std::string> All = cudaAnalysisFlags(TK, "sm_90");
+    expectEq(llvm::is_contained(All, "-Wno-register") ? "y" : "n", "y",
+             "analysis flags include the compat flags");
+  }
 
   if (Failures) {
     llvm::errs() << Failures << " of " << Checks << " checks failed\n";
