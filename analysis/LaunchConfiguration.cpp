@@ -93,6 +93,8 @@ public:
     if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(Call)) {
       if (const FunctionDecl *K = KC->getDirectCallee())
         Launches[K->getCanonicalDecl()].push_back({Call, Current});
+      else if (const VarDecl *P = pointerVar(Call->getCallee()))
+        PointerLaunches[P].push_back({Call, Current});
       markBenign(Call->getCallee());
       return true;
     }
@@ -115,15 +117,55 @@ public:
     return true;
   }
 
+  // A kernel chosen into a function pointer that is then launched
+  // ('kernel = &transposeNaive; ... kernel<<<grid, block>>>(...)'): each
+  // launch through the pointer is a launch of every kernel stored in it,
+  // as long as the pointer is used for nothing else.
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign) {
+      if (const VarDecl *P = pointerVar(BO->getLHS()))
+        storeInto(P, BO->getRHS(), BO->getLHS());
+    } else if (BO->isEqualityOp()) {
+      // 'kernel == &copy' only compares.
+      for (const Expr *Side : {BO->getLHS(), BO->getRHS()})
+        if (kernelOf(Side) || pointerVar(Side))
+          markBenign(Side);
+    }
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (isFunctionPointer(VD) && VD->getInit())
+      storeInto(VD, VD->getInit(), nullptr);
+    return true;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
       if (FD->hasAttr<CUDAGlobalAttr>())
         KernelRefs.push_back({DRE, FD->getCanonicalDecl()});
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (isFunctionPointer(VD))
+        PointerRefs.push_back({DRE, VD});
     return true;
   }
 
-  /// Kernels used other than by a launch or a runtime query.
-  llvm::DenseSet<const FunctionDecl *> escapedKernels() const {
+  /// Kernels used other than by a launch or a runtime query; adds the
+  /// launches through function pointers to Launches.
+  llvm::DenseSet<const FunctionDecl *> finish() {
+    llvm::DenseSet<const VarDecl *> PointerEscapes;
+    for (auto &[DRE, VD] : PointerRefs)
+      if (!Benign.count(DRE))
+        PointerEscapes.insert(VD);
+    for (auto &[VD, Kernels] : PointerTargets) {
+      bool Known = !PointerEscapes.count(VD) && !VD->hasGlobalStorage();
+      for (auto &[DRE, K] : Kernels) {
+        if (!Known)
+          continue;
+        Benign.insert(DRE);
+        for (auto &Site : PointerLaunches.lookup(VD))
+          Launches[K].push_back(Site);
+      }
+    }
     llvm::DenseSet<const FunctionDecl *> Out;
     for (auto &[DRE, K] : KernelRefs)
       if (!Benign.count(DRE))
@@ -134,6 +176,35 @@ public:
   llvm::DenseMap<const FunctionDecl *, Sites> Launches, Calls;
 
 private:
+  static bool isFunctionPointer(const VarDecl *VD) {
+    QualType T = VD->getType();
+    return T->isFunctionPointerType() ||
+           (T->isPointerType() && T->getPointeeType()->isFunctionType());
+  }
+  static const VarDecl *pointerVar(const Expr *E) {
+    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+        E ? E->IgnoreParenImpCasts() : nullptr);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    return VD && isFunctionPointer(VD) ? VD : nullptr;
+  }
+  static const DeclRefExpr *kernelOf(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      if (U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+    return FD && FD->hasAttr<CUDAGlobalAttr>() ? DRE : nullptr;
+  }
+  void storeInto(const VarDecl *P, const Expr *Value, const Expr *LHS) {
+    if (const DeclRefExpr *K = kernelOf(Value)) {
+      PointerTargets[P].push_back(
+          {K, cast<FunctionDecl>(K->getDecl())->getCanonicalDecl()});
+      if (LHS)
+        markBenign(LHS);
+    }
+  }
+
   void markBenign(const Expr *E) {
     if (!E)
       return;
@@ -150,6 +221,13 @@ private:
   llvm::DenseSet<const DeclRefExpr *> Benign;
   llvm::SmallVector<std::pair<const DeclRefExpr *, const FunctionDecl *>, 16>
       KernelRefs;
+  llvm::SmallVector<std::pair<const DeclRefExpr *, const VarDecl *>, 16>
+      PointerRefs;
+  llvm::DenseMap<const VarDecl *, Sites> PointerLaunches;
+  llvm::DenseMap<const VarDecl *,
+                 llvm::SmallVector<std::pair<const DeclRefExpr *,
+                                             const FunctionDecl *>, 4>>
+      PointerTargets;
 };
 
 /// The shape of a grid expression.
@@ -212,7 +290,7 @@ void LaunchConfiguration::Impl::collect() {
   Collected = true;
   C = std::make_unique<Collector>(Ctx.getSourceManager());
   C->TraverseDecl(Ctx.getTranslationUnitDecl());
-  Escaped = C->escapedKernels();
+  Escaped = C->finish();
 }
 
 bool LaunchConfiguration::Impl::allVisible(const FunctionDecl *Kernel) {

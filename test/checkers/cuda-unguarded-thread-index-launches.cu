@@ -229,3 +229,42 @@ __global__ void escapes(float *v, int n) {
 void (*keep)(float *, int) = escapes;
 
 void runEscapes(float *v, int n) { escapes<<<n / 32, 32>>>(v, n); }
+
+// Kernels chosen into a function pointer and launched through it: each
+// launch through the pointer is a launch of every kernel stored in it.
+__global__ void plainCopy(float *dst, const float *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = src[i];
+}
+
+__global__ void scaledCopy(float *dst, const float *src, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = 2.0f * src[i];
+}
+
+void runChosen(float *dst, const float *src, int n, int which) {
+  void (*kernel)(float *, const float *, int);
+  if (which == 0)
+    kernel = &plainCopy;
+  else
+    kernel = scaledCopy;
+  if (kernel == &plainCopy)
+    n -= n % 64;
+  kernel<<<n / 64, 64>>>(dst, src, n);
+}
+
+// A pointer that is handed on may be launched anywhere.
+__global__ void handedOn(float *dst, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  dst[i] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write to 'dst' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-NOTES: :[[@LINE-2]]:7: note: guard the access, for example with 'if (i >= n) return;'
+}
+
+void store(void (*k)(float *, int));
+
+void runHandedOn(float *dst, int n) {
+  void (*kernel)(float *, int) = handedOn;
+  store(kernel);
+  kernel<<<n / 64, 64>>>(dst, n);
+}
