@@ -779,17 +779,17 @@ GridShape LaunchConfiguration::Impl::shapeOf(Val G, unsigned Depth) {
     return S;
   G = resolve(G, Depth);
   const Expr *E = G.E;
-  // Sums and differences flattened: terms with their signs, constants
-  // added up.
-  auto Flatten = [&](Val N, llvm::SmallVectorImpl<std::pair<int, Val>> &Terms,
-                     int64_t &Const) {
+  // Sums and differences flattened into signed leaves, each with its
+  // value when it is a constant ('n', 'threads', '-1').
+  struct Leaf {
+    int Sign;
+    Val V;
+    std::optional<int64_t> C;
+  };
+  auto Flatten = [&](Val N, llvm::SmallVectorImpl<Leaf> &Leaves) {
     llvm::SmallVector<std::pair<int, Val>, 4> Work{{1, N}};
-    while (!Work.empty() && Terms.size() < 8) {
+    while (!Work.empty() && Leaves.size() < 8) {
       auto [Sign, Written] = Work.pop_back_val();
-      if (auto C = evaluate(Written, Depth + 1)) {
-        Const += Sign * *C;
-        continue;
-      }
       Val W = resolve(Written, Depth + 1);
       const auto *BO = dyn_cast<BinaryOperator>(W.E);
       if (BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)) {
@@ -798,8 +798,32 @@ GridShape LaunchConfiguration::Impl::shapeOf(Val G, unsigned Depth) {
                         {BO->getRHS(), W.F}});
         continue;
       }
-      Terms.push_back({Sign, Written});
+      Leaves.push_back({Sign, Written, evaluate(Written, Depth + 1)});
     }
+  };
+  // The extent in a numerator and the constant added to it: the one leaf
+  // that is not a constant, or else the largest constant.
+  auto Split = [&](llvm::SmallVectorImpl<Leaf> &Leaves, Val &Extent,
+                   int64_t &Const) {
+    int X = -1;
+    for (unsigned I = 0; I < Leaves.size(); ++I)
+      if (!Leaves[I].C) {
+        if (X >= 0 || Leaves[I].Sign != 1)
+          return false;
+        X = I;
+      }
+    if (X < 0)
+      for (unsigned I = 0; I < Leaves.size(); ++I)
+        if (Leaves[I].Sign == 1 && (X < 0 || *Leaves[I].C > *Leaves[X].C))
+          X = I;
+    if (X < 0)
+      return false;
+    Const = 0;
+    for (unsigned I = 0; I < Leaves.size(); ++I)
+      if (int(I) != X)
+        Const += Leaves[I].Sign * *Leaves[I].C;
+    Extent = Leaves[X].V;
+    return true;
   };
   // Numerator N over the denominator: floor, or rounded up when N adds
   // Den - 1 (or any positive constant) to the extent.
@@ -807,28 +831,30 @@ GridShape LaunchConfiguration::Impl::shapeOf(Val G, unsigned Depth) {
     GridShape R;
     R.Den = Den;
     R.DenConst = DenC ? DenC : evaluate(Den, Depth + 1);
-    llvm::SmallVector<std::pair<int, Val>, 4> Terms;
-    int64_t Const = 0;
-    Flatten(N, Terms, Const);
+    llvm::SmallVector<Leaf, 4> Leaves;
+    Flatten(N, Leaves);
     bool HasDen = false;
-    for (unsigned I = 0; I < Terms.size(); ++I)
-      if (Terms[I].first == 1 && Den.E && Terms.size() > 1 &&
-          same(Terms[I].second, Den, Depth + 1)) {
-        Terms.erase(Terms.begin() + I);
-        HasDen = true;
-        break;
-      }
-    if (Terms.size() != 1 || Terms[0].first != 1)
+    if (Leaves.size() > 1)
+      for (unsigned I = 0; I < Leaves.size(); ++I)
+        if (Leaves[I].Sign == 1 &&
+            ((Den.E && same(Leaves[I].V, Den, Depth + 1)) ||
+             (!Den.E && R.DenConst && Leaves[I].C &&
+              *Leaves[I].C == *R.DenConst))) {
+          Leaves.erase(Leaves.begin() + I);
+          HasDen = true;
+          break;
+        }
+    int64_t Const = 0;
+    if (!Split(Leaves, R.Extent, Const))
       return R;
-    R.Extent = Terms[0].second;
-    // Keep the numerator as written when it is the extent itself.
-    if (!HasDen && Const <= 0)
+    if (!HasDen && Const <= 0) {
+      // Keep the numerator as written: (n - 1) / B stays within n - 1.
       R.Extent = N;
-    if (!HasDen && Const <= 0)
       R.K = GridShape::Floor;
-    else if ((HasDen && Const == -1) || (HasDen && Const == 0) ||
-             (!HasDen && Const > 0))
+    } else if ((HasDen && (Const == -1 || Const == 0)) ||
+               (!HasDen && Const > 0)) {
       R.K = GridShape::Ceil;
+    }
     return R;
   };
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
@@ -856,11 +882,12 @@ GridShape LaunchConfiguration::Impl::shapeOf(Val G, unsigned Depth) {
         if ((One && *One == 1) || (!One && Remainder)) {
           if (Base.K == GridShape::Floor) {
             // (X - 1) / D + 1 is the extent X rounded up.
-            llvm::SmallVector<std::pair<int, Val>, 4> Terms;
+            llvm::SmallVector<Leaf, 4> Leaves;
+            Flatten(Base.Extent, Leaves);
+            Val X;
             int64_t Const = 0;
-            Flatten(Base.Extent, Terms, Const);
-            if (Const == -1 && Terms.size() == 1 && Terms[0].first == 1)
-              Base.Extent = Terms[0].second;
+            if (Split(Leaves, X, Const) && Const == -1)
+              Base.Extent = X;
           }
           Base.K = GridShape::Ceil;
           return Base;
@@ -941,29 +968,21 @@ void LaunchConfiguration::Impl::classify(LaunchDimension &D, Val G, Val B,
   D.Block = B.E;
   D.GridConst = evaluate(G);
   D.BlockConst = evaluate(B);
-  if (D.GridConst && D.BlockConst) {
+  if (D.GridConst && D.BlockConst)
     D.Threads = *D.GridConst * *D.BlockConst;
-    D.Cover = *D.Threads == 1 ? GridCover::One : GridCover::Constant;
-    return;
-  }
-  Val Extent;
-  if (D.GridConst && *D.GridConst == 1) {
-    // One block of B threads.
-    D.Cover = GridCover::Exact;
-    Extent = B;
-  } else {
-    GridShape S = shapeOf(G);
-    if (S.K == GridShape::None)
-      return;
+  // The grid's shape first: '(1000 + 15) / 16' is a constant, and still
+  // rounded up past 1000.
+  GridShape S = G.E ? shapeOf(G) : GridShape();
+  bool DenIsBlock = false, DenIsMultiple = false, BlockAtLeastDen = false;
+  if (S.K != GridShape::None) {
     // How the denominator relates to the block: a floor division by a
     // multiple of the block stays within the extent; a rounded-up one by
     // the block (or less) runs past it.
-    bool DenIsBlock =
-        (S.Den.E && same(S.Den, B)) ||
-        (S.DenConst && D.BlockConst && *S.DenConst == *D.BlockConst);
-    bool DenIsMultiple = DenIsBlock ||
-                         (S.DenConst && D.BlockConst && *D.BlockConst > 0 &&
-                          *S.DenConst % *D.BlockConst == 0);
+    DenIsBlock = (S.Den.E && same(S.Den, B)) ||
+                 (S.DenConst && D.BlockConst && *S.DenConst == *D.BlockConst);
+    DenIsMultiple = DenIsBlock ||
+                    (S.DenConst && D.BlockConst && *D.BlockConst > 0 &&
+                     *S.DenConst % *D.BlockConst == 0);
     if (!DenIsMultiple && S.Den.E) {
       Val RD = resolve(S.Den);
       if (const auto *M = dyn_cast<BinaryOperator>(RD.E))
@@ -971,16 +990,26 @@ void LaunchConfiguration::Impl::classify(LaunchDimension &D, Val G, Val B,
             (same({M->getLHS(), RD.F}, B) || same({M->getRHS(), RD.F}, B)))
           DenIsMultiple = true;
     }
-    bool BlockAtLeastDen = DenIsBlock || (S.DenConst && D.BlockConst &&
-                                          *D.BlockConst >= *S.DenConst);
+    BlockAtLeastDen = DenIsBlock || (S.DenConst && D.BlockConst &&
+                                     *D.BlockConst >= *S.DenConst);
+  }
+  Val Extent;
+  if (S.K == GridShape::Ceil && BlockAtLeastDen) {
     Extent = S.Extent;
-    if (S.K == GridShape::Floor && DenIsMultiple)
-      D.Cover = GridCover::Floor;
-    else if (S.K == GridShape::Ceil && BlockAtLeastDen)
-      D.Cover = isMultipleOf(S.Extent, S) && DenIsBlock ? GridCover::Exact
-                                                        : GridCover::RoundedUp;
-    else
-      return;
+    D.Cover = isMultipleOf(S.Extent, S) && DenIsBlock ? GridCover::Exact
+                                                      : GridCover::RoundedUp;
+  } else if (D.Threads) {
+    D.Cover = *D.Threads == 1 ? GridCover::One : GridCover::Constant;
+    return;
+  } else if (D.GridConst && *D.GridConst == 1) {
+    // One block of B threads.
+    D.Cover = GridCover::Exact;
+    Extent = B;
+  } else if (S.K == GridShape::Floor && DenIsMultiple) {
+    Extent = S.Extent;
+    D.Cover = GridCover::Floor;
+  } else {
+    return;
   }
   // The extent as the launching code wrote it: a helper's or launcher's
   // parameter is shown as its argument ('n', not divUp's 'a').

@@ -89,6 +89,60 @@ std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
   return "";
 }
 
+/// Whether \p E (less a constant added to it) is the plain global index
+/// of one dimension, blockIdx * blockDim + threadIdx, or the grid rank,
+/// directly or through never-modified locals: the index for which 'i + 1'
+/// is one past the thread's own element. A scaled or composite index
+/// ('2 * i + 1', '2048 * blockIdx.x + 2 * lane + 1') is not.
+bool isDenseGlobalIndex(const Expr *E, const FunctionDecl *FD,
+                        ThreadIndexAnalysis &TI, unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        TI.isModified(VD, FD))
+      return false;
+    return isDenseGlobalIndex(VD->getInit(), FD, TI, Depth + 1);
+  }
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return Src == TS_GridRank;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub))
+    return false;
+  if (ThreadIndexAnalysis::integerConstant(BO->getRHS(), FD->getASTContext()))
+    return isDenseGlobalIndex(BO->getLHS(), FD, TI, Depth + 1);
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // threadIdx.d + blockIdx.d * blockDim.d, in any order.
+  auto Query = [](const Expr *X, ThreadSource &S, unsigned &D) {
+    return ThreadIndexAnalysis::isThreadQuery(X, S, D);
+  };
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *T = Side ? BO->getLHS() : BO->getRHS();
+    const Expr *P = Side ? BO->getRHS() : BO->getLHS();
+    ThreadSource TS;
+    unsigned TD;
+    if (!Query(T, TS, TD) || TS != TS_ThreadInBlock)
+      continue;
+    const auto *Mul =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(P));
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    ThreadSource A, B;
+    unsigned AD, BD;
+    if (Query(Mul->getLHS(), A, AD) && Query(Mul->getRHS(), B, BD) &&
+        AD == TD && BD == TD &&
+        ((A == TS_BlockInGrid && B == TS_BlockDim) ||
+         (A == TS_BlockDim && B == TS_BlockInGrid)))
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::optional<UnguardedThreadIndexCheck::Access>
@@ -302,6 +356,13 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     Cover = TranslationUnitAnalyses::get(Ctx).launches().coverage(
         Kernel, V.K == IndexVerdict::PastBound ? 0 : V.Dims);
     if (Cover.K == IndexCoverage::Within && V.Offset <= 0)
+      return;
+    // 'i + 1' is one past the last element only for the plain global
+    // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
+    // with a constant offset stays in what the launch was sized for.
+    if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
+        !(V.Unguarded.size() == 1 &&
+          isDenseGlobalIndex(V.Unguarded.front(), Kernel, *Analysis)))
       return;
     // Launches it cannot read: the index is unknown, a finding would be a
     // guess. A guard that lets the index reach its bound is still one.

@@ -268,3 +268,20 @@ void runHandedOn(float *dst, int n) {
   store(kernel);
   kernel<<<n / 64, 64>>>(dst, n);
 }
+
+// Two values per thread, and lanes of a tile: a constant offset on a scaled
+// or composite index stays within what the launch was sized for.
+__global__ void pairs(const float *in, float *out) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = in[2 * t] + in[2 * t + 1];
+}
+
+__global__ void lanesOfTile(const double *in, double *out) {
+  int base = 1024 * blockIdx.x + 4 * (threadIdx.x % 32) + 128 * (threadIdx.x / 32);
+  out[base + 3] = in[base + 1] + in[base + 2];
+}
+
+void runScaled(const float *in, float *out, const double *din, double *dout) {
+  pairs<<<LANES / TPB, TPB>>>(in, out);
+  lanesOfTile<<<64, 256>>>(din, dout);
+}
