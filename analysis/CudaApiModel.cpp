@@ -54,6 +54,14 @@ public:
     C.WidthArg = Width;                                                        \
     C.HeightArg = Height;                                                      \
   }
+#define CUDA_LAUNCH_SHAPE(N, Grid, Block, Shared, Config)                      \
+  {                                                                            \
+    LaunchInfo &L = *Entries[#N].Launch;                                       \
+    L.GridArg = Grid;                                                          \
+    L.BlockArg = Block;                                                        \
+    L.SharedMemArg = Shared;                                                   \
+    L.ConfigArg = Config;                                                      \
+  }
 #define CUDA_IMPLICIT_SYNC(N) Entries[#N].ImplicitSync = true;
 #define CUDA_DEVICE_RESET(N) Entries[#N].ResetsDevice = true;
 #define CUDA_HOST_CALLBACK(N, L, Data)                                         \

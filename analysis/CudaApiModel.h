@@ -113,6 +113,12 @@ struct EventInfo {
 struct LaunchInfo {
   int KernelArg;
   int StreamArg;
+  /// CUDA_LAUNCH_SHAPE: the grid, block and dynamic shared-memory
+  /// arguments, or the launch-configuration struct's (-1: none).
+  int GridArg = -1;
+  int BlockArg = -1;
+  int SharedMemArg = -1;
+  int ConfigArg = -1;
 };
 
 struct ErrorQueryInfo {

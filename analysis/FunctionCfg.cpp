@@ -2,6 +2,7 @@
 
 #include "FunctionCfg.h"
 #include "AsyncWorkAnalysis.h"
+#include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -215,6 +216,12 @@ TranslationUnitAnalyses::asyncWork(const ArchConditionals &Arch) {
   if (!AsyncWork)
     AsyncWork = std::make_unique<AsyncWorkAnalysis>(Ctx, Arch);
   return *AsyncWork;
+}
+
+LaunchConfiguration &TranslationUnitAnalyses::launches() {
+  if (!Launches)
+    Launches = std::make_unique<LaunchConfiguration>(Ctx);
+  return *Launches;
 }
 
 void TranslationUnitAnalyses::reset() {

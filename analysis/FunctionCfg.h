@@ -24,6 +24,7 @@ namespace clang::tidy::cuda {
 
 class MemorySpaceAnalysis;
 class AsyncWorkAnalysis;
+class LaunchConfiguration;
 
 /// A point in a CFG: element \c Index of \c Block.
 struct CfgPoint {
@@ -145,6 +146,8 @@ public:
   MemorySpaceAnalysis &memorySpaces(const ArchConditionals &Arch);
   /// The queued-work analysis (see AsyncWorkAnalysis.h), created on first use.
   AsyncWorkAnalysis &asyncWork(const ArchConditionals &Arch);
+  /// The launch analysis (see LaunchConfiguration.h), created on first use.
+  LaunchConfiguration &launches();
 
   ~TranslationUnitAnalyses();
 
@@ -168,6 +171,7 @@ private:
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
   std::unique_ptr<MemorySpaceAnalysis> MemorySpaces;
   std::unique_ptr<AsyncWorkAnalysis> AsyncWork;
+  std::unique_ptr<LaunchConfiguration> Launches;
 };
 
 /// Whether \p FD's body should be analysed: a definition that is not a

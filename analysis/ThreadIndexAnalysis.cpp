@@ -1,6 +1,9 @@
 //===- ThreadIndexAnalysis.cpp --------------------------------------------===//
 
 #include "ThreadIndexAnalysis.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/Basic/OperatorPrecedence.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -440,11 +443,16 @@ public:
       llvm::SmallVector<std::pair<const Expr *, const Subst *>, 2>;
 
   void build(const Expr *E, int64_t Coeff, FactorList Mult, const Subst *S,
-             LinearForm &LF, const Expr *Origin = nullptr) {
+             LinearForm &LF, const Expr *Origin = nullptr,
+             int64_t OriginCoeff = 0) {
     E = ThreadIndexAnalysis::strip(substituted(E, S));
     if (!E)
       return;
     const Expr *Here = Origin ? Origin : E;
+    // The coefficient the origin is multiplied by in the whole form: the
+    // term is minus its origin when it is negative ('a - 2 * x').
+    int64_t HereCoeff = Origin ? OriginCoeff : Coeff;
+    OriginSign = HereCoeff < 0;
     if (Depth >= MaxDepth) { // Too deep to split: one opaque term.
       FactorList M = Mult;
       M.push_back({E, S});
@@ -472,11 +480,11 @@ public:
         return;
       case BO_Mul: {
         if (auto V = constantOf(L, Ctx)) {
-          build(R, Coeff * *V, Mult, S, LF, Here);
+          build(R, Coeff * *V, Mult, S, LF, Here, HereCoeff);
           return;
         }
         if (auto V = constantOf(R, Ctx)) {
-          build(L, Coeff * *V, Mult, S, LF, Here);
+          build(L, Coeff * *V, Mult, S, LF, Here, HereCoeff);
           return;
         }
         // A sum times a stride, (z * ny + y) * nx, stays one factor: the
@@ -489,7 +497,8 @@ public:
       }
       case BO_Shl:
         if (auto V = constantOf(R, Ctx); V && *V >= 0 && *V < 31) {
-          build(L, Coeff * (int64_t(1) << *V), Mult, S, LF, Here);
+          build(L, Coeff * (int64_t(1) << *V), Mult, S, LF, Here,
+                HereCoeff);
           return;
         }
         break;
@@ -499,16 +508,16 @@ public:
     }
     if (const auto *UO = dyn_cast<UnaryOperator>(E))
       if (UO->getOpcode() == UO_Minus) {
-        build(UO->getSubExpr(), -Coeff, Mult, S, LF, Here);
+        build(UO->getSubExpr(), -Coeff, Mult, S, LF, Here, HereCoeff);
         return;
       }
     if (auto P = indexProduct(E)) {
       if (auto V = constantOf(P->first, Ctx)) {
-        build(P->second, Coeff * *V, Mult, S, LF, Here);
+        build(P->second, Coeff * *V, Mult, S, LF, Here, HereCoeff);
         return;
       }
       if (auto V = constantOf(P->second, Ctx)) {
-        build(P->first, Coeff * *V, Mult, S, LF, Here);
+        build(P->first, Coeff * *V, Mult, S, LF, Here, HereCoeff);
         return;
       }
       FactorList M = Mult;
@@ -541,6 +550,7 @@ public:
     T.Key = std::move(Key);
     T.Coeff = Coeff;
     T.Origin = Origin;
+    T.OriginNegated = OriginSign;
     LF.Terms.push_back(std::move(T));
   }
 
@@ -561,6 +571,8 @@ private:
   };
   static constexpr unsigned MaxDepth = 64;
   unsigned Depth = 0;
+  /// Whether the origin of the term being built is subtracted.
+  bool OriginSign = false;
   /// The sums and products whose linear form is being built.
   llvm::DenseSet<std::pair<const Expr *, const Subst *>> Building;
   const ASTContext &Ctx;
@@ -1306,9 +1318,9 @@ private:
     IndexVerdict V;
     V.K = IndexVerdict::Unbounded;
     V.Unguarded.push_back(E);
-    V.UnguardedText.push_back(Text.empty()
-                                  ? ThreadIndexAnalysis::textOf(E, A.Ctx)
-                                  : Text);
+    V.UnguardedText.push_back(
+        Text.empty() ? ThreadIndexAnalysis::textOf(E, A.Ctx, prec::Additive)
+                     : Text);
     V.Whole = true;
     V.Dims = A.valueOf(E, FD).Dims;
     return V;
@@ -1492,22 +1504,38 @@ private:
     return merge(Parts);
   }
 
+  /// The sum as C++ that means the same: each factor and term printed
+  /// from its expression, in parentheses where the surrounding operator
+  /// would bind it differently.
   std::string textOf(const LinearForm &LF) {
+    auto Written = [&](const Expr *E, unsigned Min) {
+      return ThreadIndexAnalysis::textOf(E, A.Ctx, Min);
+    };
     std::string Out;
     for (const LinearForm::Term &T : LF.Terms) {
+      bool Negative = T.Origin ? T.OriginNegated : T.Coeff < 0;
+      bool First = Out.empty();
+      // After a '-', a sum or difference needs parentheses; after '+' only
+      // what binds more loosely than '+'; a leading '-' needs a unary
+      // operand.
+      unsigned Min = First ? (Negative ? prec::PointerToMember + 1
+                                       : prec::Additive)
+                           : (Negative ? prec::Multiplicative
+                                       : prec::Additive);
       std::string Text;
       if (T.Origin) {
-        Text = ThreadIndexAnalysis::textOf(T.Origin, A.Ctx);
+        Text = Written(T.Origin, Min);
       } else {
         llvm::SmallVector<std::string, 2> Fs;
         if (T.Coeff != 1 && T.Coeff != -1)
           Fs.push_back(llvm::itostr(T.Coeff < 0 ? -T.Coeff : T.Coeff));
         for (const Expr *F : T.Factors)
-          Fs.push_back(ThreadIndexAnalysis::textOf(F, A.Ctx));
+          // The first factor may be a product; later ones must not regroup.
+          Fs.push_back(Written(F, Fs.empty() ? prec::Multiplicative
+                                             : prec::Multiplicative + 1));
         Text = llvm::join(Fs, " * ");
       }
-      bool Negative = T.Coeff < 0 && !T.Origin;
-      if (Out.empty())
+      if (First)
         Out = (Negative ? "-" : "") + Text;
       else
         Out += (Negative ? " - " : " + ") + Text;
@@ -1591,12 +1619,33 @@ private:
 
 std::string ThreadIndexAnalysis::textOf(const Expr *E, const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
   CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
-  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID())
-    R = Lexer::makeFileCharRange(R, SM, Ctx.getLangOpts());
-  if (R.isInvalid())
-    return "index";
-  std::string Text = Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
+  SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+  if (B.isMacroID() || End.isMacroID()) {
+    R = Lexer::makeFileCharRange(R, SM, LO);
+    // Within one macro body: the body's own spelling, when both ends are
+    // spelled in the same expansion of the same macro.
+    if (R.isInvalid() && B.isMacroID() && End.isMacroID() &&
+        SM.isMacroBodyExpansion(B) && SM.isMacroBodyExpansion(End) &&
+        SM.getImmediateExpansionRange(B).getAsRange() ==
+            SM.getImmediateExpansionRange(End).getAsRange()) {
+      SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(End);
+      if (SM.getFileID(SB) == SM.getFileID(SE) &&
+          !SM.isBeforeInTranslationUnit(SE, SB))
+        R = CharSourceRange::getTokenRange(SB, SE);
+    }
+  }
+  std::string Text;
+  if (R.isValid())
+    Text = Lexer::getSourceText(R, SM, LO).str();
+  if (Text.empty()) {
+    // Written across macro arguments and bodies: printed from the AST.
+    llvm::raw_string_ostream OS(Text);
+    PrintingPolicy Policy(LO);
+    Policy.SuppressImplicitBase = true;
+    E->printPretty(OS, nullptr, Policy);
+  }
   std::string Out;
   bool Space = false;
   for (char C : Text) {
@@ -1609,7 +1658,70 @@ std::string ThreadIndexAnalysis::textOf(const Expr *E, const ASTContext &Ctx) {
     Space = false;
     Out += C;
   }
-  return Out.empty() ? "index" : Out;
+  return Out;
+}
+
+unsigned ThreadIndexAnalysis::precedenceOf(const Expr *E) {
+  constexpr unsigned Primary = prec::PointerToMember + 1;
+  E = E->IgnoreImplicit();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_PtrMemD:
+    case BO_PtrMemI:
+      return prec::PointerToMember;
+    case BO_Mul:
+    case BO_Div:
+    case BO_Rem:
+      return prec::Multiplicative;
+    case BO_Add:
+    case BO_Sub:
+      return prec::Additive;
+    case BO_Shl:
+    case BO_Shr:
+      return prec::Shift;
+    case BO_Cmp:
+      return prec::Spaceship;
+    case BO_LT:
+    case BO_GT:
+    case BO_LE:
+    case BO_GE:
+      return prec::Relational;
+    case BO_EQ:
+    case BO_NE:
+      return prec::Equality;
+    case BO_And:
+      return prec::And;
+    case BO_Xor:
+      return prec::ExclusiveOr;
+    case BO_Or:
+      return prec::InclusiveOr;
+    case BO_LAnd:
+      return prec::LogicalAnd;
+    case BO_LOr:
+      return prec::LogicalOr;
+    case BO_Comma:
+      return prec::Comma;
+    default:
+      return prec::Assignment;
+    }
+  }
+  if (isa<AbstractConditionalOperator>(E))
+    return prec::Conditional;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    if (Op->getNumArgs() == 2 && Op->getOperator() != OO_Subscript &&
+        Op->getOperator() != OO_Call && Op->getOperator() != OO_Arrow)
+      return prec::Unknown; // Overloaded binary operator: parenthesize.
+  return Primary;
+}
+
+std::string ThreadIndexAnalysis::textOf(const Expr *E, const ASTContext &Ctx,
+                                        unsigned MinLevel) {
+  // A macro's use ('IDX') reparses with its expansion's precedence, so it
+  // needs the same parentheses as the expression itself.
+  std::string Text = textOf(E, Ctx);
+  if (precedenceOf(E) >= MinLevel)
+    return Text;
+  return "(" + Text + ")";
 }
 
 IndexVerdict ThreadIndexAnalysis::classifyIndex(const Expr *Index,

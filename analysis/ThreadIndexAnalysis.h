@@ -70,6 +70,9 @@ struct LinearForm {
     /// The expression the term was written as ('t * TILE'), when it was
     /// written as one.
     const Expr *Origin = nullptr;
+    /// Whether the term is minus Origin ('a - t * TILE'), rather than
+    /// Origin itself ('-x' is its own origin).
+    bool OriginNegated = false;
   };
   llvm::SmallVector<Term, 4> Terms;
   int64_t Const = 0;
@@ -162,8 +165,19 @@ public:
   /// (thread_rank()) are not coordinates.
   bool threadCoordinate(const Expr *E, const FunctionDecl *FD,
                         unsigned &Dim);
-  /// \p E as written, on one line.
+  /// \p E as written, on one line. Inside a macro: the macro's use when
+  /// \p E is all of it, the macro's own spelling when \p E is within one
+  /// macro body, and otherwise \p E printed from the AST.
   static std::string textOf(const Expr *E, const ASTContext &Ctx);
+  /// textOf(E), in parentheses unless \p E binds at least as tightly as
+  /// an operator of precedence \p MinLevel (a prec::Level): the operand
+  /// of '>=' needs prec::Shift, a term of a sum prec::Additive.
+  static std::string textOf(const Expr *E, const ASTContext &Ctx,
+                            unsigned MinLevel);
+  /// The precedence (prec::Level) of the operator at the top of \p E, as
+  /// written; primary and postfix expressions, and unary operators, rank
+  /// above every binary operator.
+  static unsigned precedenceOf(const Expr *E);
   /// Whether \p FD returns the smaller of its arguments (min).
   static bool isIndexClamp(const FunctionDecl *FD);
 

@@ -3,10 +3,12 @@
 #include "UnguardedThreadIndexCheck.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
+#include "LaunchConfiguration.h"
 #include "SourceLocations.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/OperatorPrecedence.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -24,11 +26,6 @@ void UnguardedThreadIndexCheck::storeOptions(
   Options.store(Opts, "StrictMode", StrictMode);
 }
 
-void UnguardedThreadIndexCheck::startTranslationUnit() {
-  Launches.clear();
-  LaunchesCollected = false;
-  Exact.clear();
-}
 
 namespace {
 
@@ -92,44 +89,59 @@ std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
   return "";
 }
 
-class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
-public:
-  using Map = llvm::DenseMap<
-      const FunctionDecl *,
-      llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>>;
-  LaunchCollector(const SourceManager &SM, Map &M) : SM(SM), M(M) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+/// Whether \p E (less a constant added to it) is the plain global index
+/// of one dimension, blockIdx * blockDim + threadIdx, or the grid rank,
+/// directly or through never-modified locals: the index for which 'i + 1'
+/// is one past the thread's own element. A scaled or composite index
+/// ('2 * i + 1', '2048 * blockIdx.x + 2 * lane + 1') is not.
+bool isDenseGlobalIndex(const Expr *E, const FunctionDecl *FD,
+                        ThreadIndexAnalysis &TI, unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        TI.isModified(VD, FD))
+      return false;
+    return isDenseGlobalIndex(VD->getInit(), FD, TI, Depth + 1);
+  }
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return Src == TS_GridRank;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub))
+    return false;
+  if (ThreadIndexAnalysis::integerConstant(BO->getRHS(), FD->getASTContext()))
+    return isDenseGlobalIndex(BO->getLHS(), FD, TI, Depth + 1);
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // threadIdx.d + blockIdx.d * blockDim.d, in any order.
+  auto Query = [](const Expr *X, ThreadSource &S, unsigned &D) {
+    return ThreadIndexAnalysis::isThreadQuery(X, S, D);
+  };
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *T = Side ? BO->getLHS() : BO->getRHS();
+    const Expr *P = Side ? BO->getRHS() : BO->getLHS();
+    ThreadSource TS;
+    unsigned TD;
+    if (!Query(T, TS, TD) || TS != TS_ThreadInBlock)
+      continue;
+    const auto *Mul =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(P));
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    ThreadSource A, B;
+    unsigned AD, BD;
+    if (Query(Mul->getLHS(), A, AD) && Query(Mul->getRHS(), B, BD) &&
+        AD == TD && BD == TD &&
+        ((A == TS_BlockInGrid && B == TS_BlockDim) ||
+         (A == TS_BlockDim && B == TS_BlockInGrid)))
       return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
   }
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
-    Current = Saved;
-    return R;
-  }
-  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
-    const FunctionDecl *Saved = Current;
-    Current = FD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
-    Current = Saved;
-    return R;
-  }
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Call) {
-    if (const FunctionDecl *K = Call->getDirectCallee())
-      M[K->getCanonicalDecl()].push_back({Call, Current});
-    return true;
-  }
-
-private:
-  const SourceManager &SM;
-  Map &M;
-  const FunctionDecl *Current = nullptr;
-};
+  return false;
+}
 
 } // namespace
 
@@ -195,127 +207,6 @@ UnguardedThreadIndexCheck::globalAccess(const Stmt *S, const FunctionCfg &Cfg,
     break;
   }
   return A;
-}
-
-bool UnguardedThreadIndexCheck::launchIsExact(const CallExpr *Launch,
-                                              const FunctionDecl *Host,
-                                              ASTContext &Ctx) {
-  const auto *KC = dyn_cast<CUDAKernelCallExpr>(Launch);
-  if (!KC || !Host || !isAnalysableFunction(Host, Ctx.getSourceManager()))
-    return false;
-  const CallExpr *Config = KC->getConfig();
-  if (!Config || Config->getNumArgs() < 2)
-    return false;
-
-  // A local variable that only ever holds its initializer stands for it.
-  auto Resolve = [&](const Expr *E) {
-    for (unsigned I = 0; I < 4; ++I) {
-      E = ThreadIndexAnalysis::strip(E);
-      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
-      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-      if (!VD || !VD->isLocalVarDecl() || !VD->hasInit() ||
-          Analysis->isModified(VD, Host))
-        break;
-      E = VD->getInit();
-    }
-    return ThreadIndexAnalysis::strip(E);
-  };
-  // The x, y and z of a dim3 or integer launch dimension.
-  auto Components = [&](const Expr *E,
-                        std::array<const Expr *, 3> &Out) -> bool {
-    for (unsigned I = 0; I < 6; ++I) {
-      E = Resolve(E);
-      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(E);
-      if (!CE)
-        break;
-      if (CE->getNumArgs() == 1) {
-        E = CE->getArg(0);
-        continue;
-      }
-      if (CE->getNumArgs() != 3)
-        return false;
-      for (unsigned D = 0; D < 3; ++D) {
-        const Expr *Arg = CE->getArg(D);
-        if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Arg))
-          Arg = DA->getExpr();
-        Out[D] = Arg;
-      }
-      return true;
-    }
-    if (!E || !E->getType()->isIntegerType())
-      return false;
-    Out = {E, nullptr, nullptr};
-    return true;
-  };
-  std::array<const Expr *, 3> Grid{}, Block{};
-  if (!Components(Config->getArg(0), Grid) ||
-      !Components(Config->getArg(1), Block))
-    return false;
-  for (unsigned D = 0; D < 3; ++D) {
-    auto G = Grid[D] ? constantValue(Grid[D], Ctx) : std::optional<int64_t>(1);
-    auto B =
-        Block[D] ? constantValue(Block[D], Ctx) : std::optional<int64_t>(1);
-    if (G && B && *G == 1 && *B == 1)
-      continue;
-    if (!Grid[D] || !Block[D])
-      return false;
-    // grid = total / block, with total a multiple of block.
-    const auto *Div = dyn_cast<BinaryOperator>(Resolve(Grid[D]));
-    if (Div && Div->getOpcode() == BO_Div) {
-      const Expr *Den = Div->getRHS();
-      auto DV = constantValue(Den, Ctx);
-      bool SameBlock =
-          (DV && B && *DV == *B) ||
-          Resolve(Den) == Resolve(Block[D]) ||
-          [&] {
-            const auto *L = dyn_cast<DeclRefExpr>(Resolve(Den));
-            const auto *R = dyn_cast<DeclRefExpr>(Resolve(Block[D]));
-            return L && R && L->getDecl() == R->getDecl();
-          }();
-      if (SameBlock &&
-          (Analysis->isKnownMultiple(Div->getLHS(), Den, Launch, Host) ||
-           Analysis->isKnownMultiple(Resolve(Div->getLHS()), Den, Launch,
-                                     Host)))
-        continue;
-      return false;
-    }
-    // Constant grid and block whose product is the extent argument.
-    if (D == 0 && G && B) {
-      bool Matches = false;
-      for (const Expr *Arg : KC->arguments())
-        if (auto V = constantValue(Arg, Ctx); V && *V == *G * *B)
-          Matches = true;
-      if (Matches)
-        continue;
-    }
-    return false;
-  }
-  return true;
-}
-
-bool UnguardedThreadIndexCheck::launchesCoverExactly(const FunctionDecl *Kernel,
-                                                     ASTContext &Ctx) {
-  const FunctionDecl *Canon = Kernel->getCanonicalDecl();
-  auto It = Exact.find(Canon);
-  if (It != Exact.end())
-    return It->second;
-  if (!LaunchesCollected) {
-    LaunchesCollected = true;
-    LaunchCollector C(Ctx.getSourceManager(), Launches);
-    C.TraverseDecl(Ctx.getTranslationUnitDecl());
-  }
-  bool Result = false;
-  auto L = Launches.find(Canon);
-  if (L != Launches.end() && !L->second.empty() &&
-      !TranslationUnitAnalyses::get(Ctx).isAddressTaken(Kernel)) {
-    Result = true;
-    for (auto &[Call, Host] : L->second)
-      if (!launchIsExact(Call, Host, Ctx)) {
-        Result = false;
-        break;
-      }
-  }
-  return Exact[Canon] = Result;
 }
 
 void UnguardedThreadIndexCheck::checkFunction(const FunctionDecl &Function,
@@ -456,10 +347,28 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
                                              const Expr *CallerIndex) {
   if (V.K != IndexVerdict::Unbounded && V.K != IndexVerdict::PastBound)
     return;
-  // A launch that runs exactly one thread per element keeps the plain
-  // thread index in range (but not 'i + 1').
-  if (!StrictMode && V.Offset <= 0 && launchesCoverExactly(Kernel, Ctx))
-    return;
+  // What the kernel's launches say about the unguarded dimensions: when
+  // every launch keeps the global index below the extent it was sized
+  // from, the index itself is in range (but not 'i + 1'); when one rounds
+  // its grid up, the finding points at it.
+  IndexCoverage Cover;
+  if (!StrictMode) {
+    Cover = TranslationUnitAnalyses::get(Ctx).launches().coverage(
+        Kernel, V.K == IndexVerdict::PastBound ? 0 : V.Dims);
+    if (Cover.K == IndexCoverage::Within && V.Offset <= 0)
+      return;
+    // 'i + 1' is one past the last element only for the plain global
+    // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
+    // with a constant offset stays in what the launch was sized for.
+    if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
+        !(V.Unguarded.size() == 1 &&
+          isDenseGlobalIndex(V.Unguarded.front(), Kernel, *Analysis)))
+      return;
+    // Launches it cannot read: the index is unknown, a finding would be a
+    // guess. A guard that lets the index reach its bound is still one.
+    if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
+      return;
+  }
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(
       ThroughCall ? ThroughCall->getBeginLoc() : A.At->getBeginLoc(), SM);
@@ -470,6 +379,17 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
   if (ThroughCall && V.Offset > 0)
     IndexText += " + " + llvm::itostr(V.Offset);
   const char *Verb[] = {"reads", "writes", "takes the address of"};
+
+  auto NoteLaunch = [&] {
+    if (Cover.K != IndexCoverage::Overruns)
+      return;
+    const LaunchDimension &D = Cover.Site->Dims[Cover.Dim];
+    diag(Cover.Site->location(),
+         "this launch rounds the grid up%select{| in y| in z}0: the last "
+         "block runs past '%1'",
+         DiagnosticIDs::Note)
+        << Cover.Dim << ThreadIndexAnalysis::textOf(D.Extent, Ctx);
+  };
 
   if (V.K == IndexVerdict::PastBound) {
     std::string Guard = sourceText(V.Fact->Guard, Ctx);
@@ -487,6 +407,7 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
       diag(A.At->getBeginLoc(), "%0 indexes its parameter %1 here",
            DiagnosticIDs::Note)
           << ThroughCall->getDirectCallee() << A.HelperParam;
+    NoteLaunch();
     return;
   }
 
@@ -524,8 +445,15 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
 
   // Suggest a guard on the first unguarded part, against a plausible extent.
   const Expr *First = V.Unguarded.empty() ? ShownIndex : V.Unguarded.front();
-  std::string Guarded = V.UnguardedText.empty() ? sourceText(First, Ctx)
-                                                : V.UnguardedText.front();
+  // Printed from the AST, in parentheses where '>=' would bind it
+  // differently; the analysis's texts are sums of such parts.
+  std::string Guarded =
+      V.UnguardedText.empty()
+          ? ThreadIndexAnalysis::textOf(First, Ctx, prec::Shift)
+          : V.UnguardedText.front();
+  // 'x[i + 1]': the guard is on the index with its offset.
+  if (V.Offset > 0 && V.Whole && V.Unguarded.size() == 1 && !ThroughCall)
+    Guarded = ThreadIndexAnalysis::textOf(A.Index, Ctx, prec::Shift);
   std::string Extent;
   if (const auto *VD = dyn_cast<VarDecl>(A.Base);
       VD && isGlobalArray(VD)) {
@@ -534,8 +462,9 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
   } else {
     Extent = extentParameter(Kernel, V.Dims);
   }
-  SourceLocation NoteLoc =
-      CallerIndex ? CallerIndex->getBeginLoc() : First->getBeginLoc();
+  // Out of macros: where the user wrote the macro's use or argument.
+  SourceLocation NoteLoc = SM.getFileLoc(
+      CallerIndex ? CallerIndex->getBeginLoc() : First->getBeginLoc());
   if (!Extent.empty())
     diag(NoteLoc, "guard the access, for example with 'if (%0 >= %1) return;'",
          DiagnosticIDs::Note)
@@ -546,6 +475,7 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
          "'if (%1 >= n) return;' where n is its number of elements",
          DiagnosticIDs::Note)
         << A.Base << Guarded;
+  NoteLaunch();
 }
 
 } // namespace clang::tidy::cuda

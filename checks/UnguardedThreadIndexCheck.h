@@ -27,7 +27,6 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
-  void startTranslationUnit() override;
   /// A read or write of global memory.
   struct Access {
     const Expr *At = nullptr;       ///< The subscript or dereference.
@@ -39,11 +38,6 @@ private:
   };
   std::optional<Access> globalAccess(const Stmt *S, const FunctionCfg &Cfg,
                                      bool ParamsAreGlobal);
-  /// Whether every launch of \p Kernel in the translation unit runs exactly
-  /// as many threads as the data has elements.
-  bool launchesCoverExactly(const FunctionDecl *Kernel, ASTContext &Ctx);
-  bool launchIsExact(const CallExpr *Launch, const FunctionDecl *Host,
-                     ASTContext &Ctx);
   void checkHelperCall(const CallExpr *Call, const FunctionDecl *Kernel,
                        const FunctionCfg &KernelCfg, ASTContext &Ctx);
   void reportAccess(const Access &A, const IndexVerdict &V,
@@ -54,13 +48,6 @@ private:
   const bool StrictMode;
   /// This translation unit's, set by checkFunction().
   ThreadIndexAnalysis *Analysis = nullptr;
-  /// Kernel (canonical) -> its launches and the functions that make them.
-  llvm::DenseMap<const FunctionDecl *,
-                 llvm::SmallVector<std::pair<const CallExpr *,
-                                             const FunctionDecl *>, 2>>
-      Launches;
-  bool LaunchesCollected = false;
-  llvm::DenseMap<const FunctionDecl *, bool> Exact;
 };
 
 } // namespace clang::tidy::cuda
