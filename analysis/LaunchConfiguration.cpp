@@ -268,6 +268,7 @@ private:
   std::optional<Val> fieldOf(Val Object, llvm::StringRef Field,
                              unsigned Depth);
   GridShape shapeOf(Val G, unsigned Depth = 0);
+  GridShape shapeOfCeilCall(const CallExpr *Call, Val G, unsigned Depth);
   bool isMultipleOf(Val X, const GridShape &S);
   void classify(LaunchDimension &D, Val G, Val B, const LaunchSite &Site,
                 llvm::ArrayRef<Val> Args);
@@ -907,25 +908,30 @@ GridShape LaunchConfiguration::Impl::shapeOf(Val G, unsigned Depth) {
       return S;
     return T.K == GridShape::Ceil ? T : F;
   }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // ceil(n / (float)B).
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 1)
-      return S;
-    llvm::StringRef Name = Callee->getName();
-    if (Name != "ceil" && Name != "ceilf" && Name != "__builtin_ceil" &&
-        Name != "__builtin_ceilf")
-      return S;
-    const auto *Div =
-        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(Call->getArg(0)));
-    if (!Div || Div->getOpcode() != BO_Div)
-      return S;
-    S.K = GridShape::Ceil;
-    S.Extent = {ThreadIndexAnalysis::strip(Div->getLHS()), G.F};
-    S.Den = {Div->getRHS(), G.F};
-    S.DenConst = evaluate(S.Den, Depth + 1);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return shapeOfCeilCall(Call, G, Depth);
+  return S;
+}
+
+/// ceil(n / (float)B): rounded up.
+GridShape LaunchConfiguration::Impl::shapeOfCeilCall(const CallExpr *Call,
+                                                     Val G, unsigned Depth) {
+  GridShape S;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() || Call->getNumArgs() != 1)
     return S;
-  }
+  llvm::StringRef Name = Callee->getName();
+  if (Name != "ceil" && Name != "ceilf" && Name != "__builtin_ceil" &&
+      Name != "__builtin_ceilf")
+    return S;
+  const auto *Div =
+      dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(Call->getArg(0)));
+  if (!Div || Div->getOpcode() != BO_Div)
+    return S;
+  S.K = GridShape::Ceil;
+  S.Extent = {ThreadIndexAnalysis::strip(Div->getLHS()), G.F};
+  S.Den = {Div->getRHS(), G.F};
+  S.DenConst = evaluate(S.Den, Depth + 1);
   return S;
 }
 
