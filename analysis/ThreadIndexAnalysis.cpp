@@ -1377,8 +1377,31 @@ private:
   IndexVerdict single(const Expr *E, int64_t Off, unsigned Depth) {
     IndexVerdict V;
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (!ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+      if (!ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee())) {
+        // An index function of the program ('idx3(x + 1, y, z)') over
+        // coordinates that are each bounded here is taken as bounded; an
+        // unbounded coordinate is what the verdict names.
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        const FunctionDecl *Def = nullptr;
+        if (Callee && Callee->hasBody(Def) &&
+            isUserFunction(Def, A.Ctx.getSourceManager()) &&
+            singleReturnOf(Def)) {
+          bool AnyIndex = false;
+          for (const Expr *Arg : Call->arguments()) {
+            if (!A.valueOf(Arg, FD).isIndex())
+              continue;
+            AnyIndex = true;
+            IndexVerdict AV = bound(Arg, 0, Depth + 1);
+            if (!isFine(AV))
+              return AV.K == IndexVerdict::PastBound ? AV : unbounded(E);
+          }
+          if (AnyIndex) {
+            V.K = IndexVerdict::Bounded;
+            return V;
+          }
+        }
         return unbounded(E);
+      }
       // min(a, b) is at most each argument: one bounded argument will do.
       IndexVerdict Worst = unbounded(E);
       for (const Expr *Arg : Call->arguments()) {
