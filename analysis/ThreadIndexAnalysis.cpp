@@ -913,6 +913,23 @@ public:
               llvm::function_ref<bool(const VarDecl *)> Modified = nullptr)
       : Ctx(Ctx), Arena(Arena), Out(Out), Modified(Modified) {}
 
+  /// A comparison, a logical operator, a '!', or a bool, possibly
+  /// combined with '&' or '|': 0 or 1.
+  static bool isTruthValue(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (E->getType()->isBooleanType())
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(E))
+      return U->getOpcode() == UO_LNot;
+    const auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B)
+      return false;
+    if (B->isComparisonOp() || B->isLogicalOp())
+      return true;
+    return (B->getOpcode() == BO_And || B->getOpcode() == BO_Or) &&
+           isTruthValue(B->getLHS()) && isTruthValue(B->getRHS());
+  }
+
   void derive(const Expr *C, bool Truth, const Subst *S, unsigned Depth = 0) {
     C = ThreadIndexAnalysis::strip(Keys::substituted(C, S));
     if (!C || Depth > 8)
@@ -970,6 +987,10 @@ public:
       return;
     }
     BinaryOperatorKind Op = BO->getOpcode();
+    // '(i < n) & (j < m)' and '|' of truth values mean '&&' and '||'.
+    if ((Op == BO_And || Op == BO_Or) && isTruthValue(BO->getLHS()) &&
+        isTruthValue(BO->getRHS()))
+      Op = Op == BO_And ? BO_LAnd : BO_LOr;
     if (Op == BO_LAnd) {
       if (Truth) {
         derive(BO->getLHS(), true, S, Depth + 1);
@@ -1356,8 +1377,31 @@ private:
   IndexVerdict single(const Expr *E, int64_t Off, unsigned Depth) {
     IndexVerdict V;
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
-      if (!ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+      if (!ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee())) {
+        // An index function of the program ('idx3(x + 1, y, z)') over
+        // coordinates that are each bounded here is taken as bounded; an
+        // unbounded coordinate is what the verdict names.
+        const FunctionDecl *Callee = Call->getDirectCallee();
+        const FunctionDecl *Def = nullptr;
+        if (Callee && Callee->hasBody(Def) &&
+            isUserFunction(Def, A.Ctx.getSourceManager()) &&
+            singleReturnOf(Def)) {
+          bool AnyIndex = false;
+          for (const Expr *Arg : Call->arguments()) {
+            if (!A.valueOf(Arg, FD).isIndex())
+              continue;
+            AnyIndex = true;
+            IndexVerdict AV = bound(Arg, 0, Depth + 1);
+            if (!isFine(AV))
+              return AV.K == IndexVerdict::PastBound ? AV : unbounded(E);
+          }
+          if (AnyIndex) {
+            V.K = IndexVerdict::Bounded;
+            return V;
+          }
+        }
         return unbounded(E);
+      }
       // min(a, b) is at most each argument: one bounded argument will do.
       IndexVerdict Worst = unbounded(E);
       for (const Expr *Arg : Call->arguments()) {

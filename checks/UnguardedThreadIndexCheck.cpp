@@ -361,8 +361,8 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
     // with a constant offset stays in what the launch was sized for.
     if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
-        !(V.Unguarded.size() == 1 &&
-          isDenseGlobalIndex(V.Unguarded.front(), Kernel, *Analysis)))
+        !isDenseGlobalIndex(CallerIndex ? CallerIndex : A.Index, Kernel,
+                            *Analysis))
       return;
     // Launches it cannot read: the index is unknown, a finding would be a
     // guess. A guard that lets the index reach its bound is still one.

@@ -285,3 +285,36 @@ void runScaled(const float *in, float *out, const double *din, double *dout) {
   pairs<<<LANES / TPB, TPB>>>(in, out);
   lanesOfTile<<<64, 256>>>(din, dout);
 }
+
+// A guard written with '&' between comparisons is a guard. (Defined here
+// with no launch: the guard alone keeps it quiet.)
+__global__ void bitwiseGuard(float *out, const float *in, int nx, int ny) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if ((i >= 1) & (j >= 1) & (i <= nx - 2) & (j <= ny - 2))
+    out[j * nx + i] = in[j * nx + i + 1] + in[(j - 1) * nx + i];
+}
+
+// An index function over coordinates that are each guarded: the rounded-up
+// launch is harmless. An unguarded coordinate is still reported.
+__host__ __device__ inline int at3(int x, int y, int z, int nx, int ny) {
+  return x + y * nx + z * nx * ny;
+}
+
+__global__ void stencil3(float *out, const float *in, int nx, int ny, int nz) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int z = blockIdx.z * blockDim.z + threadIdx.z;
+  if (x >= 1 && x < nx - 1 && y < ny && z < nz)
+    out[at3(x, y, z, nx, ny)] = in[at3(x + 1, y, z, nx, ny)] - in[at3(x - 1, y, z, nx, ny)];
+  out[at3(x, 0, 0, nx, ny)] = 0.0f;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'at3(x, 0, 0, nx, ny)' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-NOTES: :[[@LINE-2]]:7: note: guard the access, for example with 'if (at3(x, 0, 0, nx, ny) >= nx) return;'
+  // CHECK-NOTES: :[[@LINE+6]]:3: note: this launch rounds the grid up: the last block runs past 'nx'
+}
+
+void runStencil(float *out, const float *in, int nx, int ny, int nz) {
+  dim3 block(8, 8, 4);
+  dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 3) / 4);
+  stencil3<<<grid, block>>>(out, in, nx, ny, nz);
+}
