@@ -8,7 +8,6 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
-#include <cstdlib>
 #include <deque>
 
 namespace clang::tidy::cuda {
@@ -1206,17 +1205,6 @@ LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
   }
   if (Agree)
     Out.SharedMemBytes = Bytes;
-  if (getenv("CUDA_TIDY_DEBUG_LAUNCHES")) {
-    llvm::errs() << "kernel " << Kernel->getName() << " visible "
-                 << Out.AllVisible << " sites " << Out.Sites.size() << "\n";
-    for (const LaunchSite &S : Out.Sites) {
-      llvm::errs() << "  site ";
-      S.Launch->getBeginLoc().print(llvm::errs(), Ctx.getSourceManager());
-      for (unsigned D = 0; D < 3; ++D)
-        llvm::errs() << " d" << D << "=" << int(S.Dims[D].Cover);
-      llvm::errs() << "\n";
-    }
-  }
   return Out;
 }
 
