@@ -1303,6 +1303,12 @@ private:
       return V;
     // x < B + c and x != B + c - 1 give x < B + c - 1.
     int64_t Const = F->RHSConst;
+    // A strict guard written against 'n + 1' ('i < n + 1') names the
+    // extent n + 1 itself: the arrays it guards have n + 1 elements. Only
+    // '<=' and its negations ('i <= n', 'if (i > n) return;') let the
+    // index reach the value they name.
+    if (F->Bound && Const > 0 && K.linear(F->Bound, nullptr).Const == Const)
+      Const = 0;
     for (bool Tightened = true; Tightened && Const + Off > 0;) {
       Tightened = false;
       for (const BoundFact *NE : Facts)
