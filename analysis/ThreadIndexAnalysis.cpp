@@ -1303,6 +1303,12 @@ private:
       return V;
     // x < B + c and x != B + c - 1 give x < B + c - 1.
     int64_t Const = F->RHSConst;
+    // A strict guard written against 'n + 1' ('i < n + 1') names the
+    // extent n + 1 itself: the arrays it guards have n + 1 elements. Only
+    // '<=' and its negations ('i <= n', 'if (i > n) return;') let the
+    // index reach the value they name.
+    if (F->Bound && Const > 0 && K.linear(F->Bound, nullptr).Const == Const)
+      Const = 0;
     for (bool Tightened = true; Tightened && Const + Off > 0;) {
       Tightened = false;
       for (const BoundFact *NE : Facts)
@@ -1541,6 +1547,25 @@ private:
       }
       Parts.push_back(bound(Thread.front(), 0, Depth + 1));
     }
+    // A row of constant width: 'row * W + col' with W a constant and a
+    // fact 'col < C', C <= W, on the rest. The row is then checked on its
+    // own, like a row of a non-constant stride.
+    if (Inner.Terms.size() >= 2)
+      for (unsigned I = 0; I < Inner.Terms.size(); ++I) {
+        const LinearForm::Term &T = Inner.Terms[I];
+        if (T.Coeff < 2 || T.Factors.size() != 1 ||
+            !A.valueOf(T.Factors.front(), FD).isIndex())
+          continue;
+        LinearForm Rest = Inner;
+        Rest.Terms.erase(Rest.Terms.begin() + I);
+        const BoundFact *F = factFor(Rest.key());
+        if (!F || !F->RHSKey.empty() || F->RHSConst + Rest.Const > T.Coeff ||
+            Rest.Const < 0)
+          continue;
+        Parts.push_back(bound(T.Factors.front(), 0, Depth + 1));
+        Inner = std::move(Rest);
+        break;
+      }
     bool InnerHasIndex = llvm::any_of(
         Inner.Terms, [&](const LinearForm::Term &T) { return isIndexTerm(T); });
     if (InnerHasIndex)

@@ -318,3 +318,28 @@ void runStencil(float *out, const float *in, int nx, int ny, int nz) {
   dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 3) / 4);
   stencil3<<<grid, block>>>(out, in, nx, ny, nz);
 }
+
+// Rows of a constant width: the column is guarded against the width, and
+// the row is one block per row of a grid of exactly that many rows.
+constexpr int kWidth = 1000;
+
+__global__ void rowsOfConstantWidth(float *m, const float *v) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y;
+  if (col >= kWidth)
+    return;
+  int at = row * kWidth + col;
+  m[at] = v[at] * 2.0f;
+}
+
+void runRows(float *m, const float *v, int rows) {
+  dim3 grid((kWidth + 127) / 128, rows);
+  rowsOfConstantWidth<<<grid, 128>>>(m, v);
+}
+
+// A strict guard against 'n + 1' names an extent of n + 1: the index may
+// reach n. ('i <= n' is still reported, see cuda-unguarded-thread-index.cu.)
+__global__ void loadTable(float *dst, const float *table, int n) {
+  for (int i = threadIdx.x; i < n + 1; i += blockDim.x)
+    dst[i] = table[i];
+}
