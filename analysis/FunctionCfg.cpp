@@ -1,6 +1,7 @@
 //===- FunctionCfg.cpp ----------------------------------------------------===//
 
 #include "FunctionCfg.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "AsyncWorkAnalysis.h"
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
@@ -49,6 +50,58 @@ static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
   if (const auto *UO = dyn_cast<UnaryOperator>(P))
     return UO->isIncrementDecrementOp();
   return false;
+}
+
+namespace {
+/// What \p S does to \p VD: 0 nothing, 1 stores \p Value, 2 writes it
+/// otherwise.
+int storeTo(const Stmt *S, const VarDecl *VD, const Expr *&Value) {
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    if (DS->isSingleDecl() && DS->getSingleDecl() == VD) {
+      Value = VD->getInit();
+      return Value ? 1 : 2;
+    }
+    return 0;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (!BO->isAssignmentOp() || !IsVD(BO->getLHS()))
+      return 0;
+    if (BO->getOpcode() != BO_Assign)
+      return 2;
+    Value = BO->getRHS();
+    return 1;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S))
+    return UO->isIncrementDecrementOp() && IsVD(UO->getSubExpr()) ? 2 : 0;
+  return 0;
+}
+} // namespace
+
+const Expr *FunctionCfg::uniqueReachingStore(const VarDecl *VD,
+                                             const Stmt *At) const {
+  std::optional<CfgPoint> P = pointOf(At);
+  if (!P || hasIndirectUse(VD))
+    return nullptr;
+  const CFGBlock *B = P->Block;
+  unsigned End = P->Index;
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+  while (B && Seen.insert(B).second) {
+    for (unsigned I = End; I-- > 0;) {
+      const Stmt *S = stmtOf((*B)[I]);
+      const Expr *Value = nullptr;
+      if (int Kind = S ? storeTo(S, VD, Value) : 0)
+        return Kind == 1 ? Value : nullptr;
+    }
+    if (B->pred_size() != 1)
+      return nullptr;
+    B = *B->pred_begin();
+    End = B ? B->size() : 0;
+  }
+  return nullptr;
 }
 
 bool FunctionCfg::isReachable(const CFGBlock *B) const {

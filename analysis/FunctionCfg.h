@@ -60,6 +60,13 @@ public:
   /// `if (N >= 1024)` with a smaller constant N is unreachable.
   bool isReachable(const CFGBlock *B) const;
 
+  /// The value \p VD holds at \p At when one store reaches it along a
+  /// straight backward path: its initializer or a plain assignment, found
+  /// before \p At in its block or in blocks with one predecessor each.
+  /// Null when the path forks first, when it meets another kind of write
+  /// ('+=', '++'), or when \p VD has an indirect use.
+  const Expr *uniqueReachingStore(const VarDecl *VD, const Stmt *At) const;
+
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
     if (auto S = E.getAs<CFGStmt>())

@@ -1240,8 +1240,8 @@ bool ThreadIndexAnalysis::isKnownMultiple(const Expr *A, const Expr *B,
 class IndexClassifier {
 public:
   IndexClassifier(ThreadIndexAnalysis &A, const FunctionDecl *FD,
-                  FactList Facts)
-      : A(A), FD(FD), Facts(std::move(Facts)), K(A.Ctx, nullptr) {}
+                  FactList Facts, const Stmt *At = nullptr)
+      : A(A), FD(FD), Facts(std::move(Facts)), K(A.Ctx, nullptr), At(At) {}
 
   /// The verdict on the value of \p E plus \p Off.
   IndexVerdict bound(const Expr *E, int64_t Off, unsigned Depth = 0) {
@@ -1251,6 +1251,9 @@ public:
     if (!TV.isIndex() || TV.Trivial || Depth > 12)
       return V;
     LinearForm LF = K.linear(E, nullptr);
+    // 'offset + 0 * hsz': a term times zero is no term.
+    llvm::erase_if(LF.Terms,
+                   [](const LinearForm::Term &T) { return T.Coeff == 0; });
     if (const BoundFact *F = factFor(LF.key()))
       return judge(F, LF.Const + Off);
     if (isLinearWithinFamily(LF))
@@ -1475,6 +1478,12 @@ private:
         }
         return R;
       }
+      // A variable assigned more than once: the one value that reaches the
+      // access on its straight path, when the variables it is made of do
+      // not change ('offset = (i / h) * 3 * h + i % h;' then later
+      // 'offset = (i / h) * 5 * h + i % h;').
+      if (const Expr *Value = reachingValue(VD))
+        return bound(Value, Off, Depth + 1);
       return unbounded(E);
     }
     return unbounded(E);
@@ -1566,11 +1575,65 @@ private:
         Inner = std::move(Rest);
         break;
       }
+    if (Inner.Terms.size() >= 2 && removeGuardedSubsum(Inner)) {
+      IndexVerdict Guarded;
+      Guarded.K = IndexVerdict::Bounded;
+      Parts.push_back(Guarded);
+    }
     bool InnerHasIndex = llvm::any_of(
         Inner.Terms, [&](const LinearForm::Term &T) { return isIndexTerm(T); });
     if (InnerHasIndex)
       Parts.push_back(innerVerdict(Inner, Depth));
     return merge(Parts);
+  }
+
+  /// Removes from \p Sum the terms that a guard bounds together, as
+  /// written or scaled by a constant: '11872 * b + 371 * t' is 371 times
+  /// '32 * b + t', which 'if (32 * b + t <= 369)' bounds. A scaled bound
+  /// says nothing certain about the data's size, so the removed part counts
+  /// as bounded (unknown). Only guards on two or more terms are matched.
+  bool removeGuardedSubsum(LinearForm &Sum) {
+    for (const BoundFact *F : Facts) {
+      if (F->K != BoundFact::Less || F->LHSKey.find('+') == std::string::npos)
+        continue;
+      // The guard's terms, "coeff*key" joined with '+'.
+      llvm::SmallVector<std::pair<int64_t, std::string>, 4> GuardTerms;
+      bool Parsed = true;
+      for (llvm::StringRef Part : llvm::split(F->LHSKey, '+')) {
+        auto [Coeff, Key] = Part.split('*');
+        int64_t C;
+        if (Key.empty() || Coeff.getAsInteger(10, C) || C == 0) {
+          Parsed = false;
+          break;
+        }
+        GuardTerms.push_back({C, Key.str()});
+      }
+      if (!Parsed || GuardTerms.size() > Sum.Terms.size())
+        continue;
+      // Each guard term in the sum, all with one ratio.
+      llvm::SmallVector<unsigned, 4> Matched;
+      int64_t Ratio = 0;
+      for (const auto &GuardTerm : GuardTerms) {
+        int64_t C = GuardTerm.first;
+        auto It = llvm::find_if(Sum.Terms, [&](const LinearForm::Term &T) {
+          return T.Key == GuardTerm.second && T.Coeff % C == 0;
+        });
+        if (It == Sum.Terms.end() ||
+            (Ratio && It->Coeff / C != Ratio) || It->Coeff / C <= 0) {
+          Matched.clear();
+          break;
+        }
+        Ratio = It->Coeff / C;
+        Matched.push_back(It - Sum.Terms.begin());
+      }
+      if (Matched.size() != GuardTerms.size())
+        continue;
+      llvm::sort(Matched, std::greater<unsigned>());
+      for (unsigned I : Matched)
+        Sum.Terms.erase(Sum.Terms.begin() + I);
+      return true;
+    }
+    return false;
   }
 
   /// The sum as C++ that means the same: each factor and term printed
@@ -1680,10 +1743,31 @@ private:
     return V;
   }
 
+  const Expr *reachingValue(const VarDecl *VD) {
+    if (!At || !VD || !VD->isLocalVarDecl())
+      return nullptr;
+    const FunctionCfg *Cfg = A.factsOf(FD).Cfg.get();
+    const Expr *Value = Cfg ? Cfg->uniqueReachingStore(VD, At) : nullptr;
+    if (!Value || mentionsModifiedVariable(Value))
+      return nullptr;
+    return Value;
+  }
+
+  bool mentionsModifiedVariable(const Stmt *S) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        return A.isModified(VD, FD);
+    return S && llvm::any_of(S->children(), [&](const Stmt *C) {
+             return mentionsModifiedVariable(C);
+           });
+  }
+
   ThreadIndexAnalysis &A;
   const FunctionDecl *FD;
   FactList Facts;
   Keys K;
+  /// The access being judged, for values that reach it.
+  const Stmt *At;
 };
 
 std::string ThreadIndexAnalysis::textOf(const Expr *E, const ASTContext &Ctx) {
@@ -1805,7 +1889,7 @@ IndexVerdict ThreadIndexAnalysis::classifyIndex(const Expr *Index,
     V.K = IndexVerdict::Bounded; // Unknown.
     return V;
   }
-  IndexClassifier C(*this, FD, *Facts);
+  IndexClassifier C(*this, FD, *Facts, At);
   V = C.bound(Index, ExtraOffset);
   Keys K(Ctx, nullptr);
   V.Offset = K.linear(Index, nullptr).Const + ExtraOffset;

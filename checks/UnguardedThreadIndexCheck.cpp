@@ -29,8 +29,6 @@ void UnguardedThreadIndexCheck::storeOptions(
 
 namespace {
 
-constexpr auto &constantValue = ThreadIndexAnalysis::integerConstant;
-
 bool isGlobalArray(const ValueDecl *D) {
   const auto *VD = dyn_cast<VarDecl>(D);
   return VD && VD->hasGlobalStorage() &&
@@ -44,19 +42,41 @@ std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   return ThreadIndexAnalysis::textOf(E, Ctx);
 }
 
+const char *const ExtentNamesX[] = {
+    "n",      "N",     "size", "len",   "length",      "count",
+    "num",    "numElements",   "num_elements", "nelems", "width",
+    "cols",   "ncols", "nx",   "w",     "W",           "numCols",
+    "num_cols", "K"};
+const char *const ExtentNamesY[] = {"height", "rows",    "nrows",
+                                    "ny",     "h",       "H",
+                                    "numRows", "num_rows", "m", "M"};
+const char *const ExtentNamesZ[] = {"depth", "nz", "d", "D"};
+
+/// Whether \p P is an integer parameter named like an extent in the
+/// dimensions \p Dims (1 x, 2 y, 4 z), or like a size of any kind.
+bool isExtentNamed(const ParmVarDecl *P, unsigned Dims) {
+  if (!P->getIdentifier() || !P->getType()->isIntegerType() ||
+      P->getType()->isBooleanType())
+    return false;
+  auto In = [&](llvm::ArrayRef<const char *> Names) {
+    return llvm::is_contained(Names, P->getName());
+  };
+  if (((Dims & 1) && In(ExtentNamesX)) || ((Dims & 2) && In(ExtentNamesY)) ||
+      ((Dims & 4) && In(ExtentNamesZ)))
+    return true;
+  std::string Lower = P->getName().lower();
+  llvm::StringRef L(Lower);
+  return (Dims & 1) && (L.contains("size") || L.contains("len") ||
+                        L.contains("count") || L.starts_with("num"));
+}
+
 /// A kernel parameter that plausibly holds the extent of dimension \p Dims.
 std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
-  static const char *const X[] = {"n", "N", "size", "len", "length", "count",
-                                  "num", "numElements", "num_elements",
-                                  "nelems", "width", "cols", "ncols", "nx",
-                                  "w", "W", "numCols", "num_cols", "K"};
-  static const char *const Y[] = {"height", "rows", "nrows", "ny", "h", "H",
-                                  "numRows", "num_rows", "m", "M"};
-  static const char *const Z[] = {"depth", "nz", "d", "D"};
   llvm::SmallVector<const ParmVarDecl *, 4> Ints;
   for (const ParmVarDecl *P : Kernel->parameters())
-    if (P->getType()->isIntegerType() && !P->getType()->isBooleanType() &&
-        P->getIdentifier())
+    if (isExtentNamed(P, 7) || (P->getType()->isIntegerType() &&
+                                !P->getType()->isBooleanType() &&
+                                P->getIdentifier()))
       Ints.push_back(P);
   if (Ints.empty())
     return "";
@@ -69,23 +89,19 @@ std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
   };
   std::string Found;
   if (Dims & 4)
-    Found = Find(Z);
+    Found = Find(ExtentNamesZ);
   else if (Dims & 2)
-    Found = Find(Y);
+    Found = Find(ExtentNamesY);
   if (Found.empty() && !(Dims & 6))
-    Found = Find(X);
+    Found = Find(ExtentNamesX);
   if (!Found.empty())
     return Found;
   if (Ints.size() == 1 && !(Dims & 6))
     return Ints.front()->getName().str();
-  for (const ParmVarDecl *P : Ints) {
-    std::string Lower = P->getName().lower();
-    if (!(Dims & 6) && (llvm::StringRef(Lower).contains("size") ||
-                        llvm::StringRef(Lower).contains("len") ||
-                        llvm::StringRef(Lower).contains("count") ||
-                        llvm::StringRef(Lower).starts_with("num")))
-      return P->getName().str();
-  }
+  if (!(Dims & 6))
+    for (const ParmVarDecl *P : Ints)
+      if (isExtentNamed(P, 1))
+        return P->getName().str();
   return "";
 }
 
@@ -141,6 +157,133 @@ bool isDenseGlobalIndex(const Expr *E, const FunctionDecl *FD,
       return true;
   }
   return false;
+}
+
+/// Whether \p Body stores into \p VD a value not derived from the thread
+/// index (its initializer, '= 0', '= atomicAdd(...)'), or takes its
+/// address. Such a variable holds a thread index on some paths only.
+bool storesOtherValue(const Stmt *S, const VarDecl *VD,
+                      const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
+  if (!S)
+    return false;
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == VD;
+  };
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D == VD && VD->getInit() && !TI.valueOf(VD->getInit(), FD).isIndex())
+        return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Assign && IsVD(BO->getLHS()) &&
+      !TI.valueOf(BO->getRHS(), FD).isIndex())
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_AddrOf && IsVD(UO->getSubExpr()))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (storesOtherValue(Child, VD, FD, TI))
+      return true;
+  return false;
+}
+
+/// Whether \p E mentions a variable that holds a thread index on some
+/// paths and another value on others ('indexW = tid * 32; ... indexW =
+/// 0;'). The index analysis reads a variable's values flow-insensitively,
+/// so which one reaches a use is unknown and a finding there a guess.
+bool mentionsPathDependentVariable(const Expr *E, const FunctionDecl *FD,
+                                   ThreadIndexAnalysis &TI) {
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if ((VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) &&
+          !VD->getType()->isPointerType() && TI.isModified(VD, FD) &&
+          storesOtherValue(FD->getBody(), VD, FD, TI))
+        return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsPathDependentVariable(CE, FD, TI))
+        return true;
+  return false;
+}
+
+/// Whether \p FD itself bounds a thread-derived index somewhere: a
+/// comparison 'i < n' in a guard, a loop condition or a clamp. A kernel
+/// that does expects more threads than elements, so an access it leaves
+/// unguarded can run past; a kernel that bounds nothing may be sized by
+/// its launches elsewhere.
+bool boundsSomeIndex(const Stmt *S, const FunctionDecl *FD,
+                     ThreadIndexAnalysis &TI) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isRelationalOp()) {
+    for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+      ThreadValue V = TI.valueOf(Side, FD);
+      const Expr *Other = Side == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+      if (V.isIndex() && !V.Trivial &&
+          !TI.valueOf(Other, FD).isIndex())
+        return true;
+    }
+  }
+  for (const Stmt *Child : S->children())
+    if (boundsSomeIndex(Child, FD, TI))
+      return true;
+  return false;
+}
+
+/// Whether \p S uses \p P as a stride or offset of an index: inside an
+/// array subscript or added to or multiplied with a pointer.
+bool usedInIndex(const Stmt *S, const ParmVarDecl *P, bool InIndex = false) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return InIndex && DRE->getDecl() == P;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+    return usedInIndex(AS->getBase(), P, InIndex) ||
+           usedInIndex(AS->getIdx(), P, true);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAdditiveOp() && BO->getType()->isPointerType())
+    return usedInIndex(BO->getLHS(), P, true) ||
+           usedInIndex(BO->getRHS(), P, true);
+  for (const Stmt *Child : S->children())
+    if (usedInIndex(Child, P, InIndex))
+      return true;
+  return false;
+}
+
+bool mentions(const Stmt *S, const ParmVarDecl *P) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+    return DRE->getDecl() == P;
+  return S && llvm::any_of(S->children(),
+                           [&](const Stmt *C) { return mentions(C, P); });
+}
+
+/// Whether \p S compares \p P (or a value made with it) with a thread
+/// index: 'x != width - 1', 'i < n'.
+bool comparedWithIndex(const Stmt *S, const ParmVarDecl *P,
+                       const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isComparisonOp() &&
+      ((mentions(BO->getLHS(), P) && TI.valueOf(BO->getRHS(), FD).isIndex()) ||
+       (mentions(BO->getRHS(), P) && TI.valueOf(BO->getLHS(), FD).isIndex())))
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return comparedWithIndex(C, P, FD, TI);
+  });
+}
+
+/// Whether \p Kernel has a parameter named like an extent that it uses
+/// neither as a stride of an index nor in a comparison with one: an
+/// extent passed and never applied ('int n' with no 'if (i < n)').
+bool hasUnappliedExtent(const FunctionDecl *Kernel, ThreadIndexAnalysis &TI) {
+  return llvm::any_of(Kernel->parameters(), [&](const ParmVarDecl *P) {
+    return isExtentNamed(P, 7) && !usedInIndex(Kernel->getBody(), P) &&
+           !comparedWithIndex(Kernel->getBody(), P, Kernel, TI);
+  });
 }
 
 } // namespace
@@ -368,6 +511,24 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // guess. A guard that lets the index reach its bound is still one.
     if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
       return;
+    // No visible launch: report only what the kernel itself shows can run
+    // past, a guard elsewhere on the same dimensions or an extent it was
+    // given and never compared.
+    if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
+        !boundsSomeIndex(Kernel->getBody(), Kernel, *Analysis) &&
+        !hasUnappliedExtent(Kernel, *Analysis))
+      return;
+    // An unguarded part held in a variable that also holds other values:
+    // which one reaches here depends on the path.
+    if (V.K == IndexVerdict::Unbounded) {
+      const Expr *Shown = CallerIndex ? CallerIndex : A.Index;
+      if (V.Unguarded.empty() || CallerIndex
+              ? mentionsPathDependentVariable(Shown, Kernel, *Analysis)
+              : llvm::any_of(V.Unguarded, [&](const Expr *Part) {
+                  return mentionsPathDependentVariable(Part, Kernel, *Analysis);
+                }))
+        return;
+    }
   }
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(

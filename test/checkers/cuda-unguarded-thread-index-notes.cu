@@ -28,6 +28,11 @@ __global__ void noExtent(float *out, float v) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'blockIdx.x * blockDim.x + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
   // CHECK-NOTES: :[[@LINE-2]]:7: note: guard the access with the extent of 'out', for example 'if (blockIdx.x * blockDim.x + threadIdx.x >= n) return;' where n is its number of elements
+  // CHECK-NOTES: :[[@LINE+4]]:3: note: this launch rounds the grid up: the last block runs past 'count'
+}
+
+void fill(float *out, float v, int count) {
+  noExtent<<<(count + 127) / 128, 128>>>(out, v);
 }
 
 __device__ int table[64];

@@ -596,6 +596,27 @@ __global__ void transposeNoGuard(float *out, const float *in, int width,
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'y * height + x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
+// Its launch rounds the grid up in both dimensions.
+void transposeImage(float *out, const float *in, int width, int height) {
+  dim3 grid((width + TILE - 1) / TILE, (height + TILE - 1) / TILE);
+  transposeNoGuard<<<grid, dim3(TILE, TILE)>>>(out, in, width, height);
+}
+
+// The same kernel with no launch in this file: nothing in it says that
+// threads outnumber elements (no guard anywhere, every size used as a
+// stride), so its launches elsewhere decide, and they are unknown.
+__global__ void transposeLaunchedElsewhere(float *out, const float *in,
+                                           int width, int height) {
+  __shared__ float tile[TILE][TILE + 1];
+  int x = blockIdx.x * TILE + threadIdx.x;
+  int y = blockIdx.y * TILE + threadIdx.y;
+  tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+  __syncthreads();
+  x = blockIdx.y * TILE + threadIdx.x;
+  y = blockIdx.x * TILE + threadIdx.y;
+  out[y * height + x] = tile[threadIdx.x][threadIdx.y];
+}
+
 __global__ void transposeGuarded(float *out, const float *in, int width,
                                  int height) {
   __shared__ float tile[TILE][TILE + 1];
@@ -992,6 +1013,9 @@ __global__ void perThreadInBlock2D(float *scratch) {
 __global__ void mixedNeedsGuard(float *a) {
   a[blockIdx.x * blockDim.x + threadIdx.x] = 0.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'blockIdx.x * blockDim.x + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+void clearMixed(float *a, int count) {
+  mixedNeedsGuard<<<(count + 255) / 256, 256>>>(a);
 }
 
 // A window that ends at the thread's own index, under the thread's guard:
