@@ -81,27 +81,37 @@ int storeTo(const Stmt *S, const VarDecl *VD, const Expr *&Value) {
 }
 } // namespace
 
-const Expr *FunctionCfg::uniqueReachingStore(const VarDecl *VD,
-                                             const Stmt *At) const {
+int FunctionCfg::reachingWrite(const VarDecl *VD, const Stmt *At,
+                               const Expr *&Value) const {
   std::optional<CfgPoint> P = pointOf(At);
   if (!P || hasIndirectUse(VD))
-    return nullptr;
+    return 0;
   const CFGBlock *B = P->Block;
   unsigned End = P->Index;
   llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
   while (B && Seen.insert(B).second) {
-    for (unsigned I = End; I-- > 0;) {
-      const Stmt *S = stmtOf((*B)[I]);
-      const Expr *Value = nullptr;
-      if (int Kind = S ? storeTo(S, VD, Value) : 0)
-        return Kind == 1 ? Value : nullptr;
-    }
+    for (unsigned I = End; I-- > 0;)
+      if (const Stmt *S = stmtOf((*B)[I]))
+        if (int Kind = storeTo(S, VD, Value))
+          return Kind;
     if (B->pred_size() != 1)
-      return nullptr;
+      return 0;
     B = *B->pred_begin();
     End = B ? B->size() : 0;
   }
-  return nullptr;
+  return 0;
+}
+
+const Expr *FunctionCfg::uniqueReachingStore(const VarDecl *VD,
+                                             const Stmt *At) const {
+  const Expr *Value = nullptr;
+  return reachingWrite(VD, At, Value) == 1 ? Value : nullptr;
+}
+
+bool FunctionCfg::hasUniqueReachingWrite(const VarDecl *VD,
+                                         const Stmt *At) const {
+  const Expr *Value = nullptr;
+  return reachingWrite(VD, At, Value) != 0;
 }
 
 bool FunctionCfg::isReachable(const CFGBlock *B) const {

@@ -66,6 +66,8 @@ public:
   /// Null when the path forks first, when it meets another kind of write
   /// ('+=', '++'), or when \p VD has an indirect use.
   const Expr *uniqueReachingStore(const VarDecl *VD, const Stmt *At) const;
+  /// Whether one write of \p VD reaches \p At that way, of any kind.
+  bool hasUniqueReachingWrite(const VarDecl *VD, const Stmt *At) const;
 
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
@@ -90,6 +92,10 @@ public:
       llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;
 
 private:
+  /// The write of \p VD that reaches \p At on a straight backward path:
+  /// 1 a store of \p Value, 2 another write, 0 none found.
+  int reachingWrite(const VarDecl *VD, const Stmt *At,
+                    const Expr *&Value) const;
   void walk(const CFGBlock *StartBlock, unsigned StartIndex,
             llvm::function_ref<bool(const Stmt *, CfgPoint)> Visit,
             llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;

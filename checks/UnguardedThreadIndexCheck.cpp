@@ -187,11 +187,34 @@ bool storesOtherValue(const Stmt *S, const VarDecl *VD,
   return false;
 }
 
-/// Whether \p E mentions a variable that holds a thread index on some
-/// paths and another value on others ('indexW = tid * 32; ... indexW =
-/// 0;'). The index analysis reads a variable's values flow-insensitively,
-/// so which one reaches a use is unknown and a finding there a guess.
-bool mentionsPathDependentVariable(const Expr *E, const FunctionDecl *FD,
+/// How many values \p S stores into \p VD whole: its initializer and
+/// plain assignments ('i += s' updates the value it holds).
+unsigned plainStores(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return 0;
+  unsigned N = 0;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      N += D == VD && VD->getInit();
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Assign)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        N += DRE->getDecl() == VD;
+  for (const Stmt *Child : S->children())
+    N += plainStores(Child, VD);
+  return N;
+}
+
+/// Whether \p E mentions a variable whose value at \p At depends on the
+/// path: one that holds a thread index on some paths and another value on
+/// others ('indexW = tid * 32; ... indexW = 0;'), or one given values on
+/// several paths that meet before \p At (not an induction variable,
+/// which only its updates change). The index analysis reads such a
+/// variable flow-insensitively, so a finding there would be a guess.
+bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
+                                   const FunctionDecl *FD,
+                                   const FunctionCfg *Cfg,
                                    ThreadIndexAnalysis &TI) {
   if (!E)
     return false;
@@ -199,11 +222,13 @@ bool mentionsPathDependentVariable(const Expr *E, const FunctionDecl *FD,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if ((VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) &&
           !VD->getType()->isPointerType() && TI.isModified(VD, FD) &&
-          storesOtherValue(FD->getBody(), VD, FD, TI))
+          (storesOtherValue(FD->getBody(), VD, FD, TI) ||
+           (plainStores(FD->getBody(), VD) > 1 &&
+            (!Cfg || !Cfg->hasUniqueReachingWrite(VD, At)))))
         return true;
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsPathDependentVariable(CE, FD, TI))
+      if (mentionsPathDependentVariable(CE, At, FD, Cfg, TI))
         return true;
   return false;
 }
@@ -233,26 +258,6 @@ bool boundsSomeIndex(const Stmt *S, const FunctionDecl *FD,
   return false;
 }
 
-/// Whether \p S uses \p P as a stride or offset of an index: inside an
-/// array subscript or added to or multiplied with a pointer.
-bool usedInIndex(const Stmt *S, const ParmVarDecl *P, bool InIndex = false) {
-  if (!S)
-    return false;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    return InIndex && DRE->getDecl() == P;
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
-    return usedInIndex(AS->getBase(), P, InIndex) ||
-           usedInIndex(AS->getIdx(), P, true);
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->isAdditiveOp() && BO->getType()->isPointerType())
-    return usedInIndex(BO->getLHS(), P, true) ||
-           usedInIndex(BO->getRHS(), P, true);
-  for (const Stmt *Child : S->children())
-    if (usedInIndex(Child, P, InIndex))
-      return true;
-  return false;
-}
-
 bool mentions(const Stmt *S, const ParmVarDecl *P) {
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
     return DRE->getDecl() == P;
@@ -260,29 +265,16 @@ bool mentions(const Stmt *S, const ParmVarDecl *P) {
                            [&](const Stmt *C) { return mentions(C, P); });
 }
 
-/// Whether \p S compares \p P (or a value made with it) with a thread
-/// index: 'x != width - 1', 'i < n'.
-bool comparedWithIndex(const Stmt *S, const ParmVarDecl *P,
-                       const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
-  if (!S)
+/// Whether \p Kernel indexes in one dimension and has a parameter named
+/// like an extent that it never uses: an extent passed and forgotten
+/// ('int n' with no 'if (i < n)'). In two or three dimensions an unused
+/// extent often belongs to a dimension the launch covers exactly.
+bool hasForgottenExtent(const FunctionDecl *Kernel, unsigned Dims) {
+  if (Dims != 1)
     return false;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->isComparisonOp() &&
-      ((mentions(BO->getLHS(), P) && TI.valueOf(BO->getRHS(), FD).isIndex()) ||
-       (mentions(BO->getRHS(), P) && TI.valueOf(BO->getLHS(), FD).isIndex())))
-    return true;
-  return llvm::any_of(S->children(), [&](const Stmt *C) {
-    return comparedWithIndex(C, P, FD, TI);
-  });
-}
-
-/// Whether \p Kernel has a parameter named like an extent that it uses
-/// neither as a stride of an index nor in a comparison with one: an
-/// extent passed and never applied ('int n' with no 'if (i < n)').
-bool hasUnappliedExtent(const FunctionDecl *Kernel, ThreadIndexAnalysis &TI) {
   return llvm::any_of(Kernel->parameters(), [&](const ParmVarDecl *P) {
-    return isExtentNamed(P, 7) && !usedInIndex(Kernel->getBody(), P) &&
-           !comparedWithIndex(Kernel->getBody(), P, Kernel, TI);
+    return isExtentNamed(P, 7) && !P->isReferenced() &&
+           !mentions(Kernel->getBody(), P);
   });
 }
 
@@ -516,17 +508,21 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // given and never compared.
     if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
         !boundsSomeIndex(Kernel->getBody(), Kernel, *Analysis) &&
-        !hasUnappliedExtent(Kernel, *Analysis))
+        !hasForgottenExtent(Kernel, V.Dims))
       return;
     // An unguarded part held in a variable that also holds other values:
     // which one reaches here depends on the path.
     if (V.K == IndexVerdict::Unbounded) {
       const Expr *Shown = CallerIndex ? CallerIndex : A.Index;
+      const Stmt *At = ThroughCall ? static_cast<const Stmt *>(ThroughCall)
+                                   : A.At;
+      const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel);
+      auto PathDependent = [&](const Expr *Part) {
+        return mentionsPathDependentVariable(Part, At, Kernel, Cfg, *Analysis);
+      };
       if (V.Unguarded.empty() || CallerIndex
-              ? mentionsPathDependentVariable(Shown, Kernel, *Analysis)
-              : llvm::any_of(V.Unguarded, [&](const Expr *Part) {
-                  return mentionsPathDependentVariable(Part, Kernel, *Analysis);
-                }))
+              ? PathDependent(Shown)
+              : llvm::any_of(V.Unguarded, PathDependent))
         return;
     }
   }

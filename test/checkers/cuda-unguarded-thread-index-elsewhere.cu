@@ -26,14 +26,6 @@ __global__ void forgetsItsExtent(float *y, const float *x, int numElements) {
   // CHECK-MESSAGES: :[[@LINE-2]]:17: warning: read of 'x' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
-// The extent only decides whether to work at all.
-__global__ void extentInUnrelatedTest(int *out, int count) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (count > 0)
-    out[i] = 1;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'out' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
-}
-
 // A grid-stride loop bounds the index in one place; the tail write does not.
 __global__ void strideLoopThenTail(float *a, float *last, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -83,6 +75,21 @@ __global__ void constantWidthRows(float *m, float v) {
 // No size at all: one thread per element of a buffer sized by the grid.
 __global__ void oneThreadPerSlot(unsigned *slots) {
   slots[blockIdx.x * blockDim.x + threadIdx.x] = 0u;
+}
+
+// The extent is used, if not as a bound: whether the grid is exact is
+// for the launch to say.
+__global__ void extentInUnrelatedTest(int *out, int count) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (count > 0)
+    out[i] = 1;
+}
+
+// An unused extent in two dimensions: often one the launch covers exactly.
+__global__ void unusedHeight(float *img, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  img[y * width + x] = 0.0f;
 }
 
 // 'threadIdx.x < 32' selects a warp, it does not bound a global index.

@@ -47,6 +47,9 @@ __global__ void unrelatedGuard(float *a, int n) {
     a[i] = 1.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
+void setAll(float *a, int n) {
+  unrelatedGuard<<<(n + 127) / 128, 128>>>(a, n);
+}
 
 __global__ void guardOnOtherValue(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -192,6 +195,11 @@ __global__ void fill2DNoGuard(float *img, int width, int height) {
   img[y * width + x] = 0.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'img' at thread-derived index 'y * width + x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
+void clearImage(float *img, int width, int height) {
+  dim3 block(16, 16);
+  dim3 grid((width + 15) / 16, (height + 15) / 16);
+  fill2DNoGuard<<<grid, block>>>(img, width, height);
+}
 
 __global__ void fill2DRowOnly(float *img, int width, int height) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -225,6 +233,11 @@ __global__ void fill3DNoGuard(float *vol, int nx, int ny, int nz) {
   int z = blockIdx.z * blockDim.z + threadIdx.z;
   vol[(z * ny + y) * nx + x] = 0.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'vol' at thread-derived index '(z * ny + y) * nx + x' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+void clearVolume(float *vol, int nx, int ny, int nz) {
+  dim3 block(8, 8, 8);
+  dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 7) / 8);
+  fill3DNoGuard<<<grid, block>>>(vol, nx, ny, nz);
 }
 
 __global__ void rowLoopNoGuard(float *m, int rows, int cols) {
