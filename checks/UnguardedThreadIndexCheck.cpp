@@ -269,8 +269,20 @@ bool mentions(const Stmt *S, const ParmVarDecl *P) {
 /// like an extent that it never uses: an extent passed and forgotten
 /// ('int n' with no 'if (i < n)'). In two or three dimensions an unused
 /// extent often belongs to a dimension the launch covers exactly.
-bool hasForgottenExtent(const FunctionDecl *Kernel, unsigned Dims) {
-  if (Dims != 1)
+bool usesOnlyDimensionX(const Stmt *S) {
+  if (!S)
+    return true;
+  ThreadSource Source;
+  unsigned Dim;
+  if (const auto *E = dyn_cast<Expr>(S);
+      E && ThreadIndexAnalysis::isThreadQuery(E, Source, Dim) && Dim != 0)
+    return false;
+  return llvm::all_of(S->children(),
+                      [](const Stmt *C) { return usesOnlyDimensionX(C); });
+}
+
+bool hasForgottenExtent(const FunctionDecl *Kernel) {
+  if (!usesOnlyDimensionX(Kernel->getBody()))
     return false;
   return llvm::any_of(Kernel->parameters(), [&](const ParmVarDecl *P) {
     return isExtentNamed(P, 7) && !P->isReferenced() &&
@@ -508,7 +520,7 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // given and never compared.
     if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
         !boundsSomeIndex(Kernel->getBody(), Kernel, *Analysis) &&
-        !hasForgottenExtent(Kernel, V.Dims))
+        !hasForgottenExtent(Kernel))
       return;
     // An unguarded part held in a variable that also holds other values:
     // which one reaches here depends on the path.
