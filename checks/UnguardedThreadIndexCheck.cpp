@@ -233,29 +233,28 @@ bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
   return false;
 }
 
-/// Whether \p FD itself bounds a thread-derived index somewhere: a
-/// comparison 'i < n' in a guard, a loop condition or a clamp. A kernel
-/// that does expects more threads than elements, so an access it leaves
-/// unguarded can run past; a kernel that bounds nothing may be sized by
-/// its launches elsewhere.
-bool boundsSomeIndex(const Stmt *S, const FunctionDecl *FD,
-                     ThreadIndexAnalysis &TI) {
+/// Whether \p S compares a value with the key \p Key (a thread index, as
+/// ThreadIndexAnalysis::variablePartKey reads it) against a bound that is
+/// not thread-derived: 'if (i < n)' around another access, a grid-stride
+/// loop over 'i', a clamp. A kernel that guards an index there expects
+/// threads past the end, so an access at the same index without the guard
+/// can run past.
+bool comparesIndex(const Stmt *S, const std::string &Key,
+                   const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
   if (!S)
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->isRelationalOp()) {
     for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
-      ThreadValue V = TI.valueOf(Side, FD);
       const Expr *Other = Side == BO->getLHS() ? BO->getRHS() : BO->getLHS();
-      if (V.isIndex() && !V.Trivial &&
-          !TI.valueOf(Other, FD).isIndex())
+      if (TI.valueOf(Side, FD).isIndex() && !TI.valueOf(Other, FD).isIndex() &&
+          TI.variablePartKey(Side) == Key)
         return true;
     }
   }
-  for (const Stmt *Child : S->children())
-    if (boundsSomeIndex(Child, FD, TI))
-      return true;
-  return false;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return comparesIndex(C, Key, FD, TI);
+  });
 }
 
 bool mentions(const Stmt *S, const ParmVarDecl *P) {
@@ -516,11 +515,15 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
       return;
     // No visible launch: report only what the kernel itself shows can run
-    // past, a guard elsewhere on the same dimensions or an extent it was
-    // given and never compared.
+    // past, a guard elsewhere on the same index or an extent it was given
+    // and never used.
     if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
-        !boundsSomeIndex(Kernel->getBody(), Kernel, *Analysis) &&
-        !hasForgottenExtent(Kernel))
+        !hasForgottenExtent(Kernel) &&
+        !llvm::any_of(V.Unguarded, [&](const Expr *Part) {
+          return comparesIndex(Kernel->getBody(),
+                               Analysis->variablePartKey(Part), Kernel,
+                               *Analysis);
+        }))
       return;
     // An unguarded part held in a variable that also holds other values:
     // which one reaches here depends on the path.

@@ -1,7 +1,7 @@
 // cuda-unguarded-thread-index on kernels launched from another file: with
 // no launch in sight, a finding needs the kernel's own word that threads
-// can outnumber elements (a guard elsewhere in it, or an extent it was
-// given and never applied). Indices held in variables that also hold
+// can outnumber elements (a guard on the same index elsewhere in it, or,
+// in one dimension, an extent it was given and never used). Indices held in variables that also hold
 // other values are path-dependent, and unknown.
 // RUN: %check_cuda_tidy_plugin %s cuda-unguarded-thread-index %t
 // RUN: %check_cuda_tidy_driver %s cuda-unguarded-thread-index %t
@@ -26,22 +26,13 @@ __global__ void forgetsItsExtent(float *y, const float *x, int numElements) {
   // CHECK-MESSAGES: :[[@LINE-2]]:17: warning: read of 'x' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
-// A grid-stride loop bounds the index in one place; the tail write does not.
+// The same index guarded in a loop's condition and not after it.
 __global__ void strideLoopThenTail(float *a, float *last, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  for (int k = i; k < n; k += blockDim.x * gridDim.x)
-    a[k] = 0.0f;
+  for (; i < n; i += blockDim.x * gridDim.x)
+    a[i] = 0.0f;
   last[i] = a[0];
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'last' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
-}
-
-// Rows are guarded, columns not: the kernel expects a rounded-up grid.
-__global__ void rowsGuardedOnly(float *img, int width, int height) {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (y < height)
-    img[y * width + x] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'img' at thread-derived index 'y * width + x' has no upper bound on 'x' on this path [cuda-unguarded-thread-index]
 }
 
 // Generated (polyhedral) code: a guard on '32 * b + t', and accesses at
@@ -90,6 +81,24 @@ __global__ void unusedHeight(float *img, int width, int height) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   img[y * width + x] = 0.0f;
+}
+
+// Rows are guarded, columns not: the guard is on another index, and the
+// grid may cover the columns exactly.
+__global__ void rowsGuardedOnly(float *img, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (y < height)
+    img[y * width + x] = 0.0f;
+}
+
+// A grid-stride loop over a copy of the index; the tail write uses the
+// index itself, which nothing compares.
+__global__ void strideCopyThenTail(float *a, float *last, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = i; k < n; k += blockDim.x * gridDim.x)
+    a[k] = 0.0f;
+  last[i] = a[0];
 }
 
 // 'threadIdx.x < 32' selects a warp, it does not bound a global index.

@@ -34,13 +34,19 @@ __global__ void tiles(float *a, int w, int h) {
     a[r * w + blockIdx.x * blockDim.x - threadIdx.x * 2] = 0.0f;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'r * w + blockIdx.x * blockDim.x - threadIdx.x * 2' has no upper bound on 'blockIdx.x * blockDim.x - threadIdx.x * 2' on this path [cuda-unguarded-thread-index]
     // CHECK-NOTES: :[[@LINE-2]]:15: note: guard the access, for example with 'if (blockIdx.x * blockDim.x - threadIdx.x * 2 >= w) return;'
+    // CHECK-NOTES: :[[@LINE+12]]:3: note: this launch rounds the grid up: the last block runs past 'w'
     a[r * w - threadIdx.x + blockIdx.x * blockDim.x] = 1.0f;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'r * w - threadIdx.x + blockIdx.x * blockDim.x' has no upper bound on '-threadIdx.x + blockIdx.x * blockDim.x' on this path [cuda-unguarded-thread-index]
     // CHECK-NOTES: :[[@LINE-2]]:15: note: guard the access, for example with 'if (-threadIdx.x + blockIdx.x * blockDim.x >= w) return;'
+    // CHECK-NOTES: :[[@LINE+8]]:3: note: this launch rounds the grid up: the last block runs past 'w'
     a[r * w + blockIdx.x * blockDim.x + (threadIdx.x & 7)] = 2.0f;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'r * w + blockIdx.x * blockDim.x + (threadIdx.x & 7)' has no upper bound on 'blockIdx.x * blockDim.x + (threadIdx.x & 7)' on this path [cuda-unguarded-thread-index]
     // CHECK-NOTES: :[[@LINE-2]]:15: note: guard the access, for example with 'if (blockIdx.x * blockDim.x + (threadIdx.x & 7) >= w) return;'
+    // CHECK-NOTES: :[[@LINE+4]]:3: note: this launch rounds the grid up: the last block runs past 'w'
   }
+}
+void drawTiles(float *a, int w, int h) {
+  tiles<<<dim3((w + 31) / 32, (h + 7) / 8), dim3(32, 8)>>>(a, w, h);
 }
 
 // An index that is a whole macro use: the macro's spelling.

@@ -22,6 +22,11 @@ __global__ void rows(float *m, int cols, int rows) {
     m[r * cols + c] = 0.0f;
     // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to 'm' at thread-derived index 'r * cols + c' has no upper bound on 'r' on this path [cuda-unguarded-thread-index]
     // CHECK-NOTES: :[[@LINE-2]]:7: note: guard the access, for example with 'if (r >= rows) return;'
+    // CHECK-NOTES: :[[@LINE+4]]:3: note: this launch rounds the grid up in y: the last block runs past 'rows'
+}
+
+void clearRows(float *m, int cols, int rows) {
+  ::rows<<<dim3((cols + 31) / 32, (rows + 7) / 8), dim3(32, 8)>>>(m, cols, rows);
 }
 
 __global__ void noExtent(float *out, float v) {

@@ -58,6 +58,9 @@ __global__ void guardOnOtherValue(float *a, int n) {
     a[i] = 1.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
+void setHalf(float *a, int n) {
+  guardOnOtherValue<<<(2 * n + 255) / 256, 256>>>(a, n);
+}
 
 __global__ void afterGuardedBlock(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -208,6 +211,10 @@ __global__ void fill2DRowOnly(float *img, int width, int height) {
     img[row * width + col] = 0.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'img' at thread-derived index 'row * width + col' has no upper bound on 'col' on this path [cuda-unguarded-thread-index]
 }
+void launch_fill2DRowOnly(float *img, int width, int height) {
+  dim3 grid((width + 15) / 16, (height + 15) / 16);
+  fill2DRowOnly<<<grid, dim3(16, 16)>>>(img, width, height);
+}
 
 __global__ void fill2DColumnOnly(float *img, int width, int height) {
   int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -217,6 +224,10 @@ __global__ void fill2DColumnOnly(float *img, int width, int height) {
   img[row * width + col] = 0.0f;
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'img' at thread-derived index 'row * width + col' has no upper bound on 'row' on this path [cuda-unguarded-thread-index]
 }
+void launch_fill2DColumnOnly(float *img, int width, int height) {
+  dim3 grid((width + 15) / 16, (height + 15) / 16);
+  fill2DColumnOnly<<<grid, dim3(16, 16)>>>(img, width, height);
+}
 
 __global__ void fill3DNoDepth(float *vol, int nx, int ny, int nz) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -225,6 +236,10 @@ __global__ void fill3DNoDepth(float *vol, int nx, int ny, int nz) {
   if (x < nx && y < ny)
     vol[(z * ny + y) * nx + x] = 0.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'vol' at thread-derived index '(z * ny + y) * nx + x' has no upper bound on 'z' on this path [cuda-unguarded-thread-index]
+}
+void launchFill3DNoDepth(float *vol, int nx, int ny, int nz) {
+  dim3 grid((nx + 7) / 8, (ny + 7) / 8, (nz + 7) / 8);
+  fill3DNoDepth<<<grid, dim3(8, 8, 8)>>>(vol, nx, ny, nz);
 }
 
 __global__ void fill3DNoGuard(float *vol, int nx, int ny, int nz) {
@@ -593,6 +608,10 @@ __global__ void matmulRowGuardOnly(const float *A, float *C, int n) {
   }
   if (row < n)
     C[row] = acc;
+}
+void launchMatmulRowGuardOnly(const float *A, float *C, int n) {
+  dim3 grid((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+  matmulRowGuardOnly<<<grid, dim3(TILE, TILE)>>>(A, C, n);
 }
 
 __global__ void transposeNoGuard(float *out, const float *in, int width,
