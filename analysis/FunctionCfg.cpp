@@ -5,6 +5,7 @@
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -49,6 +50,33 @@ static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
   if (const auto *UO = dyn_cast<UnaryOperator>(P))
     return UO->isIncrementDecrementOp();
   return false;
+}
+
+FunctionCfg::~FunctionCfg() = default;
+
+std::optional<llvm::SmallVector<const CFGBlock *, 4>>
+FunctionCfg::controlDependencies(const CFGBlock *B) const {
+  CFG &G = const_cast<CFG &>(*Graph);
+  if (!DepsKnown) {
+    Deps = std::make_unique<ControlDependencyCalculator>(&G);
+    auto &PostDom =
+        const_cast<CFGPostDomTree &>(Deps->getCFGPostDomTree()).getBase();
+    // Blocks that cannot reach the exit have no place in the post-dominator
+    // tree: control dependence is unknown there.
+    DepsKnown = llvm::all_of(G, [&](const CFGBlock *Block) {
+      return PostDom.getNode(const_cast<CFGBlock *>(Block)) != nullptr;
+    });
+  }
+  if (!*DepsKnown)
+    return std::nullopt;
+  llvm::SmallVector<const CFGBlock *, 4> Out;
+  for (CFGBlock *Dep :
+       Deps->getControlDependencies(const_cast<CFGBlock *>(B))) {
+    const Stmt *T = Dep->getTerminatorStmt();
+    if (T && !isa<BinaryConditionalOperator, ConditionalOperator>(T))
+      Out.push_back(Dep);
+  }
+  return Out;
 }
 
 bool FunctionCfg::isReachable(const CFGBlock *B) const {

@@ -20,6 +20,10 @@
 #include <memory>
 #include <optional>
 
+namespace clang {
+class ControlDependencyCalculator;
+} // namespace clang
+
 namespace clang::tidy::cuda {
 
 class MemorySpaceAnalysis;
@@ -37,6 +41,7 @@ struct CfgPoint {
 class FunctionCfg {
 public:
   FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> Graph);
+  ~FunctionCfg();
 
   const FunctionDecl *function() const { return Function; }
   const CFG &graph() const { return *Graph; }
@@ -59,6 +64,13 @@ public:
   /// edges of conditions that fold to a constant, so the branch of
   /// `if (N >= 1024)` with a smaller constant N is unreachable.
   bool isReachable(const CFGBlock *B) const;
+
+  /// The blocks whose two-way condition decides whether \p B runs (its
+  /// control dependencies; '?:' terminators excluded), or none when control
+  /// dependence is unknown because some block cannot reach the exit (an
+  /// endless loop). The dominator trees are built on first use.
+  std::optional<llvm::SmallVector<const CFGBlock *, 4>>
+  controlDependencies(const CFGBlock *B) const;
 
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
@@ -92,6 +104,8 @@ private:
   mutable std::unique_ptr<ParentMap> Parents;
   mutable std::optional<llvm::DenseSet<const VarDecl *>> IndirectlyUsed;
   mutable std::optional<llvm::DenseSet<const CFGBlock *>> Reachable;
+  mutable std::unique_ptr<ControlDependencyCalculator> Deps;
+  mutable std::optional<bool> DepsKnown;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };
