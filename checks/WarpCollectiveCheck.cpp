@@ -101,6 +101,30 @@ uint32_t lanesDecidedAt(const CFGBlock *B, uint32_t Missing, WarpLanes &Lanes) {
   return Decided & Missing;
 }
 
+/// The condition of an if or loop statement.
+const Expr *fullCondition(const Stmt *S) {
+  if (const auto *If = dyn_cast_or_null<IfStmt>(S))
+    return If->getCond();
+  if (const auto *While = dyn_cast_or_null<WhileStmt>(S))
+    return While->getCond();
+  if (const auto *For = dyn_cast_or_null<ForStmt>(S))
+    return For->getCond();
+  if (const auto *Do = dyn_cast_or_null<DoStmt>(S))
+    return Do->getCond();
+  return nullptr;
+}
+
+/// The lanes of \p Missing whose branch \p Cond decides.
+uint32_t lanesDecidedBy(const Expr *Cond, uint32_t Missing, WarpLanes &Lanes) {
+  auto Split = Lanes.split(Cond);
+  if (!Split)
+    return 0;
+  uint32_t Decided = 0;
+  for (unsigned W = 0; W < 32; ++W)
+    Decided |= Split->first[W] ^ Split->second[W];
+  return Decided & Missing;
+}
+
 /// The condition that keeps the lanes \p Missing from \p C: the nearest
 /// one \p C's block depends on, through control dependence, that decides
 /// some of them; otherwise the last such condition before the call.
@@ -214,16 +238,21 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
   SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
-  const auto *Cond = cast<Expr>(const_cast<CFGBlock *>(Why)->getTerminatorCondition());
-  bool Under = contains(owningStatement(Why->getTerminatorStmt(), Cfg.parents()),
-                        C.Call, Cfg.parents());
+  // The whole condition of the if or loop, of which Why may test one part.
+  const Stmt *Owner = owningStatement(Why->getTerminatorStmt(), Cfg.parents());
+  const Expr *Cond = fullCondition(Owner);
+  uint32_t Leaving = Cond ? lanesDecidedBy(Cond, Missing, Lanes) : 0;
+  if (!Leaving) {
+    Cond = cast<Expr>(const_cast<CFGBlock *>(Why)->getTerminatorCondition());
+    Leaving = lanesDecidedAt(Why, Missing, Lanes);
+  }
+  bool Under = contains(Owner, C.Call, Cfg.parents());
   bool One = llvm::popcount(Missing) == 1;
   diag(Loc, "'%0' with mask %1 names %2, which %select{leave before it at|do "
             "not execute it under|leaves before it at|does not execute it "
             "under}3 '%4'")
       << calleeName(C.Call) << hexMask(*C.Mask) << laneText(Missing) << (Under + 2 * One)
       << ThreadIndexAnalysis::textOf(Cond, Ctx);
-  uint32_t Leaving = lanesDecidedAt(Why, Missing, Lanes);
   diag(userVisibleLocation(Cond->getBeginLoc(), SM), "%0 %select{leave|leaves}1 here",
        DiagnosticIDs::Note)
       << laneText(Leaving) << (llvm::popcount(Leaving) == 1)

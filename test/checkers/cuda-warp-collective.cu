@@ -124,8 +124,21 @@ __global__ void laneAndData(float *out, const float *in, bool enabled) {
   float v = in[threadIdx.x];
   if (lane < 24 && enabled)
     v = __shfl_xor_sync(FULL_MASK, v, 1);
-  // CHECK-NOTES: :[[@LINE-1]]:9: warning: '__shfl_xor_sync' with mask 0xffffffff names lanes 24-31, which do not execute it under 'lane < 24' [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-1]]:9: warning: '__shfl_xor_sync' with mask 0xffffffff names lanes 24-31, which do not execute it under 'lane < 24 && enabled' [cuda-warp-collective]
   // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes 24-31 leave here
+  out[threadIdx.x] = v;
+}
+
+// The edge lanes take the other branch of a '||'.
+__global__ void edgeLanesElsewhere(float *out, const float *in) {
+  int lane = threadIdx.x % 32;
+  float v = in[threadIdx.x];
+  if (lane == 0 || lane == 31)
+    v = 0.0f;
+  else
+    v = __shfl_up_sync(FULL_MASK, v, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:9: warning: '__shfl_up_sync' with mask 0xffffffff names lanes 0, 31, which do not execute it under 'lane == 0 || lane == 31' [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-5]]:7: note: lanes 0, 31 leave here
   out[threadIdx.x] = v;
 }
 
