@@ -222,7 +222,7 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
   WarpLaneSets Elsewhere{};
   for (const Collective &O : All)
     if (O.Call != C.Call && O.Mask == C.Mask &&
-        O.Call->getDirectCallee() == C.Call->getDirectCallee())
+        calleeName(O.Call) == calleeName(C.Call))
       for (unsigned W = 0; W < 32; ++W)
         Elsewhere[W] |= Lanes.reaching(O.Block)[W];
   uint32_t Missing = 0;

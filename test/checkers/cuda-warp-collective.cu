@@ -302,6 +302,17 @@ __global__ void sameMaskBothBranches(float *buf) {
   }
 }
 
+// The same shuffle on both sides, of an int and of a float (two overloads).
+__global__ void sameShuffleBothBranches(float *out, const float *in) {
+  int lane = threadIdx.x % 32;
+  float v = in[threadIdx.x];
+  if (lane < 16)
+    v += __shfl_xor_sync(FULL_MASK, (int)v, 1);
+  else
+    v -= __shfl_xor_sync(FULL_MASK, v, 1);
+  out[threadIdx.x] = v;
+}
+
 // Conditions on data are not lane conditions the check can evaluate.
 __global__ void dataCondition(unsigned *out, const int *data) {
   if (data[threadIdx.x] > 0)
