@@ -1,6 +1,7 @@
 //===- WarpLanes.cpp ------------------------------------------------------===//
 
 #include "WarpLanes.h"
+#include "LaunchConfiguration.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -124,39 +125,6 @@ std::optional<int64_t> tileSize(QualType T) {
   return Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
 }
 
-/// A thread coordinate, extent or group rank, for thread \p Tid.
-Value queryValue(const Expr *E, ThreadSource Src, unsigned Dim, unsigned Tid) {
-  switch (Src) {
-  case TS_BlockInGrid:
-  case TS_GridDim:
-    return Value::uniform();
-  case TS_BlockDim:
-    return Dim == 0 ? Value::mult32(0) : Value::uniform();
-  case TS_GridRank:
-    return Value::mult32(Tid);
-  default:
-    break;
-  }
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(ThreadIndexAnalysis::strip(E));
-  if (!MC)
-    return Dim == 0 ? Value::known(Tid, false) : Value::uniform();
-  const CXXMethodDecl *MD = MC->getMethodDecl();
-  llvm::StringRef Method = MD && MD->getIdentifier() ? MD->getName() : "";
-  const CXXRecordDecl *RD = MC->getObjectType()->getAsCXXRecordDecl();
-  if (std::optional<int64_t> Size = tileSize(MC->getObjectType())) {
-    bool InWarp = *Size > 0 && *Size <= 32 && llvm::isPowerOf2_64(*Size);
-    if (Method == "thread_rank" && InWarp)
-      return Value::known(Tid % *Size, false);
-    if (Method == "meta_group_rank" && *Size == 32)
-      return Value::uniform();
-    return Value::unknown();
-  }
-  if (RD && RD->getIdentifier() && RD->getName() == "thread_block" &&
-      Method == "thread_rank")
-    return Value::mult32(Tid);
-  return Value::unknown();
-}
-
 /// The one returned expression of a body `{ return E; }`.
 const Expr *singleReturn(const FunctionDecl *FD) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD ? FD->getBody() : nullptr);
@@ -171,10 +139,69 @@ const Expr *singleReturn(const FunctionDecl *FD) {
 WarpLanes::WarpLanes(const FunctionCfg &Cfg, ASTContext &Ctx)
     : Cfg(Cfg), Ctx(Ctx), Stores(VariableStores::of(Cfg.function()->getBody())),
       IsKernel(Cfg.function()->hasAttr<CUDAGlobalAttr>()) {
+  Exist.fill(~0u);
+  if (IsKernel) {
+    const KernelLaunches &L =
+        TranslationUnitAnalyses::get(Ctx).launches().launchesOf(Cfg.function());
+    if (L.known() && L.BlockDim[0] && L.BlockDim[1] && L.BlockDim[2] &&
+        *L.BlockDim[0] > 0 && *L.BlockDim[1] > 0 && *L.BlockDim[2] > 0 &&
+        *L.BlockDim[0] * *L.BlockDim[1] * *L.BlockDim[2] <= 1024) {
+      Shape = {*L.BlockDim[0], *L.BlockDim[1], *L.BlockDim[2]};
+      ThreadCount = (*Shape)[0] * (*Shape)[1] * (*Shape)[2];
+      Exist.fill(0);
+      for (int64_t T = 0; T < ThreadCount; ++T)
+        Exist[T / 32] |= 1u << (T % 32);
+    }
+  }
   solve();
 }
 
-WarpLanes::Value WarpLanes::eval(const Expr *E, unsigned Tid, int Depth) {
+WarpLanes::Thread WarpLanes::threadAt(int64_t Linear) const {
+  if (!Shape)
+    return {Linear, 0, 0, Linear};
+  int64_t BX = (*Shape)[0], BY = (*Shape)[1];
+  return {Linear % BX, Linear / BX % BY, Linear / (BX * BY), Linear};
+}
+
+WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
+                                  unsigned Dim, const Thread &T) {
+  int64_t Coord[3] = {T.X, T.Y, T.Z};
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(ThreadIndexAnalysis::strip(E));
+  switch (Source) {
+  case TS_BlockInGrid:
+  case TS_GridDim:
+    return Value::uniform();
+  case TS_BlockDim:
+    if (Shape)
+      return Value::known(MC ? ThreadCount : (*Shape)[Dim], true);
+    return Dim == 0 ? Value::mult32(0) : Value::uniform();
+  case TS_GridRank:
+    return !Shape || ThreadCount % 32 == 0 ? Value::mult32(T.Linear)
+                                           : Value::unknown();
+  default:
+    break;
+  }
+  if (!MC) // threadIdx.x, .y, .z
+    return Dim == 0 || Shape ? Value::known(Coord[Dim], false)
+                             : Value::uniform();
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  llvm::StringRef Method = MD && MD->getIdentifier() ? MD->getName() : "";
+  const CXXRecordDecl *RD = MC->getObjectType()->getAsCXXRecordDecl();
+  if (std::optional<int64_t> Size = tileSize(MC->getObjectType())) {
+    bool InWarp = *Size > 0 && *Size <= 32 && llvm::isPowerOf2_64(*Size);
+    if (Method == "thread_rank" && InWarp)
+      return Value::known(T.Linear % *Size, false);
+    if (Method == "meta_group_rank" && *Size == 32)
+      return Value::uniform();
+    return Value::unknown();
+  }
+  if (RD && RD->getIdentifier() && RD->getName() == "thread_block" &&
+      Method == "thread_rank")
+    return Shape ? Value::known(T.Linear, false) : Value::mult32(T.Linear);
+  return Value::unknown();
+}
+
+WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
   E = ThreadIndexAnalysis::strip(E);
   if (!E || Depth > 16 || E->isValueDependent() ||
       !(E->getType()->isIntegralOrEnumerationType() ||
@@ -186,7 +213,7 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, unsigned Tid, int Depth) {
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
-    return queryValue(E, Src, Dim, Tid);
+    return query(E, Src, Dim, Tid);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (isa_and_nonnull<ParmVarDecl>(VD))
@@ -239,7 +266,7 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, unsigned Tid, int Depth) {
   return Value::unknown();
 }
 
-std::optional<bool> WarpLanes::truth(const Expr *E, unsigned Tid, int Depth) {
+std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Tid, int Depth) {
   E = ThreadIndexAnalysis::strip(E);
   if (!E || Depth > 16)
     return std::nullopt;
@@ -288,8 +315,8 @@ WarpLanes::split(const Expr *Cond) {
     return It->second;
   WarpLaneSets True{}, False{};
   bool AnyKnown = false;
-  for (unsigned Tid = 0; Tid < 1024; ++Tid) {
-    std::optional<bool> T = truth(Cond, Tid, 0);
+  for (int64_t Tid = 0; Tid < ThreadCount; ++Tid) {
+    std::optional<bool> T = truth(Cond, threadAt(Tid), 0);
     AnyKnown |= T.has_value();
     uint32_t Bit = 1u << (Tid % 32);
     if (!T || *T)
@@ -309,9 +336,7 @@ WarpLanes::split(const Expr *Cond) {
 
 void WarpLanes::solve() {
   const CFG &G = Cfg.graph();
-  WarpLaneSets All;
-  All.fill(~0u);
-  In[&G.getEntry()] = All;
+  In[&G.getEntry()] = Exist;
   llvm::SmallVector<const CFGBlock *, 16> Work{&G.getEntry()};
   while (!Work.empty()) {
     const CFGBlock *B = Work.pop_back_val();

@@ -160,6 +160,22 @@ const CFGBlock *excludingCondition(const WarpCollectiveCheck::Collective &C,
   return Best;
 }
 
+/// Whether some path leads from the end of \p From to \p To.
+bool reaches(const CFGBlock *From, const CFGBlock *To) {
+  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
+  llvm::SmallVector<const CFGBlock *, 16> Work{From};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    for (const CFGBlock *S : B->succs()) {
+      if (S == To)
+        return true;
+      if (S && Seen.insert(S).second)
+        Work.push_back(S);
+    }
+  }
+  return false;
+}
+
 std::string calleeName(const CallExpr *Call) {
   return Call->getDirectCallee()->getName().str();
 }
@@ -218,17 +234,19 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
                                     ASTContext &Ctx) {
   const WarpLaneSets &Reach = Lanes.reaching(C.Block);
   // On sm_70 and later, lanes may meet at another call of the same
-  // collective with the same mask (the two branches of an if).
+  // collective with the same mask on another branch (neither reaches the
+  // other: the two sides of an if).
   WarpLaneSets Elsewhere{};
   for (const Collective &O : All)
     if (O.Call != C.Call && O.Mask == C.Mask &&
-        calleeName(O.Call) == calleeName(C.Call))
+        calleeName(O.Call) == calleeName(C.Call) &&
+        !reaches(O.Block, C.Block) && !reaches(C.Block, O.Block))
       for (unsigned W = 0; W < 32; ++W)
         Elsewhere[W] |= Lanes.reaching(O.Block)[W];
   uint32_t Missing = 0;
   for (unsigned W = 0; W < 32; ++W)
     if (Reach[W])
-      Missing |= *C.Mask & ~Reach[W] & ~Elsewhere[W];
+      Missing |= *C.Mask & Lanes.existing()[W] & ~Reach[W] & ~Elsewhere[W];
   if (!Missing)
     return;
   const SourceManager &SM = Ctx.getSourceManager();

@@ -155,6 +155,27 @@ __global__ void conditionInLoop(float *out, const float *in, int steps) {
   out[threadIdx.x] = v;
 }
 
+// A 16 x 16 block puts two rows in a warp: 'threadIdx.y == 0' is half of
+// warp 0 (every launch of the kernel is seen, with a constant block).
+__global__ void rowsOfSixteen(float *error, const float *err2) {
+  float err = err2[threadIdx.y * 16 + threadIdx.x];
+  for (int offset = 8; offset > 0; offset /= 2)
+    err += __shfl_down_sync(0xffffffff, err, offset);
+  if (threadIdx.y == 0) {
+    for (int offset = 8; offset > 0; offset /= 2)
+      err += __shfl_down_sync(0xffffffff, err, offset);
+    // CHECK-NOTES: :[[@LINE-1]]:14: warning: '__shfl_down_sync' with mask 0xffffffff names lanes 16-31, which do not execute it under 'threadIdx.y == 0' [cuda-warp-collective]
+    // CHECK-NOTES: :[[@LINE-4]]:7: note: lanes 16-31 leave here
+    if (threadIdx.x == 0)
+      atomicAdd(error, err);
+  }
+}
+
+void launchRows(float *error, const float *err2) {
+  dim3 block(16, 16);
+  rowsOfSixteen<<<4, block>>>(error, err2);
+}
+
 // A vote of the even lanes that names the odd ones.
 __device__ int evenVote(int p) {
   if (threadIdx.x % 2 == 0)
@@ -311,6 +332,21 @@ __global__ void sameShuffleBothBranches(float *out, const float *in) {
   else
     v -= __shfl_xor_sync(FULL_MASK, v, 1);
   out[threadIdx.x] = v;
+}
+
+// Every launch gives 32 x 8 threads: 'threadIdx.x < 40' holds in every
+// thread, and 'threadIdx.y == 0' selects warp 0.
+__global__ void rowsOfThirtyTwo(float *out, const float *in) {
+  float v = in[threadIdx.y * 32 + threadIdx.x];
+  if (threadIdx.x < 40)
+    v += __shfl_down_sync(FULL_MASK, v, 1);
+  if (threadIdx.y == 0)
+    v += __shfl_down_sync(FULL_MASK, v, 2);
+  out[threadIdx.y * 32 + threadIdx.x] = v;
+}
+
+void launchRowsOfThirtyTwo(float *out, const float *in) {
+  rowsOfThirtyTwo<<<8, dim3(32, 8)>>>(out, in);
 }
 
 // Conditions on data are not lane conditions the check can evaluate.
