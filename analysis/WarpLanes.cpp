@@ -127,7 +127,8 @@ std::optional<int64_t> tileSize(QualType T) {
 
 /// The one returned expression of a body `{ return E; }`.
 const Expr *singleReturn(const FunctionDecl *FD) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(FD ? FD->getBody() : nullptr);
+  const auto *Body =
+      dyn_cast_or_null<CompoundStmt>(FD ? FD->getBody() : nullptr);
   if (!Body || Body->size() != 1)
     return nullptr;
   const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
@@ -201,7 +202,7 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
   return Value::unknown();
 }
 
-WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
+WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
   E = ThreadIndexAnalysis::strip(E);
   if (!E || Depth > 16 || E->isValueDependent() ||
       !(E->getType()->isIntegralOrEnumerationType() ||
@@ -213,7 +214,7 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
-    return query(E, Src, Dim, Tid);
+    return query(E, Src, Dim, Th);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (isa_and_nonnull<ParmVarDecl>(VD))
@@ -223,24 +224,24 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
         Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
         Cfg.hasIndirectUse(VD))
       return Value::unknown();
-    return eval(VD->getInit(), Tid, Depth + 1);
+    return eval(VD->getInit(), Th, Depth + 1);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isComparisonOp() || BO->isLogicalOp()) {
-      std::optional<bool> T = truth(E, Tid, Depth);
+      std::optional<bool> T = truth(E, Th, Depth);
       return T ? Value::known(*T, false) : Value::unknown();
     }
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return Value::unknown();
-    return arithmetic(BO->getOpcode(), eval(BO->getLHS(), Tid, Depth + 1),
-                      eval(BO->getRHS(), Tid, Depth + 1));
+    return arithmetic(BO->getOpcode(), eval(BO->getLHS(), Th, Depth + 1),
+                      eval(BO->getRHS(), Th, Depth + 1));
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
     if (UO->getOpcode() == UO_LNot) {
-      std::optional<bool> T = truth(E, Tid, Depth);
+      std::optional<bool> T = truth(E, Th, Depth);
       return T ? Value::known(*T, false) : Value::unknown();
     }
-    Value V = eval(UO->getSubExpr(), Tid, Depth + 1);
+    Value V = eval(UO->getSubExpr(), Th, Depth + 1);
     if (V.K == Value::Known && UO->getOpcode() == UO_Minus)
       return Value::known(-V.C, V.Constant);
     if (V.K == Value::Known && UO->getOpcode() == UO_Not)
@@ -250,10 +251,10 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
     return V.K == Value::Uniform ? V : Value::unknown();
   }
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
-    std::optional<bool> T = truth(CO->getCond(), Tid, Depth + 1);
+    std::optional<bool> T = truth(CO->getCond(), Th, Depth + 1);
     if (!T)
       return Value::unknown();
-    return eval(*T ? CO->getTrueExpr() : CO->getFalseExpr(), Tid, Depth + 1);
+    return eval(*T ? CO->getTrueExpr() : CO->getFalseExpr(), Th, Depth + 1);
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     // A lane-id helper: `__device__ int laneId() { return threadIdx.x & 31; }`.
@@ -261,24 +262,25 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Tid, int Depth) {
     if (FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD))
       if (const FunctionDecl *Def = FD->getDefinition())
         if (const Expr *Ret = singleReturn(Def))
-          return eval(Ret, Tid, Depth + 1);
+          return eval(Ret, Th, Depth + 1);
   }
   return Value::unknown();
 }
 
-std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Tid, int Depth) {
+std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Th,
+                                     int Depth) {
   E = ThreadIndexAnalysis::strip(E);
   if (!E || Depth > 16)
     return std::nullopt;
   if (const auto *UO = dyn_cast<UnaryOperator>(E);
       UO && UO->getOpcode() == UO_LNot) {
-    std::optional<bool> T = truth(UO->getSubExpr(), Tid, Depth + 1);
+    std::optional<bool> T = truth(UO->getSubExpr(), Th, Depth + 1);
     return T ? std::optional<bool>(!*T) : std::nullopt;
   }
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (BO && BO->isLogicalOp()) {
-    std::optional<bool> L = truth(BO->getLHS(), Tid, Depth + 1);
-    std::optional<bool> R = truth(BO->getRHS(), Tid, Depth + 1);
+    std::optional<bool> L = truth(BO->getLHS(), Th, Depth + 1);
+    std::optional<bool> R = truth(BO->getRHS(), Th, Depth + 1);
     bool And = BO->getOpcode() == BO_LAnd;
     // A known false operand decides '&&', a known true one '||'.
     if ((L && *L != And) || (R && *R != And))
@@ -288,8 +290,8 @@ std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Tid, int Depth
     return std::nullopt;
   }
   if (BO && BO->isComparisonOp()) {
-    Value L = eval(BO->getLHS(), Tid, Depth + 1);
-    Value R = eval(BO->getRHS(), Tid, Depth + 1);
+    Value L = eval(BO->getLHS(), Th, Depth + 1);
+    Value R = eval(BO->getRHS(), Th, Depth + 1);
     if (L.K != Value::Known || R.K != Value::Known)
       return std::nullopt;
     switch (BO->getOpcode()) {
@@ -302,7 +304,7 @@ std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Tid, int Depth
     default: return std::nullopt;
     }
   }
-  Value V = eval(E, Tid, Depth + 1);
+  Value V = eval(E, Th, Depth + 1);
   if (V.K != Value::Known)
     return std::nullopt;
   return V.C != 0;

@@ -87,8 +87,8 @@ bool contains(const Stmt *Outer, const Stmt *Inner, const ParentMap &PM) {
 uint32_t lanesDecidedAt(const CFGBlock *B, uint32_t Missing, WarpLanes &Lanes) {
   if (B->succ_size() != 2)
     return 0;
-  const auto *C =
-      dyn_cast_or_null<Expr>(const_cast<CFGBlock *>(B)->getTerminatorCondition());
+  const auto *C = dyn_cast_or_null<Expr>(
+      const_cast<CFGBlock *>(B)->getTerminatorCondition());
   if (!C)
     return 0;
   auto Split = Lanes.split(C);
@@ -153,8 +153,9 @@ const CFGBlock *excludingCondition(const WarpCollectiveCheck::Collective &C,
     if (!T || !lanesDecidedAt(B, Missing, Lanes) ||
         !SM.isBeforeInTranslationUnit(T->getBeginLoc(), C.Call->getBeginLoc()))
       continue;
-    if (!Best || SM.isBeforeInTranslationUnit(
-                     Best->getTerminatorStmt()->getBeginLoc(), T->getBeginLoc()))
+    SourceLocation BestLoc =
+        Best ? Best->getTerminatorStmt()->getBeginLoc() : SourceLocation();
+    if (!Best || SM.isBeforeInTranslationUnit(BestLoc, T->getBeginLoc()))
       Best = B;
   }
   return Best;
@@ -269,15 +270,17 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
   diag(Loc, "'%0' with mask %1 names %2, which %select{leave before it at|do "
             "not execute it under|leaves before it at|does not execute it "
             "under}3 '%4'")
-      << calleeName(C.Call) << hexMask(*C.Mask) << laneText(Missing) << (Under + 2 * One)
+      << calleeName(C.Call) << hexMask(*C.Mask) << laneText(Missing)
+      << (Under + 2 * One)
       << ThreadIndexAnalysis::textOf(Cond, Ctx);
-  diag(userVisibleLocation(Cond->getBeginLoc(), SM), "%0 %select{leave|leaves}1 here",
-       DiagnosticIDs::Note)
+  diag(userVisibleLocation(Cond->getBeginLoc(), SM),
+       "%0 %select{leave|leaves}1 here", DiagnosticIDs::Note)
       << laneText(Leaving) << (llvm::popcount(Leaving) == 1)
       << Cond->getSourceRange();
 }
 
-void WarpCollectiveCheck::checkFunction(const FunctionDecl &, const FunctionCfg &Cfg,
+void WarpCollectiveCheck::checkFunction(const FunctionDecl &,
+                                        const FunctionCfg &Cfg,
                                         ASTContext &Ctx) {
   llvm::SmallVector<Collective, 8> Calls;
   for (const CFGBlock *B : Cfg.graph())
