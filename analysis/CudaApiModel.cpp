@@ -369,4 +369,23 @@ bool CudaApiModel::returnsPerThreadValue(const CallExpr *Call) {
          Names.contains(FD->getName());
 }
 
+std::optional<WarpCollectiveInfo>
+CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
+  static const llvm::StringMap<WarpCollectiveInfo> Rows = [] {
+    llvm::StringMap<WarpCollectiveInfo> M;
+#define CUDA_WARP_COLLECTIVE(Name, MaskArg, SrcLaneArg, WidthArg)              \
+  M[#Name] = {MaskArg, SrcLaneArg, WidthArg};
+#include "CudaApiModel.def"
+    return M;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return std::nullopt;
+  auto It = Rows.find(FD->getName());
+  if (It == Rows.end())
+    return std::nullopt;
+  return It->second;
+}
+
 } // namespace clang::tidy::cuda

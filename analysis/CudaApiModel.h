@@ -144,6 +144,14 @@ struct BarrierInfo {
   llvm::StringRef GroupClass;
 };
 
+/// A warp collective (CUDA_WARP_COLLECTIVE rows): the lane-mask,
+/// source-lane and width arguments (-1: none).
+struct WarpCollectiveInfo {
+  int MaskArg;
+  int SrcLaneArg;
+  int WidthArg;
+};
+
 /// Everything the table says about one function name.
 struct ApiFunction {
   llvm::StringRef Name;
@@ -225,6 +233,10 @@ public:
 
   /// The barrier \p Call waits at (CUDA_BARRIER rows), if it is one.
   static std::optional<BarrierInfo> barrierOf(const CallExpr *Call);
+  /// The warp collective \p Call is (CUDA_WARP_COLLECTIVE rows), if it is
+  /// one: a function of the global namespace.
+  static std::optional<WarpCollectiveInfo>
+  warpCollectiveOf(const CallExpr *Call);
   /// Whether \p Call returns a value that differs between threads whatever
   /// its arguments (CUDA_PER_THREAD_RESULT rows).
   static bool returnsPerThreadValue(const CallExpr *Call);

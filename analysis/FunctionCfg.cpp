@@ -1,12 +1,13 @@
 //===- FunctionCfg.cpp ----------------------------------------------------===//
 
 #include "FunctionCfg.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "AsyncWorkAnalysis.h"
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::cuda {
@@ -112,6 +113,32 @@ bool FunctionCfg::hasUniqueReachingWrite(const VarDecl *VD,
                                          const Stmt *At) const {
   const Expr *Value = nullptr;
   return reachingWrite(VD, At, Value) != 0;
+
+FunctionCfg::~FunctionCfg() = default;
+
+std::optional<llvm::SmallVector<const CFGBlock *, 4>>
+FunctionCfg::controlDependencies(const CFGBlock *B) const {
+  CFG &G = const_cast<CFG &>(*Graph);
+  if (!DepsKnown) {
+    Deps = std::make_unique<ControlDependencyCalculator>(&G);
+    auto &PostDom =
+        const_cast<CFGPostDomTree &>(Deps->getCFGPostDomTree()).getBase();
+    // Blocks that cannot reach the exit have no place in the post-dominator
+    // tree: control dependence is unknown there.
+    DepsKnown = llvm::all_of(G, [&](const CFGBlock *Block) {
+      return PostDom.getNode(const_cast<CFGBlock *>(Block)) != nullptr;
+    });
+  }
+  if (!*DepsKnown)
+    return std::nullopt;
+  llvm::SmallVector<const CFGBlock *, 4> Out;
+  for (CFGBlock *Dep :
+       Deps->getControlDependencies(const_cast<CFGBlock *>(B))) {
+    const Stmt *T = Dep->getTerminatorStmt();
+    if (T && !isa<BinaryConditionalOperator, ConditionalOperator>(T))
+      Out.push_back(Dep);
+  }
+  return Out;
 }
 
 bool FunctionCfg::isReachable(const CFGBlock *B) const {

@@ -20,6 +20,10 @@
 #include <memory>
 #include <optional>
 
+namespace clang {
+class ControlDependencyCalculator;
+} // namespace clang
+
 namespace clang::tidy::cuda {
 
 class MemorySpaceAnalysis;
@@ -37,6 +41,7 @@ struct CfgPoint {
 class FunctionCfg {
 public:
   FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> Graph);
+  ~FunctionCfg();
 
   const FunctionDecl *function() const { return Function; }
   const CFG &graph() const { return *Graph; }
@@ -68,6 +73,13 @@ public:
   const Expr *uniqueReachingStore(const VarDecl *VD, const Stmt *At) const;
   /// Whether one write of \p VD reaches \p At that way, of any kind.
   bool hasUniqueReachingWrite(const VarDecl *VD, const Stmt *At) const;
+
+  /// The blocks whose two-way condition decides whether \p B runs (its
+  /// control dependencies; '?:' terminators excluded), or none when control
+  /// dependence is unknown because some block cannot reach the exit (an
+  /// endless loop). The dominator trees are built on first use.
+  std::optional<llvm::SmallVector<const CFGBlock *, 4>>
+  controlDependencies(const CFGBlock *B) const;
 
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
@@ -105,6 +117,8 @@ private:
   mutable std::unique_ptr<ParentMap> Parents;
   mutable std::optional<llvm::DenseSet<const VarDecl *>> IndirectlyUsed;
   mutable std::optional<llvm::DenseSet<const CFGBlock *>> Reachable;
+  mutable std::unique_ptr<ControlDependencyCalculator> Deps;
+  mutable std::optional<bool> DepsKnown;
   llvm::DenseMap<const Stmt *, CfgPoint> Points;
   llvm::DenseMap<const VarDecl *, CfgPoint> DeclPoints;
 };

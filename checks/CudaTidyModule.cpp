@@ -15,6 +15,7 @@
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
+#include "WarpCollectiveCheck.h"
 #include "WrongMemorySpaceCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -37,6 +38,7 @@ public:
         "cuda-unchecked-kernel-launch");
     Factories.registerCheck<UnguardedThreadIndexCheck>(
         "cuda-unguarded-thread-index");
+    Factories.registerCheck<WarpCollectiveCheck>("cuda-warp-collective");
     Factories.registerCheck<WrongMemorySpaceCheck>("cuda-wrong-memory-space");
   }
 };

@@ -9,7 +9,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang-tidy/utils/ASTUtils.h"
-#include "clang/Analysis/Analyses/Dominators.h"
 
 using namespace clang::ast_matchers;
 
@@ -422,15 +421,9 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
   if (Barriers.empty())
     return;
 
-  CFG &Graph = const_cast<CFG &>(Cfg.graph());
-  ControlDependencyCalculator Deps(&Graph);
-  // Blocks that cannot reach the exit (an endless loop) have no place in the
-  // post-dominator tree: control dependence is unknown there.
-  for (const CFGBlock *B : Graph)
-    if (!const_cast<CFGPostDomTree &>(Deps.getCFGPostDomTree())
-             .getBase()
-             .getNode(const_cast<CFGBlock *>(B)))
-      return;
+  // Control dependence must be known everywhere (no endless loop).
+  if (!Cfg.controlDependencies(&Cfg.graph().getEntry()))
+    return;
 
   VarCache.clear();
   // Parameters are uniform unless assigned.
@@ -441,10 +434,11 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     const Expr *Cond = nullptr;
     const Stmt *Owner = nullptr;
     Divergence Why = Divergence::None;
-    for (CFGBlock *Dep : Deps.getControlDependencies(const_cast<CFGBlock *>(Block))) {
-      const auto *C = dyn_cast_or_null<Expr>(Dep->getTerminatorCondition());
+    for (const CFGBlock *Dep : *Cfg.controlDependencies(Block)) {
+      const auto *C = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(Dep)->getTerminatorCondition());
       const Stmt *T = Dep->getTerminatorStmt();
-      if (!C || !T || isa<BinaryConditionalOperator, ConditionalOperator>(T))
+      if (!C)
         continue;
       if (llvm::any_of(Dep->succs(), [](const CFGBlock::AdjacentBlock &S) {
             return endsInNoReturn(S.getReachableBlock());

@@ -1,0 +1,387 @@
+//===- WarpLanes.cpp ------------------------------------------------------===//
+
+#include "WarpLanes.h"
+#include "LaunchConfiguration.h"
+#include "ThreadIndexAnalysis.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace clang::tidy::cuda {
+
+/// The value of an expression for one thread.
+struct WarpLanes::Value {
+  enum Kind {
+    Known,    ///< C, for this thread.
+    Mult32,   ///< C plus some warp-uniform multiple of 32.
+    Uniform,  ///< The same unknown value in the whole warp.
+    Unknown,
+  } K = Unknown;
+  int64_t C = 0;
+  /// Known only: the same for every thread (a constant).
+  bool Constant = false;
+
+  static Value known(int64_t C, bool Constant) {
+    return {Known, C, Constant};
+  }
+  static Value mult32(int64_t C) { return {Mult32, C, false}; }
+  static Value uniform() { return {Uniform, 0, false}; }
+  static Value unknown() { return {}; }
+  bool isConstant() const { return K == Known && Constant; }
+  bool isInvariant() const { return isConstant() || K == Uniform; }
+};
+
+namespace {
+
+using Value = WarpLanes::Value;
+
+Value add(Value A, Value B, bool Subtract) {
+  int64_t BC = Subtract ? -B.C : B.C;
+  if (A.K == Value::Known && B.K == Value::Known)
+    return Value::known(A.C + BC, A.Constant && B.Constant);
+  if ((A.K == Value::Known || A.K == Value::Mult32) &&
+      (B.K == Value::Known || B.K == Value::Mult32))
+    return Value::mult32(A.C + BC);
+  if (A.isInvariant() && B.isInvariant())
+    return Value::uniform();
+  return Value::unknown();
+}
+
+Value multiply(Value A, Value B) {
+  if (A.K == Value::Known && B.K == Value::Known)
+    return Value::known(A.C * B.C, A.Constant && B.Constant);
+  for (auto [X, Y] : {std::pair{A, B}, std::pair{B, A}}) {
+    // (32k + c) * n, and 32k times anything uniform.
+    if (X.K == Value::Mult32 && Y.K == Value::Known)
+      return Value::mult32(X.C * Y.C);
+    if (X.K == Value::Mult32 && X.C == 0 &&
+        (Y.isInvariant() || Y.K == Value::Mult32))
+      return Value::mult32(0);
+  }
+  if (A.isInvariant() && B.isInvariant())
+    return Value::uniform();
+  return Value::unknown();
+}
+
+/// A binary operator other than a comparison or a logical one.
+Value arithmetic(BinaryOperatorKind Op, Value A, Value B) {
+  switch (Op) {
+  case BO_Add:
+  case BO_Sub:
+    return add(A, B, Op == BO_Sub);
+  case BO_Mul:
+    return multiply(A, B);
+  default:
+    break;
+  }
+  if (A.K == Value::Known && B.K == Value::Known) {
+    bool Constant = A.Constant && B.Constant;
+    switch (Op) {
+    case BO_Div:
+      return B.C ? Value::known(A.C / B.C, Constant) : Value::unknown();
+    case BO_Rem:
+      return B.C ? Value::known(A.C % B.C, Constant) : Value::unknown();
+    case BO_And:
+      return Value::known(A.C & B.C, Constant);
+    case BO_Or:
+      return Value::known(A.C | B.C, Constant);
+    case BO_Xor:
+      return Value::known(A.C ^ B.C, Constant);
+    case BO_Shl:
+      return B.C >= 0 && B.C < 32 ? Value::known(A.C << B.C, Constant)
+                                  : Value::unknown();
+    case BO_Shr:
+      return B.C >= 0 && B.C < 63 ? Value::known(A.C >> B.C, Constant)
+                                  : Value::unknown();
+    default:
+      return Value::unknown();
+    }
+  }
+  // (32k + c) % m and (32k + c) & m keep only c's low bits when m divides
+  // 32 (or m < 32 for '&').
+  if (A.K == Value::Mult32 && B.isConstant() && A.C >= 0) {
+    if (Op == BO_Rem && B.C > 0 && 32 % B.C == 0)
+      return Value::known(A.C % B.C, false);
+    if (Op == BO_And && B.C >= 0 && B.C < 32)
+      return Value::known((A.C & 31) & B.C, false);
+    if (Op == BO_Shl && B.C >= 0 && B.C < 32)
+      return Value::mult32(A.C << B.C);
+  }
+  if (A.isInvariant() && B.isInvariant())
+    return Value::uniform();
+  return Value::unknown();
+}
+
+/// The tile size of a cooperative_groups::thread_block_tile<Size> object.
+std::optional<int64_t> tileSize(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "thread_block_tile" ||
+      Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+}
+
+/// The one returned expression of a body `{ return E; }`.
+const Expr *singleReturn(const FunctionDecl *FD) {
+  const auto *Body =
+      dyn_cast_or_null<CompoundStmt>(FD ? FD->getBody() : nullptr);
+  if (!Body || Body->size() != 1)
+    return nullptr;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+} // namespace
+
+WarpLanes::WarpLanes(const FunctionCfg &Cfg, ASTContext &Ctx)
+    : Cfg(Cfg), Ctx(Ctx), Stores(VariableStores::of(Cfg.function()->getBody())),
+      IsKernel(Cfg.function()->hasAttr<CUDAGlobalAttr>()) {
+  Exist.fill(~0u);
+  if (IsKernel) {
+    const KernelLaunches &L =
+        TranslationUnitAnalyses::get(Ctx).launches().launchesOf(Cfg.function());
+    if (L.known() && L.BlockDim[0] && L.BlockDim[1] && L.BlockDim[2] &&
+        *L.BlockDim[0] > 0 && *L.BlockDim[1] > 0 && *L.BlockDim[2] > 0 &&
+        *L.BlockDim[0] * *L.BlockDim[1] * *L.BlockDim[2] <= 1024) {
+      Shape = {*L.BlockDim[0], *L.BlockDim[1], *L.BlockDim[2]};
+      ThreadCount = (*Shape)[0] * (*Shape)[1] * (*Shape)[2];
+      Exist.fill(0);
+      for (int64_t T = 0; T < ThreadCount; ++T)
+        Exist[T / 32] |= 1u << (T % 32);
+    }
+  }
+  solve();
+}
+
+WarpLanes::Thread WarpLanes::threadAt(int64_t Linear) const {
+  if (!Shape)
+    return {Linear, 0, 0, Linear};
+  int64_t BX = (*Shape)[0], BY = (*Shape)[1];
+  return {Linear % BX, Linear / BX % BY, Linear / (BX * BY), Linear};
+}
+
+WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
+                                  unsigned Dim, const Thread &T) {
+  int64_t Coord[3] = {T.X, T.Y, T.Z};
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(ThreadIndexAnalysis::strip(E));
+  switch (Source) {
+  case TS_BlockInGrid:
+  case TS_GridDim:
+    return Value::uniform();
+  case TS_BlockDim:
+    if (Shape)
+      return Value::known(MC ? ThreadCount : (*Shape)[Dim], true);
+    return Dim == 0 ? Value::mult32(0) : Value::uniform();
+  case TS_GridRank:
+    return !Shape || ThreadCount % 32 == 0 ? Value::mult32(T.Linear)
+                                           : Value::unknown();
+  default:
+    break;
+  }
+  if (!MC) // threadIdx.x, .y, .z
+    return Dim == 0 || Shape ? Value::known(Coord[Dim], false)
+                             : Value::uniform();
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  llvm::StringRef Method = MD && MD->getIdentifier() ? MD->getName() : "";
+  const CXXRecordDecl *RD = MC->getObjectType()->getAsCXXRecordDecl();
+  if (std::optional<int64_t> Size = tileSize(MC->getObjectType())) {
+    bool InWarp = *Size > 0 && *Size <= 32 && llvm::isPowerOf2_64(*Size);
+    if (Method == "thread_rank" && InWarp)
+      return Value::known(T.Linear % *Size, false);
+    if (Method == "meta_group_rank" && *Size == 32)
+      return Value::uniform();
+    return Value::unknown();
+  }
+  if (RD && RD->getIdentifier() && RD->getName() == "thread_block" &&
+      Method == "thread_rank")
+    return Shape ? Value::known(T.Linear, false) : Value::mult32(T.Linear);
+  return Value::unknown();
+}
+
+WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 16 || E->isValueDependent() ||
+      !(E->getType()->isIntegralOrEnumerationType() ||
+        E->getType()->isBooleanType()))
+    return Value::unknown();
+  if (std::optional<int64_t> C =
+          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
+    return Value::known(*C, true);
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return query(E, Src, Dim, Th);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (isa_and_nonnull<ParmVarDecl>(VD))
+      return IsKernel ? Value::uniform() : Value::unknown();
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        VD->getType()->isReferenceType() || Stores.isAssigned(VD) ||
+        Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
+        Cfg.hasIndirectUse(VD))
+      return Value::unknown();
+    return eval(VD->getInit(), Th, Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isComparisonOp() || BO->isLogicalOp()) {
+      std::optional<bool> T = truth(E, Th, Depth);
+      return T ? Value::known(*T, false) : Value::unknown();
+    }
+    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
+      return Value::unknown();
+    return arithmetic(BO->getOpcode(), eval(BO->getLHS(), Th, Depth + 1),
+                      eval(BO->getRHS(), Th, Depth + 1));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() == UO_LNot) {
+      std::optional<bool> T = truth(E, Th, Depth);
+      return T ? Value::known(*T, false) : Value::unknown();
+    }
+    Value V = eval(UO->getSubExpr(), Th, Depth + 1);
+    if (V.K == Value::Known && UO->getOpcode() == UO_Minus)
+      return Value::known(-V.C, V.Constant);
+    if (V.K == Value::Known && UO->getOpcode() == UO_Not)
+      return Value::known(~V.C, V.Constant);
+    if (UO->getOpcode() == UO_Plus)
+      return V;
+    return V.K == Value::Uniform ? V : Value::unknown();
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+    std::optional<bool> T = truth(CO->getCond(), Th, Depth + 1);
+    if (!T)
+      return Value::unknown();
+    return eval(*T ? CO->getTrueExpr() : CO->getFalseExpr(), Th, Depth + 1);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // A lane-id helper: `__device__ int laneId() { return threadIdx.x & 31; }`.
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD))
+      if (const FunctionDecl *Def = FD->getDefinition())
+        if (const Expr *Ret = singleReturn(Def))
+          return eval(Ret, Th, Depth + 1);
+  }
+  return Value::unknown();
+}
+
+std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Th,
+                                     int Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 16)
+    return std::nullopt;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_LNot) {
+    std::optional<bool> T = truth(UO->getSubExpr(), Th, Depth + 1);
+    return T ? std::optional<bool>(!*T) : std::nullopt;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (BO && BO->isLogicalOp()) {
+    std::optional<bool> L = truth(BO->getLHS(), Th, Depth + 1);
+    std::optional<bool> R = truth(BO->getRHS(), Th, Depth + 1);
+    bool And = BO->getOpcode() == BO_LAnd;
+    // A known false operand decides '&&', a known true one '||'.
+    if ((L && *L != And) || (R && *R != And))
+      return !And;
+    if (L && R)
+      return And;
+    return std::nullopt;
+  }
+  if (BO && BO->isComparisonOp()) {
+    Value L = eval(BO->getLHS(), Th, Depth + 1);
+    Value R = eval(BO->getRHS(), Th, Depth + 1);
+    if (L.K != Value::Known || R.K != Value::Known)
+      return std::nullopt;
+    switch (BO->getOpcode()) {
+    case BO_LT: return L.C < R.C;
+    case BO_GT: return L.C > R.C;
+    case BO_LE: return L.C <= R.C;
+    case BO_GE: return L.C >= R.C;
+    case BO_EQ: return L.C == R.C;
+    case BO_NE: return L.C != R.C;
+    default: return std::nullopt;
+    }
+  }
+  Value V = eval(E, Th, Depth + 1);
+  if (V.K != Value::Known)
+    return std::nullopt;
+  return V.C != 0;
+}
+
+std::optional<std::pair<WarpLaneSets, WarpLaneSets>>
+WarpLanes::split(const Expr *Cond) {
+  auto It = Splits.find(Cond);
+  if (It != Splits.end())
+    return It->second;
+  WarpLaneSets True{}, False{};
+  bool AnyKnown = false;
+  for (int64_t Tid = 0; Tid < ThreadCount; ++Tid) {
+    std::optional<bool> T = truth(Cond, threadAt(Tid), 0);
+    AnyKnown |= T.has_value();
+    uint32_t Bit = 1u << (Tid % 32);
+    if (!T || *T)
+      True[Tid / 32] |= Bit;
+    if (!T || !*T)
+      False[Tid / 32] |= Bit;
+    // Nothing known for the first warp: the rest will not do better.
+    if (Tid == 31 && !AnyKnown)
+      break;
+  }
+  std::optional<std::pair<WarpLaneSets, WarpLaneSets>> Result;
+  if (AnyKnown)
+    Result = std::pair{True, False};
+  Splits[Cond] = Result;
+  return Result;
+}
+
+void WarpLanes::solve() {
+  const CFG &G = Cfg.graph();
+  In[&G.getEntry()] = Exist;
+  llvm::SmallVector<const CFGBlock *, 16> Work{&G.getEntry()};
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    WarpLaneSets Out = In[B];
+    std::optional<std::pair<WarpLaneSets, WarpLaneSets>> Split;
+    if (B->succ_size() == 2)
+      if (const auto *C = dyn_cast_or_null<Expr>(
+              const_cast<CFGBlock *>(B)->getTerminatorCondition()))
+        Split = split(C);
+    unsigned Index = 0;
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
+      const CFGBlock *S = Succ.getReachableBlock();
+      unsigned Which = Index++;
+      if (!S)
+        continue;
+      WarpLaneSets Edge = Out;
+      if (Split)
+        for (unsigned W = 0; W < 32; ++W)
+          Edge[W] &= Which == 0 ? Split->first[W] : Split->second[W];
+      auto [Pos, Inserted] = In.try_emplace(S, WarpLaneSets{});
+      bool Changed = Inserted;
+      for (unsigned W = 0; W < 32; ++W) {
+        uint32_t New = Pos->second[W] | Edge[W];
+        Changed |= New != Pos->second[W];
+        Pos->second[W] = New;
+      }
+      if (Changed)
+        Work.push_back(S);
+    }
+  }
+}
+
+const WarpLaneSets &WarpLanes::reaching(const CFGBlock *B) const {
+  static const WarpLaneSets None{};
+  auto It = In.find(B);
+  return It == In.end() ? None : It->second;
+}
+
+uint32_t WarpLanes::anyWarp(const WarpLaneSets &Sets) {
+  uint32_t Any = 0;
+  for (uint32_t S : Sets)
+    Any |= S;
+  return Any;
+}
+
+} // namespace clang::tidy::cuda
