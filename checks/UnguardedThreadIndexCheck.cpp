@@ -247,7 +247,12 @@ bool comparesIndex(const Stmt *S, const std::string &Key,
       BO && BO->isRelationalOp()) {
     for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
       const Expr *Other = Side == BO->getLHS() ? BO->getRHS() : BO->getLHS();
-      if (TI.valueOf(Side, FD).isIndex() && !TI.valueOf(Other, FD).isIndex() &&
+      // The index below an extent: 'i < n', 'n > i' (not 'i < 32').
+      bool Below = (Side == BO->getLHS()) == (BO->getOpcode() == BO_LT ||
+                                              BO->getOpcode() == BO_LE);
+      if (Below && TI.valueOf(Side, FD).isIndex() &&
+          !TI.valueOf(Other, FD).isIndex() &&
+          !ThreadIndexAnalysis::integerConstant(Other, FD->getASTContext()) &&
           TI.variablePartKey(Side) == Key)
         return true;
     }
@@ -287,6 +292,62 @@ bool hasForgottenExtent(const FunctionDecl *Kernel) {
     return isExtentNamed(P, 7) && !P->isReferenced() &&
            !mentions(Kernel->getBody(), P);
   });
+}
+
+/// Whether \p E is an index in a canonical form whose range the analysis
+/// reads with confidence: the global index of one dimension plus a
+/// constant ('i', 'i + 1'), or rows of such indices over strides that do
+/// not come from the thread ('y * width + x', '(z * ny + y) * nx + x'),
+/// through variables that only hold their initializer. Scaled, decomposed
+/// ('i / m', 'i % m'), clamped and data-dependent indices are not.
+bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
+                      ThreadIndexAnalysis &TI, unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (isDenseGlobalIndex(E, FD, TI))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->isLocalVarDecl() && VD->getInit() &&
+           !TI.isModified(VD, FD) &&
+           isCanonicalIndex(VD->getInit(), FD, TI, Depth + 1);
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  if (BO->isAdditiveOp() &&
+      ThreadIndexAnalysis::integerConstant(R, FD->getASTContext()))
+    return isCanonicalIndex(L, FD, TI, Depth + 1);
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // row * stride + column, in either order.
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *Row = ThreadIndexAnalysis::strip(Side ? R : L);
+    const Expr *Col = Side ? L : R;
+    const auto *Mul = dyn_cast<BinaryOperator>(Row);
+    if (!Mul || Mul->getOpcode() != BO_Mul || !isCanonicalIndex(Col, FD, TI, Depth + 1))
+      continue;
+    for (int M = 0; M < 2; ++M) {
+      const Expr *Coord = M ? Mul->getRHS() : Mul->getLHS();
+      const Expr *Stride = M ? Mul->getLHS() : Mul->getRHS();
+      if (!TI.valueOf(Stride, FD).Sources &&
+          isCanonicalIndex(Coord, FD, TI, Depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the bound of \p F names an extent: a parameter or a member of
+/// one ('n', 'p.size'), rather than a loop limit, a sum or a choice.
+bool boundIsExtent(const BoundFact &F) {
+  const Expr *B = F.Bound ? ThreadIndexAnalysis::strip(F.Bound) : nullptr;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(B))
+    B = ThreadIndexAnalysis::strip(ME->getBase());
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(B);
+  return DRE && isa<ParmVarDecl>(DRE->getDecl());
 }
 
 } // namespace
@@ -513,6 +574,19 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // Launches it cannot read: the index is unknown, a finding would be a
     // guess. A guard that lets the index reach its bound is still one.
     if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
+      return;
+    // Only indices whose range the analysis reads with confidence, and
+    // guards against an extent: a wrong guess costs more than a miss.
+    const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
+    if (!isCanonicalIndex(Judged, Kernel, *Analysis))
+      return;
+    // 'i + 1' past a bound is certain only for an index of one dimension
+    // used in the kernel itself: a row of a map may have one row more
+    // than the guard's count (vertices around cells), and a helper may
+    // have guards or offset arrays of its own.
+    if (V.K == IndexVerdict::PastBound &&
+        (!boundIsExtent(*V.Fact) || ThroughCall ||
+         !isDenseGlobalIndex(Judged, Kernel, *Analysis)))
       return;
     // No visible launch: report only what the kernel itself shows can run
     // past, a guard elsewhere on the same index or an extent it was given
