@@ -296,9 +296,10 @@ bool hasForgottenExtent(const FunctionDecl *Kernel) {
 
 /// Whether \p E is an index in a canonical form whose range the analysis
 /// reads with confidence: the global index of one dimension plus a
-/// constant ('i', 'i + 1'), or rows of such indices over strides that do
+/// constant or a uniform offset ('i', 'i + 1', 'i + k'), or rows of such indices over strides that do
 /// not come from the thread ('y * width + x', '(z * ny + y) * nx + x'),
-/// through variables that only hold their initializer. Scaled, decomposed
+/// through variables that only hold their initializer, and index functions
+/// of the program over such coordinates. Scaled, decomposed
 /// ('i / m', 'i % m'), clamped and data-dependent indices are not.
 bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
                       ThreadIndexAnalysis &TI, unsigned Depth = 0) {
@@ -313,13 +314,33 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
            !TI.isModified(VD, FD) &&
            isCanonicalIndex(VD->getInit(), FD, TI, Depth + 1);
   }
+  // An index function of the program over canonical coordinates
+  // ('at3(x, y, z, nx, ny)').
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->hasBody() ||
+        ThreadIndexAnalysis::isIndexClamp(Callee))
+      return false;
+    bool AnyIndex = false;
+    for (const Expr *Arg : Call->arguments()) {
+      if (!TI.valueOf(Arg, FD).isIndex())
+        continue;
+      if (!isCanonicalIndex(Arg, FD, TI, Depth + 1))
+        return false;
+      AnyIndex = true;
+    }
+    return AnyIndex;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (!BO)
     return false;
   const Expr *L = BO->getLHS(), *R = BO->getRHS();
-  if (BO->isAdditiveOp() &&
-      ThreadIndexAnalysis::integerConstant(R, FD->getASTContext()))
+  // Plus a constant or an offset that is the same for every thread (a
+  // loop's 'k', a halo).
+  if (BO->isAdditiveOp() && !TI.valueOf(R, FD).Sources)
     return isCanonicalIndex(L, FD, TI, Depth + 1);
+  if (BO->getOpcode() == BO_Add && !TI.valueOf(L, FD).Sources)
+    return isCanonicalIndex(R, FD, TI, Depth + 1);
   if (BO->getOpcode() != BO_Add)
     return false;
   // row * stride + column, in either order.
@@ -338,6 +359,27 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
     }
   }
   return false;
+}
+
+/// Whether the value guarded by the fact with key \p GuardKey is a row of
+/// \p E: a factor of a product ('(py + 1) * pitch + px' under 'py < n').
+bool guardedInRow(const Expr *E, const std::string &GuardKey,
+                  ThreadIndexAnalysis &TI, bool InProduct = false) {
+  if (!E)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (InProduct && TI.variablePartKey(E) == GuardKey)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl() && VD->getInit())
+      return guardedInRow(VD->getInit(), GuardKey, TI, InProduct);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  bool Product = InProduct || BO->getOpcode() == BO_Mul;
+  return guardedInRow(BO->getLHS(), GuardKey, TI, Product) ||
+         guardedInRow(BO->getRHS(), GuardKey, TI, Product);
 }
 
 /// Whether the bound of \p F names an extent: a parameter or a member of
@@ -580,13 +622,13 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
     if (!isCanonicalIndex(Judged, Kernel, *Analysis))
       return;
-    // 'i + 1' past a bound is certain only for an index of one dimension
-    // used in the kernel itself: a row of a map may have one row more
-    // than the guard's count (vertices around cells), and a helper may
-    // have guards or offset arrays of its own.
+    // 'i + 1' past a bound is certain only on a column or a 1-D index in
+    // the kernel itself: a map may have one row more than the guard's
+    // count (vertices around cells), and a helper may have guards or
+    // offset arrays of its own.
     if (V.K == IndexVerdict::PastBound &&
         (!boundIsExtent(*V.Fact) || ThroughCall ||
-         !isDenseGlobalIndex(Judged, Kernel, *Analysis)))
+         guardedInRow(Judged, V.Fact->LHSKey, *Analysis)))
       return;
     // No visible launch: report only what the kernel itself shows can run
     // past, a guard elsewhere on the same index or an extent it was given

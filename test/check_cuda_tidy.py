@@ -32,7 +32,7 @@ def fail(message, output=None):
 
 
 def run_filecheck(prefix, check_file, input_text, extra):
-    cmd = ["FileCheck", check_file, "--check-prefix=" + prefix] + extra
+    cmd = ["FileCheck", check_file, "--check-prefixes=" + prefix] + extra
     proc = subprocess.run(cmd, input=input_text, capture_output=True, text=True)
     if proc.returncode != 0:
         fail("FileCheck (%s) failed:\n%s" % (prefix, proc.stderr), input_text)
@@ -45,7 +45,9 @@ def main():
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--cuda-tidy", required=True)
     parser.add_argument("--cuda-flags", required=True)
-    parser.add_argument("--check-suffix", default="")
+    parser.add_argument("--check-suffix", default="",
+                        help="expectation suffix; a comma-separated list "
+                        "checks several ('' is the plain prefix), e.g. ',STRICT'")
     parser.add_argument("--expect", help="file holding the expectations")
     parser.add_argument("source")
     parser.add_argument("check")
@@ -53,10 +55,10 @@ def main():
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
 
-    suffix = "-" + args.check_suffix if args.check_suffix else ""
-    messages_prefix = "CHECK-MESSAGES" + suffix
-    notes_prefix = "CHECK-NOTES" + suffix
-    fixes_prefix = "CHECK-FIXES" + suffix
+    suffixes = ["-" + s if s else "" for s in args.check_suffix.split(",")]
+    messages_prefix = ",".join("CHECK-MESSAGES" + s for s in suffixes)
+    notes_prefix = ",".join("CHECK-NOTES" + s for s in suffixes)
+    fixes_prefix = ",".join("CHECK-FIXES" + s for s in suffixes)
 
     with open(args.source) as f:
         text = f.read()
@@ -66,9 +68,12 @@ def main():
             expect_text = f.read()
     else:
         expect_text = text
-    has_messages = re.search(r"\b%s:" % messages_prefix, expect_text) is not None
-    has_notes = re.search(r"\b%s:" % notes_prefix, expect_text) is not None
-    has_fixes = re.search(r"\b%s:" % fixes_prefix, expect_text) is not None
+    def has(prefixes):
+        return any(re.search(r"\b%s:" % p, expect_text)
+                   for p in prefixes.split(","))
+    has_messages = has(messages_prefix)
+    has_notes = has(notes_prefix)
+    has_fixes = has(fixes_prefix)
 
     # Blank out every expectation comment, keeping the line structure.
     cleaned = re.sub(r"//\s*CHECK-(MESSAGES|NOTES|FIXES)[A-Za-z0-9-]*:[^\r\n]*",

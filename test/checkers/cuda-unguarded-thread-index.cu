@@ -1,7 +1,12 @@
 // cuda-unguarded-thread-index: global memory read or written at a
 // thread-derived index with no upper bound on some path.
+// The "-STRICT" expectations are findings of StrictMode only: indices
+// the default mode leaves alone as not certain (composite, scaled or
+// clamped forms, kernels whose launches are unknown or exact).
 // RUN: %check_cuda_tidy_plugin %s cuda-unguarded-thread-index %t -- --extra-arg=-I%S/../Inputs
 // RUN: %check_cuda_tidy_driver %s cuda-unguarded-thread-index %t -- --extra-arg=-I%S/../Inputs
+// RUN: %check_cuda_tidy_plugin --check-suffix=,STRICT %s cuda-unguarded-thread-index %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unguarded-thread-index.StrictMode: true}}"
+// RUN: %check_cuda_tidy_driver --check-suffix=,STRICT %s cuda-unguarded-thread-index %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unguarded-thread-index.StrictMode: true}}"
 
 #include <cassert>
 #include <cooperative_groups.h>
@@ -78,7 +83,7 @@ __global__ void guardOnOnePath(float *a, int n, bool check) {
       return;
   }
   a[i] = 0.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void indexChangedAfterGuard(float *a, int n) {
@@ -86,7 +91,7 @@ __global__ void indexChangedAfterGuard(float *a, int n) {
   if (i < n) {
     i = i * 2;
     a[i] = 1.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
   }
 }
 
@@ -259,7 +264,7 @@ __global__ void rowLoopNoGuard(float *m, int rows, int cols) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   for (int c = 0; c < cols; ++c)
     m[r * cols + c] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'm' at thread-derived index 'r * cols + c' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'm' at thread-derived index 'r * cols + c' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void fill2DGuarded(float *img, int width, int height) {
@@ -320,14 +325,14 @@ __global__ void gridStrideOffByOne(float *y, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i <= n;
        i += blockDim.x * gridDim.x)
     y[i] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'y' at thread-derived index 'i' can reach the bound in 'i <= n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'y' at thread-derived index 'i' can reach the bound in 'i <= n' [cuda-unguarded-thread-index]
 }
 
 __global__ void gridStrideNext(float *y, const float *x, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += blockDim.x * gridDim.x)
     y[i] = x[i + 1];
-    // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: read of 'x' at thread-derived index 'i + 1' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:12: warning: read of 'x' at thread-derived index 'i + 1' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
 }
 
 __global__ void gridStrideAfterIncrement(float *y, int n) {
@@ -336,7 +341,7 @@ __global__ void gridStrideAfterIncrement(float *y, int n) {
   while (i < n) {
     i += stride;
     y[i] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'y' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'y' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
   }
 }
 
@@ -374,13 +379,13 @@ __global__ void asserted(float *out, int n) {
 __global__ void clampMinOffByOne(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[min(i, n)] = 1.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'min(i, n)' can reach the bound in 'min(i, n)' [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'min(i, n)' can reach the bound in 'min(i, n)' [cuda-unguarded-thread-index]
 }
 
 __global__ void clampTernaryOffByOne(float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i < n ? i : n] = 1.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'i < n ? i : n' can reach the bound in 'i < n ? i : n' [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'i < n ? i : n' can reach the bound in 'i < n ? i : n' [cuda-unguarded-thread-index]
 }
 
 //===--- __device__ helpers ------------------------------------------------===//
@@ -398,27 +403,27 @@ __device__ void storeChecked(float *p, int i, int n, float v) {
 __global__ void helperIndexNoGuard(float *a, int n) {
   int i = globalIndex();
   a[i] = 1.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void helperStoreNoGuard(float *a, int n) {
   int i = globalIndex();
   storeAt(a, i, 1.0f);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: call to 'storeAt' writes 'a' at thread-derived index 'i', which has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: call to 'storeAt' writes 'a' at thread-derived index 'i', which has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void helperStoreNextGuardedOnI(float *a, int n) {
   int i = globalIndex();
   if (i < n)
     storeNext(a, i, 1.0f);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: call to 'storeNext' writes 'a' at thread-derived index 'i + 1', which can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: call to 'storeNext' writes 'a' at thread-derived index 'i + 1', which can reach the bound in 'i < n' [cuda-unguarded-thread-index]
 }
 
 __global__ void helperGuardInclusive(float *a, int n) {
   int i = globalIndex();
   if (inRangeInclusive(i, n))
     a[i] = 1.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' can reach the bound in 'i <= n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' can reach the bound in 'i <= n' [cuda-unguarded-thread-index]
 }
 
 __global__ void helperGuard(float *a, int n) {
@@ -503,8 +508,8 @@ __global__ void reduceNoGuard(const float *in, float *partial, int n) {
   unsigned tid = threadIdx.x;
   unsigned i = blockIdx.x * blockDim.x * 2 + threadIdx.x;
   sdata[tid] = in[i] + in[i + blockDim.x];
-  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: read of 'in' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
-  // CHECK-MESSAGES: :[[@LINE-2]]:24: warning: read of 'in' at thread-derived index 'i + blockDim.x' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:16: warning: read of 'in' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-2]]:24: warning: read of 'in' at thread-derived index 'i + blockDim.x' has no upper bound on this path [cuda-unguarded-thread-index]
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (tid < s)
@@ -523,7 +528,7 @@ __global__ void reduceSecondLoadUnguarded(const float *in, float *partial,
   float v = 0.0f;
   if (i < n)
     v = in[i] + in[i + blockDim.x];
-    // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: read of 'in' at thread-derived index 'i + blockDim.x' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:17: warning: read of 'in' at thread-derived index 'i + blockDim.x' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
   sdata[tid] = v;
   __syncthreads();
   if (tid == 0)
@@ -559,9 +564,9 @@ __global__ void matmulPartialTile(const float *A, const float *B, float *C,
   float acc = 0.0f;
   for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
     As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
-    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: read of 'A' at thread-derived index 'row * n + t * TILE + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:36: warning: read of 'A' at thread-derived index 'row * n + t * TILE + threadIdx.x' has no upper bound on this path [cuda-unguarded-thread-index]
     Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];
-    // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: read of 'B' at thread-derived index '(t * TILE + threadIdx.y) * n + col' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:36: warning: read of 'B' at thread-derived index '(t * TILE + threadIdx.y) * n + col' has no upper bound on this path [cuda-unguarded-thread-index]
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
       acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
@@ -601,7 +606,7 @@ __global__ void matmulRowGuardOnly(const float *A, float *C, int n) {
   for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
     if (row < n)
       As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
-      // CHECK-MESSAGES: :[[@LINE-1]]:38: warning: read of 'A' at thread-derived index 'row * n + t * TILE + threadIdx.x' has no upper bound on 't * TILE + threadIdx.x' on this path [cuda-unguarded-thread-index]
+      // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:38: warning: read of 'A' at thread-derived index 'row * n + t * TILE + threadIdx.x' has no upper bound on 't * TILE + threadIdx.x' on this path [cuda-unguarded-thread-index]
     __syncthreads();
     acc += As[threadIdx.y][0];
     __syncthreads();
@@ -620,12 +625,12 @@ __global__ void transposeNoGuard(float *out, const float *in, int width,
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
   tile[threadIdx.y][threadIdx.x] = in[y * width + x];
-  // CHECK-MESSAGES: :[[@LINE-1]]:36: warning: read of 'in' at thread-derived index 'y * width + x' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:36: warning: read of 'in' at thread-derived index 'y * width + x' has no upper bound on this path [cuda-unguarded-thread-index]
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;
   y = blockIdx.x * TILE + threadIdx.y;
   out[y * height + x] = tile[threadIdx.x][threadIdx.y];
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'y * height + x' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'y * height + x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 // Its launch rounds the grid up in both dimensions.
@@ -643,10 +648,12 @@ __global__ void transposeLaunchedElsewhere(float *out, const float *in,
   int x = blockIdx.x * TILE + threadIdx.x;
   int y = blockIdx.y * TILE + threadIdx.y;
   tile[threadIdx.y][threadIdx.x] = in[y * width + x];
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:36: warning: read of 'in' at thread-derived index 'y * width + x' has no upper bound on this path [cuda-unguarded-thread-index]
   __syncthreads();
   x = blockIdx.y * TILE + threadIdx.x;
   y = blockIdx.x * TILE + threadIdx.y;
   out[y * height + x] = tile[threadIdx.x][threadIdx.y];
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'out' at thread-derived index 'y * height + x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void transposeGuarded(float *out, const float *in, int width,
@@ -733,33 +740,39 @@ constexpr int kThreads = 256;
 __global__ void exactConstant(float *a) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   a[i] = 0.0f;
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void exactChecked(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   a[i] = 1.0f;
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void exactAsserted(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   a[i] = 1.0f;
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void exact2D(float *img, int width) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   img[y * width + x] = 0.0f;
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'img' at thread-derived index 'y * width + x' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void exactExtentArgument(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   a[i] = 0.0f;
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void exactButReadsNext(float *d, const float *x) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   d[i] = x[i + 1];
-  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: read of 'x' at thread-derived index 'i + 1' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'd' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-2]]:10: warning: read of 'x' at thread-derived index 'i + 1' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 __global__ void roundedUp(float *a, int n) {
@@ -866,7 +879,7 @@ __global__ void reduceGridStrideTwoLoads(const int *in, int *out, unsigned n) {
   idata[tid] = 0;
   while (i < n) {
     idata[tid] += in[i] + in[i + BlockSize];
-    // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: read of 'in' at thread-derived index 'i + BlockSize' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:27: warning: read of 'in' at thread-derived index 'i + BlockSize' can reach the bound in 'i < n' [cuda-unguarded-thread-index]
     i += gridSize;
   }
   __syncthreads();
@@ -943,7 +956,7 @@ __global__ void guardBreaksAfterStore(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   while (true) {
     a[i] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
     if (i >= n)
       break;
     i += blockDim.x * gridDim.x;
@@ -1001,7 +1014,7 @@ __global__ void callsUnderGuard(float *a, int n) {
 __global__ void oldStyle(float *d, int n) {
   const int ix = IMUL(blockDim.x, blockIdx.x) + threadIdx.x;
   d[ix] = 0.0f;
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'd' at thread-derived index 'ix' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: write to 'd' at thread-derived index 'ix' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 __global__ void oldStyleGuarded(float *d, int n) {
   const int ix = IMUL(blockDim.x, blockIdx.x) + threadIdx.x;
@@ -1029,7 +1042,7 @@ __global__ void flagStale(float *a, int n) {
   i += 1;
   if (active)
     a[i] = 0.0f;
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
 }
 
 //===--- Linear block and thread indices -----------------------------------===//
