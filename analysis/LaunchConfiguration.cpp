@@ -581,7 +581,8 @@ std::optional<int64_t> LaunchConfiguration::Impl::evaluate(
     From->E = V.E;
     From->InCaller = F && F->At != ReadingLaunch;
   }
-  if (!V.E->getType()->isIntegralOrEnumerationType())
+  if (!V.E || V.E->isValueDependent() ||
+      !V.E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   if (auto C = ThreadIndexAnalysis::integerConstant(V.E, Ctx))
     return C;
@@ -708,7 +709,7 @@ bool LaunchConfiguration::Impl::components(Val V, Val Out[3],
                                            unsigned Depth) {
   for (unsigned Step = 0; Step < 8 && Depth < 8; ++Step) {
     V = resolve(V, Depth);
-    if (V.Unknown || !V.E)
+    if (V.Unknown || !V.E || V.E->isTypeDependent() || V.E->isValueDependent())
       return false;
     const Expr *E = V.E;
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
@@ -1253,10 +1254,11 @@ LaunchConfiguration::Impl::sitesIn(const FunctionDecl *Host) {
         Out.push_back(&S);
   const SourceManager &SM = Ctx.getSourceManager();
   // In source order, sites of one place in the order they were found.
+  auto Before = [&](const LaunchSite *A, const LaunchSite *B) {
+    return SM.isBeforeInTranslationUnit(A->location(), B->location());
+  };
   for (unsigned I = 1; I < Out.size(); ++I)
-    for (unsigned J = I; J > 0 && SM.isBeforeInTranslationUnit(
-                                      Out[J]->location(), Out[J - 1]->location());
-         --J)
+    for (unsigned J = I; J > 0 && Before(Out[J], Out[J - 1]); --J)
       std::swap(Out[J], Out[J - 1]);
   return Out;
 }

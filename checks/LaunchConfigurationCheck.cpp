@@ -104,11 +104,15 @@ SourceLocation LaunchConfigurationCheck::reportAt(const LaunchSite &S,
 
 void LaunchConfigurationCheck::noteValue(const LaunchSite &S,
                                          const ConstantSource &From,
-                                         SourceLocation Loc, int64_t Value,
+                                         int64_t Value,
                                          const SourceManager &SM) {
   const CallExpr *Shown = From.InCaller && S.Via ? S.Via : S.Launch;
   if (From.E) {
     SourceLocation Set = SM.getSpellingLoc(From.E->getBeginLoc());
+    // An enumerator is set at its declaration.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(From.E->IgnoreParenImpCasts()))
+      if (isa<EnumConstantDecl>(DRE->getDecl()))
+        Set = SM.getSpellingLoc(DRE->getDecl()->getLocation());
     if (!isWithin(Set, Shown, SM))
       diag(Set, "the value %0 comes from here", DiagnosticIDs::Note) << Value;
   }
@@ -121,7 +125,6 @@ void LaunchConfigurationCheck::noteValue(const LaunchSite &S,
     diag(S.Host->getPointOfInstantiation(), "in %0, instantiated here",
          DiagnosticIDs::Note)
         << S.Host;
-  (void)Loc;
 }
 
 void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
@@ -136,7 +139,7 @@ void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
         diag(Loc, "launch of %0 asks for blockDim.%1 = 0, which the device "
                   "rejects")
             << S.Kernel << DimNames[D];
-        noteValue(S, LD.BlockFrom, Loc, 0, SM);
+        noteValue(S, LD.BlockFrom, 0, SM);
       }
       return;
     }
@@ -150,7 +153,7 @@ void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
                 "%3 the device allows")
           << S.Kernel << *Threads << blockShape(S)
           << Limits.MaxThreadsPerBlock;
-      noteValue(S, From, Loc, *S.Dims[largestBlockDim(S)].BlockConst, SM);
+      noteValue(S, From, *S.Dims[largestBlockDim(S)].BlockConst, SM);
     }
     return;
   }
@@ -164,7 +167,7 @@ void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
                 "the device allows")
           << S.Kernel << DimNames[D] << *LD.BlockConst
           << Limits.maxBlockDim(D);
-      noteValue(S, LD.BlockFrom, Loc, *LD.BlockConst, SM);
+      noteValue(S, LD.BlockFrom, *LD.BlockConst, SM);
     }
   }
 }
@@ -193,7 +196,7 @@ void LaunchConfigurationCheck::checkGrid(const LaunchSite &S,
                 "the device allows")
           << S.Kernel << DimNames[D] << *LD.GridConst
           << Limits.maxGridDim(D);
-    noteValue(S, LD.GridFrom, Loc, *LD.GridConst, SM);
+    noteValue(S, LD.GridFrom, *LD.GridConst, SM);
   }
 }
 
@@ -207,8 +210,9 @@ void LaunchConfigurationCheck::checkLaunchBounds(const LaunchSite &S,
       *Threads > CudaApiModel::launchLimits().MaxThreadsPerBlock ||
       Bounds->getMaxThreads()->isValueDependent())
     return;
-  std::optional<int64_t> Max = TranslationUnitAnalyses::get(Ctx).integerConstant(
-      Bounds->getMaxThreads());
+  std::optional<int64_t> Max =
+      TranslationUnitAnalyses::get(Ctx).integerConstant(
+          Bounds->getMaxThreads());
   if (!Max || *Max <= 0 || *Threads <= *Max)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -219,9 +223,9 @@ void LaunchConfigurationCheck::checkLaunchBounds(const LaunchSite &S,
   diag(Loc, "launch of %0 asks for %1 threads per block%2, more than the %3 "
             "of its __launch_bounds__")
       << S.Kernel << *Threads << blockShape(S) << *Max;
-  noteValue(S, From, Loc, *S.Dims[largestBlockDim(S)].BlockConst, SM);
-  diag(SM.getExpansionLoc(Bounds->getLocation()), "%0 is declared with at most %1 threads per "
-                              "block here",
+  noteValue(S, From, *S.Dims[largestBlockDim(S)].BlockConst, SM);
+  diag(SM.getExpansionLoc(Bounds->getLocation()),
+       "%0 is declared with at most %1 threads per block here",
        DiagnosticIDs::Note)
       << S.Kernel << *Max;
 }
@@ -292,7 +296,7 @@ void LaunchConfigurationCheck::checkSharedMemory(const LaunchSite &S,
               "cudaFuncSetAttribute raises its "
               "cudaFuncAttributeMaxDynamicSharedMemorySize")
         << S.Kernel << Dynamic << WithStatic << WithoutOptIn;
-  noteValue(S, S.SharedMemFrom, Loc, Dynamic, SM);
+  noteValue(S, S.SharedMemFrom, Dynamic, SM);
   if (Static)
     diag(Def->getLocation(), "%0 declares %1 bytes of static shared memory",
          DiagnosticIDs::Note)

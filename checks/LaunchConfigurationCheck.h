@@ -42,10 +42,11 @@ private:
   /// location when finding \p Kind was reported there already.
   SourceLocation reportAt(const LaunchSite &S, const ConstantSource &From,
                           unsigned Kind, const SourceManager &SM);
-  /// The notes of a finding at \p Loc: where the value was set, when not
-  /// in the call shown, and the launch, when the call is its launcher's.
+  /// The notes of a finding: where its value was set, when not in the call
+  /// shown; the launch, when the call shown is its launcher's; and the
+  /// point of instantiation, when a template argument gave the value.
   void noteValue(const LaunchSite &S, const ConstantSource &From,
-                 SourceLocation Loc, int64_t Value, const SourceManager &SM);
+                 int64_t Value, const SourceManager &SM);
 
   llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
 };
