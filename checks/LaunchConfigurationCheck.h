@@ -12,10 +12,12 @@ struct ConstantSource;
 struct LaunchSite;
 
 /// Finds kernel launches whose configuration, known at compile time, the
-/// device rejects: blocks or grids past the device's limits or empty, more
-/// threads than the kernel's __launch_bounds__, dynamic shared memory past
-/// 48 KiB without cudaFuncSetAttribute, and more shared memory than a block
-/// may have on the target architecture.
+/// device rejects.
+///
+/// Blocks or grids past the device's limits or empty, more threads than the
+/// kernel's __launch_bounds__, dynamic shared memory past 48 KiB without
+/// cudaFuncSetAttribute, and more shared memory than a block may have on the
+/// target architecture.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-launch-configuration.md
