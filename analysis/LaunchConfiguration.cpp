@@ -382,6 +382,15 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
             }
             return true;
           }
+          // A struct field assigned whole: 'cfg.blockDim = dim3(256)'.
+          if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(MP)) {
+            if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+                OC->getArg(0) == MS && ME->getMemberDecl()->getIdentifier()) {
+              U.FieldStores.push_back(
+                  {ME->getMemberDecl()->getName(), OC->getArg(1)});
+              return true;
+            }
+          }
           if (const auto *UO = dyn_cast_or_null<UnaryOperator>(MP))
             if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
               U.Escapes = true;
