@@ -1,6 +1,8 @@
 //===- ArchConditionals.cpp -----------------------------------------------===//
 
 #include "ArchConditionals.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/TargetInfo.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "llvm/ADT/SmallVector.h"
@@ -130,6 +132,21 @@ bool ArchConditionals::hidesCodeIn(SourceRange R,
     return S.getRawEncoding() < L.getRawEncoding();
   });
   return First != Starts.end() && SM.isBeforeInTranslationUnit(*First, E);
+}
+
+std::optional<unsigned> targetSmVersion(const ASTContext &Ctx) {
+  const TargetInfo *Target = &Ctx.getTargetInfo();
+  if (!Target->getTriple().isNVPTX())
+    Target = Ctx.getAuxTargetInfo();
+  if (!Target || !Target->getTriple().isNVPTX())
+    return std::nullopt;
+  llvm::StringRef Cpu = Target->getTargetOpts().CPU;
+  if (!Cpu.consume_front("sm_"))
+    return std::nullopt;
+  unsigned Version = 0;
+  if (Cpu.take_while(llvm::isDigit).getAsInteger(10, Version))
+    return std::nullopt;
+  return Version;
 }
 
 } // namespace clang::tidy::cuda

@@ -16,7 +16,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <vector>
+
+namespace clang {
+class ASTContext;
+}
 
 namespace clang::tidy::cuda {
 
@@ -43,6 +48,11 @@ public:
 private:
   std::shared_ptr<Recording> Shared;
 };
+
+/// The GPU architecture the analysed compilation targets, as its sm number
+/// (90 for sm_90 and sm_90a): the device target's CPU, or in a host
+/// compilation the auxiliary (device) target's, when it names one.
+std::optional<unsigned> targetSmVersion(const ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda
 

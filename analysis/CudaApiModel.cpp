@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
 
 namespace clang::tidy::cuda {
 namespace {
@@ -75,6 +76,9 @@ public:
   }
 #define CUDA_HOST_FORMAT(N, Format)                                            \
   entry(#N, ApiLibrary::CLib).FormatArg = Format;
+#define CUDA_FUNC_SET_ATTRIBUTE(N, L, Kernel, Attribute, Value, MaxDynamic)    \
+  entry(#N, ApiLibrary::L).SetAttribute =                                      \
+      FuncAttributeInfo{Kernel, Attribute, Value, #MaxDynamic};
 #include "CudaApiModel.def"
     for (auto &E : Entries)
       E.second.Name = E.first();
@@ -237,6 +241,27 @@ const FunctionDecl *CudaApiModel::launchedKernel(const CallExpr *Call) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg))
     return dyn_cast<FunctionDecl>(DRE->getDecl());
   return nullptr;
+}
+
+const LaunchLimits &CudaApiModel::launchLimits() {
+  static const LaunchLimits Limits = [] {
+    LaunchLimits L;
+#define CUDA_LAUNCH_LIMIT(Field, Value) L.Field = Value;
+#include "CudaApiModel.def"
+    return L;
+  }();
+  return Limits;
+}
+
+int64_t CudaApiModel::maxSharedMemoryPerBlock(
+    std::optional<unsigned> SmVersion) {
+  int64_t Largest = 0;
+#define CUDA_ARCH_SHARED_MEMORY(Sm, Bytes)                                     \
+  if (SmVersion && *SmVersion == Sm)                                           \
+    return Bytes;                                                              \
+  Largest = std::max<int64_t>(Largest, Bytes);
+#include "CudaApiModel.def"
+  return Largest;
 }
 
 std::optional<CopyDirection>

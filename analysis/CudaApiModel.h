@@ -121,6 +121,28 @@ struct LaunchInfo {
   int ConfigArg = -1;
 };
 
+/// CUDA_FUNC_SET_ATTRIBUTE: sets an attribute of a kernel.
+struct FuncAttributeInfo {
+  int KernelArg, AttributeArg, ValueArg;
+  /// The attribute enumerator that raises the dynamic shared-memory limit.
+  llvm::StringRef MaxDynamicSharedAttribute;
+};
+
+/// CUDA_LAUNCH_LIMIT: what every device rejects in a launch configuration.
+struct LaunchLimits {
+  int64_t MaxThreadsPerBlock = 0;
+  int64_t MaxBlockDimX = 0, MaxBlockDimY = 0, MaxBlockDimZ = 0;
+  int64_t MaxGridDimX = 0, MaxGridDimY = 0, MaxGridDimZ = 0;
+  int64_t DynamicSharedMemoryWithoutOptIn = 0;
+
+  int64_t maxBlockDim(unsigned Dim) const {
+    return Dim == 0 ? MaxBlockDimX : Dim == 1 ? MaxBlockDimY : MaxBlockDimZ;
+  }
+  int64_t maxGridDim(unsigned Dim) const {
+    return Dim == 0 ? MaxGridDimX : Dim == 1 ? MaxGridDimY : MaxGridDimZ;
+  }
+};
+
 struct ErrorQueryInfo {
   bool ClearsError;
 };
@@ -164,6 +186,7 @@ struct ApiFunction {
   std::optional<SyncInfo> Sync;
   std::optional<EventInfo> Event;
   std::optional<LaunchInfo> Launch;
+  std::optional<FuncAttributeInfo> SetAttribute;
   std::optional<ErrorQueryInfo> ErrorQuery;
   std::optional<ResourceInfo> Resource;
   /// Host printf-like functions: the index of the format argument.
@@ -257,6 +280,13 @@ public:
 
   /// The kernel a launch starts, when it is known.
   static const FunctionDecl *launchedKernel(const CallExpr *Call);
+
+  /// The launch limits every device enforces (CUDA_LAUNCH_LIMIT rows).
+  static const LaunchLimits &launchLimits();
+  /// The most shared memory one block may use on sm_\p SmVersion
+  /// (CUDA_ARCH_SHARED_MEMORY rows), or the largest of all architectures
+  /// when the table does not list it.
+  static int64_t maxSharedMemoryPerBlock(std::optional<unsigned> SmVersion);
 };
 
 } // namespace clang::tidy::cuda

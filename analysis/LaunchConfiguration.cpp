@@ -104,6 +104,8 @@ public:
       if (F->Launch)
         if (const FunctionDecl *K = CudaApiModel::launchedKernel(Call))
           Launches[K->getCanonicalDecl()].push_back({Call, Current});
+      if (F->SetAttribute)
+        AttributeSets.push_back({Call, Current});
     }
     // The runtime's own functions (launches, attribute and occupancy
     // queries) use a kernel's address without calling it elsewhere.
@@ -173,6 +175,8 @@ public:
   }
 
   llvm::DenseMap<const FunctionDecl *, Sites> Launches, Calls;
+  /// Calls that set an attribute of a kernel (cudaFuncSetAttribute).
+  Sites AttributeSets;
 
 private:
   static bool isFunctionPointer(const VarDecl *VD) {
@@ -244,6 +248,9 @@ public:
   explicit Impl(ASTContext &Ctx) : Ctx(Ctx), Facts(Ctx) {}
 
   const KernelLaunches &launchesOf(const FunctionDecl *Kernel);
+  llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
+  llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
+  sharedMemoryLimitRaises(const FunctionDecl *Kernel);
 
 private:
   void collect();
@@ -261,7 +268,8 @@ private:
   }
   const VarUse *useOf(const VarDecl *VD, const FunctionDecl *FD);
   Val resolve(Val V, unsigned Depth = 0);
-  std::optional<int64_t> evaluate(Val V, unsigned Depth = 0);
+  std::optional<int64_t> evaluate(Val V, unsigned Depth = 0,
+                                  ConstantSource *From = nullptr);
   bool same(Val A, Val B, unsigned Depth = 0);
   bool components(Val V, Val Out[3], unsigned Depth = 0);
   std::optional<Val> fieldOf(Val Object, llvm::StringRef Field,
@@ -282,6 +290,8 @@ private:
                  std::unique_ptr<llvm::DenseMap<const VarDecl *, VarUse>>>
       Uses;
   std::deque<Frame> Frames;
+  /// The launch readSite is reading, for ConstantSource::InCaller.
+  const Stmt *ReadingLaunch = nullptr;
 };
 
 void LaunchConfiguration::Impl::collect() {
@@ -371,6 +381,15 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
                 U.Escapes = true;
             }
             return true;
+          }
+          // A struct field assigned whole: 'cfg.blockDim = dim3(256)'.
+          if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(MP)) {
+            if (OC->getOperator() == OO_Equal && OC->getNumArgs() == 2 &&
+                OC->getArg(0) == MS && ME->getMemberDecl()->getIdentifier()) {
+              U.FieldStores.push_back(
+                  {ME->getMemberDecl()->getName(), OC->getArg(1)});
+              return true;
+            }
           }
           if (const auto *UO = dyn_cast_or_null<UnaryOperator>(MP))
             if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
@@ -555,14 +574,24 @@ Val LaunchConfiguration::Impl::resolve(Val V, unsigned Depth) {
   return V;
 }
 
-std::optional<int64_t> LaunchConfiguration::Impl::evaluate(Val V,
-                                                         unsigned Depth) {
+std::optional<int64_t> LaunchConfiguration::Impl::evaluate(
+    Val V, unsigned Depth, ConstantSource *From) {
   if (Depth > 12 || V.Unknown)
     return std::nullopt;
   if (!V.E)
     return 1;
   V = resolve(V, Depth);
-  if (!V.E->getType()->isIntegralOrEnumerationType())
+  if (From) {
+    // The frames of the launch chain have At set, helpers' frames do not;
+    // the launch's own function is the one at the launch.
+    const Frame *F = V.F;
+    while (F && !F->At)
+      F = F->Parent;
+    From->E = V.E;
+    From->InCaller = F && F->At != ReadingLaunch;
+  }
+  if (!V.E || V.E->isValueDependent() ||
+      !V.E->getType()->isIntegralOrEnumerationType())
     return std::nullopt;
   if (auto C = ThreadIndexAnalysis::integerConstant(V.E, Ctx))
     return C;
@@ -689,7 +718,7 @@ bool LaunchConfiguration::Impl::components(Val V, Val Out[3],
                                            unsigned Depth) {
   for (unsigned Step = 0; Step < 8 && Depth < 8; ++Step) {
     V = resolve(V, Depth);
-    if (V.Unknown || !V.E)
+    if (V.Unknown || !V.E || V.E->isTypeDependent() || V.E->isValueDependent())
       return false;
     const Expr *E = V.E;
     if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
@@ -971,8 +1000,6 @@ void LaunchConfiguration::Impl::classify(LaunchDimension &D, Val G, Val B,
     return;
   D.Grid = G.E;
   D.Block = B.E;
-  D.GridConst = evaluate(G);
-  D.BlockConst = evaluate(B);
   if (D.GridConst && D.BlockConst)
     D.Threads = *D.GridConst * *D.BlockConst;
   // The grid's shape first: '(1000 + 15) / 16' is a constant, and still
@@ -1043,6 +1070,8 @@ LaunchSite LaunchConfiguration::Impl::readSite(const CallExpr *Launch,
   LaunchSite Site;
   Site.Launch = Launch;
   Site.Host = Top->FD;
+  Site.Kernel = Kernel;
+  ReadingLaunch = Launch;
   for (const Frame *F = Top; F; F = F->Parent)
     if (F->Call)
       Site.Via = F->Call;
@@ -1094,14 +1123,20 @@ LaunchSite LaunchConfiguration::Impl::readSite(const CallExpr *Launch,
   }
   if (!Shared.Unknown && Shared.E) {
     Site.SharedMem = Shared.E;
-    Site.SharedMemBytes = evaluate(Shared);
+    Site.SharedMemBytes = evaluate(Shared, 0, &Site.SharedMemFrom);
   }
   Val G[3], B[3];
   bool GridKnown = !Grid.Unknown && components(Grid, G);
   bool BlockKnown = !Block.Unknown && components(Block, B);
-  for (unsigned D = 0; D < 3; ++D)
+  for (unsigned D = 0; D < 3; ++D) {
+    LaunchDimension &LD = Site.Dims[D];
+    if (GridKnown)
+      LD.GridConst = evaluate(G[D], 0, &LD.GridFrom);
+    if (BlockKnown)
+      LD.BlockConst = evaluate(B[D], 0, &LD.BlockFrom);
     if (GridKnown && BlockKnown)
-      classify(Site.Dims[D], G[D], B[D], Site, Args);
+      classify(LD, G[D], B[D], Site, Args);
+  }
   return Site;
 }
 
@@ -1214,6 +1249,133 @@ LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
   return Out;
 }
 
+llvm::SmallVector<const LaunchSite *, 4>
+LaunchConfiguration::Impl::sitesIn(const FunctionDecl *Host) {
+  collect();
+  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
+  for (auto &[Kernel, Sites] : C->Launches)
+    if (llvm::any_of(Sites, [&](auto &S) { return S.second == Host; }))
+      Kernels.push_back(Kernel);
+  llvm::SmallVector<const LaunchSite *, 4> Out;
+  for (const FunctionDecl *K : Kernels)
+    for (const LaunchSite &S : launchesOf(K).Sites)
+      if (S.Host == Host)
+        Out.push_back(&S);
+  const SourceManager &SM = Ctx.getSourceManager();
+  // In source order, sites of one place in the order they were found.
+  auto Before = [&](const LaunchSite *A, const LaunchSite *B) {
+    return SM.isBeforeInTranslationUnit(A->location(), B->location());
+  };
+  for (unsigned I = 1; I < Out.size(); ++I)
+    for (unsigned J = I; J > 0 && Before(Out[J], Out[J - 1]); --J)
+      std::swap(Out[J], Out[J - 1]);
+  return Out;
+}
+
+/// The kernel a function-attribute call names, or null when it cannot be
+/// read (a function pointer, a CUfunction handle).
+static const FunctionDecl *kernelNamedBy(const Expr *Arg) {
+  if (!Arg)
+    return nullptr;
+  Arg = Arg->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(Arg))
+    if (U->getOpcode() == UO_AddrOf)
+      Arg = U->getSubExpr()->IgnoreParenCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
+}
+
+llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
+LaunchConfiguration::Impl::sharedMemoryLimitRaises(const FunctionDecl *Kernel) {
+  collect();
+  llvm::SmallVector<LaunchConfiguration::LimitRaise, 2> Out;
+  for (auto &[Call, Host] : C->AttributeSets) {
+    const FuncAttributeInfo &A = *CudaApiModel::lookup(Call)->SetAttribute;
+    const FunctionDecl *Named =
+        kernelNamedBy(CudaApiModel::argument(Call, A.KernelArg));
+    if (Named && Named->getCanonicalDecl() != Kernel->getCanonicalDecl())
+      continue;
+    // A helper's parameter ('setLimit(const void *k, ...)') names kernels
+    // passed to the helper, whose address escapes; not this one.
+    const Expr *KernelArg = CudaApiModel::argument(Call, A.KernelArg);
+    const auto *Param =
+        KernelArg ? dyn_cast<DeclRefExpr>(KernelArg->IgnoreParenCasts())
+                  : nullptr;
+    if (!Named && Param && isa<ParmVarDecl>(Param->getDecl()) &&
+        !Escaped.count(Kernel->getCanonicalDecl()))
+      continue;
+    const Expr *Attr = CudaApiModel::argument(Call, A.AttributeArg);
+    const auto *DRE =
+        Attr ? dyn_cast<DeclRefExpr>(Attr->IgnoreParenImpCasts()) : nullptr;
+    if (DRE && isa<EnumConstantDecl>(DRE->getDecl()) &&
+        DRE->getDecl()->getName() != A.MaxDynamicSharedAttribute)
+      continue;
+    Out.push_back({Call, Host});
+  }
+  return Out;
+}
+
+namespace {
+/// Sums the constant-sized __shared__ variables a kernel declares or names,
+/// following calls of same-TU device functions.
+class SharedBytesCounter : public RecursiveASTVisitor<SharedBytesCounter> {
+public:
+  explicit SharedBytesCounter(ASTContext &Ctx) : Ctx(Ctx) {}
+  bool shouldVisitImplicitCode() const { return false; }
+
+  void addFunction(const FunctionDecl *FD, unsigned Depth) {
+    const FunctionDecl *Def = nullptr;
+    if (Depth > 8 || !FD->hasBody(Def) || !Functions.insert(Def).second ||
+        Ctx.getSourceManager().isInSystemHeader(
+            Ctx.getSourceManager().getExpansionLoc(Def->getLocation())))
+      return;
+    unsigned Saved = CurrentDepth;
+    CurrentDepth = Depth;
+    TraverseStmt(Def->getBody());
+    CurrentDepth = Saved;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    addVariable(VD);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      addVariable(VD);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->hasAttr<CUDADeviceAttr>() &&
+        !Callee->hasAttr<CUDAGlobalAttr>())
+      addFunction(Callee, CurrentDepth + 1);
+    return true;
+  }
+  int64_t Bytes = 0;
+
+private:
+  void addVariable(const VarDecl *VD) {
+    QualType T = VD->getType();
+    if (!VD->hasAttr<CUDASharedAttr>() || VD->hasExternalStorage() ||
+        T->isIncompleteType() || T->isDependentType() ||
+        !T->isConstantSizeType() ||
+        !Variables.insert(VD->getCanonicalDecl()).second)
+      return;
+    Bytes += Ctx.getTypeSizeInChars(T).getQuantity();
+  }
+  ASTContext &Ctx;
+  unsigned CurrentDepth = 0;
+  llvm::DenseSet<const FunctionDecl *> Functions;
+  llvm::DenseSet<const VarDecl *> Variables;
+};
+} // namespace
+
+int64_t staticSharedMemoryBytes(const FunctionDecl *Kernel, ASTContext &Ctx) {
+  SharedBytesCounter Counter(Ctx);
+  Counter.addFunction(Kernel, 0);
+  return Counter.Bytes;
+}
+
 SourceLocation LaunchSite::location() const {
   return Via ? Via->getBeginLoc() : Launch->getBeginLoc();
 }
@@ -1225,6 +1387,16 @@ LaunchConfiguration::~LaunchConfiguration() = default;
 const KernelLaunches &
 LaunchConfiguration::launchesOf(const FunctionDecl *Kernel) {
   return P->launchesOf(Kernel);
+}
+
+llvm::SmallVector<const LaunchSite *, 4>
+LaunchConfiguration::sitesIn(const FunctionDecl *Host) {
+  return P->sitesIn(Host);
+}
+
+llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
+LaunchConfiguration::sharedMemoryLimitRaises(const FunctionDecl *Kernel) {
+  return P->sharedMemoryLimitRaises(Kernel);
 }
 
 IndexCoverage LaunchConfiguration::coverage(const FunctionDecl *Kernel,

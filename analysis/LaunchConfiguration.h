@@ -47,11 +47,23 @@ enum class GridCover {
              ///< Extent unless the block size divides it.
 };
 
+/// Where a constant of a launch was read: the expression that folded to it
+/// (a literal, a macro's expansion, a constexpr initializer, the right side
+/// of 'block.x = 2048'), and whether it came from a caller of the launch's
+/// function (an argument of the launcher call, Via).
+struct ConstantSource {
+  const Expr *E = nullptr;
+  bool InCaller = false;
+};
+
 /// One dimension of a launch.
 struct LaunchDimension {
   /// The grid and block in this dimension, as read (null: 1).
   const Expr *Grid = nullptr, *Block = nullptr;
+  /// The constants, set whenever their own expression folds (even when the
+  /// other one of the pair cannot be read), and where they were read.
   std::optional<int64_t> GridConst, BlockConst;
+  ConstantSource GridFrom, BlockFrom;
   GridCover Cover = GridCover::Unknown;
   /// Floor, Exact, RoundedUp: the value the grid was computed from, as
   /// written where the grid was computed ('n' in '(n + 255) / 256').
@@ -75,6 +87,8 @@ struct LaunchSite {
   const CallExpr *Launch = nullptr;
   /// The function that contains Launch.
   const FunctionDecl *Host = nullptr;
+  /// The kernel launched (the specialization, for a template kernel).
+  const FunctionDecl *Kernel = nullptr;
   /// When the launch is in a launcher: the call of the launcher that
   /// supplied its grid or block (the outermost one), where a note goes.
   const CallExpr *Via = nullptr;
@@ -82,6 +96,7 @@ struct LaunchSite {
   /// The dynamic shared-memory argument, and its value when constant.
   const Expr *SharedMem = nullptr;
   std::optional<int64_t> SharedMemBytes;
+  ConstantSource SharedMemFrom;
   /// The kernel's arguments are known (a '<<<...>>>' call or
   /// cudaLaunchKernelEx's variadic form), so ExtentParams can be set.
   bool ArgumentsKnown = false;
@@ -131,11 +146,34 @@ public:
   /// dimensions of \p DimMask (1 x, 2 y, 4 z; 0 means all three).
   IndexCoverage coverage(const FunctionDecl *Kernel, unsigned DimMask);
 
+  /// The launch sites whose launch is in \p Host, of every kernel, in
+  /// source order (a launch in a launcher gives one site per call of it
+  /// when its shape is settled by the callers).
+  llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
+
+  /// A call that may raise a kernel's dynamic shared-memory limit.
+  struct LimitRaise {
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Host = nullptr; ///< Null outside a function.
+  };
+  /// The calls of the translation unit that may raise \p Kernel's dynamic
+  /// shared-memory limit (CUDA_FUNC_SET_ATTRIBUTE rows): those that set
+  /// the MaxDynamicSharedAttribute of the kernel, and those whose kernel
+  /// or attribute cannot be read.
+  llvm::SmallVector<LimitRaise, 2>
+  sharedMemoryLimitRaises(const FunctionDecl *Kernel);
+
   class Impl;
 
 private:
   std::unique_ptr<Impl> P;
 };
+
+/// The bytes of constant-sized static shared memory \p Kernel uses: the
+/// '__shared__' variables declared in its body and in the same-TU device
+/// functions it calls, and the namespace-scope ones they name. Variables
+/// of other sizes are left out, so this is a lower bound.
+int64_t staticSharedMemoryBytes(const FunctionDecl *Kernel, ASTContext &Ctx);
 
 } // namespace clang::tidy::cuda
 

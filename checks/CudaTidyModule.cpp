@@ -8,6 +8,7 @@
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
+#include "LaunchConfigurationCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
 #include "MissingHostSyncCheck.h"
@@ -28,6 +29,8 @@ public:
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
+    Factories.registerCheck<LaunchConfigurationCheck>(
+        "cuda-launch-configuration");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
     Factories.registerCheck<MemcpySizeCheck>("cuda-memcpy-size");
     Factories.registerCheck<MissingHostSyncCheck>("cuda-missing-host-sync");

@@ -1,0 +1,306 @@
+//===- LaunchConfigurationCheck.cpp ---------------------------------------===//
+
+#include "LaunchConfigurationCheck.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "LaunchConfiguration.h"
+#include "SourceLocations.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+const char *const DimNames[] = {"x", "y", "z"};
+
+/// Kinds of finding, for the one-report-per-place rule.
+enum FindingKind : unsigned {
+  FK_ZeroGrid,
+  FK_ZeroBlock = FK_ZeroGrid + 3,
+  FK_BlockDim = FK_ZeroBlock + 3,
+  FK_GridDim = FK_BlockDim + 3,
+  FK_Threads = FK_GridDim + 3,
+  FK_LaunchBounds,
+  FK_SharedOptIn,
+  FK_SharedMax,
+};
+
+/// The threads per block, when every dimension is a known positive
+/// constant (saturated far above any limit).
+std::optional<int64_t> threadsPerBlock(const LaunchSite &S) {
+  int64_t Product = 1;
+  for (const LaunchDimension &D : S.Dims) {
+    if (!D.BlockConst || *D.BlockConst <= 0)
+      return std::nullopt;
+    Product = std::min<int64_t>(Product * *D.BlockConst, int64_t(1) << 40);
+  }
+  return Product;
+}
+
+/// The dimension that contributes most to the block, for notes.
+unsigned largestBlockDim(const LaunchSite &S) {
+  unsigned Best = 0;
+  for (unsigned D = 1; D < 3; ++D)
+    if (S.Dims[D].BlockConst && S.Dims[Best].BlockConst &&
+        *S.Dims[D].BlockConst > *S.Dims[Best].BlockConst)
+      Best = D;
+  return Best;
+}
+
+/// "32 x 32 x 2", or "" for a block that only has x.
+std::string blockShape(const LaunchSite &S) {
+  if (*S.Dims[1].BlockConst == 1 && *S.Dims[2].BlockConst == 1)
+    return "";
+  std::string Out = " (" + std::to_string(*S.Dims[0].BlockConst) + " x " +
+                    std::to_string(*S.Dims[1].BlockConst);
+  if (*S.Dims[2].BlockConst != 1)
+    Out += " x " + std::to_string(*S.Dims[2].BlockConst);
+  return Out + ")";
+}
+
+/// Whether \p Loc lies in the source text of \p Call.
+bool isWithin(SourceLocation Loc, const CallExpr *Call,
+              const SourceManager &SM) {
+  CharSourceRange R = SM.getExpansionRange(Call->getSourceRange());
+  Loc = SM.getFileLoc(Loc);
+  if (SM.getFileID(Loc) != SM.getFileID(R.getBegin()))
+    return false;
+  unsigned Offset = SM.getFileOffset(Loc);
+  return SM.getFileOffset(R.getBegin()) <= Offset &&
+         Offset <= SM.getFileOffset(R.getEnd());
+}
+
+} // namespace
+
+void LaunchConfigurationCheck::checkFunction(const FunctionDecl &FD,
+                                             const FunctionCfg &Cfg,
+                                             ASTContext &Ctx) {
+  LaunchConfiguration &Launches = TranslationUnitAnalyses::get(Ctx).launches();
+  for (const LaunchSite *S : Launches.sitesIn(&FD)) {
+    if (!S->Kernel)
+      continue;
+    // A launch the CFG proves dead ('if (kBlock <= 1024)') is not made.
+    std::optional<CfgPoint> P = Cfg.pointOf(S->Launch);
+    if (P && !Cfg.isReachable(P->Block))
+      continue;
+    checkBlock(*S, Ctx);
+    checkGrid(*S, Ctx);
+    checkLaunchBounds(*S, Ctx);
+    checkSharedMemory(*S, Cfg, Ctx);
+  }
+}
+
+SourceLocation LaunchConfigurationCheck::reportAt(const LaunchSite &S,
+                                                  const ConstantSource &From,
+                                                  unsigned Kind,
+                                                  const SourceManager &SM) {
+  const CallExpr *Shown = From.InCaller && S.Via ? S.Via : S.Launch;
+  SourceLocation Loc = userVisibleLocation(Shown->getBeginLoc(), SM);
+  if (!Reported.insert({Loc.getRawEncoding(), Kind}).second)
+    return SourceLocation();
+  return Loc;
+}
+
+void LaunchConfigurationCheck::noteValue(const LaunchSite &S,
+                                         const ConstantSource &From,
+                                         int64_t Value,
+                                         const SourceManager &SM) {
+  const CallExpr *Shown = From.InCaller && S.Via ? S.Via : S.Launch;
+  if (From.E) {
+    SourceLocation Set = SM.getSpellingLoc(From.E->getBeginLoc());
+    // An enumerator is set at its declaration.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(From.E->IgnoreParenImpCasts()))
+      if (isa<EnumConstantDecl>(DRE->getDecl()))
+        Set = SM.getSpellingLoc(DRE->getDecl()->getLocation());
+    if (!isWithin(Set, Shown, SM))
+      diag(Set, "the value %0 comes from here", DiagnosticIDs::Note) << Value;
+  }
+  if (Shown != S.Launch)
+    diag(S.Launch->getBeginLoc(), "%0 is launched here", DiagnosticIDs::Note)
+        << S.Kernel;
+  // A value from a template argument: where the instantiation was made.
+  if (From.E && !From.InCaller && S.Host->isTemplateInstantiation() &&
+      isWithin(SM.getSpellingLoc(From.E->getBeginLoc()), S.Launch, SM))
+    diag(S.Host->getPointOfInstantiation(), "in %0, instantiated here",
+         DiagnosticIDs::Note)
+        << S.Host;
+}
+
+void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
+                                          ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LaunchLimits &Limits = CudaApiModel::launchLimits();
+  for (unsigned D = 0; D < 3; ++D) {
+    const LaunchDimension &LD = S.Dims[D];
+    if (LD.BlockConst && *LD.BlockConst == 0) {
+      if (SourceLocation Loc = reportAt(S, LD.BlockFrom, FK_ZeroBlock + D, SM);
+          Loc.isValid()) {
+        diag(Loc, "launch of %0 asks for blockDim.%1 = 0, which the device "
+                  "rejects")
+            << S.Kernel << DimNames[D];
+        noteValue(S, LD.BlockFrom, 0, SM);
+      }
+      return;
+    }
+  }
+  if (std::optional<int64_t> Threads = threadsPerBlock(S);
+      Threads && *Threads > Limits.MaxThreadsPerBlock) {
+    const ConstantSource &From = S.Dims[largestBlockDim(S)].BlockFrom;
+    if (SourceLocation Loc = reportAt(S, From, FK_Threads, SM);
+        Loc.isValid()) {
+      diag(Loc, "launch of %0 asks for %1 threads per block%2, more than the "
+                "%3 the device allows")
+          << S.Kernel << *Threads << blockShape(S)
+          << Limits.MaxThreadsPerBlock;
+      noteValue(S, From, *S.Dims[largestBlockDim(S)].BlockConst, SM);
+    }
+    return;
+  }
+  for (unsigned D = 0; D < 3; ++D) {
+    const LaunchDimension &LD = S.Dims[D];
+    if (!LD.BlockConst || *LD.BlockConst <= Limits.maxBlockDim(D))
+      continue;
+    if (SourceLocation Loc = reportAt(S, LD.BlockFrom, FK_BlockDim + D, SM);
+        Loc.isValid()) {
+      diag(Loc, "launch of %0 asks for blockDim.%1 = %2, more than the %3 "
+                "the device allows")
+          << S.Kernel << DimNames[D] << *LD.BlockConst
+          << Limits.maxBlockDim(D);
+      noteValue(S, LD.BlockFrom, *LD.BlockConst, SM);
+    }
+  }
+}
+
+void LaunchConfigurationCheck::checkGrid(const LaunchSite &S,
+                                         ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LaunchLimits &Limits = CudaApiModel::launchLimits();
+  for (unsigned D = 0; D < 3; ++D) {
+    const LaunchDimension &LD = S.Dims[D];
+    if (!LD.GridConst)
+      continue;
+    bool Empty = *LD.GridConst == 0;
+    if (!Empty && *LD.GridConst <= Limits.maxGridDim(D))
+      continue;
+    SourceLocation Loc = reportAt(
+        S, LD.GridFrom, (Empty ? FK_ZeroGrid : FK_GridDim) + D, SM);
+    if (Loc.isInvalid())
+      continue;
+    if (Empty)
+      diag(Loc, "launch of %0 asks for gridDim.%1 = 0, which the device "
+                "rejects")
+          << S.Kernel << DimNames[D];
+    else
+      diag(Loc, "launch of %0 asks for gridDim.%1 = %2, more than the %3 "
+                "the device allows")
+          << S.Kernel << DimNames[D] << *LD.GridConst
+          << Limits.maxGridDim(D);
+    noteValue(S, LD.GridFrom, *LD.GridConst, SM);
+  }
+}
+
+void LaunchConfigurationCheck::checkLaunchBounds(const LaunchSite &S,
+                                                 ASTContext &Ctx) {
+  const FunctionDecl *Def = S.Kernel->getDefinition();
+  const auto *Bounds =
+      (Def ? Def : S.Kernel)->getAttr<CUDALaunchBoundsAttr>();
+  std::optional<int64_t> Threads = threadsPerBlock(S);
+  if (!Bounds || !Bounds->getMaxThreads() || !Threads ||
+      *Threads > CudaApiModel::launchLimits().MaxThreadsPerBlock ||
+      Bounds->getMaxThreads()->isValueDependent())
+    return;
+  std::optional<int64_t> Max =
+      TranslationUnitAnalyses::get(Ctx).integerConstant(
+          Bounds->getMaxThreads());
+  if (!Max || *Max <= 0 || *Threads <= *Max)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const ConstantSource &From = S.Dims[largestBlockDim(S)].BlockFrom;
+  SourceLocation Loc = reportAt(S, From, FK_LaunchBounds, SM);
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "launch of %0 asks for %1 threads per block%2, more than the %3 "
+            "of its __launch_bounds__")
+      << S.Kernel << *Threads << blockShape(S) << *Max;
+  noteValue(S, From, *S.Dims[largestBlockDim(S)].BlockConst, SM);
+  diag(SM.getExpansionLoc(Bounds->getLocation()),
+       "%0 is declared with at most %1 threads per block here",
+       DiagnosticIDs::Note)
+      << S.Kernel << *Max;
+}
+
+bool LaunchConfigurationCheck::mayRaiseSharedLimit(const LaunchSite &S,
+                                                   const FunctionCfg &Cfg,
+                                                   ASTContext &Ctx) {
+  LaunchConfiguration &Launches = TranslationUnitAnalyses::get(Ctx).launches();
+  // Code this translation unit cannot see may name the kernel.
+  if (!Launches.launchesOf(S.Kernel).AllVisible)
+    return true;
+  for (const LaunchConfiguration::LimitRaise &R :
+       Launches.sharedMemoryLimitRaises(S.Kernel)) {
+    // Calls in other functions cannot be ordered with the launch.
+    if (R.Host != S.Host || Cfg.function() != S.Host)
+      return true;
+    std::optional<CfgPoint> From = Cfg.pointOf(R.Call);
+    if (!From)
+      return true;
+    bool Reaches = false;
+    Cfg.walkForward(
+        *From,
+        [&](const Stmt *St, CfgPoint) {
+          if (St == S.Launch)
+            Reaches = true;
+          return Reaches;
+        },
+        [&](const Stmt *) { return Reaches; });
+    if (Reaches)
+      return true;
+  }
+  return false;
+}
+
+void LaunchConfigurationCheck::checkSharedMemory(const LaunchSite &S,
+                                                 const FunctionCfg &Cfg,
+                                                 ASTContext &Ctx) {
+  if (!S.SharedMemBytes || *S.SharedMemBytes <= 0)
+    return;
+  const FunctionDecl *Def = S.Kernel->getDefinition();
+  int64_t Static = Def ? staticSharedMemoryBytes(Def, Ctx) : 0;
+  int64_t Dynamic = *S.SharedMemBytes;
+  std::optional<unsigned> Sm = targetSmVersion(Ctx);
+  int64_t Max = CudaApiModel::maxSharedMemoryPerBlock(Sm);
+  int64_t WithoutOptIn =
+      CudaApiModel::launchLimits().DynamicSharedMemoryWithoutOptIn;
+  bool OverMax = Static + Dynamic > Max;
+  if (!OverMax &&
+      (Static + Dynamic <= WithoutOptIn || mayRaiseSharedLimit(S, Cfg, Ctx)))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = reportAt(S, S.SharedMemFrom,
+                                OverMax ? FK_SharedMax : FK_SharedOptIn, SM);
+  if (Loc.isInvalid())
+    return;
+  std::string WithStatic =
+      Static ? ", which with its " + std::to_string(Static) +
+                   " bytes of static shared memory is"
+             : ",";
+  if (OverMax)
+    diag(Loc, "launch of %0 asks for %1 bytes of dynamic shared memory%2 "
+              "more than the %3 bytes a block may use on %4")
+        << S.Kernel << Dynamic << WithStatic << Max
+        << (Sm ? "sm_" + std::to_string(*Sm) : std::string("any GPU"));
+  else
+    diag(Loc, "launch of %0 asks for %1 bytes of dynamic shared memory%2 "
+              "more than the %3 a kernel may use before "
+              "cudaFuncSetAttribute raises its "
+              "cudaFuncAttributeMaxDynamicSharedMemorySize")
+        << S.Kernel << Dynamic << WithStatic << WithoutOptIn;
+  noteValue(S, S.SharedMemFrom, Dynamic, SM);
+  if (Static)
+    diag(Def->getLocation(), "%0 declares %1 bytes of static shared memory",
+         DiagnosticIDs::Note)
+        << S.Kernel << Static;
+}
+
+} // namespace clang::tidy::cuda
