@@ -87,20 +87,40 @@ int FunctionCfg::reachingWrite(const VarDecl *VD, const Stmt *At,
   std::optional<CfgPoint> P = pointOf(At);
   if (!P || hasIndirectUse(VD))
     return 0;
-  const CFGBlock *B = P->Block;
-  unsigned End = P->Index;
+  // Backward from At along every path, each path ending at its first
+  // write of VD; one write on all of them is the answer.
+  const Stmt *Found = nullptr;
+  int FoundKind = 0;
+  const Expr *FoundValue = nullptr;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 8> Work;
   llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
-  while (B && Seen.insert(B).second) {
-    for (unsigned I = End; I-- > 0;)
+  Work.push_back({P->Block, P->Index});
+  while (!Work.empty()) {
+    auto [B, End] = Work.pop_back_val();
+    const Stmt *Write = nullptr;
+    int Kind = 0;
+    const Expr *V = nullptr;
+    for (unsigned I = End; I-- > 0 && !Kind;)
       if (const Stmt *S = stmtOf((*B)[I]))
-        if (int Kind = storeTo(S, VD, Value))
-          return Kind;
-    if (B->pred_size() != 1)
-      return 0;
-    B = *B->pred_begin();
-    End = B ? B->size() : 0;
+        if ((Kind = storeTo(S, VD, V)))
+          Write = S;
+    if (Kind) {
+      if (Found && Found != Write)
+        return 0;
+      Found = Write;
+      FoundKind = Kind;
+      FoundValue = V;
+      continue;
+    }
+    if (B == &Graph->getEntry() || B->pred_empty())
+      return 0; // A path on which VD is never written.
+    for (const CFGBlock *Pred : B->preds())
+      if (Pred && Seen.insert(Pred).second)
+        Work.push_back({Pred, Pred->size()});
   }
-  return 0;
+  if (FoundKind == 1)
+    Value = FoundValue;
+  return FoundKind;
 }
 
 const Expr *FunctionCfg::uniqueReachingStore(const VarDecl *VD,

@@ -65,13 +65,12 @@ public:
   /// `if (N >= 1024)` with a smaller constant N is unreachable.
   bool isReachable(const CFGBlock *B) const;
 
-  /// The value \p VD holds at \p At when one store reaches it along a
-  /// straight backward path: its initializer or a plain assignment, found
-  /// before \p At in its block or in blocks with one predecessor each.
-  /// Null when the path forks first, when it meets another kind of write
+  /// The value \p VD holds at \p At when one store reaches it on every
+  /// path: its initializer or a plain assignment. Null when different
+  /// writes reach it, when the one that does is another kind of write
   /// ('+=', '++'), or when \p VD has an indirect use.
   const Expr *uniqueReachingStore(const VarDecl *VD, const Stmt *At) const;
-  /// Whether one write of \p VD reaches \p At that way, of any kind.
+  /// Whether one write of \p VD, of any kind, reaches \p At on every path.
   bool hasUniqueReachingWrite(const VarDecl *VD, const Stmt *At) const;
 
   /// The blocks whose two-way condition decides whether \p B runs (its
@@ -104,8 +103,8 @@ public:
       llvm::function_ref<bool(const Stmt *LastStmt)> AtExit) const;
 
 private:
-  /// The write of \p VD that reaches \p At on a straight backward path:
-  /// 1 a store of \p Value, 2 another write, 0 none found.
+  /// The one write of \p VD that reaches \p At on every path: 1 a store
+  /// of \p Value, 2 another write, 0 none or several.
   int reachingWrite(const VarDecl *VD, const Stmt *At,
                     const Expr *&Value) const;
   void walk(const CFGBlock *StartBlock, unsigned StartIndex,

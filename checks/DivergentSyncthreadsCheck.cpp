@@ -434,7 +434,10 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     const Expr *Cond = nullptr;
     const Stmt *Owner = nullptr;
     Divergence Why = Divergence::None;
-    for (const CFGBlock *Dep : *Cfg.controlDependencies(Block)) {
+    auto Deps = Cfg.controlDependencies(Block);
+    if (!Deps)
+      continue;
+    for (const CFGBlock *Dep : *Deps) {
       const auto *C = dyn_cast_or_null<Expr>(
           const_cast<CFGBlock *>(Dep)->getTerminatorCondition());
       const Stmt *T = Dep->getTerminatorStmt();

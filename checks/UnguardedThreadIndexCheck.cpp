@@ -302,7 +302,8 @@ bool hasForgottenExtent(const FunctionDecl *Kernel) {
 /// of the program over such coordinates. Scaled, decomposed
 /// ('i / m', 'i % m'), clamped and data-dependent indices are not.
 bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
-                      ThreadIndexAnalysis &TI, unsigned Depth = 0) {
+                      ThreadIndexAnalysis &TI, const Stmt *At,
+                      const FunctionCfg *Cfg, unsigned Depth = 0) {
   if (!E || Depth > 8)
     return false;
   E = ThreadIndexAnalysis::strip(E);
@@ -310,9 +311,13 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
     return true;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    return VD && VD->isLocalVarDecl() && VD->getInit() &&
-           !TI.isModified(VD, FD) &&
-           isCanonicalIndex(VD->getInit(), FD, TI, Depth + 1);
+    if (!VD || !VD->isLocalVarDecl())
+      return false;
+    // The one value that reaches the access.
+    const Expr *Value = !TI.isModified(VD, FD) ? VD->getInit()
+                        : Cfg ? Cfg->uniqueReachingStore(VD, At)
+                              : nullptr;
+    return isCanonicalIndex(Value, FD, TI, At, Cfg, Depth + 1);
   }
   // An index function of the program over canonical coordinates
   // ('at3(x, y, z, nx, ny)').
@@ -325,7 +330,7 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
     for (const Expr *Arg : Call->arguments()) {
       if (!TI.valueOf(Arg, FD).isIndex())
         continue;
-      if (!isCanonicalIndex(Arg, FD, TI, Depth + 1))
+      if (!isCanonicalIndex(Arg, FD, TI, At, Cfg, Depth + 1))
         return false;
       AnyIndex = true;
     }
@@ -338,23 +343,43 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
   // Plus a constant or an offset that is the same for every thread (a
   // loop's 'k', a halo).
   if (BO->isAdditiveOp() && !TI.valueOf(R, FD).Sources)
-    return isCanonicalIndex(L, FD, TI, Depth + 1);
+    return isCanonicalIndex(L, FD, TI, At, Cfg, Depth + 1);
   if (BO->getOpcode() == BO_Add && !TI.valueOf(L, FD).Sources)
-    return isCanonicalIndex(R, FD, TI, Depth + 1);
+    return isCanonicalIndex(R, FD, TI, At, Cfg, Depth + 1);
   if (BO->getOpcode() != BO_Add)
     return false;
+  // A tile's origin plus the thread in it: blockIdx.d * TILE +
+  // threadIdx.d, with a constant tile.
+  for (int Side = 0; Side < 2; ++Side) {
+    ThreadSource TS, BS;
+    unsigned TD, BD;
+    const auto *Mul = dyn_cast<BinaryOperator>(
+        ThreadIndexAnalysis::strip(Side ? L : R));
+    if (!ThreadIndexAnalysis::isThreadQuery(
+            ThreadIndexAnalysis::strip(Side ? R : L), TS, TD) ||
+        TS != TS_ThreadInBlock || !Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    for (int M = 0; M < 2; ++M)
+      if (ThreadIndexAnalysis::isThreadQuery(
+              ThreadIndexAnalysis::strip(M ? Mul->getRHS() : Mul->getLHS()),
+              BS, BD) &&
+          BS == TS_BlockInGrid && BD == TD &&
+          ThreadIndexAnalysis::integerConstant(
+              M ? Mul->getLHS() : Mul->getRHS(), FD->getASTContext()))
+        return true;
+  }
   // row * stride + column, in either order.
   for (int Side = 0; Side < 2; ++Side) {
     const Expr *Row = ThreadIndexAnalysis::strip(Side ? R : L);
     const Expr *Col = Side ? L : R;
     const auto *Mul = dyn_cast<BinaryOperator>(Row);
-    if (!Mul || Mul->getOpcode() != BO_Mul || !isCanonicalIndex(Col, FD, TI, Depth + 1))
+    if (!Mul || Mul->getOpcode() != BO_Mul || !isCanonicalIndex(Col, FD, TI, At, Cfg, Depth + 1))
       continue;
     for (int M = 0; M < 2; ++M) {
       const Expr *Coord = M ? Mul->getRHS() : Mul->getLHS();
       const Expr *Stride = M ? Mul->getLHS() : Mul->getRHS();
       if (!TI.valueOf(Stride, FD).Sources &&
-          isCanonicalIndex(Coord, FD, TI, Depth + 1))
+          isCanonicalIndex(Coord, FD, TI, At, Cfg, Depth + 1))
         return true;
     }
   }
@@ -620,7 +645,10 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // Only indices whose range the analysis reads with confidence, and
     // guards against an extent: a wrong guess costs more than a miss.
     const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
-    if (!isCanonicalIndex(Judged, Kernel, *Analysis))
+    const Stmt *JudgedAt =
+        ThroughCall ? static_cast<const Stmt *>(ThroughCall) : A.At;
+    if (!isCanonicalIndex(Judged, Kernel, *Analysis, JudgedAt,
+                          TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel)))
       return;
     // 'i + 1' past a bound is certain only on a column or a 1-D index in
     // the kernel itself: a map may have one row more than the guard's
