@@ -407,6 +407,42 @@ bool guardedInRow(const Expr *E, const std::string &GuardKey,
          guardedInRow(BO->getRHS(), GuardKey, TI, Product);
 }
 
+/// Whether every row stride of \p E is \p Bound itself and every uniform
+/// offset a local (a loop's 'k'): then a column that reaches \p Bound runs
+/// into the next row or past the end. A row pitched otherwise
+/// ('py * (nx + 1) + px' under 'px < nx'), or an offset into a larger
+/// buffer ('start + i' under 'i <= len'), may have room.
+bool rowsArePitchedBy(const Expr *E, const Expr *Bound,
+                      const FunctionDecl *FD, ThreadIndexAnalysis &TI,
+                      unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return true;
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<ParmVarDecl>(DRE->getDecl()))
+      return false;
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl() && VD->getInit())
+      return rowsArePitchedBy(VD->getInit(), Bound, FD, TI, Depth + 1);
+    return true;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return true;
+  if (BO->getOpcode() == BO_Mul) {
+    // The stride: a factor that is neither the thread's nor a constant.
+    for (const Expr *Factor : {BO->getLHS(), BO->getRHS()})
+      if (!TI.valueOf(Factor, FD).Sources &&
+          !ThreadIndexAnalysis::integerConstant(Factor, FD->getASTContext()))
+        return TI.variablePartKey(Factor) == TI.variablePartKey(Bound);
+    return true;
+  }
+  if (!BO->isAdditiveOp())
+    return true;
+  return rowsArePitchedBy(BO->getLHS(), Bound, FD, TI, Depth + 1) &&
+         rowsArePitchedBy(BO->getRHS(), Bound, FD, TI, Depth + 1);
+}
+
 /// Whether the bound of \p F names an extent: a parameter or a member of
 /// one ('n', 'p.size'), rather than a loop limit, a sum or a choice.
 bool boundIsExtent(const BoundFact &F) {
@@ -656,7 +692,8 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
     // offset arrays of its own.
     if (V.K == IndexVerdict::PastBound &&
         (!boundIsExtent(*V.Fact) || ThroughCall ||
-         guardedInRow(Judged, V.Fact->LHSKey, *Analysis)))
+         guardedInRow(Judged, V.Fact->LHSKey, *Analysis) ||
+         !rowsArePitchedBy(Judged, V.Fact->Bound, Kernel, *Analysis)))
       return;
     // No visible launch: report only what the kernel itself shows can run
     // past, a guard elsewhere on the same index or an extent it was given
