@@ -796,6 +796,12 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
         << A.Kind << A.Base << IndexText << Part;
   }
 
+  // A helper that computes its own index: its variables are not in scope
+  // at the call, so no guard is suggested there.
+  if (ThroughCall && !CallerIndex) {
+    NoteLaunch();
+    return;
+  }
   // Suggest a guard on the first unguarded part, against a plausible extent.
   const Expr *First = V.Unguarded.empty() ? ShownIndex : V.Unguarded.front();
   // Printed from the AST, in parentheses where '>=' would bind it
