@@ -78,6 +78,27 @@ bool namesSizeof(const Expr *Bytes, MemorySpaceAnalysis &MSA,
   return false;
 }
 
+/// Whether an integer argument of \p Call reads a local of \p FD that \p FD
+/// writes.
+bool readsModifiedLocal(const CallExpr *Call, MemorySpaceAnalysis &MSA,
+                        const FunctionDecl *FD) {
+  llvm::SmallVector<const Stmt *, 8> Work;
+  for (const Expr *A : Call->arguments())
+    if (A->getType()->isIntegerType()) // The sizes, not the out-pointers.
+      Work.push_back(A);
+  while (!Work.empty()) {
+    const Stmt *Cur = Work.pop_back_val();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && MSA.isModified(FD, VD))
+          return true;
+    for (const Stmt *C : Cur->children())
+      if (C)
+        Work.push_back(C);
+  }
+  return false;
+}
+
 /// The factors of a product: `a * b * sizeof(T)`.
 void productFactors(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
   E = E->IgnoreParenImpCasts();
@@ -326,6 +347,10 @@ void MemcpySizeCheck::checkAgainstAllocations(
     if (!F.isKnown() || F.Offset || !F.Size.Known || F.Freed)
       continue;
     const FunctionDecl *AllocFD = FD;
+    // A wrapper's size is folded in the wrapper: an argument that reads a
+    // variable the caller writes has no value there.
+    if (F.Size.ViaCall && readsModifiedLocal(F.Size.ViaCall, MSA, FD))
+      continue;
     if (F.Size.ViaCall) {
       const FunctionDecl *Def = nullptr;
       if (F.Size.ViaCall->getDirectCallee())
