@@ -4,6 +4,8 @@
 #include "SourceLocations.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cuda {
@@ -105,6 +107,57 @@ const Expr *dereferencedPointer(const Stmt *S, const ParentMap &PM) {
           return nullptr;
     }
   return Base;
+}
+
+/// The value a condition has in this instantiation, when it is fixed.
+static std::optional<bool> fixedCondition(const Expr *Cond, ASTContext &Ctx) {
+  if (!Cond || Cond->isValueDependent() || Cond->isTypeDependent())
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot) {
+    if (std::optional<bool> V = fixedCondition(UO->getSubExpr(), Ctx))
+      return !*V;
+    return std::nullopt;
+  }
+  // typeid(A) == typeid(B) on types: type_info's comparison is not constant
+  // before C++23, but the answer is known.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+      Op && Op->getNumArgs() == 2 &&
+      (Op->getOperator() == OO_EqualEqual ||
+       Op->getOperator() == OO_ExclaimEqual)) {
+    const auto *L = dyn_cast<CXXTypeidExpr>(Op->getArg(0)->IgnoreParenImpCasts());
+    const auto *R = dyn_cast<CXXTypeidExpr>(Op->getArg(1)->IgnoreParenImpCasts());
+    if (!L || !R || !L->isTypeOperand() || !R->isTypeOperand())
+      return std::nullopt;
+    bool Same = Ctx.hasSameUnqualifiedType(L->getTypeOperand(Ctx),
+                                           R->getTypeOperand(Ctx));
+    return Op->getOperator() == OO_EqualEqual ? Same : !Same;
+  }
+  bool Value = false;
+  if (Cond->EvaluateAsBooleanCondition(Value, Ctx))
+    return Value;
+  return std::nullopt;
+}
+
+bool isInDeadBranch(const Stmt *S, const ParentMap &PM, ASTContext &Ctx) {
+  for (const Stmt *Cur = S, *P = PM.getParent(Cur); P;
+       Cur = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Cur != If->getThen() && Cur != If->getElse())
+        continue;
+      std::optional<bool> V = fixedCondition(If->getCond(), Ctx);
+      if (V && *V != (Cur == If->getThen()))
+        return true;
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (Cur == CO->getCond())
+        continue;
+      std::optional<bool> V = fixedCondition(CO->getCond(), Ctx);
+      if (V && *V != (Cur == CO->getTrueExpr()))
+        return true;
+    }
+  }
+  return false;
 }
 
 } // namespace clang::tidy::cuda

@@ -32,6 +32,11 @@ void noteAllocation(ClangTidyCheck &Check, const PointerFact &F,
 /// or null when \p S only computes an address (`&p[i]`, `&p->f`).
 const Expr *dereferencedPointer(const Stmt *S, const ParentMap &PM);
 
+/// Whether \p S sits in a branch that cannot run in this function (or
+/// template instantiation): its condition folds to the other value, as
+/// `if constexpr`, `sizeof(T) == 8` and `typeid(T) == typeid(double)` do.
+bool isInDeadBranch(const Stmt *S, const ParentMap &PM, ASTContext &Ctx);
+
 /// The enumerator's name: "cudaMemcpyHostToDevice".
 const char *copyKindName(CopyDirection D);
 

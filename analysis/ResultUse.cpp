@@ -1,6 +1,7 @@
 //===- ResultUse.cpp ------------------------------------------------------===//
 
 #include "ResultUse.h"
+#include "CudaApiModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -153,6 +154,148 @@ bool isResultExamined(const ResultUse &Use, const FunctionCfg &Cfg) {
     return followStoredValue(Use, Cfg).MayBeRead;
   }
   return true;
+}
+
+bool recordsLastError(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  static const llvm::StringRef RuntimeError[] = {"cudaError_t", "cudaError"};
+  return Callee && !isa<CUDAKernelCallExpr>(Call) &&
+         CudaApiModel::isTypeNamed(Callee->getReturnType(), RuntimeError);
+}
+
+namespace {
+/// What a call does to the last error on a path.
+enum class LastErrorStep { Neutral, Examines, Hides };
+
+LastErrorStep functionStep(const FunctionDecl *FD, ASTContext &Ctx,
+                           unsigned Depth);
+
+LastErrorStep callStep(const CallExpr *Call, const FunctionCfg &Cfg,
+                       ASTContext &Ctx, unsigned Depth) {
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (Api && Api->ErrorQuery)
+    return isResultExamined(classifyResultUse(Call, Cfg), Cfg)
+               ? LastErrorStep::Examines
+               : (Api->ErrorQuery->ClearsError ? LastErrorStep::Hides
+                                               : LastErrorStep::Neutral);
+  if (recordsLastError(Call))
+    return LastErrorStep::Hides;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (Depth == 0 || !Callee || !Callee->hasBody(Def) ||
+      !isAnalysableFunction(Def, Ctx.getSourceManager()))
+    return LastErrorStep::Neutral;
+  return functionStep(Def, Ctx, Depth - 1);
+}
+
+/// Walks from \p From (or the entry): Examines when every path examines
+/// the last error before another runtime call, Hides when some path meets
+/// another runtime call first, Neutral when a path exits untouched.
+LastErrorStep walkLastError(const FunctionCfg &Cfg, ASTContext &Ctx,
+                            const CallExpr *From, unsigned Depth) {
+  bool Hidden = false, Untouched = false;
+  auto Visit = [&](const Stmt *S, CfgPoint) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (!Call || Call == From)
+      return false;
+    switch (callStep(Call, Cfg, Ctx, Depth)) {
+    case LastErrorStep::Neutral:
+      return false;
+    case LastErrorStep::Examines:
+      return true;
+    case LastErrorStep::Hides:
+      Hidden = true;
+      return true;
+    }
+    return false;
+  };
+  auto AtExit = [&](const Stmt *) {
+    Untouched = true;
+    return false;
+  };
+  if (From) {
+    std::optional<CfgPoint> Start = Cfg.pointOf(From);
+    if (!Start)
+      return LastErrorStep::Hides;
+    Cfg.walkForward(*Start, Visit, AtExit);
+  } else {
+    Cfg.walkFromEntry(Visit, AtExit);
+  }
+  if (Hidden)
+    return LastErrorStep::Hides;
+  return Untouched ? LastErrorStep::Neutral : LastErrorStep::Examines;
+}
+
+LastErrorStep functionStep(const FunctionDecl *FD, ASTContext &Ctx,
+                           unsigned Depth) {
+  std::shared_ptr<const FunctionCfg> Cfg =
+      TranslationUnitAnalyses::get(Ctx).sharedCfgOf(FD);
+  if (!Cfg)
+    return LastErrorStep::Neutral;
+  return walkLastError(*Cfg, Ctx, nullptr, Depth);
+}
+} // namespace
+
+bool lastErrorExaminedAfter(const CallExpr *Call, const FunctionCfg &Cfg,
+                            ASTContext &Ctx) {
+  if (!recordsLastError(Call))
+    return false;
+  return walkLastError(Cfg, Ctx, Call, /*Depth=*/3) ==
+         LastErrorStep::Examines;
+}
+
+bool sameMacroArgument(const Expr *A, const Expr *B,
+                       const SourceManager &SM) {
+  SourceLocation LA = A->getBeginLoc(), LB = B->getBeginLoc();
+  if (A == B || !LA.isMacroID() || !LB.isMacroID() ||
+      !SM.isMacroArgExpansion(LA) || !SM.isMacroArgExpansion(LB))
+    return false;
+  if (SM.getSpellingLoc(LA) != SM.getSpellingLoc(LB) ||
+      SM.getSpellingLoc(A->getEndLoc()) != SM.getSpellingLoc(B->getEndLoc()))
+    return false;
+  // The same written argument, in the same use of the macro.
+  return SM.getExpansionLoc(LA) == SM.getExpansionLoc(LB);
+}
+
+const CallExpr *reevaluatedOnFailure(const CallExpr *Call,
+                                     const FunctionCfg &Cfg) {
+  const SourceManager &SM = Cfg.function()->getASTContext().getSourceManager();
+  if (!Call->getBeginLoc().isMacroID() ||
+      !SM.isMacroArgExpansion(Call->getBeginLoc()))
+    return nullptr;
+  // The conditions that contain the call.
+  const ParentMap &PM = Cfg.parents();
+  llvm::SmallPtrSet<const Stmt *, 8> Conds;
+  for (const Stmt *Cur = Call, *P = PM.getParent(Cur); P;
+       Cur = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P); If && If->getCond() == Cur)
+      Conds.insert(If);
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P);
+        CO && CO->getCond() == Cur)
+      Conds.insert(CO);
+  }
+  if (Conds.empty())
+    return nullptr;
+  for (const CFGBlock *B : Cfg.graph())
+    for (const CFGElement &E : *B) {
+      const auto *Other = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
+      if (!Other || Other->getDirectCallee() != Call->getDirectCallee() ||
+          !sameMacroArgument(Call, Other, SM))
+        continue;
+      // Inside a branch of a condition that holds the first evaluation.
+      for (const Stmt *Cur = Other, *P = PM.getParent(Cur); P;
+           Cur = P, P = PM.getParent(P)) {
+        if (!Conds.count(P))
+          continue;
+        if (const auto *If = dyn_cast<IfStmt>(P);
+            If && If->getCond() != Cur)
+          return Other;
+        if (const auto *CO = dyn_cast<AbstractConditionalOperator>(P);
+            CO && CO->getCond() != Cur)
+          return Other;
+      }
+    }
+  return nullptr;
 }
 
 } // namespace clang::tidy::cuda

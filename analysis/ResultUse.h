@@ -48,6 +48,27 @@ StoredValueFate followStoredValue(const ResultUse &Use,
 /// Whether \p Use means the value is looked at.
 bool isResultExamined(const ResultUse &Use, const FunctionCfg &Cfg);
 
+/// Whether \p Call is a CUDA runtime call (it returns cudaError_t), whose
+/// failure the runtime records as the thread's last error.
+bool recordsLastError(const CallExpr *Call);
+
+/// Whether every path from the runtime call \p Call examines the last
+/// error (cudaGetLastError or cudaPeekAtLastError whose value is looked at,
+/// here or in a same-TU function called here) before any other runtime
+/// call: that check sees the failure of \p Call.
+bool lastErrorExaminedAfter(const CallExpr *Call, const FunctionCfg &Cfg,
+                            ASTContext &Ctx);
+
+/// Whether \p A and \p B are two expansions of one macro argument (the
+/// macro evaluates that argument twice), in one expansion of the macro.
+bool sameMacroArgument(const Expr *A, const Expr *B, const SourceManager &SM);
+
+/// When \p Call is the first evaluation of a macro argument that the macro
+/// evaluates again in a branch taken on its result
+/// (`if ((x) != cudaSuccess) report(x)`), that second evaluation.
+const CallExpr *reevaluatedOnFailure(const CallExpr *Call,
+                                     const FunctionCfg &Cfg);
+
 } // namespace clang::tidy::cuda
 
 #endif

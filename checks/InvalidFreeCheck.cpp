@@ -2,6 +2,7 @@
 
 #include "InvalidFreeCheck.h"
 #include "MemoryCheckSupport.h"
+#include "ResultUse.h"
 #include "SourceLocations.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -73,6 +74,11 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
     if (F.Unknown || F.Bottom)
       return;
     if (F.Freed) {
+      // A macro that evaluates its argument again when it fails:
+      // cuda-unchecked-api-call reports the macro.
+      if (F.FreedAt && isa<Expr>(F.FreedAt) &&
+          sameMacroArgument(cast<Expr>(F.FreedAt), cast<Expr>(S), SM))
+        return;
       SourceLocation Loc = reportOnce(S->getBeginLoc(), SM);
       if (Loc.isInvalid())
         return;

@@ -45,10 +45,107 @@ QualType elementTypeOf(const Expr *Arg) {
   }
   QualType T = E->getType();
   if (const auto *PT = T->getAs<PointerType>())
-    return PT->getPointeeType().getUnqualifiedType();
+    T = PT->getPointeeType();
+  else if (!T->isArrayType())
+    return QualType();
+  // The elements of a 2-D or 3-D array are its scalars.
   if (T->isArrayType())
-    return QualType(T->getPointeeOrArrayElementType(), 0);
-  return QualType();
+    return QualType(T->getBaseElementTypeUnsafe(), 0);
+  return T.getUnqualifiedType();
+}
+
+/// Whether \p Bytes names a size: a sizeof in it, or in the initializer of
+/// a local it reads that is never modified (`size_t bytes = n * sizeof(T)`).
+bool namesSizeof(const Expr *Bytes, MemorySpaceAnalysis &MSA,
+                 const FunctionDecl *FD) {
+  llvm::SmallVector<const Stmt *, 8> Work{Bytes};
+  llvm::SmallPtrSet<const VarDecl *, 4> Seen;
+  while (!Work.empty()) {
+    const Stmt *Cur = Work.pop_back_val();
+    if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(Cur);
+        U && U->getKind() == UETT_SizeOf)
+      return true;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+            VD->getInit() && Seen.insert(VD).second &&
+            !MSA.isModified(FD, VD))
+          Work.push_back(VD->getInit());
+    for (const Stmt *C : Cur->children())
+      if (C)
+        Work.push_back(C);
+  }
+  return false;
+}
+
+/// Whether an integer argument of \p Call reads a local of \p FD that \p FD
+/// writes.
+bool readsModifiedLocal(const CallExpr *Call, MemorySpaceAnalysis &MSA,
+                        const FunctionDecl *FD) {
+  llvm::SmallVector<const Stmt *, 8> Work;
+  for (const Expr *A : Call->arguments())
+    if (A->getType()->isIntegerType()) // The sizes, not the out-pointers.
+      Work.push_back(A);
+  while (!Work.empty()) {
+    const Stmt *Cur = Work.pop_back_val();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Cur))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->hasLocalStorage() && MSA.isModified(FD, VD))
+          return true;
+    for (const Stmt *C : Cur->children())
+      if (C)
+        Work.push_back(C);
+  }
+  return false;
+}
+
+/// The factors of a product: `a * b * sizeof(T)`.
+void productFactors(const Expr *E, llvm::SmallVectorImpl<const Expr *> &Out) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->getOpcode() == BO_Mul) {
+    productFactors(BO->getLHS(), Out);
+    productFactors(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+/// The one sizeof type of a byte count written `count * sizeof(T)` with no
+/// constant factor besides it; null otherwise.
+QualType elementSizeofOf(const Expr *Bytes, ASTContext &Ctx) {
+  llvm::SmallVector<const Expr *, 4> Factors;
+  productFactors(Bytes, Factors);
+  QualType T;
+  for (const Expr *F : Factors) {
+    if (const auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(F);
+        U && U->getKind() == UETT_SizeOf) {
+      if (!T.isNull())
+        return QualType();
+      T = U->getTypeOfArgument().getUnqualifiedType();
+      continue;
+    }
+    // `n * 4 * sizeof(float)` may well count float4s.
+    if (F->isValueDependent() || F->isIntegerConstantExpr(Ctx))
+      return QualType();
+  }
+  return T;
+}
+
+/// Whether \p T is a type whose buffers are reinterpreted freely: bytes,
+/// unions, and records made of bytes.
+bool isByteLike(QualType T, ASTContext &Ctx) {
+  if (T->isVoidType() || Ctx.getTypeSizeInChars(T).getQuantity() <= 1 ||
+      T->isUnionType())
+    return true;
+  if (const auto *RD = T->getAsRecordDecl()) {
+    for (const FieldDecl *F : RD->fields())
+      if (!F->getType()->isDependentType() &&
+          Ctx.getTypeSizeInChars(F->getType()).getQuantity() > 1)
+        return false;
+    return true;
+  }
+  return false;
 }
 
 bool usable(QualType T) {
@@ -250,6 +347,10 @@ void MemcpySizeCheck::checkAgainstAllocations(
     if (!F.isKnown() || F.Offset || !F.Size.Known || F.Freed)
       continue;
     const FunctionDecl *AllocFD = FD;
+    // A wrapper's size is folded in the wrapper: an argument that reads a
+    // variable the caller writes has no value there.
+    if (F.Size.ViaCall && readsModifiedLocal(F.Size.ViaCall, MSA, FD))
+      continue;
     if (F.Size.ViaCall) {
       const FunctionDecl *Def = nullptr;
       if (F.Size.ViaCall->getDirectCallee())
@@ -297,7 +398,16 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
                                 ASTContext &Ctx) {
   const auto *Call = dyn_cast<CallExpr>(S);
   const ApiFunction *Api = CudaApiModel::lookup(Call);
-  if (!Api || !Api->Copy || (Api->Copy->Flags & CF_Params3D))
+  if (!Api || (!Api->Copy && !Api->Alloc))
+    return;
+  // Code this instantiation cannot run (`if constexpr`, `typeid(T) == ...`).
+  if (isInDeadBranch(S, M.cfg().parents(), Ctx))
+    return;
+  if (Api->Alloc) {
+    checkAllocation(Call, *Api->Alloc, M, Ctx);
+    return;
+  }
+  if (Api->Copy->Flags & CF_Params3D)
     return;
   const CopyInfo &CI = *Api->Copy;
   auto Arg = [&](int I) { return CudaApiModel::argument(Call, I); };
@@ -320,8 +430,96 @@ void MemcpySizeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
   Finder.TraverseStmt(const_cast<Expr *>(Bytes));
   if (checkSizeofType(Call, Finder.Found, Elem, Ctx))
     return;
+  if (checkSmallSizeof(Call, Bytes, {Dst, Src}, Ctx))
+    return;
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
   checkAgainstAllocations(Call, CI, Bytes, {Dst, Src}, Elem,
-                          !Finder.Found.empty(), M, Ctx);
+                          namesSizeof(Bytes, MSA, M.function()), M, Ctx);
+}
+
+/// The element type of the pointer an allocation fills: `&d` or
+/// `(void **)&d` for an out-parameter, `(float4 *)malloc(...)` for a result.
+static QualType allocatedElementType(const CallExpr *Call, int OutArg,
+                                     const ParentMap &PM) {
+  QualType PtrType;
+  if (OutArg >= 0) {
+    const Expr *Out = CudaApiModel::argument(Call, OutArg);
+    if (!Out)
+      return QualType();
+    Out = Out->IgnoreParenImpCasts();
+    while (const auto *C = dyn_cast<ExplicitCastExpr>(Out))
+      Out = C->getSubExpr()->IgnoreParenImpCasts();
+    const auto *PT = Out->getType()->getAs<PointerType>();
+    if (!PT)
+      return QualType();
+    PtrType = PT->getPointeeType();
+  } else {
+    const Stmt *Cur = Call;
+    const Stmt *P = PM.getParent(Cur);
+    while (P && isa<ParenExpr, ImplicitCastExpr>(P))
+      P = PM.getParent(P);
+    const auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(P);
+    if (!Cast)
+      return QualType();
+    PtrType = Cast->getType();
+  }
+  const auto *PT = PtrType->getAs<PointerType>();
+  if (!PT)
+    return QualType();
+  return PT->getPointeeType().getUnqualifiedType();
+}
+
+/// An allocation whose byte count is `n * sizeof(T)` for a pointer to
+/// elements larger than T.
+void MemcpySizeCheck::checkAllocation(const CallExpr *Call,
+                                      const AllocInfo &AI,
+                                      const FunctionMemorySpaces &M,
+                                      ASTContext &Ctx) {
+  if (AI.BytesArg < 0 || AI.Bytes2Arg >= 0 || AI.PitchOutArg >= 0)
+    return;
+  const Expr *Bytes = CudaApiModel::argument(Call, AI.BytesArg);
+  QualType Elem = allocatedElementType(Call, AI.PtrOutArg, M.cfg().parents());
+  if (!Bytes || !usable(Elem))
+    return;
+  QualType T = elementSizeofOf(Bytes, Ctx);
+  if (!usable(T) || T->isPointerType() || isByteLike(Elem, Ctx) ||
+      Ctx.getTypeSizeInChars(T) >= Ctx.getTypeSizeInChars(Elem))
+    return;
+  SourceLocation Loc = reportOnce(Call->getBeginLoc(), Ctx.getSourceManager());
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "%0 allocates '%1' bytes, counted in elements of type %2, for "
+            "elements of type %3")
+      << Call->getDirectCallee()->getDeclName() << sourceText(Bytes, Ctx)
+      << T << Elem;
+}
+
+/// A copy or set whose byte count is `n * sizeof(T)` where a buffer holds
+/// elements larger than T.
+bool MemcpySizeCheck::checkSmallSizeof(
+    const CallExpr *Call, const Expr *Bytes,
+    std::initializer_list<const Expr *> Buffers, ASTContext &Ctx) {
+  QualType T = elementSizeofOf(Bytes, Ctx);
+  if (!usable(T) || T->isPointerType())
+    return false;
+  for (const Expr *P : Buffers) {
+    if (!P)
+      continue;
+    QualType Elem = elementTypeOf(P);
+    if (!usable(Elem) || Elem->isPointerType() || isByteLike(Elem, Ctx) ||
+        Ctx.getTypeSizeInChars(T) >= Ctx.getTypeSizeInChars(Elem))
+      continue;
+    SourceLocation Loc =
+        reportOnce(Call->getBeginLoc(), Ctx.getSourceManager());
+    if (Loc.isInvalid())
+      return true;
+    diag(Loc, "the byte count '%0' of %1 is counted in elements of type %2, "
+              "but %3 holds elements of type %4")
+        << sourceText(Bytes, Ctx) << Call->getDirectCallee()->getDeclName()
+        << T << pointerName(P, Ctx) << Elem;
+    return true;
+  }
+  return false;
 }
 
 } // namespace clang::tidy::cuda

@@ -37,6 +37,12 @@ private:
                                QualType Elem, bool NamesSizeof,
                                const FunctionMemorySpaces &M, ASTContext &Ctx);
 
+  void checkAllocation(const CallExpr *Call, const AllocInfo &AI,
+                       const FunctionMemorySpaces &M, ASTContext &Ctx);
+  bool checkSmallSizeof(const CallExpr *Call, const Expr *Bytes,
+                        std::initializer_list<const Expr *> Buffers,
+                        ASTContext &Ctx);
+
   const bool CheckElementCounts;
 };
 

@@ -91,6 +91,10 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     return;
   if (isIgnored(Callee))
     return;
+  if (const CallExpr *Again = reevaluatedOnFailure(Call, Cfg)) {
+    reportReevaluation(Call, Again, SM);
+    return;
+  }
   if (AllowReleaseInDestructors && isReleaseContext(Cfg.function())) {
     const ApiFunction *Api = CudaApiModel::lookup(Callee);
     if (Api && Api->releasesSomething())
@@ -101,6 +105,10 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
   if (Use.K == ResultUse::Consumed)
     return;
   if (Use.K == ResultUse::CastToVoid && AllowCastToVoid)
+    return;
+  // A last-error check before any other runtime call sees the failure.
+  if (Use.K != ResultUse::CastToVoid &&
+      lastErrorExaminedAfter(Call, Cfg, Cfg.function()->getASTContext()))
     return;
   StoredValueFate Fate;
   if (Use.K == ResultUse::Stored) {
@@ -141,6 +149,30 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
           << FixItHint::CreateInsertion(AfterEnd, ")");
     }
   }
+}
+
+void UncheckedApiCallCheck::reportReevaluation(const CallExpr *Call,
+                                               const CallExpr *Again,
+                                               const SourceManager &SM) {
+  SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
+  if (Loc.isInvalid())
+    return;
+  const LangOptions &LO = Call->getDirectCallee()->getASTContext().getLangOpts();
+  StringRef Macro = Lexer::getImmediateMacroName(Call->getBeginLoc(), SM, LO);
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getSpellingLoc(Call->getBeginLoc()),
+      SM.getSpellingLoc(Call->getEndLoc()));
+  std::string Text = Lexer::getSourceText(Range, SM, LO).str();
+  if (Macro.empty() || Text.empty() || Text.size() > 60)
+    Text = Call->getDirectCallee()->getNameAsString() + "(...)";
+  diag(Loc, "macro '%0' evaluates '%1' again when it fails")
+      << Macro << Text;
+  // Where the macro's body uses its argument the second time.
+  SourceLocation Use = SM.getSpellingLoc(
+      SM.getImmediateExpansionRange(Again->getBeginLoc()).getBegin());
+  if (Use.isValid())
+    diag(Use, "'%0' is evaluated a second time here", DiagnosticIDs::Note)
+        << Macro;
 }
 
 } // namespace clang::tidy::cuda

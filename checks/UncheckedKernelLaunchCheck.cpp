@@ -17,12 +17,14 @@ UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
     StringRef Name, ClangTidyContext *Context)
     : CudaFunctionCheck(Name, Context, Traits()),
       ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
-      StrictLaunchErrorCheck(Options.get("StrictLaunchErrorCheck", false)) {}
+      StrictLaunchErrorCheck(Options.get("StrictLaunchErrorCheck", false)),
+      ReportExportedLaunchers(Options.get("ReportExportedLaunchers", false)) {}
 
 void UncheckedKernelLaunchCheck::storeOptions(
     ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "ErrorCheckMacro", ErrorCheckMacro);
   Options.store(Opts, "StrictLaunchErrorCheck", StrictLaunchErrorCheck);
+  Options.store(Opts, "ReportExportedLaunchers", ReportExportedLaunchers);
 }
 
 void UncheckedKernelLaunchCheck::startTranslationUnit() {
@@ -163,6 +165,11 @@ void UncheckedKernelLaunchCheck::checkFunction(const FunctionDecl &Function,
       // leave it to them when they are in this translation unit, and stay
       // silent when the callers cannot be known.
       if (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD))
+        continue;
+      // A launcher other translation units may call (extern "C", declared
+      // in a header): its callers there may examine the error.
+      if (!ReportExportedLaunchers && FD->isExternallyVisible() &&
+          !FD->isMain())
         continue;
       report(Call, Origin, R, Cfg, SM, Ctx.getLangOpts());
     }

@@ -56,6 +56,7 @@ private:
 
   const std::string ErrorCheckMacro;
   const bool StrictLaunchErrorCheck;
+  const bool ReportExportedLaunchers;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
 };

@@ -63,8 +63,9 @@ void hostOnlyBranch(int *x) {
 #endif
 }
 
-// Outside any __CUDA_ARCH__ conditional everything is analysed.
-void plain(int *x) {
+// Outside any __CUDA_ARCH__ conditional everything is analysed (a static
+// launcher: no other translation unit can check its launch).
+static void plain(int *x) {
   touch<<<1, 32>>>(x);
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch of kernel 'touch' is not checked for errors on every path [cuda-unchecked-kernel-launch]
 }

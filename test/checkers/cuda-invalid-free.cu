@@ -318,3 +318,18 @@ void async_free(size_t n, cudaStream_t s) {
   touch<<<1, 32, 0, s>>>(d, n);
   cudaFreeAsync(d, s);
 }
+
+// A check macro that evaluates its argument again when it fails frees the
+// pointer a second time only on the failure path: cuda-unchecked-api-call
+// reports the macro, not this check.
+#define CHECK_TWICE(x)                                                         \
+  if ((x) != cudaSuccess) {                                                    \
+    fprintf(stderr, "%s\n", cudaGetErrorString(x));                            \
+  }
+void macro_evaluates_twice(size_t n) {
+  float *d = alloc_device(n);
+  float *h;
+  alloc_pinned(&h, n);
+  CHECK_TWICE(cudaFree(d));
+  CHECK_TWICE(cudaFreeHost(h));
+}

@@ -79,6 +79,7 @@ void exceeds_allocation(size_t n) {
   float *h = (float *)malloc(n * sizeof(float));
   double *dd;
   cudaMalloc(&dd, n * sizeof(float));
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates 'n * sizeof(float)' bytes, counted in elements of type 'float', for elements of type 'double' [cuda-memcpy-size]
   cudaMemcpy(dd, h, n * sizeof(double), cudaMemcpyHostToDevice); // BUG
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemcpy' copies 'n * sizeof(double)' bytes, more than the 'n * sizeof(float)' bytes of 'dd' [cuda-memcpy-size]
   float *d;

@@ -1,6 +1,6 @@
 // The notes of each finding, and the fix-it that ErrorCheckMacro enables.
-// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ErrorCheckMacro: CUDA_CHECK}}"
-// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ErrorCheckMacro: CUDA_CHECK}}"
+// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ErrorCheckMacro: CUDA_CHECK, cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
+// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ErrorCheckMacro: CUDA_CHECK, cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
 
 #include "error_macros.h"
 

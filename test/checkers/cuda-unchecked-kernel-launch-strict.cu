@@ -1,8 +1,8 @@
 // StrictLaunchErrorCheck: only the last-error query examines a launch,
 // because a checked synchronizing call does not report a launch that the
 // runtime refused (invalid configuration, too much shared memory).
-// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.StrictLaunchErrorCheck: true}}"
-// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.StrictLaunchErrorCheck: true}}"
+// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.StrictLaunchErrorCheck: true, cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
+// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.StrictLaunchErrorCheck: true, cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
 
 #include "error_macros.h"
 

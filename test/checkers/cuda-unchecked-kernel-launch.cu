@@ -1,5 +1,5 @@
-// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs
-// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs
+// RUN: %check_cuda_tidy_plugin %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
+// RUN: %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-kernel-launch.ReportExportedLaunchers: true}}"
 
 #include "error_macros.h"
 #include <thrust/device_vector.h>
