@@ -113,6 +113,7 @@ bool FunctionCfg::hasUniqueReachingWrite(const VarDecl *VD,
                                          const Stmt *At) const {
   const Expr *Value = nullptr;
   return reachingWrite(VD, At, Value) != 0;
+}
 
 FunctionCfg::~FunctionCfg() = default;
 
