@@ -546,8 +546,13 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
       break;
     }
     const Stmt *Last = It.Last;
-    if (walkBlock(It, S, Last) == Done || Loss)
+    if (walkBlock(It, S, Last) == Done || Loss) {
+      // A block that ends the program loses nothing (an error macro that
+      // calls the allocation again for its message, then exits).
+      if (Loss && B->hasNoReturnElement())
+        Loss.reset();
       continue;
+    }
     followSuccessors(B, S, Last);
   }
   return Loss;
@@ -571,9 +576,13 @@ AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
 void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
                                                    const PathState &S,
                                                    const Stmt *Last) {
-  // A path that ends the program, or throws, loses nothing we report.
+  // A path that ends the program, or throws, loses nothing we report. The
+  // CFG keeps a throw as an element of its block, not as the terminator.
   if (B->hasNoReturnElement() ||
-      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
+      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()) ||
+      llvm::any_of(*B, [](const CFGElement &E) {
+        return isa_and_nonnull<CXXThrowExpr>(FunctionCfg::stmtOf(E));
+      }))
     return;
   if (const Stmt *Term = B->getTerminatorStmt())
     Last = Term;

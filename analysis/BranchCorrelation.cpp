@@ -27,19 +27,40 @@ std::optional<int64_t> constantOf(const Expr *E, ASTContext &Ctx) {
   return R.Val.getInt().getExtValue();
 }
 
-ValueFact equalTo(int64_t V) {
+using Values = llvm::SmallVector<int64_t, 2>;
+
+Values sorted(Values V) {
+  llvm::sort(V);
+  V.erase(std::unique(V.begin(), V.end()), V.end());
+  return V;
+}
+
+ValueFact oneOf(Values V) {
   ValueFact F;
-  F.Equals = V;
+  F.HasOneOf = true;
+  F.OneOf = sorted(std::move(V));
   return F;
 }
 
-ValueFact differentFrom(llvm::SmallVector<int64_t, 2> Values) {
-  llvm::sort(Values);
-  Values.erase(std::unique(Values.begin(), Values.end()), Values.end());
+ValueFact equalTo(int64_t V) { return oneOf({V}); }
+
+ValueFact differentFrom(Values V) {
   ValueFact F;
-  F.Excludes = std::move(Values);
+  F.Excludes = sorted(std::move(V));
   return F;
 }
+
+/// The values of \p A that \p Keep accepts.
+Values filter(const Values &A, llvm::function_ref<bool(int64_t)> Keep) {
+  Values R;
+  for (int64_t V : A)
+    if (Keep(V))
+      R.push_back(V);
+  return R;
+}
+
+/// The most values a one-of fact keeps before it is dropped.
+constexpr size_t MaxOneOf = 16;
 
 /// The edge of a switch on a correlated variable.
 std::optional<EdgeFact> switchEdge(const SwitchStmt *Switch,
@@ -133,17 +154,22 @@ bool BranchHistory::add(const EdgeFact &E) {
     return true;
   ValueFact &Old = It->second;
   const ValueFact &F = E.Fact;
-  if (Old.Equals && F.Equals)
-    return *Old.Equals == *F.Equals;
-  if (Old.Equals)
-    return !llvm::is_contained(F.Excludes, *Old.Equals);
-  if (F.Equals) {
-    if (llvm::is_contained(Old.Excludes, *F.Equals))
-      return false;
-    Old = F;
+  auto In = [](const Values &S) {
+    return [&S](int64_t V) { return llvm::is_contained(S, V); };
+  };
+  auto NotIn = [](const Values &S) {
+    return [&S](int64_t V) { return !llvm::is_contained(S, V); };
+  };
+  if (Old.HasOneOf || F.HasOneOf) {
+    Values R = Old.HasOneOf && F.HasOneOf ? filter(Old.OneOf, In(F.OneOf))
+               : Old.HasOneOf             ? filter(Old.OneOf, NotIn(F.Excludes))
+                                          : filter(F.OneOf, NotIn(Old.Excludes));
+    if (R.empty())
+      return false; // No value satisfies both.
+    Old = oneOf(std::move(R));
     return true;
   }
-  llvm::SmallVector<int64_t, 2> Both(Old.Excludes);
+  Values Both(Old.Excludes);
   Both.append(F.Excludes.begin(), F.Excludes.end());
   Old = differentFrom(std::move(Both));
   return true;
@@ -152,33 +178,37 @@ bool BranchHistory::add(const EdgeFact &E) {
 void BranchHistory::meet(const BranchHistory &O) {
   for (auto It = Facts.begin(); It != Facts.end();) {
     auto Other = O.Facts.find(It->first);
-    ValueFact &A = It->second;
-    if (Other != O.Facts.end() && !(A == Other->second)) {
-      const ValueFact &B = Other->second;
-      // What both imply: the values each side excludes.
-      auto Excluded = [](const ValueFact &F, int64_t V) {
-        return F.Equals ? *F.Equals != V : llvm::is_contained(F.Excludes, V);
-      };
-      llvm::SmallVector<int64_t, 2> Common;
-      if (!A.Equals || !B.Equals) {
-        const ValueFact &Set = A.Equals ? B : A, &Other2 = A.Equals ? A : B;
-        for (int64_t V : Set.Excludes)
-          if (Excluded(Other2, V))
-            Common.push_back(V);
-      }
-      A = differentFrom(std::move(Common));
+    if (Other == O.Facts.end()) {
+      It = Facts.erase(It);
+      continue;
     }
-    It = Other == O.Facts.end() || (!A.Equals && A.Excludes.empty())
-             ? Facts.erase(It)
-             : std::next(It);
+    ValueFact &A = It->second;
+    const ValueFact &B = Other->second;
+    if (A.HasOneOf && B.HasOneOf) {
+      Values U(A.OneOf);
+      U.append(B.OneOf.begin(), B.OneOf.end());
+      A = oneOf(std::move(U));
+    } else if (A.HasOneOf || B.HasOneOf) {
+      // Excluded on the one side and not a possible value on the other.
+      const ValueFact &Set = A.HasOneOf ? A : B, &Ex = A.HasOneOf ? B : A;
+      A = differentFrom(filter(Ex.Excludes, [&](int64_t V) {
+        return !llvm::is_contained(Set.OneOf, V);
+      }));
+    } else {
+      A = differentFrom(filter(A.Excludes, [&](int64_t V) {
+        return llvm::is_contained(B.Excludes, V);
+      }));
+    }
+    bool Empty = A.HasOneOf ? A.OneOf.size() > MaxOneOf : A.Excludes.empty();
+    It = Empty ? Facts.erase(It) : std::next(It);
   }
 }
 
 size_t BranchHistory::hash() const {
   llvm::hash_code H = llvm::hash_value(Facts.size());
   for (const auto &[VD, F] : Facts) {
-    H = llvm::hash_combine(H, VD, F.Equals.value_or(INT64_MIN));
-    for (int64_t V : F.Excludes)
+    H = llvm::hash_combine(H, VD, F.HasOneOf);
+    for (int64_t V : F.HasOneOf ? F.OneOf : F.Excludes)
       H = llvm::hash_combine(H, V);
   }
   return H;

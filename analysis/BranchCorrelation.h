@@ -21,13 +21,15 @@
 
 namespace clang::tidy::cuda {
 
-/// What is known of one integer or boolean variable: equal to a value, or
-/// different from each of a set of values.
+/// What is known of one integer or boolean variable: one of a set of values
+/// (`case A: case B:`), or different from each of a set of values.
 struct ValueFact {
-  std::optional<int64_t> Equals;
-  llvm::SmallVector<int64_t, 2> Excludes; ///< Sorted, when Equals is unset.
+  bool HasOneOf = false;
+  llvm::SmallVector<int64_t, 2> OneOf;    ///< Sorted, when HasOneOf.
+  llvm::SmallVector<int64_t, 2> Excludes; ///< Sorted, when not HasOneOf.
   bool operator==(const ValueFact &O) const {
-    return Equals == O.Equals && Excludes == O.Excludes;
+    return HasOneOf == O.HasOneOf && OneOf == O.OneOf &&
+           Excludes == O.Excludes;
   }
 };
 

@@ -1288,7 +1288,8 @@ bool FunctionAnalyzer::feasible(const CFGBlock *From,
     return true;
   BranchHistory Callers;
   ValueFact Passed;
-  Passed.Equals = R.ConstantParams.lookup(E->Var);
+  Passed.HasOneOf = true;
+  Passed.OneOf.push_back(R.ConstantParams.lookup(E->Var));
   Callers.add(EdgeFact{E->Var, Passed});
   return Callers.add(*E);
 }

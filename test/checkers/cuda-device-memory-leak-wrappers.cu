@@ -4,6 +4,8 @@
 // RUN: %check_cuda_tidy_driver %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs
 
 #include "error_macros.h"
+#include <cstdio>
+#include <cstdlib>
 
 __global__ void consume(const float *d, size_t n) {}
 
@@ -77,6 +79,30 @@ void switchedTwice(Mode mode, size_t n) {
   }
 }
 
+// Several cases share the allocation; each frees in its own case later.
+void sharedCases(Mode mode, size_t n) {
+  float *d = nullptr;
+  switch (mode) {
+  case Mode::Plain:
+  case Mode::Staged:
+    CUDA_CHECK(cudaMalloc(&d, n * sizeof(float)));
+    break;
+  case Mode::Mapped:
+    return;
+  }
+  consume<<<1, 32>>>(d, n);
+  switch (mode) {
+  case Mode::Plain:
+    CUDA_CHECK(cudaFree(d));
+    break;
+  case Mode::Staged:
+    CUDA_CHECK(cudaFree(d));
+    break;
+  case Mode::Mapped:
+    break;
+  }
+}
+
 // The same with two plain tests of a flag.
 void testedTwice(bool useScratch, size_t n) {
   float *scratch = nullptr;
@@ -96,4 +122,31 @@ void comparedTwice(int level, size_t n) {
   if (level != 2)
     return;
   CUDA_CHECK(cudaFree(d));
+}
+
+// An error macro that throws: the failure paths end the function with an
+// exception, not with a leak.
+#define CHECK_OR_THROW(call) if ((call) != cudaSuccess) throw "cuda error";
+int throwingChecks(size_t n) {
+  float *a = nullptr, *b = nullptr;
+  CHECK_OR_THROW(cudaMalloc((void **)&a, n));
+  CHECK_OR_THROW(cudaMalloc((void **)&b, n));
+  consume<<<1, 32>>>(a, n);
+  CHECK_OR_THROW(cudaFree(a));
+  CHECK_OR_THROW(cudaFree(b));
+  return 0;
+}
+
+// An error macro that evaluates its argument again for the message, then
+// exits: the second allocation is lost only on the way out of the program.
+#define CHECK_TWICE(status)                                                    \
+  if (status != cudaSuccess) {                                                 \
+    fprintf(stderr, "error %s (%d)\n", cudaGetErrorString(status), status);   \
+    exit(EXIT_FAILURE);                                                        \
+  }
+void reEvaluatingMacro(size_t n) {
+  float *d = nullptr;
+  CHECK_TWICE(cudaMalloc((void **)&d, n));
+  consume<<<1, 32>>>(d, n);
+  CHECK_TWICE(cudaFree(d));
 }
