@@ -1,8 +1,11 @@
 //===- AllocationTracking.cpp ---------------------------------------------===//
 
 #include "AllocationTracking.h"
+#include "BranchCorrelation.h"
+#include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -127,10 +130,12 @@ bool isNullConstant(const Expr *E, ASTContext &Ctx) {
 struct PathState {
   llvm::SmallVector<const VarDecl *, 2> Holders;
   bool StatusValid = false;
+  /// The branches taken on variables that never change.
+  BranchHistory Branches;
   unsigned hash(const CFGBlock *B) const {
     llvm::SmallVector<const VarDecl *, 2> Sorted(Holders);
     llvm::sort(Sorted);
-    llvm::hash_code H = llvm::hash_combine(B, StatusValid);
+    llvm::hash_code H = llvm::hash_combine(B, StatusValid, Branches.hash());
     for (const VarDecl *V : Sorted)
       H = llvm::hash_combine(H, V);
     return static_cast<unsigned>(H);
@@ -167,9 +172,12 @@ AllocationTracker::allocationMadeBy(const CallExpr *Call) {
     }
     return std::nullopt;
   }
-  if (const Summary *S = summaryOf(Callee))
+  if (const Summary *S = summaryOf(Callee)) {
     if (S->ReturnsAllocation)
       return std::make_pair(*S->ReturnsAllocation, -1);
+    if (S->AllocatesInto)
+      return S->AllocatesInto;
+  }
   return std::nullopt;
 }
 
@@ -307,6 +315,7 @@ AllocationTracker::computeSummary(const FunctionDecl *FD,
                                   const FunctionCfg &Cfg) {
   Summary S;
   S.Params = paramUses(FD, Cfg);
+  S.AllocatesInto = outParamAllocation(FD, Cfg);
 
   // Returns a fresh allocation: every return gives an allocated local or
   // null, and at least one gives the allocation.
@@ -345,6 +354,58 @@ AllocationTracker::computeSummary(const FunctionDecl *FD,
   if (AllReturnsFit && AnyAllocation)
     S.ReturnsAllocation = Kind;
   return S;
+}
+
+std::optional<std::pair<AllocationKind, int>>
+AllocationTracker::outParamAllocation(const FunctionDecl *FD,
+                                      const FunctionCfg &Cfg) {
+  // A status or nothing is returned: a wrapper returning something else
+  // (a bool of success) would invert the caller's status tests.
+  if (!FD->getReturnType()->isVoidType() &&
+      !CudaApiModel::isTypeNamed(FD->getReturnType(),
+                                 {"cudaError_t", "CUresult"}))
+    return std::nullopt;
+  for (unsigned I = 0, N = FD->getNumParams(); I != N; ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    QualType T = P->getType();
+    if (!T->isPointerType() || !T->getPointeeType()->isPointerType())
+      continue;
+    // Every use of P is the out-argument of an allocation.
+    std::optional<AllocationKind> Kind;
+    bool OnlyAllocates = true;
+    std::function<void(const Stmt *)> Visit = [&](const Stmt *St) {
+      if (!St || !OnlyAllocates)
+        return;
+      const auto *DRE = dyn_cast<DeclRefExpr>(St);
+      if (DRE && DRE->getDecl() == P) {
+        const Stmt *Cur = DRE;
+        const Stmt *Parent = Cfg.parents().getParent(Cur);
+        while (isa_and_nonnull<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(
+            Parent)) {
+          Cur = Parent;
+          Parent = Cfg.parents().getParent(Cur);
+        }
+        const auto *Call = dyn_cast_or_null<CallExpr>(Parent);
+        auto Made = Call ? allocationMadeBy(Call) : std::nullopt;
+        if (!Made || Made->second < 0 ||
+            static_cast<unsigned>(Made->second) >= Call->getNumArgs() ||
+            Call->getArg(Made->second) != Cur ||
+            (Kind && (Kind->Space != Made->first.Space ||
+                      Kind->Resource != Made->first.Resource))) {
+          OnlyAllocates = false;
+          return;
+        }
+        Kind = Made->first;
+        return;
+      }
+      for (const Stmt *Child : St->children())
+        Visit(Child);
+    };
+    Visit(FD->getBody());
+    if (OnlyAllocates && Kind)
+      return std::make_pair(*Kind, static_cast<int>(I));
+  }
+  return std::nullopt;
 }
 
 llvm::SmallVector<TrackedAllocation, 4>
@@ -410,6 +471,17 @@ private:
   bool isHolder(const Expr *E, const PathState &S) const {
     return S.holds(pointerBase(E));
   }
+  bool isUnchanging(const VarDecl *VD) const {
+    return !MemorySpaceAnalysis::get(T.Ctx, T.Arch)
+                .isModified(Cfg.function(), VD);
+  }
+  std::vector<std::optional<BranchHistory>> &branchHistories() {
+    if (!Histories)
+      Histories = historiesAtEntry(Cfg, T.Ctx, [&](const VarDecl *VD) {
+        return isUnchanging(VD);
+      });
+    return *Histories;
+  }
 
   // What one element does to the holders, by the kind of statement.
   Outcome step(const Stmt *St, PathState &S);
@@ -433,6 +505,7 @@ private:
   llvm::SmallVector<Item, 16> Work;
   llvm::DenseSet<unsigned> Seen;
   std::optional<AllocationLoss> Loss;
+  std::optional<std::vector<std::optional<BranchHistory>>> Histories;
 };
 
 AllocationTracker::LossWalk::LossWalk(AllocationTracker &T,
@@ -455,6 +528,10 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
   // A status stored before the start point (a DeclStmt start) is valid.
   Initial.StatusValid = StatusVar && isa<DeclStmt>(A.StartStmt) &&
                         StatusUse.StoreStmt == A.StartStmt;
+  // The branches every path to the allocation took.
+  if (std::optional<BranchHistory> &H =
+          branchHistories()[Start->Block->getBlockID()])
+    Initial.Branches = *H;
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
   unsigned Budget = 20000;
   while (!Work.empty() && !Loss && Budget--) {
@@ -469,8 +546,13 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
       break;
     }
     const Stmt *Last = It.Last;
-    if (walkBlock(It, S, Last) == Done || Loss)
+    if (walkBlock(It, S, Last) == Done || Loss) {
+      // A block that ends the program loses nothing (an error macro that
+      // calls the allocation again for its message, then exits).
+      if (Loss && B->hasNoReturnElement())
+        Loss.reset();
       continue;
+    }
     followSuccessors(B, S, Last);
   }
   return Loss;
@@ -494,9 +576,13 @@ AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
 void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
                                                    const PathState &S,
                                                    const Stmt *Last) {
-  // A path that ends the program, or throws, loses nothing we report.
+  // A path that ends the program, or throws, loses nothing we report. The
+  // CFG keeps a throw as an element of its block, not as the terminator.
   if (B->hasNoReturnElement() ||
-      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
+      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()) ||
+      llvm::any_of(*B, [](const CFGElement &E) {
+        return isa_and_nonnull<CXXThrowExpr>(FunctionCfg::stmtOf(E));
+      }))
     return;
   if (const Stmt *Term = B->getTerminatorStmt())
     Last = Term;
@@ -509,9 +595,16 @@ void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
     int Index = SuccIndex++;
     if (!Succ || Index == Skip)
       continue;
-    if (!Seen.insert(S.hash(Succ)).second)
+    PathState Next = S;
+    if (std::optional<EdgeFact> E =
+            edgeFact(B, Index, T.Ctx, [&](const VarDecl *VD) {
+              return isUnchanging(VD);
+            }))
+      if (!Next.Branches.add(*E))
+        continue; // Contradicts a branch taken before.
+    if (!Seen.insert(Next.hash(Succ)).second)
       continue;
-    Work.push_back({Succ, 0, S, Last});
+    Work.push_back({Succ, 0, std::move(Next), Last});
   }
 }
 
@@ -704,6 +797,235 @@ std::optional<AllocationLoss>
 AllocationTracker::findLoss(const TrackedAllocation &A,
                             const FunctionCfg &Cfg) {
   return LossWalk(*this, A, Cfg).run();
+}
+
+} // namespace clang::tidy::cuda
+
+//===----------------------------------------------------------------------===//
+// File-scope variables and class members
+//===----------------------------------------------------------------------===//
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// The file-scope pointer or member that \p E names: `g`, `this->m`, `o.m`,
+/// through parens, casts and pointer arithmetic.
+const ValueDecl *storageOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    if (BO->isAdditiveOp() && BO->getType()->isPointerType())
+      return storageOf(BO->getLHS()->getType()->isPointerType()
+                           ? BO->getLHS()
+                           : BO->getRHS());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+        VD->getType()->isPointerType())
+      return VD;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        FD && FD->getType()->isPointerType())
+      return FD;
+  return nullptr;
+}
+
+/// `&X` of a storage.
+const ValueDecl *addressedStorage(const Expr *E) {
+  const auto *UO = dyn_cast<UnaryOperator>(E->IgnoreParenCasts());
+  return UO && UO->getOpcode() == UO_AddrOf ? storageOf(UO->getSubExpr())
+                                             : nullptr;
+}
+
+bool isOnThis(const Expr *E) {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenCasts());
+  return ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+}
+
+} // namespace
+
+/// One pass over the translation unit: per storage, its first allocation,
+/// and whether some use frees it or lets it escape.
+class AllocationTracker::StorageScan
+    : public RecursiveASTVisitor<StorageScan> {
+public:
+  StorageScan(AllocationTracker &T) : T(T), SM(T.Ctx.getSourceManager()) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    const FunctionDecl *Saved = Current;
+    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+      Current = FD;
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    Current = Saved;
+    return R;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (const ApiFunction *Api = CudaApiModel::lookup(C);
+        Api && Api->ResetsDevice)
+      DeviceReset = true;
+    auto Made = T.allocationMadeBy(C);
+    for (unsigned I = 0, N = C->getNumArgs(); I != N; ++I) {
+      const Expr *Arg = C->getArg(I);
+      if (const ValueDecl *S = addressedStorage(Arg)) {
+        ++HandledAddr[S];
+        bool IsOut = Made && Made->second == static_cast<int>(I);
+        if (IsOut && (isa<VarDecl>(S) || isOnThis(cast<UnaryOperator>(
+                                             Arg->IgnoreParenCasts())
+                                             ->getSubExpr())))
+          noteAllocation(S, C, Made->first);
+        else
+          Escaped.insert(S);
+        continue;
+      }
+      if (const ValueDecl *S = storageOf(Arg)) {
+        if (T.releases(C, I))
+          Freed.insert(S);
+        else if (T.mayKeep(C, I))
+          Escaped.insert(S);
+      }
+    }
+    if (C->getCallee() && storageOf(C->getCallee()))
+      Escaped.insert(storageOf(C->getCallee()));
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const ValueDecl *S = storageOf(UO->getSubExpr()))
+        ++AddrTaken[S];
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    escapeIn(BO->getRHS());
+    // `m = allocate(n)` with a same-TU allocator.
+    const auto *Call = dyn_cast<CallExpr>(BO->getRHS()->IgnoreParenCasts());
+    const ValueDecl *S = storageOf(BO->getLHS());
+    if (Call && S && (isa<VarDecl>(S) || isOnThis(BO->getLHS())))
+      if (auto Made = T.allocationMadeBy(Call); Made && Made->second < 0)
+        noteAllocation(S, Call, Made->first);
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *R) {
+    escapeIn(R->getRetValue());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    escapeIn(VD->getInit());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    for (const Expr *A : CE->arguments())
+      escapeIn(A);
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr *IL) {
+    for (const Expr *I : IL->inits())
+      escapeIn(I);
+    return true;
+  }
+  bool VisitCXXCtorInitializer(CXXCtorInitializer *Init) {
+    escapeIn(Init->getInit());
+    return true;
+  }
+  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
+    VisitCXXCtorInitializer(Init);
+    return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
+  }
+
+  std::vector<StorageLeak> leaks() const;
+
+private:
+  void escapeIn(const Expr *E) {
+    if (!E)
+      return;
+    E = E->IgnoreParenCasts();
+    if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
+      escapeIn(CO->getTrueExpr());
+      escapeIn(CO->getFalseExpr());
+      return;
+    }
+    if (const ValueDecl *S = storageOf(E))
+      Escaped.insert(S);
+  }
+  void noteAllocation(const ValueDecl *S, const CallExpr *C,
+                      const AllocationKind &K) {
+    if (!Current || First.count(S))
+      return;
+    StorageLeak L;
+    L.Site = C;
+    L.In = Current;
+    L.Storage = S;
+    L.Kind = K;
+    First[S] = L;
+    Order.push_back(S);
+  }
+  bool eligible(const StorageLeak &L) const;
+
+  AllocationTracker &T;
+  const SourceManager &SM;
+  const FunctionDecl *Current = nullptr;
+  bool DeviceReset = false;
+  llvm::DenseMap<const ValueDecl *, StorageLeak> First;
+  std::vector<const ValueDecl *> Order;
+  llvm::DenseSet<const ValueDecl *> Freed, Escaped;
+  llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
+};
+
+bool AllocationTracker::StorageScan::eligible(const StorageLeak &L) const {
+  auto InMainFile = [&](const Decl *D) {
+    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  };
+  if (const auto *VD = dyn_cast<VarDecl>(L.Storage))
+    return llvm::all_of(VD->redecls(), InMainFile);
+  // A member of a class defined in the main file, not a template, whose
+  // methods are all defined here, allocated by one of its methods.
+  const auto *RD = dyn_cast<CXXRecordDecl>(L.Storage->getDeclContext());
+  const auto *M = dyn_cast<CXXMethodDecl>(L.In);
+  if (!RD || !M || M->getParent() != RD || !InMainFile(RD) ||
+      RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD) ||
+      RD->getDescribedClassTemplate())
+    return false;
+  return llvm::all_of(RD->methods(), [](const CXXMethodDecl *MD) {
+    return MD->isImplicit() || MD->isDefaulted() || MD->isDeleted() ||
+           MD->hasBody() || MD->isPureVirtual();
+  });
+}
+
+std::vector<StorageLeak> AllocationTracker::StorageScan::leaks() const {
+  std::vector<StorageLeak> Result;
+  if (DeviceReset)
+    return Result;
+  for (const ValueDecl *S : Order) {
+    if (Freed.count(S) || Escaped.count(S) ||
+        AddrTaken.lookup(S) > HandledAddr.lookup(S))
+      continue;
+    const StorageLeak &L = First.find(S)->second;
+    if (eligible(L))
+      Result.push_back(L);
+  }
+  return Result;
+}
+
+llvm::SmallVector<StorageLeak, 2>
+AllocationTracker::unreleasedStorageIn(const FunctionDecl *FD) {
+  if (!StorageLeaks) {
+    StorageScan Scan(*this);
+    Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+    StorageLeaks = Scan.leaks();
+  }
+  llvm::SmallVector<StorageLeak, 2> Result;
+  for (const StorageLeak &L : *StorageLeaks)
+    if (L.In == FD)
+      Result.push_back(L);
+  return Result;
 }
 
 } // namespace clang::tidy::cuda

@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -52,6 +53,15 @@ struct AllocationLoss {
   const VarDecl *Holder = nullptr;
 };
 
+/// An allocation into a file-scope variable or a class member that no
+/// function of the translation unit frees.
+struct StorageLeak {
+  const CallExpr *Site = nullptr;       ///< The first allocation into it.
+  const FunctionDecl *In = nullptr;     ///< The function that makes it.
+  const ValueDecl *Storage = nullptr;   ///< The VarDecl or FieldDecl.
+  AllocationKind Kind;
+};
+
 /// Which handle kinds to track besides memory.
 using ResourceSet = llvm::SmallVector<ResourceKind, 4>;
 
@@ -75,12 +85,22 @@ public:
   std::optional<AllocationLoss> findLoss(const TrackedAllocation &A,
                                          const FunctionCfg &Cfg);
 
+  /// The allocations \p FD makes into file-scope pointers (of the main
+  /// file) or into members of its own class (defined in the main file, all
+  /// of whose methods are defined here) that no function frees: every use
+  /// of the variable or member in the translation unit is read, and none
+  /// frees it, copies it elsewhere or hands it to code that may keep it.
+  llvm::SmallVector<StorageLeak, 2> unreleasedStorageIn(const FunctionDecl *FD);
+
 private:
   class LossWalk;
   enum class ParamUse { ReadsOnly, Frees, MayKeep };
   struct Summary {
     /// The function returns memory it allocated, of this kind.
     std::optional<AllocationKind> ReturnsAllocation;
+    /// The function allocates into `*p` of this parameter, its only use
+    /// (`void alloc(void **p, size_t n) { cudaMalloc(p, n); }`).
+    std::optional<std::pair<AllocationKind, int>> AllocatesInto;
     llvm::SmallVector<ParamUse, 4> Params;
   };
   const Summary *summaryOf(const FunctionDecl *FD);
@@ -88,6 +108,9 @@ private:
   /// How \p FD uses each of its parameters, in one walk of its body.
   llvm::SmallVector<ParamUse, 4> paramUses(const FunctionDecl *FD,
                                            const FunctionCfg &Cfg);
+  /// The parameter \p FD allocates into, used for nothing else.
+  std::optional<std::pair<AllocationKind, int>>
+  outParamAllocation(const FunctionDecl *FD, const FunctionCfg &Cfg);
 
   /// The kind of allocation \p Call makes and the argument (or -1 for the
   /// return value) that receives it.
@@ -100,6 +123,9 @@ private:
   /// callee keep it.
   bool mayKeep(const CallExpr *Call, unsigned Arg);
   bool isTracked(ResourceKind K) const;
+
+  class StorageScan;
+  std::optional<std::vector<StorageLeak>> StorageLeaks;
 
   ASTContext &Ctx;
   const ArchConditionals &Arch;

@@ -1,6 +1,7 @@
 //===- AsyncWorkAnalysis.cpp ----------------------------------------------===//
 
 #include "AsyncWorkAnalysis.h"
+#include "BranchCorrelation.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
 #include "clang/AST/ExprCXX.h"
@@ -634,6 +635,8 @@ struct WorkInfo {
     LocKey Key;
     const Stmt *AllocSite = nullptr;
     bool HostVisible = false;
+    /// Pageable host memory a device-to-host copy writes (HostVisible too).
+    bool Pageable = false;
   };
   llvm::SmallVector<Buffer, 2> Writes, Reads;
   std::optional<unsigned> Event; ///< EventRecord: interned event.
@@ -665,7 +668,7 @@ struct WorkState {
   std::map<unsigned, std::set<const Stmt *>> Events;
   /// Branch conditions on variables that never change, as taken on every
   /// path here: a later branch on the same variable goes the same way.
-  std::map<const VarDecl *, bool> Taken;
+  BranchHistory Taken;
 
   bool operator==(const WorkState &O) const {
     return Reached == O.Reached && Pending == O.Pending &&
@@ -704,12 +707,7 @@ struct WorkState {
     }
     for (const auto &[Ev, Covered] : O.Events)
       Events.try_emplace(Ev, Covered);
-    for (auto It = Taken.begin(); It != Taken.end();) {
-      auto Other = O.Taken.find(It->first);
-      It = Other == O.Taken.end() || Other->second != It->second
-               ? Taken.erase(It)
-               : std::next(It);
-    }
+    Taken.meet(O.Taken);
   }
 };
 
@@ -868,6 +866,10 @@ private:
 
   // Host accesses.
   std::optional<WorkInfo::Buffer> bufferOf(const Expr *Ptr);
+  /// The destination of asynchronous copy \p C when it is pageable host
+  /// memory that the device writes, and the option asks for it.
+  std::optional<WorkInfo::Buffer> pageableDestination(const CallExpr *C,
+                                                      const CopyInfo &CI);
   std::pair<bool, bool> accessKind(const Expr *E) const;
   void checkElementAccess(const Expr *E, const WorkState &St);
   bool checkPointerUse(const Stmt *At, const Expr *Ptr, bool Reads,
@@ -878,7 +880,7 @@ private:
   void checkFree(const Stmt *At, const Expr *Ptr,
                  std::optional<unsigned> Stream, const WorkState &St);
   void report(SyncHazard::Kind K, const Stmt *At, const Expr *Named,
-              const Stmt *Site);
+              const Stmt *Site, bool Pageable = false);
   const Stmt *earliest(llvm::ArrayRef<const Stmt *> Sites) const;
 
   AsyncWorkAnalysis &A;
@@ -1101,6 +1103,30 @@ std::optional<WorkInfo::Buffer> FunctionAsyncWork::bufferOf(const Expr *Ptr) {
   return B;
 }
 
+std::optional<WorkInfo::Buffer>
+FunctionAsyncWork::pageableDestination(const CallExpr *C, const CopyInfo &CI) {
+  if (!A.pageableCopies() || CI.isSet() || (CI.Flags & CF_Peer))
+    return std::nullopt;
+  std::optional<CopyDirection> D = CI.FixedDirection;
+  if (D && *D == CopyDirection::None)
+    D = CudaApiModel::copyKindOf(CudaApiModel::argument(C, CI.KindArg), Ctx);
+  const Expr *Dst = CudaApiModel::argument(C, CI.DstArg);
+  if (!D || *D != CopyDirection::DeviceToHost || !Dst ||
+      !Dst->getType()->isPointerType())
+    return std::nullopt;
+  PointerFact F = M.factOf(Dst);
+  if (F.Registered || !F.isOnly(MS_Host))
+    return std::nullopt;
+  WorkInfo::Buffer B;
+  if (std::optional<LocKey> K = Keys.pointee(Dst))
+    B.Key = *K;
+  B.AllocSite = F.AllocSite;
+  B.HostVisible = B.Pageable = true;
+  if (!B.Key.Root && !B.AllocSite)
+    return std::nullopt;
+  return B;
+}
+
 const FunctionAsyncWork::ApiTransfer FunctionAsyncWork::ApiTransfers[] = {
     // In this order: the first kind of fact the model gives a call decides.
     {[](const ApiFunction &F) { return F.Copy.has_value(); },
@@ -1201,6 +1227,8 @@ void FunctionAsyncWork::transferCopy(const CallExpr *C, const ApiFunction &Api,
     setStream(W, Arg(CI.StreamArg));
     if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.DstArg)))
       W.Writes.push_back(*B);
+    else if (std::optional<WorkInfo::Buffer> P = pageableDestination(C, CI))
+      W.Writes.push_back(*P);
     if (std::optional<WorkInfo::Buffer> B = bufferOf(Arg(CI.SrcArg)))
       W.Reads.push_back(*B);
     enqueue(W, St);
@@ -1554,12 +1582,12 @@ bool FunctionAsyncWork::checkAccess(const Stmt *At, const Expr *Named,
                                     bool Writes, const WorkState &St) {
   if (!Key && !AllocSite)
     return false;
-  llvm::SmallVector<const Stmt *, 2> WrittenBy, UsedBy;
+  llvm::SmallVector<const Stmt *, 2> WrittenBy, UsedBy, PageableWrites;
   for (const auto &[Site, Ordered] : St.Pending) {
     const WorkInfo &W = Works.at(Site);
     for (const WorkInfo::Buffer &B : W.Writes)
       if (B.HostVisible && matches(B, Key, AllocSite)) {
-        WrittenBy.push_back(Site);
+        (B.Pageable ? PageableWrites : WrittenBy).push_back(Site);
         break;
       }
     for (const WorkInfo::Buffer &B : W.Reads)
@@ -1570,6 +1598,12 @@ bool FunctionAsyncWork::checkAccess(const Stmt *At, const Expr *Named,
   }
   if (Reads && !WrittenBy.empty()) {
     report(SyncHazard::ReadWhileWritten, At, Named, earliest(WrittenBy));
+    return true;
+  }
+  // A copy into pageable memory is done when it returns: only reads count.
+  if (Reads && !PageableWrites.empty()) {
+    report(SyncHazard::ReadWhileWritten, At, Named, earliest(PageableWrites),
+           /*Pageable=*/true);
     return true;
   }
   UsedBy.append(WrittenBy.begin(), WrittenBy.end());
@@ -1596,7 +1630,8 @@ void FunctionAsyncWork::checkFree(const Stmt *At, const Expr *Ptr,
       if (Stream && orderedBeforeNewWork(St, Site, *Stream))
       continue;
     auto Uses = [&](const WorkInfo::Buffer &B) {
-      return (Stream || B.HostVisible) && matches(B, Key, AllocSite);
+      return !B.Pageable && (Stream || B.HostVisible) &&
+             matches(B, Key, AllocSite);
     };
     if (llvm::any_of(W.Writes, Uses) || llvm::any_of(W.Reads, Uses))
       UsedBy.push_back(Site);
@@ -1616,7 +1651,8 @@ const Stmt *FunctionAsyncWork::earliest(llvm::ArrayRef<const Stmt *> Sites) cons
 }
 
 void FunctionAsyncWork::report(SyncHazard::Kind K, const Stmt *At,
-                               const Expr *Named, const Stmt *Site) {
+                               const Expr *Named, const Stmt *Site,
+                               bool Pageable) {
   if (!ReportedAt.insert(At).second)
     return;
   const WorkInfo &W = Works.at(Site);
@@ -1630,6 +1666,7 @@ void FunctionAsyncWork::report(SyncHazard::Kind K, const Stmt *At,
   H.Via = W.Via;
   H.StreamExpr = W.StreamExpr;
   H.Stream = Streams[W.Stream];
+  H.Pageable = Pageable;
   Hazards.push_back(H);
 }
 
@@ -1729,35 +1766,32 @@ bool FunctionAsyncWork::solve() {
 WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
                                        const CFGBlock *To,
                                        const WorkState &Out) {
-  if (!Out.Reached || From->succ_size() != 2 ||
-      From->succ_begin()->getReachableBlock() ==
-          (From->succ_begin() + 1)->getReachableBlock())
+  if (!Out.Reached)
     return Out;
-  const auto *Cond =
-      dyn_cast_or_null<Expr>(From->getTerminatorCondition(/*StripParens=*/true));
-  bool Negated = false;
-  while (Cond) {
-    Cond = Cond->IgnoreParenImpCasts();
-    const auto *U = dyn_cast<UnaryOperator>(Cond);
-    if (!U || U->getOpcode() != UO_LNot)
-      break;
-    Negated = !Negated;
-    Cond = U->getSubExpr();
+  // The edge's index; a block reached by several edges of one branch
+  // learns nothing.
+  std::optional<unsigned> Index;
+  unsigned I = 0;
+  for (const CFGBlock::AdjacentBlock &Succ : From->succs()) {
+    if (Succ.getReachableBlock() == To) {
+      if (Index)
+        return Out;
+      Index = I;
+    }
+    ++I;
   }
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Cond);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || !(VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) ||
-      VD->getType()->isReferenceType() ||
-      !(VD->getType()->isBooleanType() || VD->getType()->isIntegerType()) ||
-      MemorySpaceAnalysis::get(Ctx, A.arch()).isModified(Cfg.function(), VD))
+  if (!Index)
     return Out;
-  bool TrueEdge = From->succ_begin()->getReachableBlock() == To;
-  bool Value = TrueEdge != Negated;
-  auto It = Out.Taken.find(VD);
-  if (It != Out.Taken.end() && It->second != Value)
-    return WorkState(); // The other way was taken before: not a path.
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, A.arch());
+  std::optional<EdgeFact> E =
+      edgeFact(From, *Index, Ctx, [&](const VarDecl *VD) {
+        return !MSA.isModified(Cfg.function(), VD);
+      });
+  if (!E)
+    return Out;
   WorkState Result = Out;
-  Result.Taken[VD] = Value;
+  if (!Result.Taken.add(*E))
+    return WorkState(); // The other way was taken before: not a path.
   return Result;
 }
 
@@ -1789,7 +1823,7 @@ FunctionAsyncWork::leftRunning() const {
         L.StreamParam = ParamIndex(S.Handle.Root);
     }
     auto Add = [&](const WorkInfo::Buffer &B, bool Writes) {
-      if (!B.HostVisible || !B.Key.Root)
+      if (!B.HostVisible || B.Pageable || !B.Key.Root)
         return;
       AsyncWorkAnalysis::Access Acc;
       (Writes ? Acc.Writes : Acc.Reads) = true;
@@ -1843,6 +1877,9 @@ std::vector<SyncHazard> FunctionAsyncWork::report() {
 bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
                     bool HostVisibleMemory) {
   bool Queues = false, Reportable = HostVisibleMemory;
+  auto IsAsyncCopy = [](const ApiFunction *Api) {
+    return Api->Copy && Api->Copy->isAsync() && !Api->Copy->isSet();
+  };
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B) {
       const auto *C = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
@@ -1853,7 +1890,8 @@ bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
       if (!Reportable)
         if (const ApiFunction *Api = CudaApiModel::lookup(C))
           Reportable = (Api->Free && Api->Free->StreamArg >= 0) ||
-                       (Api->Event && Api->Event->Role == EventRole::Elapsed);
+                       (Api->Event && Api->Event->Role == EventRole::Elapsed) ||
+                       (A.pageableCopies() && IsAsyncCopy(Api));
       if (Queues && Reportable)
         return true;
     }
@@ -1864,7 +1902,9 @@ bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
 
 std::vector<SyncHazard>
 AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
-                             bool PerThreadDefaultStream) {
+                             bool PerThreadDefaultStream,
+                             bool ReportPageable) {
+  PageableCopies = ReportPageable;
   const SourceManager &SM = Ctx.getSourceManager();
   if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
       (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||

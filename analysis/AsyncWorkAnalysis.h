@@ -78,6 +78,10 @@ struct SyncHazard {
   const FunctionDecl *Via = nullptr;
   const Expr *StreamExpr = nullptr;     ///< The stream argument, if written.
   StreamRef Stream;
+  /// ReadWhileWritten: the work is a copy from the device into pageable host
+  /// memory, which returns only once it is done; reading works today, and
+  /// breaks once the memory is pinned.
+  bool Pageable = false;
 };
 
 class FunctionCfg;
@@ -93,8 +97,12 @@ public:
 
   /// The hazards in host function \p FD. \p PerThreadDefaultStream: the
   /// translation unit is built with --default-stream per-thread.
+  /// \p PageableCopies: also report host reads of pageable memory that an
+  /// asynchronous device-to-host copy writes (SyncHazard::Pageable).
   std::vector<SyncHazard> hazardsIn(const FunctionDecl *FD,
-                                    bool PerThreadDefaultStream);
+                                    bool PerThreadDefaultStream,
+                                    bool PageableCopies = false);
+  bool pageableCopies() const { return PageableCopies; }
 
   /// How a function of this translation unit uses what a pointer parameter
   /// points to, and whether it may wait for device work.
@@ -160,6 +168,7 @@ private:
   std::map<const FunctionDecl *, std::unique_ptr<std::vector<LeftRunning>>>
       Left;
   bool PerThread = false;
+  bool PageableCopies = false;
   llvm::DenseMap<const FunctionDecl *, bool> Queues;
   bool FactsCollected = false;
   bool HostVisibleMemory = false;

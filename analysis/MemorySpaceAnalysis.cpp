@@ -1,6 +1,7 @@
 //===- MemorySpaceAnalysis.cpp --------------------------------------------===//
 
 #include "MemorySpaceAnalysis.h"
+#include "BranchCorrelation.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -184,6 +185,9 @@ public:
 
   void prescan();
   void solve(const MemoryState &Entry);
+  /// Whether the edge \p From -> \p To agrees with the constants the
+  /// callers pass (R.ConstantParams).
+  bool feasible(const CFGBlock *From, const CFGBlock *To) const;
 
   void transfer(const Stmt *S, MemoryState &St) const;
   PointerFact eval(const Expr *E, const MemoryState &St) const;
@@ -1260,6 +1264,36 @@ void FunctionAnalyzer::prescan() {
   Scanner.TraverseStmt(FD->getBody());
 }
 
+bool FunctionAnalyzer::feasible(const CFGBlock *From,
+                                const CFGBlock *To) const {
+  if (R.ConstantParams.empty())
+    return true;
+  std::optional<unsigned> Index;
+  unsigned I = 0;
+  for (const CFGBlock::AdjacentBlock &Succ : From->succs()) {
+    if (Succ.getReachableBlock() == To) {
+      if (Index)
+        return true; // Several edges to one block: no fact.
+      Index = I;
+    }
+    ++I;
+  }
+  if (!Index)
+    return true;
+  std::optional<EdgeFact> E =
+      edgeFact(From, *Index, Ctx, [&](const VarDecl *VD) {
+        return R.ConstantParams.count(VD) && !R.Modified.count(VD);
+      });
+  if (!E)
+    return true;
+  BranchHistory Callers;
+  ValueFact Passed;
+  Passed.HasOneOf = true;
+  Passed.OneOf.push_back(R.ConstantParams.lookup(E->Var));
+  Callers.add(EdgeFact{E->Var, Passed});
+  return Callers.add(*E);
+}
+
 void FunctionAnalyzer::solve(const MemoryState &Entry) {
   const CFG &G = R.cfg().graph();
   llvm::DenseMap<const CFGBlock *, MemoryState> Out;
@@ -1285,7 +1319,7 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
     } else {
       bool First = true;
       for (const CFGBlock *P : B->preds()) {
-        if (!P || !Visited.count(P))
+        if (!P || !Visited.count(P) || !feasible(P, B))
           continue;
         const MemoryState &PO = Out[P];
         if (First) {
@@ -1315,7 +1349,7 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
       continue;
     Out[B] = std::move(In);
     for (const CFGBlock *S : B->succs())
-      if (S && Queued.insert(S).second)
+      if (S && feasible(B, S) && Queued.insert(S).second)
         Work.push_back(S);
   }
   R.ExitState = R.BlockEntry.lookup(&G.getExit());
@@ -1435,6 +1469,8 @@ MemorySpaceAnalysis::run(const FunctionDecl *FD, bool Contextual) {
       return run(Def, false);
     }
     R.reset(new FunctionMemorySpaces(*this, Cfg));
+    if (Contextual)
+      R->ConstantParams = constantArguments(Def);
     FunctionAnalyzer A(*this, *R);
     A.prescan();
     A.solve(Entry);
@@ -1540,6 +1576,45 @@ void MemorySpaceAnalysis::collectCallSites() {
   CallSiteCollector C(CallSites, UnknownCallers, Ctx.getSourceManager());
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
     C.TraverseDecl(D);
+}
+
+llvm::DenseMap<const VarDecl *, int64_t>
+MemorySpaceAnalysis::constantArguments(const FunctionDecl *FD) {
+  llvm::DenseMap<const VarDecl *, int64_t> Result;
+  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
+  if (FD->getNumParams() == 0 || FD->hasAttr<CUDAGlobalAttr>() ||
+      !TU.hasKnownCallers(FD) || TU.isAddressTaken(FD) || FD->isVariadic() ||
+      FD->isMain())
+    return Result;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual())
+    return Result;
+  collectCallSites();
+  const FunctionDecl *Canon = FD->getCanonicalDecl();
+  auto It = CallSites.find(Canon);
+  if (UnknownCallers.count(Canon) || It == CallSites.end() ||
+      It->second.empty())
+    return Result;
+  for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (!P->getType()->isIntegralOrEnumerationType())
+      continue;
+    std::optional<int64_t> Common;
+    bool Same = true;
+    for (auto [Call, Caller] : It->second) {
+      std::optional<int64_t> V =
+          I < Call->getNumArgs() && !isa<CXXOperatorCallExpr>(Call)
+              ? TU.integerConstant(Call->getArg(I))
+              : std::nullopt;
+      if (!V || (Common && *Common != *V)) {
+        Same = false;
+        break;
+      }
+      Common = V;
+    }
+    if (Same && Common)
+      Result[P] = *Common;
+  }
+  return Result;
 }
 
 std::optional<MemoryState>

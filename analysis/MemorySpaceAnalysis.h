@@ -182,6 +182,9 @@ private:
   llvm::DenseSet<const ParmVarDecl *> ClobberedParams;
   /// Variables that are never written after their initialization.
   llvm::DenseSet<const VarDecl *> Modified;
+  /// Integer parameters to which every caller in the translation unit
+  /// passes the same constant: branches that contradict it are not taken.
+  llvm::DenseMap<const VarDecl *, int64_t> ConstantParams;
   bool Failed = false;
 };
 
@@ -219,6 +222,10 @@ private:
   const FunctionMemorySpaces *run(const FunctionDecl *FD, bool Contextual);
   std::optional<MemoryState> entryFromCallers(const FunctionDecl *FD);
   void collectCallSites();
+  /// The integer parameters of \p FD that every call (all known) passes
+  /// the same constant.
+  llvm::DenseMap<const VarDecl *, int64_t>
+  constantArguments(const FunctionDecl *FD);
 
   ASTContext &Ctx;
   const ArchConditionals *Arch;

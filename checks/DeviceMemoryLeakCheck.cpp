@@ -50,6 +50,10 @@ void DeviceMemoryLeakCheck::checkFunction(const FunctionDecl &FD,
     Tracker =
         std::make_unique<AllocationTracker>(Ctx, arch(), CheckedResources);
 
+  if (!IgnoreMainExit)
+    for (const StorageLeak &L : Tracker->unreleasedStorageIn(&FD))
+      reportStorage(L, SM);
+
   for (const TrackedAllocation &A : Tracker->allocationsIn(Cfg)) {
     std::optional<AllocationLoss> Loss = Tracker->findLoss(A, Cfg);
     if (!Loss)
@@ -90,6 +94,31 @@ void DeviceMemoryLeakCheck::checkFunction(const FunctionDecl &FD,
       break;
     }
   }
+}
+
+void DeviceMemoryLeakCheck::reportStorage(const StorageLeak &L,
+                                          const SourceManager &SM) {
+  SourceLocation Loc = reportOnce(L.Site->getBeginLoc(), SM);
+  if (Loc.isInvalid())
+    return;
+  bool IsResource = L.Kind.Resource.has_value();
+  bool IsMember = isa<FieldDecl>(L.Storage);
+  diag(Loc, "%0 allocated into %select{file-scope variable|member}1 %2 by "
+            "%3 is never %select{freed|destroyed}4")
+      << L.Kind.describe() << IsMember << L.Storage
+      << L.Site->getDirectCallee()->getDeclName() << IsResource;
+  if (IsMember)
+    diag(L.Storage->getLocation(),
+         "no destructor or method of %0 %select{frees|destroys}1 %2",
+         DiagnosticIDs::Note)
+        << cast<RecordDecl>(L.Storage->getDeclContext()) << IsResource
+        << L.Storage;
+  else
+    diag(L.Storage->getLocation(),
+         "%0 is declared here; no function of this translation unit "
+         "%select{frees|destroys}1 it",
+         DiagnosticIDs::Note)
+        << L.Storage << IsResource;
 }
 
 } // namespace clang::tidy::cuda

@@ -25,6 +25,8 @@ private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Tracker.reset(); }
+  /// An allocation into a file-scope variable or member never freed.
+  void reportStorage(const StorageLeak &L, const SourceManager &SM);
 
   const bool IgnoreMainExit;
   const std::string RawCheckedResources;

@@ -18,9 +18,14 @@ void MissingHostSyncCheck::checkFunction(const FunctionDecl &FD,
   Preprocessor *PP = preprocessor();
   bool PerThread =
       PP && PP->isMacroDefined("CUDA_API_PER_THREAD_DEFAULT_STREAM");
-  for (const SyncHazard &H :
-       AsyncWorkAnalysis::get(Ctx, arch()).hazardsIn(&FD, PerThread))
+  for (const SyncHazard &H : AsyncWorkAnalysis::get(Ctx, arch())
+                                 .hazardsIn(&FD, PerThread,
+                                            ReportPageableAsyncCopies))
     report(H, Ctx);
+}
+
+void MissingHostSyncCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportPageableAsyncCopies", ReportPageableAsyncCopies);
 }
 
 namespace {
@@ -66,9 +71,15 @@ void MissingHostSyncCheck::report(const SyncHazard &H, ASTContext &Ctx) {
   std::string Work = workName(H);
   switch (H.K) {
   case SyncHazard::ReadWhileWritten:
-    diag(Loc, "%0 is read on the host before the %1 that writes it is "
-              "synchronized")
-        << Name << Work;
+    if (H.Pageable)
+      diag(Loc, "%0 is read on the host before the %1 into it is known to "
+                "finish; it works only while %0 is pageable memory, for "
+                "which the copy returns when done")
+          << Name << Work;
+    else
+      diag(Loc, "%0 is read on the host before the %1 that writes it is "
+                "synchronized")
+          << Name << Work;
     break;
   case SyncHazard::WrittenWhileUsed:
     diag(Loc, "%0 is written on the host while the %1 that uses it may "

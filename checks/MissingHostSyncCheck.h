@@ -23,9 +23,15 @@ struct SyncHazard;
 class MissingHostSyncCheck : public CudaFunctionCheck {
 public:
   MissingHostSyncCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, Traits()) {}
+      : CudaFunctionCheck(Name, Context, Traits()),
+        ReportPageableAsyncCopies(
+            Options.get("ReportPageableAsyncCopies", true)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
+  /// Report host reads of pageable memory an asynchronous device-to-host
+  /// copy writes (correct today only because such a copy returns when done).
+  const bool ReportPageableAsyncCopies;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void report(const SyncHazard &H, ASTContext &Ctx);

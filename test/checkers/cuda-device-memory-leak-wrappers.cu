@@ -1,0 +1,152 @@
+// cuda-device-memory-leak: allocations and frees through the program's own
+// wrappers, and branches that test the same unchanging variable twice.
+// RUN: %check_cuda_tidy_plugin %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs
+// RUN: %check_cuda_tidy_driver %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs
+
+#include "error_macros.h"
+#include <cstdio>
+#include <cstdlib>
+
+__global__ void consume(const float *d, size_t n) {}
+
+// Wrappers: allocation through an out-parameter, release of a void pointer.
+void allocDevice(void **p, size_t bytes) { CUDA_CHECK(cudaMalloc(p, bytes)); }
+template <class T> void allocTyped(T **p, size_t n) {
+  CUDA_CHECK(cudaMalloc((void **)p, n * sizeof(T)));
+}
+cudaError_t allocStatus(void **p, size_t bytes) { return cudaMalloc(p, bytes); }
+void freeDevice(void *p) { CUDA_CHECK(cudaFree(p)); }
+
+// ---------------------------------------------------------------------------
+// Positive cases.
+// ---------------------------------------------------------------------------
+
+void wrapperNeverFreed(size_t n) {
+  float *d = nullptr;
+  allocDevice((void **)&d, n * sizeof(float));
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory allocated into 'd' by 'allocDevice' is not freed on every path [cuda-device-memory-leak]
+  consume<<<1, 32>>>(d, n);
+}
+
+void typedWrapperEarlyReturn(size_t n, bool quick) {
+  int *d = nullptr;
+  allocTyped(&d, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory allocated into 'd' by 'allocTyped' is not freed on every path [cuda-device-memory-leak]
+  if (quick)
+    return;
+  freeDevice(d);
+}
+
+// ---------------------------------------------------------------------------
+// Negative cases.
+// ---------------------------------------------------------------------------
+
+void wrapperPair(size_t n) {
+  float *d = nullptr;
+  allocDevice((void **)&d, n * sizeof(float));
+  consume<<<1, 32>>>(d, n);
+  freeDevice(d);
+}
+
+void statusWrapperChecked(size_t n) {
+  float *d = nullptr;
+  if (allocStatus((void **)&d, n * sizeof(float)) != cudaSuccess)
+    return;
+  consume<<<1, 32>>>(d, n);
+  freeDevice(d);
+}
+
+enum class Mode { Plain, Staged, Mapped };
+
+// The allocation and the free sit under two switches on one parameter.
+void switchedTwice(Mode mode, size_t n) {
+  float *staging = nullptr;
+  switch (mode) {
+  case Mode::Staged:
+    CUDA_CHECK(cudaMalloc(&staging, n * sizeof(float)));
+    break;
+  case Mode::Plain:
+  case Mode::Mapped:
+    break;
+  }
+  consume<<<1, 32>>>(staging, n);
+  switch (mode) {
+  case Mode::Staged:
+    CUDA_CHECK(cudaFree(staging));
+    break;
+  default:
+    break;
+  }
+}
+
+// Several cases share the allocation; each frees in its own case later.
+void sharedCases(Mode mode, size_t n) {
+  float *d = nullptr;
+  switch (mode) {
+  case Mode::Plain:
+  case Mode::Staged:
+    CUDA_CHECK(cudaMalloc(&d, n * sizeof(float)));
+    break;
+  case Mode::Mapped:
+    return;
+  }
+  consume<<<1, 32>>>(d, n);
+  switch (mode) {
+  case Mode::Plain:
+    CUDA_CHECK(cudaFree(d));
+    break;
+  case Mode::Staged:
+    CUDA_CHECK(cudaFree(d));
+    break;
+  case Mode::Mapped:
+    break;
+  }
+}
+
+// The same with two plain tests of a flag.
+void testedTwice(bool useScratch, size_t n) {
+  float *scratch = nullptr;
+  if (useScratch)
+    CUDA_CHECK(cudaMalloc(&scratch, n * sizeof(float)));
+  consume<<<1, 32>>>(scratch, n);
+  if (useScratch)
+    CUDA_CHECK(cudaFree(scratch));
+}
+
+// An integer mode compared with a constant.
+void comparedTwice(int level, size_t n) {
+  float *d = nullptr;
+  if (level == 2)
+    CUDA_CHECK(cudaMalloc(&d, n * sizeof(float)));
+  consume<<<1, 32>>>(d, n);
+  if (level != 2)
+    return;
+  CUDA_CHECK(cudaFree(d));
+}
+
+// An error macro that throws: the failure paths end the function with an
+// exception, not with a leak.
+#define CHECK_OR_THROW(call) if ((call) != cudaSuccess) throw "cuda error";
+int throwingChecks(size_t n) {
+  float *a = nullptr, *b = nullptr;
+  CHECK_OR_THROW(cudaMalloc((void **)&a, n));
+  CHECK_OR_THROW(cudaMalloc((void **)&b, n));
+  consume<<<1, 32>>>(a, n);
+  CHECK_OR_THROW(cudaFree(a));
+  CHECK_OR_THROW(cudaFree(b));
+  return 0;
+}
+
+// An error macro that evaluates its argument again for the message, then
+// exits: the second allocation is lost only on the way out of the program.
+#define CHECK_TWICE(status)                                                    \
+  if (status != cudaSuccess) {                                                 \
+    fprintf(stderr, "error %s (%d)\n", cudaGetErrorString(status), status);   \
+    exit(EXIT_FAILURE);                                                        \
+  }
+void reEvaluatingMacro(size_t n) {
+  float *d = nullptr;
+  CHECK_TWICE(cudaMalloc((void **)&d, n));
+  consume<<<1, 32>>>(d, n);
+  CHECK_TWICE(cudaFree(d));
+}
