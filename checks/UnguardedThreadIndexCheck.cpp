@@ -649,6 +649,81 @@ void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
   }
 }
 
+/// Whether the default mode reports the access: what the kernel's
+/// launches say (\p Cover, for the note), the kernel's own evidence when no
+/// launch is visible, and the analysis's confidence in the index.
+bool UnguardedThreadIndexCheck::isCertain(const Access &A,
+                                          const IndexVerdict &V,
+                                          const FunctionDecl *Kernel,
+                                          ASTContext &Ctx,
+                                          const CallExpr *ThroughCall,
+                                          const Expr *CallerIndex,
+                                          IndexCoverage &Cover) {
+  // What the kernel's launches say about the unguarded dimensions: when
+  // every launch keeps the global index below the extent it was sized
+  // from, the index itself is in range (but not 'i + 1'); when one rounds
+  // its grid up, the finding points at it.
+  Cover = TranslationUnitAnalyses::get(Ctx).launches().coverage(
+      Kernel, V.K == IndexVerdict::PastBound ? 0 : V.Dims);
+  if (Cover.K == IndexCoverage::Within && V.Offset <= 0)
+    return false;
+  // 'i + 1' is one past the last element only for the plain global
+  // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
+  // with a constant offset stays in what the launch was sized for.
+  if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
+      !isDenseGlobalIndex(CallerIndex ? CallerIndex : A.Index, Kernel,
+                          *Analysis))
+    return false;
+  // Launches it cannot read: the index is unknown, a finding would be a
+  // guess. A guard that lets the index reach its bound is still one.
+  if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
+    return false;
+  // Only indices whose range the analysis reads with confidence, and
+  // guards against an extent: a wrong guess costs more than a miss.
+  const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
+  const Stmt *JudgedAt =
+      ThroughCall ? static_cast<const Stmt *>(ThroughCall) : A.At;
+  if (!isCanonicalIndex(Judged, Kernel, *Analysis, JudgedAt,
+                        TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel)))
+    return false;
+  // 'i + 1' past a bound is certain only on a column or a 1-D index in
+  // the kernel itself: a map may have one row more than the guard's
+  // count (vertices around cells), and a helper may have guards or
+  // offset arrays of its own.
+  if (V.K == IndexVerdict::PastBound &&
+      (!boundIsExtent(*V.Fact) || ThroughCall ||
+       guardedInRow(Judged, V.Fact->LHSKey, *Analysis) ||
+       !rowsArePitchedBy(Judged, V.Fact->Bound, Kernel, *Analysis)))
+    return false;
+  // No visible launch: report only what the kernel itself shows can run
+  // past, a guard elsewhere on the same index or an extent it was given
+  // and never used.
+  if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
+      !hasForgottenExtent(Kernel) &&
+      !llvm::any_of(V.Unguarded, [&](const Expr *Part) {
+        return comparesIndex(Kernel->getBody(),
+                             Analysis->variablePartKey(Part), Kernel,
+                             *Analysis);
+      }))
+    return false;
+  // An unguarded part held in a variable that also holds other values:
+  // which one reaches here depends on the path.
+  if (V.K == IndexVerdict::Unbounded) {
+    const Expr *Shown = CallerIndex ? CallerIndex : A.Index;
+    const Stmt *At = ThroughCall ? static_cast<const Stmt *>(ThroughCall)
+                                 : A.At;
+    const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel);
+    auto PathDependent = [&](const Expr *Part) {
+      return mentionsPathDependentVariable(Part, At, Kernel, Cfg, *Analysis);
+    };
+    if (V.Unguarded.empty() || CallerIndex
+            ? PathDependent(Shown)
+            : llvm::any_of(V.Unguarded, PathDependent))
+      return false;
+  }
+  return true;
+}
+
 void UnguardedThreadIndexCheck::reportAccess(const Access &A,
                                              const IndexVerdict &V,
                                              const FunctionDecl *Kernel,
@@ -657,71 +732,10 @@ void UnguardedThreadIndexCheck::reportAccess(const Access &A,
                                              const Expr *CallerIndex) {
   if (V.K != IndexVerdict::Unbounded && V.K != IndexVerdict::PastBound)
     return;
-  // What the kernel's launches say about the unguarded dimensions: when
-  // every launch keeps the global index below the extent it was sized
-  // from, the index itself is in range (but not 'i + 1'); when one rounds
-  // its grid up, the finding points at it.
   IndexCoverage Cover;
-  if (!StrictMode) {
-    Cover = TranslationUnitAnalyses::get(Ctx).launches().coverage(
-        Kernel, V.K == IndexVerdict::PastBound ? 0 : V.Dims);
-    if (Cover.K == IndexCoverage::Within && V.Offset <= 0)
-      return;
-    // 'i + 1' is one past the last element only for the plain global
-    // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
-    // with a constant offset stays in what the launch was sized for.
-    if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
-        !isDenseGlobalIndex(CallerIndex ? CallerIndex : A.Index, Kernel,
-                            *Analysis))
-      return;
-    // Launches it cannot read: the index is unknown, a finding would be a
-    // guess. A guard that lets the index reach its bound is still one.
-    if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
-      return;
-    // Only indices whose range the analysis reads with confidence, and
-    // guards against an extent: a wrong guess costs more than a miss.
-    const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
-    const Stmt *JudgedAt =
-        ThroughCall ? static_cast<const Stmt *>(ThroughCall) : A.At;
-    if (!isCanonicalIndex(Judged, Kernel, *Analysis, JudgedAt,
-                          TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel)))
-      return;
-    // 'i + 1' past a bound is certain only on a column or a 1-D index in
-    // the kernel itself: a map may have one row more than the guard's
-    // count (vertices around cells), and a helper may have guards or
-    // offset arrays of its own.
-    if (V.K == IndexVerdict::PastBound &&
-        (!boundIsExtent(*V.Fact) || ThroughCall ||
-         guardedInRow(Judged, V.Fact->LHSKey, *Analysis) ||
-         !rowsArePitchedBy(Judged, V.Fact->Bound, Kernel, *Analysis)))
-      return;
-    // No visible launch: report only what the kernel itself shows can run
-    // past, a guard elsewhere on the same index or an extent it was given
-    // and never used.
-    if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
-        !hasForgottenExtent(Kernel) &&
-        !llvm::any_of(V.Unguarded, [&](const Expr *Part) {
-          return comparesIndex(Kernel->getBody(),
-                               Analysis->variablePartKey(Part), Kernel,
-                               *Analysis);
-        }))
-      return;
-    // An unguarded part held in a variable that also holds other values:
-    // which one reaches here depends on the path.
-    if (V.K == IndexVerdict::Unbounded) {
-      const Expr *Shown = CallerIndex ? CallerIndex : A.Index;
-      const Stmt *At = ThroughCall ? static_cast<const Stmt *>(ThroughCall)
-                                   : A.At;
-      const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel);
-      auto PathDependent = [&](const Expr *Part) {
-        return mentionsPathDependentVariable(Part, At, Kernel, Cfg, *Analysis);
-      };
-      if (V.Unguarded.empty() || CallerIndex
-              ? PathDependent(Shown)
-              : llvm::any_of(V.Unguarded, PathDependent))
-        return;
-    }
-  }
+  if (!StrictMode &&
+      !isCertain(A, V, Kernel, Ctx, ThroughCall, CallerIndex, Cover))
+    return;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(
       ThroughCall ? ThroughCall->getBeginLoc() : A.At->getBeginLoc(), SM);

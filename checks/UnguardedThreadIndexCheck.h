@@ -4,6 +4,7 @@
 #define CUDA_TIDY_UNGUARDEDTHREADINDEXCHECK_H
 
 #include "CudaFunctionCheck.h"
+#include "LaunchConfiguration.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
@@ -40,6 +41,10 @@ private:
                                      bool ParamsAreGlobal);
   void checkHelperCall(const CallExpr *Call, const FunctionDecl *Kernel,
                        const FunctionCfg &KernelCfg, ASTContext &Ctx);
+  bool isCertain(const Access &A, const IndexVerdict &V,
+                 const FunctionDecl *Kernel, ASTContext &Ctx,
+                 const CallExpr *ThroughCall, const Expr *CallerIndex,
+                 IndexCoverage &Cover);
   void reportAccess(const Access &A, const IndexVerdict &V,
                     const FunctionDecl *Kernel, ASTContext &Ctx,
                     const CallExpr *ThroughCall = nullptr,
