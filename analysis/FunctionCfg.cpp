@@ -162,6 +162,28 @@ FunctionCfg::controlDependencies(const CFGBlock *B) const {
   return Out;
 }
 
+const Stmt *FunctionCfg::owningStatement(const Stmt *Terminator,
+                                         const ParentMap &PM) {
+  const Stmt *S = Terminator;
+  while (const auto *BO = dyn_cast_or_null<BinaryOperator>(S)) {
+    if (!BO->isLogicalOp())
+      break;
+    const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(S));
+    if (!P)
+      break;
+    S = P;
+  }
+  return S;
+}
+
+bool FunctionCfg::contains(const Stmt *Outer, const Stmt *Inner,
+                           const ParentMap &PM) {
+  for (const Stmt *S = Inner; S; S = PM.getParent(S))
+    if (S == Outer)
+      return true;
+  return false;
+}
+
 bool FunctionCfg::isReachable(const CFGBlock *B) const {
   if (!Reachable) {
     Reachable.emplace();

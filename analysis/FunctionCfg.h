@@ -80,6 +80,14 @@ public:
   std::optional<llvm::SmallVector<const CFGBlock *, 4>>
   controlDependencies(const CFGBlock *B) const;
 
+  /// The if or loop whose condition \p Terminator is part of (through
+  /// '&&' and '||').
+  static const Stmt *owningStatement(const Stmt *Terminator,
+                                     const ParentMap &PM);
+  /// Whether \p Inner is \p Outer or lies within it.
+  static bool contains(const Stmt *Outer, const Stmt *Inner,
+                       const ParentMap &PM);
+
   /// The statement of a CFG element, or null for other element kinds.
   static const Stmt *stmtOf(const CFGElement &E) {
     if (auto S = E.getAs<CFGStmt>())

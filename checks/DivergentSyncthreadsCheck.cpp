@@ -29,27 +29,7 @@ bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
-/// The statement whose condition \p Terminator is part of: the if or loop
-/// of a condition made of '&&' and '||'.
-const Stmt *owningStatement(const Stmt *Terminator, const ParentMap &PM) {
-  const Stmt *S = Terminator;
-  while (const auto *BO = dyn_cast_or_null<BinaryOperator>(S)) {
-    if (!BO->isLogicalOp())
-      break;
-    const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(S));
-    if (!P)
-      break;
-    S = P;
-  }
-  return S;
-}
 
-bool contains(const Stmt *Outer, const Stmt *Inner, const ParentMap &PM) {
-  for (const Stmt *S = Inner; S; S = PM.getParent(S))
-    if (S == Outer)
-      return true;
-  return false;
-}
 
 /// Whether the path from \p B ends the thread (or the kernel) before it
 /// joins other code: a branch into __trap() or a failed assert. Threads
@@ -362,7 +342,8 @@ bool startsBelowStride(const Expr *Start, const Expr *Stride,
       productFactors(Block, Stores, B);
       if (isQuery(resolved(Thread, Stores), TS_ThreadInBlock, D) &&
           B.size() == 2 &&
-          ((isQuery(B[0], TS_BlockInGrid, D) && isQuery(B[1], TS_BlockDim, D)) ||
+          ((isQuery(B[0], TS_BlockInGrid, D) &&
+            isQuery(B[1], TS_BlockDim, D)) ||
            (isQuery(B[1], TS_BlockInGrid, D) && isQuery(B[0], TS_BlockDim, D))))
         return true;
     }
@@ -454,13 +435,13 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
       CondRefs.clear();
       CondBlock = nullptr;
       if (D == Divergence::None ||
-          hasUniformTripCount(owningStatement(T, PM), FD, Ctx))
+          hasUniformTripCount(FunctionCfg::owningStatement(T, PM), FD, Ctx))
         continue;
       // The nearest condition before the barrier explains it best.
       if (Cond && !betterCondition(C, Cond, Call, SM))
         continue;
       Cond = C;
-      Owner = owningStatement(T, PM);
+      Owner = FunctionCfg::owningStatement(T, PM);
       Why = D;
     }
     if (!Cond)
@@ -470,7 +451,9 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     llvm::StringRef Group = CudaApiModel::barrierOf(Call)->GroupClass;
     if (isa<CXXMethodDecl>(Callee)) {
       Name = Group.str() + "::" + Name;
-    } else if (!Callee->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+    } else if (!Callee->getDeclContext()
+                    ->getRedeclContext()
+                    ->isTranslationUnit()) {
       Name = "cooperative_groups::" + Name;
     }
     SourceLocation Loc = userVisibleLocation(Call->getBeginLoc(), SM);
@@ -478,7 +461,9 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
               "control flow to it depends on %select{the thread index|"
               "per-thread data}1")
         << Name << (Why == Divergence::PerThreadData ? 1 : 0);
-    unsigned NoteKind = isLoop(Owner) ? 0 : contains(Owner, Call, PM) ? 1 : 2;
+    unsigned NoteKind = isLoop(Owner)                            ? 0
+                        : FunctionCfg::contains(Owner, Call, PM) ? 1
+                                                                 : 2;
     diag(userVisibleLocation(Cond->getBeginLoc(), SM),
          "%select{threads run this loop a different number of times|the "
          "barrier is reached only on one branch of this condition|threads "

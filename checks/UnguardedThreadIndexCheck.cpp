@@ -296,10 +296,10 @@ bool hasForgottenExtent(const FunctionDecl *Kernel) {
 
 /// Whether \p E is an index in a canonical form whose range the analysis
 /// reads with confidence: the global index of one dimension plus a
-/// constant or a uniform offset ('i', 'i + 1', 'i + k'), or rows of such indices over strides that do
-/// not come from the thread ('y * width + x', '(z * ny + y) * nx + x'),
-/// through variables that only hold their initializer, and index functions
-/// of the program over such coordinates. Scaled, decomposed
+/// constant or a uniform offset ('i', 'i + 1', 'i + k'), or rows of such
+/// indices over strides that do not come from the thread ('y * width + x', '(z
+/// * ny + y) * nx + x'), through variables that only hold their initializer,
+/// and index functions of the program over such coordinates. Scaled, decomposed
 /// ('i / m', 'i % m'), clamped and data-dependent indices are not.
 bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
                       ThreadIndexAnalysis &TI, const Stmt *At,
@@ -373,7 +373,8 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
     const Expr *Row = ThreadIndexAnalysis::strip(Side ? R : L);
     const Expr *Col = Side ? L : R;
     const auto *Mul = dyn_cast<BinaryOperator>(Row);
-    if (!Mul || Mul->getOpcode() != BO_Mul || !isCanonicalIndex(Col, FD, TI, At, Cfg, Depth + 1))
+    if (!Mul || Mul->getOpcode() != BO_Mul ||
+        !isCanonicalIndex(Col, FD, TI, At, Cfg, Depth + 1))
       continue;
     for (int M = 0; M < 2; ++M) {
       const Expr *Coord = M ? Mul->getRHS() : Mul->getLHS();

@@ -60,27 +60,7 @@ std::string laneText(uint32_t Lanes) {
   return S;
 }
 
-/// The if or loop whose condition \p Terminator belongs to (through '&&'
-/// and '||').
-const Stmt *owningStatement(const Stmt *Terminator, const ParentMap &PM) {
-  const Stmt *S = Terminator;
-  while (const auto *BO = dyn_cast_or_null<BinaryOperator>(S)) {
-    if (!BO->isLogicalOp())
-      break;
-    const Stmt *P = PM.getParentIgnoreParenImpCasts(const_cast<Stmt *>(S));
-    if (!P)
-      break;
-    S = P;
-  }
-  return S;
-}
 
-bool contains(const Stmt *Outer, const Stmt *Inner, const ParentMap &PM) {
-  for (const Stmt *S = Inner; S; S = PM.getParent(S))
-    if (S == Outer)
-      return true;
-  return false;
-}
 
 /// The lanes of \p Missing that the condition ending \p B sends away, when
 /// it can be evaluated per lane.
@@ -258,14 +238,15 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
   if (Loc.isInvalid())
     return;
   // The whole condition of the if or loop, of which Why may test one part.
-  const Stmt *Owner = owningStatement(Why->getTerminatorStmt(), Cfg.parents());
+  const Stmt *Owner =
+      FunctionCfg::owningStatement(Why->getTerminatorStmt(), Cfg.parents());
   const Expr *Cond = fullCondition(Owner);
   uint32_t Leaving = Cond ? lanesDecidedBy(Cond, Missing, Lanes) : 0;
   if (!Leaving) {
     Cond = cast<Expr>(const_cast<CFGBlock *>(Why)->getTerminatorCondition());
     Leaving = lanesDecidedAt(Why, Missing, Lanes);
   }
-  bool Under = contains(Owner, C.Call, Cfg.parents());
+  bool Under = FunctionCfg::contains(Owner, C.Call, Cfg.parents());
   bool One = llvm::popcount(Missing) == 1;
   diag(Loc, "'%0' with mask %1 names %2, which %select{leave before it at|do "
             "not execute it under|leaves before it at|does not execute it "
