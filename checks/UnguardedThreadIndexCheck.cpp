@@ -514,6 +514,15 @@ UnguardedThreadIndexCheck::globalAccess(const Stmt *S, const FunctionCfg &Cfg,
         A.Kind = 1;
       else if (UO->getOpcode() == UO_AddrOf)
         A.Kind = 2;
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+      // An element of class type assigned through its operator=
+      // ('mean[i] = m' with a half or bfloat16 element).
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+          Op->getArg(0)->IgnoreParenImpCasts() == Cur)
+        A.Kind = 1;
+    } else if (isa<MaterializeTemporaryExpr>(P)) {
+      Cur = P;
+      continue;
     }
     break;
   }

@@ -1075,3 +1075,22 @@ __global__ void trailingWindow(const float *in, float *out, int n) {
     sum += in[j];
   out[i] = sum;
 }
+
+// An element of class type is written through its operator=.
+struct Half16 {
+  unsigned short bits;
+  __device__ Half16 &operator=(float v) {
+    bits = (unsigned short)v;
+    return *this;
+  }
+};
+__global__ void storeHalves(Half16 *mean, float m, int n) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx > n)
+    return;
+  mean[idx] = m;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'mean' at thread-derived index 'idx' can reach the bound in 'idx > n' [cuda-unguarded-thread-index]
+}
+void storeAllHalves(Half16 *mean, int n) {
+  storeHalves<<<(n + 127) / 128, 128>>>(mean, 1.0f, n);
+}
