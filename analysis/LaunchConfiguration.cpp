@@ -338,7 +338,9 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
       llvm::DenseMap<const VarDecl *, VarUse> &Out;
       Walker(ParentMap &PM, llvm::DenseMap<const VarDecl *, VarUse> &Out)
           : PM(PM), Out(Out) {}
-      const Stmt *up(const Stmt *S) {
+      /// \p S with the parentheses and no-op casts around it, and the
+      /// parent of that.
+      std::pair<const Stmt *, const Stmt *> climb(const Stmt *S) {
         const Stmt *P = PM.getParent(S);
         while (P && (isa<ParenExpr>(P) ||
                      (isa<ImplicitCastExpr>(P) &&
@@ -346,18 +348,10 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
           S = P;
           P = PM.getParent(S);
         }
-        return P;
+        return {S, P};
       }
-      const Stmt *self(const Stmt *S) {
-        const Stmt *P = PM.getParent(S);
-        while (P && (isa<ParenExpr>(P) ||
-                     (isa<ImplicitCastExpr>(P) &&
-                      cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp))) {
-          S = P;
-          P = PM.getParent(S);
-        }
-        return S;
-      }
+      const Stmt *up(const Stmt *S) { return climb(S).second; }
+      const Stmt *self(const Stmt *S) { return climb(S).first; }
       bool VisitDeclRefExpr(DeclRefExpr *DRE) {
         const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
         if (!VD)

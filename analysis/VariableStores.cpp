@@ -31,7 +31,8 @@ public:
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
       if (const VarDecl *VD = varOf(BO->getLHS())) {
-        Out.Values[VD].push_back({BO->getRHS(), /*IsInitializer=*/false});
+        Out.Values[VD].push_back({BO->getRHS(), /*IsInitializer=*/false,
+                                  BO->isCompoundAssignmentOp()});
         Out.Assigned.insert(VD);
       }
     return true;

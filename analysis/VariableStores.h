@@ -25,6 +25,9 @@ struct StoredValue {
   /// The variable's initializer, rather than the right-hand side of an
   /// assignment operator.
   bool IsInitializer;
+  /// The right-hand side of a compound assignment ('i += s'): the variable
+  /// then holds its old value updated, not \c Value.
+  bool IsCompound = false;
 };
 
 class VariableStores {

@@ -5,6 +5,7 @@
 #include "FunctionCfg.h"
 #include "LaunchConfiguration.h"
 #include "SourceLocations.h"
+#include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -159,51 +160,23 @@ bool isDenseGlobalIndex(const Expr *E, const FunctionDecl *FD,
   return false;
 }
 
-/// Whether \p Body stores into \p VD a value not derived from the thread
-/// index (its initializer, '= 0', '= atomicAdd(...)'), or takes its
-/// address. Such a variable holds a thread index on some paths only.
-bool storesOtherValue(const Stmt *S, const VarDecl *VD,
+/// Whether \p VD holds a thread index on some paths and another value on
+/// others: a whole value stored into it that is not derived from the thread
+/// index ('= 0', '= atomicAdd(...)'), or its address taken.
+bool storesOtherValue(const VarDecl *VD, const VariableStores &Stores,
                       const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
-  if (!S)
-    return false;
-  auto IsVD = [&](const Expr *E) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return DRE && DRE->getDecl() == VD;
-  };
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      if (D == VD && VD->getInit() && !TI.valueOf(VD->getInit(), FD).isIndex())
-        return true;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->getOpcode() == BO_Assign && IsVD(BO->getLHS()) &&
-      !TI.valueOf(BO->getRHS(), FD).isIndex())
-    return true;
-  if (const auto *UO = dyn_cast<UnaryOperator>(S);
-      UO && UO->getOpcode() == UO_AddrOf && IsVD(UO->getSubExpr()))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (storesOtherValue(Child, VD, FD, TI))
-      return true;
-  return false;
+  return Stores.isAddressTaken(VD) ||
+         llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+           return !V.IsCompound && !TI.valueOf(V.Value, FD).isIndex();
+         });
 }
 
-/// How many values \p S stores into \p VD whole: its initializer and
-/// plain assignments ('i += s' updates the value it holds).
-unsigned plainStores(const Stmt *S, const VarDecl *VD) {
-  if (!S)
-    return 0;
-  unsigned N = 0;
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
-    for (const Decl *D : DS->decls())
-      N += D == VD && VD->getInit();
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->getOpcode() == BO_Assign)
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
-        N += DRE->getDecl() == VD;
-  for (const Stmt *Child : S->children())
-    N += plainStores(Child, VD);
-  return N;
+/// How many whole values are stored into \p VD: its initializer and plain
+/// assignments ('i += s' updates the value it holds).
+unsigned plainStores(const VarDecl *VD, const VariableStores &Stores) {
+  return llvm::count_if(Stores.valuesOf(VD), [](const StoredValue &V) {
+    return !V.IsCompound;
+  });
 }
 
 /// Whether \p E mentions a variable whose value at \p At depends on the
@@ -215,6 +188,7 @@ unsigned plainStores(const Stmt *S, const VarDecl *VD) {
 bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
                                    const FunctionDecl *FD,
                                    const FunctionCfg *Cfg,
+                                   const VariableStores &Stores,
                                    ThreadIndexAnalysis &TI) {
   if (!E)
     return false;
@@ -222,13 +196,13 @@ bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       if ((VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) &&
           !VD->getType()->isPointerType() && TI.isModified(VD, FD) &&
-          (storesOtherValue(FD->getBody(), VD, FD, TI) ||
-           (plainStores(FD->getBody(), VD) > 1 &&
+          (storesOtherValue(VD, Stores, FD, TI) ||
+           (plainStores(VD, Stores) > 1 &&
             (!Cfg || !Cfg->hasUniqueReachingWrite(VD, At)))))
         return true;
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
-      if (mentionsPathDependentVariable(CE, At, FD, Cfg, TI))
+      if (mentionsPathDependentVariable(CE, At, FD, Cfg, Stores, TI))
         return true;
   return false;
 }
@@ -659,6 +633,15 @@ void UnguardedThreadIndexCheck::checkHelperCall(const CallExpr *Call,
   }
 }
 
+const VariableStores &
+UnguardedThreadIndexCheck::storesOf(const FunctionDecl *Kernel) {
+  if (StoresFunction != Kernel) {
+    Stores = VariableStores::of(Kernel->getBody());
+    StoresFunction = Kernel;
+  }
+  return Stores;
+}
+
 /// Whether the default mode reports the access: what the kernel's
 /// launches say (\p Cover, for the note), the kernel's own evidence when no
 /// launch is visible, and the analysis's confidence in the index.
@@ -724,7 +707,8 @@ bool UnguardedThreadIndexCheck::isCertain(const Access &A,
                                  : A.At;
     const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel);
     auto PathDependent = [&](const Expr *Part) {
-      return mentionsPathDependentVariable(Part, At, Kernel, Cfg, *Analysis);
+      return mentionsPathDependentVariable(Part, At, Kernel, Cfg,
+                                           storesOf(Kernel), *Analysis);
     };
     if (V.Unguarded.empty() || CallerIndex
             ? PathDependent(Shown)

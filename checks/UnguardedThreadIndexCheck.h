@@ -6,6 +6,7 @@
 #include "CudaFunctionCheck.h"
 #include "LaunchConfiguration.h"
 #include "ThreadIndexAnalysis.h"
+#include "VariableStores.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -28,6 +29,7 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  void startTranslationUnit() override { StoresFunction = nullptr; }
   /// A read or write of global memory.
   struct Access {
     const Expr *At = nullptr;       ///< The subscript or dereference.
@@ -50,7 +52,12 @@ private:
                     const CallExpr *ThroughCall = nullptr,
                     const Expr *CallerIndex = nullptr);
 
+  /// The stores of \p Kernel's variables, summarized once per kernel.
+  const VariableStores &storesOf(const FunctionDecl *Kernel);
+
   const bool StrictMode;
+  const FunctionDecl *StoresFunction = nullptr;
+  VariableStores Stores;
   /// This translation unit's, set by checkFunction().
   ThreadIndexAnalysis *Analysis = nullptr;
 };
