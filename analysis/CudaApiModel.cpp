@@ -3,6 +3,7 @@
 #include "CudaApiModel.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/SmallVector.h"
@@ -324,12 +325,12 @@ struct BarrierRow {
 const llvm::SmallVector<BarrierRow, 8> &barrierRows() {
   static const llvm::SmallVector<BarrierRow, 8> Rows = [] {
     constexpr BarrierScope Block = BarrierScope::Block,
-                           Warp = BarrierScope::Warp;
+                           Warp = BarrierScope::Warp, Tile = BarrierScope::Tile;
     llvm::SmallVector<BarrierRow, 8> R;
 #define CUDA_BARRIER(Scope, GroupClass, Name)                                  \
   R.push_back({Scope, #GroupClass, #Name});
 #include "CudaApiModel.def"
-    (void)Block, (void)Warp;
+    (void)Block, (void)Warp, (void)Tile;
     return R;
   }();
   return Rows;
@@ -353,12 +354,23 @@ llvm::StringRef groupClassOf(QualType T) {
 
 } // namespace
 
+std::optional<int64_t> CudaApiModel::tileSizeOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec || Spec->getName() != "thread_block_tile" ||
+      !isInCooperativeGroups(Spec) || Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return std::nullopt;
+  return Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
+}
+
 std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
   const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier())
     return std::nullopt;
   llvm::StringRef Name = FD->getName();
   llvm::StringRef Group;
+  QualType GroupType;
   bool Global = FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
   if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
     // block.sync() calls a static member: the class is the object's.
@@ -369,15 +381,19 @@ std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
                  dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
       Object = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
                              : ME->getBase()->getType();
-    Group = groupClassOf(Object);
+    GroupType = Object;
   } else if (!Global && isInCooperativeGroups(FD) && Call->getNumArgs() >= 1) {
-    Group = groupClassOf(Call->getArg(0)->getType());
+    GroupType = Call->getArg(0)->getType();
   } else if (!Global) {
     return std::nullopt;
   }
+  if (!GroupType.isNull())
+    Group = groupClassOf(GroupType);
   for (const BarrierRow &R : barrierRows())
     if (R.Name == Name && R.GroupClass == Group)
-      return BarrierInfo{R.Scope, R.GroupClass};
+      return BarrierInfo{R.Scope, R.GroupClass,
+                         GroupType.isNull() ? std::nullopt
+                                            : tileSizeOf(GroupType)};
   return std::nullopt;
 }
 

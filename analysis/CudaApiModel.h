@@ -157,13 +157,17 @@ struct ResourceInfo {
 enum class SpecialStream { Default, Legacy, PerThread };
 
 /// The threads that must all arrive at a barrier.
-enum class BarrierScope { Block, Warp };
+/// Tile: the threads of one cooperative_groups tile (thread_block_tile<N>,
+/// coalesced_group), at most a warp.
+enum class BarrierScope { Block, Warp, Tile };
 
 /// A barrier call: its scope, and the cooperative_groups class it belongs
 /// to ("" for __syncthreads and the like).
 struct BarrierInfo {
   BarrierScope Scope;
   llvm::StringRef GroupClass;
+  /// The threads of the group, when its type says (thread_block_tile<32>).
+  std::optional<int64_t> GroupSize;
 };
 
 /// A warp collective (CUDA_WARP_COLLECTIVE rows): the lane-mask,
@@ -256,6 +260,8 @@ public:
 
   /// The barrier \p Call waits at (CUDA_BARRIER rows), if it is one.
   static std::optional<BarrierInfo> barrierOf(const CallExpr *Call);
+  /// N for a cooperative_groups::thread_block_tile<N> (through references).
+  static std::optional<int64_t> tileSizeOf(QualType T);
   /// The warp collective \p Call is (CUDA_WARP_COLLECTIVE rows), if it is
   /// one: a function of the global namespace.
   static std::optional<WarpCollectiveInfo>

@@ -1,6 +1,7 @@
 //===- WarpLanes.cpp ------------------------------------------------------===//
 
 #include "WarpLanes.h"
+#include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
@@ -114,17 +115,6 @@ Value arithmetic(BinaryOperatorKind Op, Value A, Value B) {
   return Value::unknown();
 }
 
-/// The tile size of a cooperative_groups::thread_block_tile<Size> object.
-std::optional<int64_t> tileSize(QualType T) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!Spec || Spec->getName() != "thread_block_tile" ||
-      Spec->getTemplateArgs().size() < 1 ||
-      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
-    return std::nullopt;
-  return Spec->getTemplateArgs()[0].getAsIntegral().getExtValue();
-}
-
 /// The one returned expression of a body `{ return E; }`.
 const Expr *singleReturn(const FunctionDecl *FD) {
   const auto *Body =
@@ -188,7 +178,7 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
   const CXXMethodDecl *MD = MC->getMethodDecl();
   llvm::StringRef Method = MD && MD->getIdentifier() ? MD->getName() : "";
   const CXXRecordDecl *RD = MC->getObjectType()->getAsCXXRecordDecl();
-  if (std::optional<int64_t> Size = tileSize(MC->getObjectType())) {
+  if (std::optional<int64_t> Size = CudaApiModel::tileSizeOf(MC->getObjectType())) {
     bool InWarp = *Size > 0 && *Size <= 32 && llvm::isPowerOf2_64(*Size);
     if (Method == "thread_rank" && InWarp)
       return Value::known(T.Linear % *Size, false);

@@ -3,6 +3,7 @@
 #include "MissingSyncthreadsCheck.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
+#include "LaunchConfiguration.h"
 #include "SourceLocations.h"
 #include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
@@ -27,14 +28,6 @@ const VarDecl *varOf(const Expr *E) {
 
 namespace {
 
-bool isSharedArray(const VarDecl *VD) {
-  if (!VD || !VD->hasAttr<CUDASharedAttr>())
-    return false;
-  const Type *T = VD->getType()->getUnqualifiedDesugaredType();
-  const auto *AT = dyn_cast<ArrayType>(T);
-  return AT && !AT->getElementType()->isArrayType();
-}
-
 /// The number of array dimensions of \p T (2 for float[16][17]).
 unsigned arrayRank(QualType T) {
   unsigned Rank = 0;
@@ -46,10 +39,10 @@ unsigned arrayRank(QualType T) {
   return Rank;
 }
 
-/// The shared array an element access is made in, and its rank: a
-/// __shared__ array, or a local 'float (*t)[N]' that always points to the
-/// start of one (then the pointer is the array: views of one buffer with
-/// other shapes are never compared).
+/// The shared array or scalar an access is made in, and its rank (0 for a
+/// scalar): a __shared__ variable, or a local pointer that always points
+/// into one ('float (*t)[N] = tile', 'volatile float *v = s'). A pointer is
+/// its own array: views of one buffer with other shapes are never compared.
 const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
                              ThreadIndexAnalysis &TIA,
                              const VariableStores &Stores,
@@ -58,16 +51,31 @@ const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
     return nullptr;
   if (VD->hasAttr<CUDASharedAttr>()) {
     Rank = arrayRank(VD->getType());
-    return Rank ? VD : nullptr;
+    return VD;
   }
   const auto *PT = VD->getType()->getAs<PointerType>();
   if (!PT || !VD->isLocalVarDecl() || !VD->getInit() ||
-      TIA.isModified(VD, FD) || Stores.isAddressTaken(VD))
+      TIA.isModified(VD, FD) || Stores.isAddressTaken(VD) ||
+      Stores.isAssigned(VD))
     return nullptr;
   unsigned Inner = arrayRank(PT->getPointeeType());
-  const VarDecl *Target = varOf(VD->getInit());
-  if (!Inner || !Target || !Target->hasAttr<CUDASharedAttr>() ||
-      !arrayRank(Target->getType()))
+  const Expr *Init = VD->getInit()->IgnoreParenCasts();
+  // '&s[k]' and 's + k' point into s too.
+  if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+      UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *AS =
+            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+      Init = AS->getBase()->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Init);
+      BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType())
+    Init = BO->getLHS()->IgnoreParenCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Init);
+  const auto *Target = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  // A pointer to rows may view any shared array; a pointer to elements,
+  // a one-dimensional one.
+  unsigned TargetRank = Target ? arrayRank(Target->getType()) : 0;
+  if (!Target || !Target->hasAttr<CUDASharedAttr>() || !TargetRank ||
+      (!Inner && TargetRank != 1))
     return nullptr;
   Rank = Inner + 1;
   return VD;
@@ -86,29 +94,98 @@ std::string indexText(const Expr *At, const ASTContext &Ctx) {
   return Text;
 }
 
-bool isBarrierFor(const Stmt *S, BarrierScope &Scope) {
+std::optional<BarrierInfo> barrierAt(const Stmt *S) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
-  if (!Call)
-    return false;
-  auto B = CudaApiModel::barrierOf(Call);
-  if (!B)
-    return false;
-  Scope = B->Scope;
-  return true;
+  return Call ? CudaApiModel::barrierOf(Call) : std::nullopt;
+}
+
+/// The same-TU definition of the __device__ function \p Call calls, outside
+/// system headers.
+const FunctionDecl *helperDefinition(const CallExpr *Call) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>() ||
+      Def->hasAttr<CUDAGlobalAttr>() ||
+      Def->getASTContext().getSourceManager().isInSystemHeader(
+          Def->getLocation()))
+    return nullptr;
+  return Def;
+}
+
+/// Whether \p E names a parameter (of a helper: its value is the caller's).
+bool mentionsParameter(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      Found |= isa<ParmVarDecl>(DRE->getDecl());
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+/// Whether \p E calls a member of a cooperative_groups tile
+/// ('tile.thread_rank()').
+bool mentionsTileRank(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *Call) {
+      // Static members too: tile.thread_rank() is a plain call.
+      const auto *ME =
+          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+      if (!ME)
+        return true;
+      QualType T = ME->isArrow()
+                       ? ME->getBase()->getType()->getPointeeType()
+                       : ME->getBase()->getType();
+      const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+      Found |= CudaApiModel::tileSizeOf(T).has_value() ||
+               (RD && RD->getIdentifier() &&
+                RD->getName() == "coalesced_group");
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
 }
 
 } // namespace
 
+const VariableStores &
+MissingSyncthreadsCheck::storesOf(const FunctionDecl *FD) {
+  if (FD == Kernel || !FD)
+    return *CurrentStores;
+  auto It = HelperStores.find(FD);
+  if (It == HelperStores.end())
+    It = HelperStores.emplace(FD, VariableStores::of(FD->getBody())).first;
+  return It->second;
+}
+
+const Expr *MissingSyncthreadsCheck::boundArgument(const Expr *E,
+                                                   const FunctionDecl *FD) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(varOf(E));
+  if (!P || FD == Kernel)
+    return nullptr;
+  auto It = ArgumentOf.find(P);
+  if (It == ArgumentOf.end() || Analysis->isModified(P, FD) ||
+      storesOf(FD).isAssigned(P) || storesOf(FD).isAddressTaken(P))
+    return nullptr;
+  return It->second;
+}
+
 bool MissingSyncthreadsCheck::isThreadId(const Expr *E,
                                          const FunctionDecl *FD) {
   E = ThreadIndexAnalysis::strip(E);
+  if (const Expr *Arg = boundArgument(E, FD))
+    return isThreadId(Arg, Kernel);
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
     return Src == TS_ThreadInBlock && Dim == 0;
   const VarDecl *VD = varOf(E);
   if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
-      Analysis->isModified(VD, FD) || CurrentStores->isAddressTaken(VD))
+      Analysis->isModified(VD, FD) || storesOf(FD).isAddressTaken(VD))
     return false;
   const Expr *Init = ThreadIndexAnalysis::strip(VD->getInit());
   return ThreadIndexAnalysis::isThreadQuery(Init, Src, Dim) &&
@@ -122,20 +199,27 @@ bool MissingSyncthreadsCheck::isUniform(const Expr *E, const FunctionDecl *FD,
     return false;
   if (constantOf(E, FD->getASTContext()))
     return true;
+  if (const Expr *Arg = boundArgument(E, FD))
+    return isUniform(Arg, Kernel, Depth + 1);
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
     return Src == TS_BlockInGrid || Src == TS_BlockDim || Src == TS_GridDim;
   if (const VarDecl *VD = varOf(E)) {
+    const VariableStores &Stores = storesOf(FD);
     if (!VD->getType()->isIntegralOrEnumerationType() ||
-        CurrentStores->isAddressTaken(VD) || VD->hasGlobalStorage())
+        Stores.isAddressTaken(VD) || VD->hasGlobalStorage())
       return false;
-    if (!isa<ParmVarDecl>(VD)) {
-      if (!VD->isLocalVarDecl() || !VD->getInit() ||
-          !isUniform(VD->getInit(), FD, Depth + 1))
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      // A helper's parameter may be anything its callers pass.
+      const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
+      if (!Owner || !Owner->hasAttr<CUDAGlobalAttr>())
         return false;
+    } else if (!VD->isLocalVarDecl() || !VD->getInit() ||
+               !isUniform(VD->getInit(), FD, Depth + 1)) {
+      return false;
     }
-    for (const StoredValue &V : CurrentStores->valuesOf(VD))
+    for (const StoredValue &V : Stores.valuesOf(VD))
       if (!V.IsInitializer && V.Value != VD->getInit() &&
           !isUniform(V.Value, FD, Depth + 1))
         return false;
@@ -164,6 +248,8 @@ bool MissingSyncthreadsCheck::readIndex(const Expr *E, int64_t Coeff,
     A.Const += Coeff * *V;
     return true;
   }
+  if (const Expr *Arg = boundArgument(E, FD))
+    return readIndex(Arg, Coeff, A, Kernel, Ctx);
   if (isThreadId(E, FD)) {
     if (A.Thread && A.Coeff != 0 &&
         Analysis->variablePartKey(A.Thread) != Analysis->variablePartKey(E))
@@ -193,7 +279,7 @@ bool MissingSyncthreadsCheck::readIndex(const Expr *E, int64_t Coeff,
       break;
     }
   }
-  if (!isUniform(E, FD, 0))
+  if (!isUniform(E, FD, 0) || (FD != Kernel && mentionsParameter(E)))
     return false;
   std::string Key = ThreadIndexAnalysis::textOf(E, Ctx);
   A.Uniform[Key] += Coeff;
@@ -216,20 +302,79 @@ bool MissingSyncthreadsCheck::readIndex(const Expr *E, int64_t Coeff,
   return true;
 }
 
+llvm::SmallVector<MissingSyncthreadsCheck::Condition, 4>
+MissingSyncthreadsCheck::conditionsOver(const Access &A) {
+  llvm::SmallVector<Condition, 4> Out;
+  auto Climb = [&](const Stmt *From, const FunctionDecl *Fn) {
+    const FunctionCfg *Cfg =
+        TranslationUnitAnalyses::get(Fn->getASTContext()).cfgOf(Fn);
+    if (!Cfg)
+      return;
+    const ParentMap &PM = Cfg->parents();
+    const Stmt *Child = From;
+    for (const Stmt *S = PM.getParent(Child); S;
+         Child = S, S = PM.getParent(S)) {
+      const Expr *Cond = nullptr;
+      bool Negated = false;
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        if (Child == If->getCond())
+          continue;
+        Cond = If->getCond();
+        Negated = Child != If->getThen();
+      } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+        Cond = Child == W->getBody() ? W->getCond() : nullptr;
+      } else if (const auto *For = dyn_cast<ForStmt>(S)) {
+        Cond = Child == For->getBody() ? For->getCond() : nullptr;
+      } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+        Cond = Child == Do->getBody() ? Do->getCond() : nullptr;
+      } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
+        Cond = Child != CO->getCond() ? CO->getCond() : nullptr;
+        Negated = true; // Either arm: treated as separating.
+      } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+                 BO && BO->isLogicalOp() && Child == BO->getRHS()) {
+        Cond = BO->getLHS();
+        Negated = BO->getOpcode() == BO_LOr;
+      } else if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
+        Cond = Sw->getCond();
+        Negated = true;
+      }
+      if (Cond)
+        Out.push_back({Cond, Fn, Negated});
+    }
+  };
+  Climb(A.At, A.Fn);
+  if (A.Call)
+    Climb(A.Call, Kernel);
+  return Out;
+}
+
+llvm::SmallVector<MissingSyncthreadsCheck::FactIn, 8>
+MissingSyncthreadsCheck::factsAt(const Access &A, bool &Known) {
+  llvm::SmallVector<FactIn, 8> Out;
+  const FactList *Facts = Analysis->boundsAt(A.Local, A.Fn);
+  Known = Facts != nullptr;
+  if (Facts)
+    for (const BoundFact *F : *Facts)
+      Out.push_back({F, A.Fn});
+  if (A.Call)
+    if (const FactList *AtCall = Analysis->boundsAt(A.Point, Kernel))
+      for (const BoundFact *F : *AtCall)
+        Out.push_back({F, Kernel});
+  return Out;
+}
+
 bool MissingSyncthreadsCheck::guardedBelow(const Access &A,
                                            const std::string &RHSKey,
                                            int64_t Max,
-                                           const FunctionDecl *FD) {
+                                           const FunctionDecl *) {
   if (!A.Thread)
     return false;
   // Any of the facts on the thread's index may be the one that separates
   // the two threads (t < cols and t < s both hold inside a guarded
   // reduction).
-  const FactList *Facts = Analysis->boundsAt(A.Point, FD);
-  if (!Facts)
-    return false;
+  bool Known;
   std::string Key = Analysis->variablePartKey(A.Thread);
-  for (const BoundFact *F : *Facts)
+  for (auto [F, Fn] : factsAt(A, Known))
     if (F->K == BoundFact::Less && F->LHSKey == Key && F->RHSKey == RHSKey &&
         F->RHSConst <= Max)
       return true;
@@ -237,29 +382,20 @@ bool MissingSyncthreadsCheck::guardedBelow(const Access &A,
 }
 
 bool MissingSyncthreadsCheck::hasThreadGuard(const Access &At,
-                                             const Expr *Thread,
-                                             const FunctionDecl *FD) {
-  const FactList *Facts = Analysis->boundsAt(At.Point, FD);
-  if (!Facts)
+                                             const Expr *,
+                                             const FunctionDecl *) {
+  bool Known;
+  auto Facts = factsAt(At, Known);
+  if (!Known)
     return true; // Unknown: stay silent.
-  for (const BoundFact *F : *Facts)
-    if (F->Guard && mentionsThread(F->Guard, FD))
+  for (auto [F, Fn] : Facts)
+    if (F->Guard && mentionsThread(F->Guard, Fn))
       return true;
   // Facts keep only upper bounds: look at the statements around the
   // access for the other conditions (tid == 0, tid >= off).
-  const ParentMap &PM =
-      TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
-  for (const Stmt *S = At.At; S; S = PM.getParent(S)) {
-    const Expr *Cond = nullptr;
-    if (const auto *If = dyn_cast<IfStmt>(S))
-      Cond = If->getCond();
-    else if (const auto *W = dyn_cast<WhileStmt>(S))
-      Cond = W->getCond();
-    else if (const auto *For = dyn_cast<ForStmt>(S))
-      Cond = For->getCond();
-    if (Cond && mentionsThread(Cond, FD))
+  for (const Condition &C : conditionsOver(At))
+    if (mentionsThread(C.Cond, C.Fn))
       return true;
-  }
   return false;
 }
 
@@ -289,26 +425,19 @@ bool MissingSyncthreadsCheck::writerIsOneThread(const Access &W,
 }
 
 bool MissingSyncthreadsCheck::onlyThread(const Access &A,
-                                         const FunctionDecl *FD,
+                                         const FunctionDecl *,
                                          int64_t &Thread) {
   // The access sits in the then-branch of 'if (tid == c)'.
-  const ParentMap &PM =
-      TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
-  const Stmt *Child = A.At;
-  for (const Stmt *S = PM.getParent(Child); S;
-       Child = S, S = PM.getParent(S)) {
-    const auto *If = dyn_cast<IfStmt>(S);
-    if (!If || If->getThen() != Child)
-      continue;
+  for (const Condition &C : conditionsOver(A)) {
     const auto *Eq =
-        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(If->getCond()));
-    if (!Eq || Eq->getOpcode() != BO_EQ)
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(C.Cond));
+    if (C.Negated || !Eq || Eq->getOpcode() != BO_EQ)
       continue;
-    ASTContext &Ctx = FD->getASTContext();
+    ASTContext &Ctx = C.Fn->getASTContext();
     for (auto [Tid, Value] : {std::pair{Eq->getLHS(), Eq->getRHS()},
                               std::pair{Eq->getRHS(), Eq->getLHS()}})
-      if (auto C = constantOf(Value, Ctx); C && isThreadId(Tid, FD)) {
-        Thread = *C;
+      if (auto V = constantOf(Value, Ctx); V && isThreadId(Tid, C.Fn)) {
+        Thread = *V;
         return true;
       }
   }
@@ -348,21 +477,53 @@ bool MissingSyncthreadsCheck::readsOtherThreadsElement(
     return false;
   // A loop counter walks over the elements of other threads too.
   for (const VarDecl *V : Reader.Vars)
-    if (isEnclosingLoopCounter(V, Reader.At, FD))
+    if (isEnclosingLoopCounter(V, Reader.At, Reader.Fn))
       return true;
   // A constant index is another thread's element unless it is c's own.
   return Reader.Uniform.empty() && Writer.Uniform.empty() &&
-         Reader.Const - Writer.Const != Thread;
+         Reader.Const - Writer.Const != Thread &&
+         !noThreadAt(Reader.Const - Writer.Const);
 }
 
 int64_t MissingSyncthreadsCheck::warpBound(const Access &A,
-                                           const FunctionDecl *FD) {
+                                           const FunctionDecl *) {
   if (!A.Thread || A.Coeff != 1)
     return -1;
-  const BoundFact *F = Analysis->boundOn(A.Thread, A.Point, FD);
-  if (F && F->K == BoundFact::Less && F->RHSKey.empty())
-    return F->RHSConst;
-  return -1;
+  if (!A.Call) {
+    const BoundFact *F = Analysis->boundOn(A.Thread, A.Point, A.Fn);
+    return F && F->K == BoundFact::Less && F->RHSKey.empty() ? F->RHSConst
+                                                              : -1;
+  }
+  bool Known;
+  int64_t Bound = -1;
+  std::string Key = Analysis->variablePartKey(A.Thread);
+  for (auto [F, Fn] : factsAt(A, Known))
+    if (F->K == BoundFact::Less && F->LHSKey == Key && F->RHSKey.empty() &&
+        (Bound < 0 || F->RHSConst < Bound))
+      Bound = F->RHSConst;
+  return Bound;
+}
+
+bool MissingSyncthreadsCheck::noThreadAt(int64_t Offset) {
+  if (Offset < 0)
+    return true;
+  const KernelLaunches &L =
+      TranslationUnitAnalyses::get(Kernel->getASTContext())
+          .launches()
+          .launchesOf(Kernel);
+  return L.known() && L.BlockDim[0] && *L.BlockDim[0] > 0 &&
+         Offset >= *L.BlockDim[0];
+}
+
+bool MissingSyncthreadsCheck::underTileGuard(const Access &A) {
+  bool Known;
+  for (auto [F, Fn] : factsAt(A, Known))
+    if (F->Guard && mentionsTileRank(F->Guard))
+      return true;
+  for (const Condition &C : conditionsOver(A))
+    if (mentionsTileRank(C.Cond))
+      return true;
+  return false;
 }
 
 bool MissingSyncthreadsCheck::conflicts(const Access &First,
@@ -391,8 +552,9 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
                      !hasThreadGuard(Second, Second.Thread, FD);
     bool AfterChange = (First.Write && Second.Read) || Unguarded;
     if (Diff.empty()) {
-      if (K == 0)
-        return false; // The same thread.
+      // The same thread, or a thread the launches never run.
+      if (K == 0 || noThreadAt(K < 0 ? -K : K))
+        return false;
       if (!GuardsHold)
         return AfterChange;
       // The larger of the two threads is past a constant guard.
@@ -436,26 +598,35 @@ bool MissingSyncthreadsCheck::conflicts(const Access &First,
   // that reaches other threads' elements. And the same the other way round:
   // such a read, then every thread overwrites its element (a tile refilled
   // while others still read it).
+  auto Unowned = [&](const Access &Fixed, const Access &Own) {
+    return Fixed.Uniform.empty() && Own.Uniform.empty() &&
+           noThreadAt(Fixed.Const - Own.Const);
+  };
   if (First.Coeff == 1 && Second.Coeff == 0 && First.Write &&
       Second.Read && !Second.Write) {
-    if (hasThreadGuard(First, First.Thread, FD))
+    if (hasThreadGuard(First, First.Thread, FD) || Unowned(Second, First))
       return false;
     return !hasThreadGuard(Second, First.Thread, FD) ||
            readsOtherThreadsElement(Second, First, FD);
   }
   if (First.Coeff == 0 && Second.Coeff == 1 && First.Read &&
       !First.Write && Second.Write) {
-    if (hasThreadGuard(Second, Second.Thread, FD))
+    if (hasThreadGuard(Second, Second.Thread, FD) || Unowned(First, Second))
       return false;
     return !hasThreadGuard(First, Second.Thread, FD) ||
            readsOtherThreadsElement(First, Second, FD);
   }
-  if (First.Coeff == 0 && Second.Coeff == 0 && First.Write && Second.Read &&
-      !Second.Write && First.Uniform == Second.Uniform &&
-      First.Const == Second.Const) {
-    // One writer (if (tid == 0) s[0] = ...), and every thread reads.
-    return writerIsOneThread(First, FD) &&
-           !hasThreadGuard(Second, nullptr, FD);
+  if (First.Coeff == 0 && Second.Coeff == 0 &&
+      First.Uniform == Second.Uniform && First.Const == Second.Const &&
+      (GuardsHold || First.Uniform.empty())) {
+    // One writer (if (tid == 0) s[0] = ...), and every thread reads; or
+    // every thread reads, and then one thread overwrites it.
+    if (First.Write && Second.Read && !Second.Write)
+      return writerIsOneThread(First, FD) &&
+             !hasThreadGuard(Second, nullptr, FD);
+    if (First.Read && !First.Write && Second.Write)
+      return writerIsOneThread(Second, FD) &&
+             !hasThreadGuard(First, nullptr, FD);
   }
   return false;
 }
@@ -574,7 +745,7 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
   }
   unsigned Dim;
   if (Analysis->threadCoordinate(E, FD, Dim)) {
-    if (const VarDecl *VD = varOf(E); VD && CurrentStores->isAddressTaken(VD))
+    if (const VarDecl *VD = varOf(E); VD && storesOf(FD).isAddressTaken(VD))
       return false;
     L.Coord[Level][Dim] += Coeff;
     return true;
@@ -634,8 +805,8 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
   const VarDecl *VD = varOf(E);
   if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
       !VD->getType()->isIntegralOrEnumerationType() ||
-      Analysis->isModified(VD, FD) || CurrentStores->isAddressTaken(VD) ||
-      CurrentStores->isAssigned(VD))
+      Analysis->isModified(VD, FD) || storesOf(FD).isAddressTaken(VD) ||
+      storesOf(FD).isAssigned(VD))
     return false;
   struct Stable : RecursiveASTVisitor<Stable> {
     MissingSyncthreadsCheck &C;
@@ -645,8 +816,8 @@ bool MissingSyncthreadsCheck::readLinear(const Expr *E, int64_t Coeff,
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
         if (C.Analysis->isModified(V, FD) ||
-            C.CurrentStores->isAddressTaken(V) ||
-            C.CurrentStores->isAssigned(V))
+            C.storesOf(FD).isAddressTaken(V) ||
+            C.storesOf(FD).isAssigned(V))
           Ok = false;
       return Ok;
     }
@@ -664,7 +835,7 @@ bool MissingSyncthreadsCheck::varies(const Expr *E, const FunctionDecl *FD) {
     Finder(MissingSyncthreadsCheck &C, const FunctionDecl *FD) : C(C), FD(FD) {}
     bool VisitDeclRefExpr(DeclRefExpr *DRE) {
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
-        if (C.Analysis->isModified(V, FD) || C.CurrentStores->isAssigned(V))
+        if (C.Analysis->isModified(V, FD) || C.storesOf(FD).isAssigned(V))
           Found = true;
       return !Found;
     }
@@ -727,48 +898,20 @@ bool MissingSyncthreadsCheck::harmlessCondition(const Expr *Cond,
 bool MissingSyncthreadsCheck::separatesThreads(const Access &At,
                                                const Access &First,
                                                const Access &Second,
-                                               const FunctionDecl *FD) {
-  const FactList *Facts = Analysis->boundsAt(At.Point, FD);
-  if (!Facts)
+                                               const FunctionDecl *) {
+  bool Known;
+  auto Facts = factsAt(At, Known);
+  if (!Known)
     return true; // Unknown: stay silent.
-  for (const BoundFact *F : *Facts)
-    if (F->Guard && mentionsThread(F->Guard, FD) &&
-        (F->K != BoundFact::Less || !harmlessBound(F->Bound, First, Second, FD)))
+  for (auto [F, Fn] : Facts)
+    if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        (F->K != BoundFact::Less ||
+         !harmlessBound(F->Bound, First, Second, Fn)))
       return true;
-  const ParentMap &PM =
-      TranslationUnitAnalyses::get(FD->getASTContext()).cfgOf(FD)->parents();
-  const Stmt *Child = At.At;
-  for (const Stmt *S = PM.getParent(Child); S;
-       Child = S, S = PM.getParent(S)) {
-    const Expr *Cond = nullptr;
-    bool Negated = false;
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (Child == If->getCond())
-        continue;
-      Cond = If->getCond();
-      Negated = Child != If->getThen();
-    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      Cond = Child == W->getBody() ? W->getCond() : nullptr;
-    } else if (const auto *For = dyn_cast<ForStmt>(S)) {
-      Cond = Child == For->getBody() ? For->getCond() : nullptr;
-    } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
-      Cond = Child == Do->getBody() ? Do->getCond() : nullptr;
-    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
-      Cond = Child != CO->getCond() ? CO->getCond() : nullptr;
-      Negated = true; // Either arm: treated as separating.
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
-               BO && BO->isLogicalOp() && Child == BO->getRHS()) {
-      Cond = BO->getLHS();
-      Negated = BO->getOpcode() == BO_LOr;
-    } else if (const auto *Sw = dyn_cast<SwitchStmt>(S)) {
-      Cond = Sw->getCond();
-      Negated = true;
-    }
-    if (!Cond || !mentionsThread(Cond, FD))
-      continue;
-    if (Negated || !harmlessCondition(Cond, First, Second, FD))
+  for (const Condition &C : conditionsOver(At))
+    if (mentionsThread(C.Cond, C.Fn) &&
+        (C.Negated || !harmlessCondition(C.Cond, First, Second, C.Fn)))
       return true;
-  }
   return false;
 }
 
@@ -884,80 +1027,174 @@ struct MissingSyncthreadsCheck::Candidate {
   std::vector<Linear> Forms;
 };
 
-/// The accesses to shared arrays, by the CFG element where they happen.
+/// The shared access made at CFG element \p S of \p FD, if it is one: an
+/// element of a shared array, with its subscripts in \p Indices, or a
+/// shared scalar.
+std::optional<MissingSyncthreadsCheck::Access>
+MissingSyncthreadsCheck::accessAt(const Stmt *S, const FunctionCfg &Cfg,
+                                  const FunctionDecl *FD,
+                                  llvm::SmallVector<const Expr *, 3> &Indices) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E || !(isa<ArraySubscriptExpr>(E) || isa<DeclRefExpr>(E)))
+    return std::nullopt;
+  Indices.clear();
+  const Expr *Base = E;
+  while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
+    Indices.insert(Indices.begin(), Sub->getIdx());
+    Base = ThreadIndexAnalysis::strip(Sub->getBase());
+  }
+  unsigned Rank = 0;
+  const VarDecl *VD = nullptr;
+  if (const Expr *Arg = boundArgument(Base, FD)) {
+    // A helper's pointer parameter bound to a kernel's shared array.
+    VD = sharedArrayOf(varOf(Arg), Rank, *Analysis, storesOf(Kernel), Kernel);
+    if (Rank != 1)
+      return std::nullopt;
+  } else {
+    VD = sharedArrayOf(varOf(Base), Rank, *Analysis, storesOf(FD), FD);
+  }
+  // Only whole elements: 'tile[ty]' alone is a row. Scalars by name.
+  if (!VD || Indices.size() != Rank ||
+      (Rank == 0 && (!isa<DeclRefExpr>(E) || !VD->getType()->isScalarType())))
+    return std::nullopt;
+  Access A;
+  A.At = E;
+  A.Array = VD;
+  A.Fn = FD;
+  A.Scalar = Rank == 0;
+  const Stmt *P = Cfg.parents().getParentIgnoreParens(const_cast<Expr *>(E));
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+      BO && BO->isAssignmentOp() &&
+      ThreadIndexAnalysis::strip(BO->getLHS()) == E) {
+    A.Write = true;
+    A.Read = BO->isCompoundAssignmentOp();
+    A.Local = BO;
+  } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P);
+             UO && UO->isIncrementDecrementOp()) {
+    A.Read = A.Write = true;
+    A.Local = UO;
+  } else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
+             IC && IC->getCastKind() == CK_LValueToRValue) {
+    A.Read = true;
+    A.Local = E;
+  } else {
+    return std::nullopt;
+  }
+  if (!Cfg.pointOf(A.Local))
+    return std::nullopt;
+  A.Point = A.Local;
+  return A;
+}
+
+void MissingSyncthreadsCheck::addCandidate(
+    Access A, const llvm::SmallVector<const Expr *, 3> &Indices,
+    std::vector<Candidate> &Out, ASTContext &Ctx) {
+  Candidate C;
+  if (A.Scalar) {
+    C.Flat = std::move(A);
+    Out.push_back(std::move(C));
+    return;
+  }
+  if (Indices.size() == 1) {
+    Access Flat = A;
+    if (readIndex(Indices[0], 1, Flat, A.Fn, Ctx) &&
+        (Flat.Coeff == 0 || Flat.Coeff == 1 || Flat.Coeff == -1))
+      C.Flat = std::move(Flat);
+  }
+  // Accesses in helpers are read one-dimensionally only.
+  if (!A.Call) {
+    Access Multi = A;
+    Multi.Multi = true;
+    bool Ok = true;
+    for (const Expr *Idx : Indices) {
+      Linear L;
+      if (!(Ok = readLinear(Idx, 1, 0, L, Multi, A.Fn, Ctx, 0)))
+        break;
+      C.Forms.push_back(std::move(L));
+    }
+    if (Ok)
+      C.Multi = std::move(Multi);
+  }
+  if (C.Flat || C.Multi)
+    Out.push_back(std::move(C));
+}
+
+bool MissingSyncthreadsCheck::waitsAtBarrier(const FunctionDecl *Callee,
+                                             int Depth) {
+  if (auto It = WaitsAtBarrier.find(Callee); It != WaitsAtBarrier.end())
+    return It->second;
+  WaitsAtBarrier[Callee] = false; // Recursion: no.
+  struct Finder : RecursiveASTVisitor<Finder> {
+    MissingSyncthreadsCheck &C;
+    int Depth;
+    bool Found = false;
+    Finder(MissingSyncthreadsCheck &C, int Depth) : C(C), Depth(Depth) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      if (auto B = CudaApiModel::barrierOf(Call))
+        Found |= B->Scope == BarrierScope::Block;
+      else if (const FunctionDecl *Def = helperDefinition(Call); Def && Depth < 3)
+        Found |= C.waitsAtBarrier(Def, Depth + 1);
+      return !Found;
+    }
+  } F(*this, Depth);
+  F.TraverseStmt(Callee->getBody());
+  return WaitsAtBarrier[Callee] = F.Found;
+}
+
+void MissingSyncthreadsCheck::collectHelperAccesses(
+    const CallExpr *Call, const Stmt *Point, std::vector<Candidate> &Out,
+    ASTContext &Ctx) {
+  const FunctionDecl *Def = helperDefinition(Call);
+  if (!Def || Def == Kernel || isa<CXXOperatorCallExpr>(Call))
+    return;
+  if (waitsAtBarrier(Def, 0)) {
+    BarrierCalls.insert(Call);
+    return;
+  }
+  const FunctionCfg *HelperCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+  if (!HelperCfg)
+    return;
+  ArgumentOf.clear();
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
+    ArgumentOf[Def->getParamDecl(I)] = Call->getArg(I);
+  llvm::SmallVector<const Expr *, 3> Indices;
+  for (const CFGBlock *B : HelperCfg->graph()) {
+    if (!HelperCfg->isReachable(B))
+      continue;
+    for (const CFGElement &El : *B)
+      if (std::optional<Access> A =
+              accessAt(FunctionCfg::stmtOf(El), *HelperCfg, Def, Indices)) {
+        A->Call = Call;
+        A->Point = Point;
+        addCandidate(std::move(*A), Indices, Out, Ctx);
+      }
+  }
+  ArgumentOf.clear();
+}
+
+/// The accesses to shared memory, by the kernel's CFG element where they
+/// happen: its own, and those of the __device__ helpers it calls.
 std::vector<MissingSyncthreadsCheck::Candidate>
 MissingSyncthreadsCheck::collectCandidates(const FunctionCfg &Cfg,
                                            const FunctionDecl *FD,
                                            ASTContext &Ctx) {
-  const ParentMap &PM = Cfg.parents();
   std::vector<Candidate> Candidates;
+  llvm::SmallVector<const Expr *, 3> Indices;
   for (const CFGBlock *B : Cfg.graph()) {
     // Steps under a condition that is constant false here do not run.
     if (!Cfg.isReachable(B))
       continue;
     for (const CFGElement &El : *B) {
-      const auto *AS =
-          dyn_cast_or_null<ArraySubscriptExpr>(FunctionCfg::stmtOf(El));
-      if (!AS)
-        continue;
-      llvm::SmallVector<const Expr *, 3> Indices;
-      const Expr *Base = AS;
-      while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
-        Indices.insert(Indices.begin(), Sub->getIdx());
-        Base = ThreadIndexAnalysis::strip(Sub->getBase());
-      }
-      unsigned Rank = 0;
-      const VarDecl *VD =
-          sharedArrayOf(varOf(Base), Rank, *Analysis, *CurrentStores, FD);
-      // Only whole elements: 'tile[ty]' alone is a row.
-      if (!VD || Indices.size() != Rank)
-        continue;
-      Access A;
-      A.At = AS;
-      A.Array = VD;
-      const Stmt *P = PM.getParentIgnoreParens(const_cast<ArraySubscriptExpr *>(AS));
-      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
-          BO && BO->isAssignmentOp() &&
-          ThreadIndexAnalysis::strip(BO->getLHS()) == AS) {
-        A.Write = true;
-        A.Read = BO->isCompoundAssignmentOp();
-        A.Point = BO;
-      } else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P);
-                 UO && UO->isIncrementDecrementOp()) {
-        A.Read = A.Write = true;
-        A.Point = UO;
-      } else if (const auto *IC = dyn_cast_or_null<ImplicitCastExpr>(P);
-                 IC && IC->getCastKind() == CK_LValueToRValue) {
-        A.Read = true;
-        A.Point = AS;
-      } else {
+      const Stmt *S = FunctionCfg::stmtOf(El);
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
+        if (Cfg.pointOf(Call))
+          collectHelperAccesses(Call, Call, Candidates, Ctx);
         continue;
       }
-      if (!Cfg.pointOf(A.Point))
-        continue;
-      Candidate C;
-      if (Rank == 1 && isSharedArray(VD)) {
-        Access Flat = A;
-        if (readIndex(AS->getIdx(), 1, Flat, FD, Ctx) &&
-            (Flat.Coeff == 0 || Flat.Coeff == 1 || Flat.Coeff == -1))
-          C.Flat = std::move(Flat);
-      }
-      Access Multi = A;
-      Multi.Multi = true;
-      bool Ok = true;
-      for (const Expr *Idx : Indices) {
-        Linear L;
-        if (!(Ok = readLinear(Idx, 1, 0, L, Multi, FD, Ctx, 0)))
-          break;
-        C.Forms.push_back(std::move(L));
-      }
-      if (Ok)
-        C.Multi = std::move(Multi);
-      if (C.Flat || C.Multi)
-        Candidates.push_back(std::move(C));
+      if (std::optional<Access> A = accessAt(S, Cfg, FD, Indices))
+        addCandidate(std::move(*A), Indices, Candidates, Ctx);
     }
   }
-
   return Candidates;
 }
 
@@ -1046,12 +1283,46 @@ MissingSyncthreadsCheck::chooseReadings(std::vector<Candidate> &Candidates) {
   return Accesses;
 }
 
+void MissingSyncthreadsCheck::report(const Access &First,
+                                     const Access &Second, bool InWarp,
+                                     ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool RAW = First.Write && Second.Read;
+  std::string Element =
+      Second.Scalar ? "" : " at '" + indexText(Second.At, Ctx) + "'";
+  if (InWarp)
+    diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+         "%select{read of|write to}0 shared '%1'%2 may %select{see the write "
+         "of another lane|overwrite the value another lane reads}0: the "
+         "lanes of a warp do not run in lockstep, and no __syncwarp() or "
+         "barrier orders them on this path")
+        << (RAW ? 0 : 1) << Second.Array->getName() << Element;
+  else
+    diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+         "%select{read of|write to}0 shared '%1'%2 may %select{see the write "
+         "of another thread|overwrite the value another thread reads}0: no "
+         "barrier between them on this path")
+        << (RAW ? 0 : 1) << Second.Array->getName() << Element;
+  if (Second.Call)
+    diag(userVisibleLocation(Second.Call->getBeginLoc(), SM),
+         "in the call of '%0' here", DiagnosticIDs::Note)
+        << Second.Call->getDirectCallee()->getName();
+  std::string FirstElement =
+      First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
+  diag(userVisibleLocation(First.At->getBeginLoc(), SM),
+       "%select{written|read}0 here%1", DiagnosticIDs::Note)
+      << (RAW ? 0 : 1) << FirstElement;
+  if (First.Call && First.Call != Second.Call)
+    diag(userVisibleLocation(First.Call->getBeginLoc(), SM),
+         "in the call of '%0' here", DiagnosticIDs::Note)
+        << First.Call->getDirectCallee()->getName();
+}
+
 /// Reports each pair of accesses by different threads that some path
 /// reaches without a barrier between them.
 void MissingSyncthreadsCheck::reportConflicts(
     const std::vector<Access> &Accesses, const FunctionCfg &Cfg,
     const FunctionDecl *FD, ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
   llvm::DenseSet<const VarDecl *> GuardVars;
   for (unsigned I = 0; I < Accesses.size(); ++I) {
@@ -1074,11 +1345,25 @@ void MissingSyncthreadsCheck::reportConflicts(
     // Rows of a tile may or may not be warps: any barrier ends the walk
     // from a multi-dimensional access.
     bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
+    bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
     auto StopsAt = [&](const Stmt *S) {
-      BarrierScope Scope;
-      if (!isBarrierFor(S, Scope))
+      if (BarrierCalls.count(S))
+        return true;
+      std::optional<BarrierInfo> B = barrierAt(S);
+      if (!B)
         return false;
-      return Scope == BarrierScope::Block || WarpConfined;
+      switch (B->Scope) {
+      case BarrierScope::Block:
+        return true;
+      case BarrierScope::Warp:
+        return WarpConfined;
+      case BarrierScope::Tile:
+        // A tile orders its own threads: accesses below its size, or
+        // under a condition on the rank in a tile.
+        return (WarpConfined && (!B->GroupSize || Warp <= *B->GroupSize)) ||
+               underTileGuard(First);
+      }
+      return false;
     };
     auto Check = [&](const Stmt *S, bool GuardsHold) {
       auto It = AtPoint.find(S);
@@ -1089,16 +1374,7 @@ void MissingSyncthreadsCheck::reportConflicts(
         if (Reported.count(Second.At) || !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
-        bool RAW = First.Write && Second.Read;
-        diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
-             "%select{read of|write to}0 shared '%1' at '%2' may %select{see "
-             "the write of another thread|overwrite the value another thread "
-             "reads}0: no barrier between them on this path")
-            << (RAW ? 0 : 1) << Second.Array->getName()
-            << indexText(Second.At, Ctx);
-        diag(userVisibleLocation(First.At->getBeginLoc(), SM),
-             "%select{written|read}0 here at '%1'", DiagnosticIDs::Note)
-            << (RAW ? 0 : 1) << indexText(First.At, Ctx);
+        report(First, Second, InWarp, Ctx);
       }
     };
     std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
@@ -1135,9 +1411,12 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &FD,
   Analysis = &threadIndex(Ctx);
   VariableStores Stores = VariableStores::of(FD.getBody());
   CurrentStores = &Stores;
+  Kernel = &FD;
+  BarrierCalls.clear();
   std::vector<Candidate> Candidates = collectCandidates(Cfg, &FD, Ctx);
   reportConflicts(chooseReadings(Candidates), Cfg, &FD, Ctx);
   CurrentStores = nullptr;
+  Kernel = nullptr;
 }
 
 } // namespace clang::tidy::cuda

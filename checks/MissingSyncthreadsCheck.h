@@ -9,6 +9,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <map>
+#include <optional>
 #include <memory>
 #include <vector>
 
@@ -41,9 +42,17 @@ public:
   /// Coeff * tid + sum(Uniform) + Const; multi-dimensional ones, and
   /// flattened tiles indexed by threadIdx.y or .z, have Dims instead.
   struct Access {
-    const Expr *At = nullptr;      ///< The subscript.
-    const Stmt *Point = nullptr;   ///< The CFG element where it happens.
+    const Expr *At = nullptr;      ///< The subscript, or the scalar.
+    /// The kernel's CFG element where it happens: the call of the helper
+    /// for an access made in a __device__ helper.
+    const Stmt *Point = nullptr;
+    /// The function At is in, and its CFG element there.
+    const FunctionDecl *Fn = nullptr;
+    const Stmt *Local = nullptr;
+    /// The kernel's call of the helper that makes the access, or null.
+    const CallExpr *Call = nullptr;
     const VarDecl *Array = nullptr;
+    bool Scalar = false;           ///< A '__shared__' scalar, not an array.
     bool Read = false, Write = false;
     int64_t Coeff = 0;
     const Expr *Thread = nullptr;  ///< The tid expression, when Coeff != 0.
@@ -61,7 +70,11 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
-  void startTranslationUnit() override { Reported.clear(); }
+  void startTranslationUnit() override {
+    Reported.clear();
+    HelperStores.clear();
+    WaitsAtBarrier.clear();
+  }
   bool readLinear(const Expr *E, int64_t Coeff, int Level, Linear &L,
                   Access &A, const FunctionDecl *FD, ASTContext &Ctx,
                   int Depth);
@@ -76,6 +89,26 @@ private:
   bool varies(const Expr *E, const FunctionDecl *FD);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
+  /// The argument a parameter of the helper being read is bound to.
+  const Expr *boundArgument(const Expr *E, const FunctionDecl *FD);
+  const VariableStores &storesOf(const FunctionDecl *FD);
+  /// The conditions \p A is under, in its function and at the helper's
+  /// call, with their function and whether A is on their false side.
+  struct Condition {
+    const Expr *Cond;
+    const FunctionDecl *Fn;
+    bool Negated;
+  };
+  llvm::SmallVector<Condition, 4> conditionsOver(const Access &A);
+  bool underTileGuard(const Access &A);
+  bool noThreadAt(int64_t Offset);
+  /// The BoundFacts at \p A: in its function, and at the helper's call.
+  using FactIn = std::pair<const BoundFact *, const FunctionDecl *>;
+  llvm::SmallVector<FactIn, 8> factsAt(const Access &A, bool &Known);
+  /// Whether \p Callee, or a same-TU function it calls, waits at a block
+  /// barrier.
+  bool waitsAtBarrier(const FunctionDecl *Callee, int Depth);
+
   bool isThreadId(const Expr *E, const FunctionDecl *FD);
   bool isUniform(const Expr *E, const FunctionDecl *FD, int Depth);
   /// Whether First then Second (by other threads) conflict; sets the
@@ -98,16 +131,33 @@ private:
                                 const FunctionDecl *FD);
 
   struct Candidate;
+  std::optional<Access> accessAt(const Stmt *S, const FunctionCfg &Cfg,
+                                 const FunctionDecl *FD,
+                                 llvm::SmallVector<const Expr *, 3> &Indices);
+  void addCandidate(Access A, const llvm::SmallVector<const Expr *, 3> &Indices,
+                    std::vector<Candidate> &Out, ASTContext &Ctx);
+  void collectHelperAccesses(const CallExpr *Call, const Stmt *Point,
+                             std::vector<Candidate> &Out,
+                             ASTContext &Ctx);
   std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
                                            const FunctionDecl *FD,
                                            ASTContext &Ctx);
   std::vector<Access> chooseReadings(std::vector<Candidate> &Candidates);
+  void report(const Access &First, const Access &Second, bool InWarp,
+              ASTContext &Ctx);
   void reportConflicts(const std::vector<Access> &Accesses,
                        const FunctionCfg &Cfg, const FunctionDecl *FD,
                        ASTContext &Ctx);
 
-  /// The stores of the function being checked.
+  /// The stores of the kernel being checked, and of the helpers it calls.
   const VariableStores *CurrentStores = nullptr;
+  std::map<const FunctionDecl *, VariableStores> HelperStores;
+  const FunctionDecl *Kernel = nullptr;
+  /// The parameters of the helper being read, and their arguments.
+  llvm::DenseMap<const ParmVarDecl *, const Expr *> ArgumentOf;
+  /// Calls of helpers that wait at a block barrier: they end a walk.
+  llvm::DenseSet<const Stmt *> BarrierCalls;
+  llvm::DenseMap<const FunctionDecl *, bool> WaitsAtBarrier;
   /// This translation unit's, set by checkFunction().
   ThreadIndexAnalysis *Analysis = nullptr;
   llvm::DenseSet<const Expr *> Reported;

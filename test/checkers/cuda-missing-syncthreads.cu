@@ -112,12 +112,12 @@ __global__ void warpTailWithoutSyncwarp(float *out) {
   __syncthreads();
   if (tid < 32) {
     s[tid] += s[tid + 16];
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 's' at 'tid' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 's' at 'tid' may overwrite the value another lane reads: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
     // CHECK-NOTES: :[[@LINE-2]]:15: note: read here at 'tid + 16'
     s[tid] += s[tid + 8];
-    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 's' at 'tid' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 's' at 'tid' may overwrite the value another lane reads: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
     // CHECK-NOTES: :[[@LINE-5]]:15: note: read here at 'tid + 16'
-    // CHECK-NOTES: :[[@LINE-3]]:15: warning: read of shared 's' at 'tid + 8' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-3]]:15: warning: read of shared 's' at 'tid + 8' may see the write of another lane: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
     // CHECK-NOTES: :[[@LINE-7]]:5: note: written here at 'tid'
   }
   if (tid == 0)

@@ -1,8 +1,8 @@
-// Correct code that cuda-missing-syncthreads still reports: each kernel
-// below is race-free, and the file expects no finding. It is marked XFAIL
-// until the check learns the idiom; when it does, lit reports XPASS and
-// the XFAIL line goes (docs/precision.md, "cuda-missing-syncthreads").
-// XFAIL: *
+// cuda-missing-syncthreads: correct code once reported on the corpora
+// (docs/precision.md): a cooperative-groups tile's barrier orders the
+// lanes of its tile, and a slot no thread owns under the only launch. No
+// finding is expected.
+// RUN: %check_cuda_tidy_plugin %s cuda-missing-syncthreads %t
 // RUN: %check_cuda_tidy_driver %s cuda-missing-syncthreads %t
 
 #include <cooperative_groups.h>
@@ -50,3 +50,32 @@ __global__ void shiftStages(unsigned *data, int rounds) {
 void runStages(unsigned *data, int rounds) {
   shiftStages<<<1, WIDTH>>>(data, rounds);
 }
+
+// The same reduction ordered by the tile's member barrier.
+__global__ void tileMemberSync(const float *in, float *out) {
+  __shared__ float part[WIDTH];
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<LANES> tile = cg::tiled_partition<LANES>(block);
+  float mine = in[block.thread_rank()];
+  part[block.thread_rank()] = mine;
+  block.sync();
+  for (int step = LANES / 2; step > 0; step /= 2) {
+    if (tile.thread_rank() < step)
+      part[block.thread_rank()] = mine += part[block.thread_rank() + step];
+    tile.sync();
+  }
+  if (block.thread_rank() == 0)
+    *out = part[0];
+}
+
+// A constant slot past the block: 'scratch[WIDTH]' is a spill slot no
+// thread's own element overlaps.
+__global__ void spillPastBlock(float *data) {
+  __shared__ float scratch[WIDTH + 1];
+  unsigned t = threadIdx.x;
+  scratch[t] = data[t];
+  float edge = scratch[WIDTH];
+  data[t] = scratch[t] + edge;
+}
+
+void runPastBlock(float *data) { spillPastBlock<<<4, WIDTH>>>(data); }
