@@ -112,6 +112,53 @@ const FunctionDecl *helperDefinition(const CallExpr *Call) {
   return Def;
 }
 
+/// Whether \p Body waits at a block barrier on every pass: a barrier
+/// call among its top-level statements.
+bool bodyAlwaysWaits(const Stmt *Body) {
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return false;
+  for (const Stmt *S : CS->body()) {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(S))
+      S = EWC->getSubExpr();
+    if (auto B = barrierAt(S); B && B->Scope == BarrierScope::Block)
+      return true;
+  }
+  return false;
+}
+
+/// Whether the first test of \p For is true: 'for (i = c0; i op c1; ...)'
+/// with constants.
+bool firstTestHolds(const ForStmt *For, ASTContext &Ctx) {
+  const VarDecl *Var = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+      DS && DS->isSingleDecl()) {
+    Var = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Start = Var ? Var->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(For->getInit());
+             BO && BO->getOpcode() == BO_Assign) {
+    Var = varOf(BO->getLHS());
+    Start = BO->getRHS();
+  }
+  const auto *Cond =
+      dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(For->getCond()));
+  if (!Var || !Start || !Cond || !Cond->isComparisonOp() ||
+      varOf(Cond->getLHS()) != Var)
+    return false;
+  auto V0 = constantOf(Start, Ctx), V1 = constantOf(Cond->getRHS(), Ctx);
+  if (!V0 || !V1)
+    return false;
+  switch (Cond->getOpcode()) {
+  case BO_LT: return *V0 < *V1;
+  case BO_LE: return *V0 <= *V1;
+  case BO_GT: return *V0 > *V1;
+  case BO_GE: return *V0 >= *V1;
+  case BO_NE: return *V0 != *V1;
+  default: return false;
+  }
+}
+
 /// Whether \p E names a parameter (of a helper: its value is the caller's).
 bool mentionsParameter(const Expr *E) {
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -1340,6 +1387,23 @@ void MissingSyncthreadsCheck::reportConflicts(
     return VD && GuardVars.count(VD);
   };
 
+  // Loops that run at least once and wait at a barrier on every pass: a
+  // path from outside that reaches their test passes a barrier.
+  llvm::DenseMap<const Stmt *, const ForStmt *> WaitingLoops;
+  struct Loops : RecursiveASTVisitor<Loops> {
+    llvm::DenseMap<const Stmt *, const ForStmt *> &Out;
+    ASTContext &Ctx;
+    Loops(llvm::DenseMap<const Stmt *, const ForStmt *> &Out, ASTContext &Ctx)
+        : Out(Out), Ctx(Ctx) {}
+    bool VisitForStmt(ForStmt *For) {
+      if (For->getCond() && bodyAlwaysWaits(For->getBody()) &&
+          firstTestHolds(For, Ctx))
+        Out[For->getCond()] = For;
+      return true;
+    }
+  } L(WaitingLoops, Ctx);
+  L.TraverseStmt(FD->getBody());
+
   for (const Access &First : Accesses) {
     int64_t Warp = warpBound(First, FD);
     // Rows of a tile may or may not be warps: any barrier ends the walk
@@ -1348,6 +1412,10 @@ void MissingSyncthreadsCheck::reportConflicts(
     bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
     auto StopsAt = [&](const Stmt *S) {
       if (BarrierCalls.count(S))
+        return true;
+      if (auto It = WaitingLoops.find(S);
+          It != WaitingLoops.end() &&
+          !FunctionCfg::contains(It->second, First.Point, Cfg.parents()))
         return true;
       std::optional<BarrierInfo> B = barrierAt(S);
       if (!B)

@@ -183,3 +183,36 @@ __global__ void syncwarpTail(const float *in, float *out) {
   if (tid == 0)
     out[blockIdx.x] = sums[0];
 }
+
+// A loop that runs a constant number of passes (at least one), each
+// waiting at a barrier: the path that would skip it does not exist.
+__global__ void constantPassesEachWait(unsigned *out) {
+  __shared__ unsigned counts[BLOCK + 1];
+  unsigned t = threadIdx.x, i;
+  counts[t] = out[t];
+  for (i = BLOCK / 2; i >= 1; i >>= 1) {
+    if ((t & i) == i)
+      out[BLOCK + t] += 1;
+    __syncthreads();
+  }
+  out[t] = counts[t + 1];
+}
+
+// The same with a pass count the kernel does not know: zero passes skip
+// every barrier, and thread 0's next write races with the others' read.
+__global__ void unknownPasses(const float *in, float *out, int rounds,
+                              int passes) {
+  __shared__ float pool[BLOCK + 1];
+  for (int r = 0; r < rounds; r++) {
+    if (threadIdx.x == 0)
+      pool[BLOCK] = in[r];
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: write to shared 'pool' at 'BLOCK' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    __syncthreads();
+    float scale = pool[BLOCK];
+    // CHECK-NOTES: :[[@LINE-1]]:19: note: read here at 'BLOCK'
+    for (int p = 0; p < passes; p++) {
+      __syncthreads();
+      out[threadIdx.x] *= scale;
+    }
+  }
+}
