@@ -210,7 +210,8 @@ MissingSyncthreadsCheck::storesOf(const FunctionDecl *FD) {
 }
 
 const Expr *MissingSyncthreadsCheck::boundArgument(const Expr *E,
-                                                   const FunctionDecl *FD) {
+                                                   const FunctionDecl *FD,
+                                                   const FunctionDecl *&ArgFn) {
   const auto *P = dyn_cast_or_null<ParmVarDecl>(varOf(E));
   if (!P || FD == Kernel)
     return nullptr;
@@ -218,14 +219,27 @@ const Expr *MissingSyncthreadsCheck::boundArgument(const Expr *E,
   if (It == ArgumentOf.end() || Analysis->isModified(P, FD) ||
       storesOf(FD).isAssigned(P) || storesOf(FD).isAddressTaken(P))
     return nullptr;
-  return It->second;
+  ArgFn = It->second.second;
+  return It->second.first;
+}
+
+const VarDecl *MissingSyncthreadsCheck::sharedVariableOf(
+    const Expr *E, const FunctionDecl *FD, unsigned &Rank) {
+  const FunctionDecl *ArgFn = nullptr;
+  if (const Expr *Arg = boundArgument(E, FD, ArgFn)) {
+    // A helper's pointer parameter bound to the caller's shared array.
+    const VarDecl *VD = sharedVariableOf(Arg, ArgFn, Rank);
+    return VD && Rank == 1 ? VD : nullptr;
+  }
+  return sharedArrayOf(varOf(E), Rank, *Analysis, storesOf(FD), FD);
 }
 
 bool MissingSyncthreadsCheck::isThreadId(const Expr *E,
                                          const FunctionDecl *FD) {
   E = ThreadIndexAnalysis::strip(E);
-  if (const Expr *Arg = boundArgument(E, FD))
-    return isThreadId(Arg, Kernel);
+  const FunctionDecl *ArgFn = nullptr;
+  if (const Expr *Arg = boundArgument(E, FD, ArgFn))
+    return isThreadId(Arg, ArgFn);
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
@@ -246,8 +260,9 @@ bool MissingSyncthreadsCheck::isUniform(const Expr *E, const FunctionDecl *FD,
     return false;
   if (constantOf(E, FD->getASTContext()))
     return true;
-  if (const Expr *Arg = boundArgument(E, FD))
-    return isUniform(Arg, Kernel, Depth + 1);
+  const FunctionDecl *ArgFn = nullptr;
+  if (const Expr *Arg = boundArgument(E, FD, ArgFn))
+    return isUniform(Arg, ArgFn, Depth + 1);
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
@@ -295,8 +310,9 @@ bool MissingSyncthreadsCheck::readIndex(const Expr *E, int64_t Coeff,
     A.Const += Coeff * *V;
     return true;
   }
-  if (const Expr *Arg = boundArgument(E, FD))
-    return readIndex(Arg, Coeff, A, Kernel, Ctx);
+  const FunctionDecl *ArgFn = nullptr;
+  if (const Expr *Arg = boundArgument(E, FD, ArgFn))
+    return readIndex(Arg, Coeff, A, ArgFn, Ctx);
   if (isThreadId(E, FD)) {
     if (A.Thread && A.Coeff != 0 &&
         Analysis->variablePartKey(A.Thread) != Analysis->variablePartKey(E))
@@ -390,8 +406,8 @@ MissingSyncthreadsCheck::conditionsOver(const Access &A) {
     }
   };
   Climb(A.At, A.Fn);
-  if (A.Call)
-    Climb(A.Call, Kernel);
+  for (auto [Call, Caller] : A.Calls)
+    Climb(Call, Caller);
   return Out;
 }
 
@@ -403,10 +419,10 @@ MissingSyncthreadsCheck::factsAt(const Access &A, bool &Known) {
   if (Facts)
     for (const BoundFact *F : *Facts)
       Out.push_back({F, A.Fn});
-  if (A.Call)
-    if (const FactList *AtCall = Analysis->boundsAt(A.Point, Kernel))
+  for (auto [Call, Caller] : A.Calls)
+    if (const FactList *AtCall = Analysis->boundsAt(Call, Caller))
       for (const BoundFact *F : *AtCall)
-        Out.push_back({F, Kernel});
+        Out.push_back({F, Caller});
   return Out;
 }
 
@@ -421,9 +437,11 @@ bool MissingSyncthreadsCheck::guardedBelow(const Access &A,
   // reduction).
   bool Known;
   std::string Key = Analysis->variablePartKey(A.Thread);
+  // A bound on the rank in a tile bounds the thread's lane the same way
+  // (lane < s keeps lane + s in the tile and past the guard).
   for (auto [F, Fn] : factsAt(A, Known))
-    if (F->K == BoundFact::Less && F->LHSKey == Key && F->RHSKey == RHSKey &&
-        F->RHSConst <= Max)
+    if (F->K == BoundFact::Less && F->RHSKey == RHSKey && F->RHSConst <= Max &&
+        (F->LHSKey == Key || (F->Guard && mentionsTileRank(F->Guard))))
       return true;
   return false;
 }
@@ -536,7 +554,7 @@ int64_t MissingSyncthreadsCheck::warpBound(const Access &A,
                                            const FunctionDecl *) {
   if (!A.Thread || A.Coeff != 1)
     return -1;
-  if (!A.Call) {
+  if (A.Calls.empty()) {
     const BoundFact *F = Analysis->boundOn(A.Thread, A.Point, A.Fn);
     return F && F->K == BoundFact::Less && F->RHSKey.empty() ? F->RHSConst
                                                               : -1;
@@ -1091,15 +1109,7 @@ MissingSyncthreadsCheck::accessAt(const Stmt *S, const FunctionCfg &Cfg,
     Base = ThreadIndexAnalysis::strip(Sub->getBase());
   }
   unsigned Rank = 0;
-  const VarDecl *VD = nullptr;
-  if (const Expr *Arg = boundArgument(Base, FD)) {
-    // A helper's pointer parameter bound to a kernel's shared array.
-    VD = sharedArrayOf(varOf(Arg), Rank, *Analysis, storesOf(Kernel), Kernel);
-    if (Rank != 1)
-      return std::nullopt;
-  } else {
-    VD = sharedArrayOf(varOf(Base), Rank, *Analysis, storesOf(FD), FD);
-  }
+  const VarDecl *VD = sharedVariableOf(Base, FD, Rank);
   // Only whole elements: 'tile[ty]' alone is a row. Scalars by name.
   if (!VD || Indices.size() != Rank ||
       (Rank == 0 && (!isa<DeclRefExpr>(E) || !VD->getType()->isScalarType())))
@@ -1149,7 +1159,7 @@ void MissingSyncthreadsCheck::addCandidate(
       C.Flat = std::move(Flat);
   }
   // Accesses in helpers are read one-dimensionally only.
-  if (!A.Call) {
+  if (A.Calls.empty()) {
     Access Multi = A;
     Multi.Multi = true;
     bool Ok = true;
@@ -1188,35 +1198,85 @@ bool MissingSyncthreadsCheck::waitsAtBarrier(const FunctionDecl *Callee,
   return WaitsAtBarrier[Callee] = F.Found;
 }
 
+void MissingSyncthreadsCheck::bindArguments(const CallExpr *Call,
+                                            const FunctionDecl *Caller,
+                                            const FunctionDecl *Def) {
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
+    ArgumentOf[Def->getParamDecl(I)] = {Call->getArg(I), Caller};
+}
+
+std::vector<MissingSyncthreadsCheck::Candidate>
+MissingSyncthreadsCheck::accessesIn(const FunctionDecl *Def,
+                                    const FunctionCfg &HelperCfg,
+                                    const decltype(Access::Calls) &Chain,
+                                    ASTContext &Ctx) {
+  std::vector<Candidate> Out;
+  llvm::SmallVector<const Expr *, 3> Indices;
+  for (const CFGBlock *B : HelperCfg.graph()) {
+    if (!HelperCfg.isReachable(B))
+      continue;
+    for (const CFGElement &El : *B)
+      if (std::optional<Access> A =
+              accessAt(FunctionCfg::stmtOf(El), HelperCfg, Def, Indices)) {
+        A->Calls = Chain;
+        addCandidate(std::move(*A), Indices, Out, Ctx);
+      }
+  }
+  return Out;
+}
+
 void MissingSyncthreadsCheck::collectHelperAccesses(
     const CallExpr *Call, const Stmt *Point, std::vector<Candidate> &Out,
     ASTContext &Ctx) {
   const FunctionDecl *Def = helperDefinition(Call);
   if (!Def || Def == Kernel || isa<CXXOperatorCallExpr>(Call))
     return;
-  if (waitsAtBarrier(Def, 0)) {
-    BarrierCalls.insert(Call);
-    return;
-  }
+  checkHelperBody(Call, {{Call, Kernel}}, Ctx, 0);
+  if (waitsAtBarrier(Def, 0))
+    return; // A barrier at the call (reportConflicts).
   const FunctionCfg *HelperCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
   if (!HelperCfg)
     return;
   ArgumentOf.clear();
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
-    ArgumentOf[Def->getParamDecl(I)] = Call->getArg(I);
-  llvm::SmallVector<const Expr *, 3> Indices;
-  for (const CFGBlock *B : HelperCfg->graph()) {
-    if (!HelperCfg->isReachable(B))
-      continue;
-    for (const CFGElement &El : *B)
-      if (std::optional<Access> A =
-              accessAt(FunctionCfg::stmtOf(El), *HelperCfg, Def, Indices)) {
-        A->Call = Call;
-        A->Point = Point;
-        addCandidate(std::move(*A), Indices, Out, Ctx);
-      }
+  bindArguments(Call, Kernel, Def);
+  for (Candidate &C : accessesIn(Def, *HelperCfg, {{Call, Kernel}}, Ctx)) {
+    // At the kernel's call.
+    C.Flat->Point = Point;
+    Out.push_back(std::move(C));
   }
   ArgumentOf.clear();
+}
+
+void MissingSyncthreadsCheck::checkHelperBody(const CallExpr *Call,
+                                              decltype(Access::Calls) Chain,
+                                              ASTContext &Ctx, int Depth) {
+  const FunctionDecl *Def = helperDefinition(Call);
+  const FunctionDecl *Caller = Chain.front().second;
+  if (!Def || Def == Caller || Depth > 2 || isa<CXXOperatorCallExpr>(Call))
+    return;
+  const FunctionCfg *HelperCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+  if (!HelperCfg)
+    return;
+  if (Depth == 0)
+    ArgumentOf.clear();
+  bindArguments(Call, Caller, Def);
+  std::vector<Candidate> Candidates = accessesIn(Def, *HelperCfg, Chain, Ctx);
+  std::vector<Access> Accesses;
+  for (Candidate &C : Candidates)
+    Accesses.push_back(std::move(*C.Flat));
+  if (Accesses.size() > 1)
+    reportConflicts(Accesses, *HelperCfg, Def, Ctx);
+  // The helpers it calls, with its own calls of them first in the chain.
+  for (const CFGBlock *B : HelperCfg->graph())
+    for (const CFGElement &El : *B)
+      if (const auto *Inner =
+              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El))) {
+        auto InnerChain = Chain;
+        InnerChain.insert(InnerChain.begin(), {Inner, Def});
+        checkHelperBody(Inner, InnerChain, Ctx, Depth + 1);
+      }
+  for (const ParmVarDecl *P : Def->parameters())
+    ArgumentOf.erase(P);
 }
 
 /// The accesses to shared memory, by the kernel's CFG element where they
@@ -1350,19 +1410,19 @@ void MissingSyncthreadsCheck::report(const Access &First,
          "of another thread|overwrite the value another thread reads}0: no "
          "barrier between them on this path")
         << (RAW ? 0 : 1) << Second.Array->getName() << Element;
-  if (Second.Call)
-    diag(userVisibleLocation(Second.Call->getBeginLoc(), SM),
+  if (const CallExpr *Call = Second.call())
+    diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
-        << Second.Call->getDirectCallee()->getName();
+        << Call->getDirectCallee()->getName();
   std::string FirstElement =
       First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
   diag(userVisibleLocation(First.At->getBeginLoc(), SM),
        "%select{written|read}0 here%1", DiagnosticIDs::Note)
       << (RAW ? 0 : 1) << FirstElement;
-  if (First.Call && First.Call != Second.Call)
-    diag(userVisibleLocation(First.Call->getBeginLoc(), SM),
+  if (const CallExpr *Call = First.call(); Call && Call != Second.call())
+    diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
-        << First.Call->getDirectCallee()->getName();
+        << Call->getDirectCallee()->getName();
 }
 
 /// Reports each pair of accesses by different threads that some path
@@ -1411,7 +1471,10 @@ void MissingSyncthreadsCheck::reportConflicts(
     bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
     bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
     auto StopsAt = [&](const Stmt *S) {
-      if (BarrierCalls.count(S))
+      // A helper that waits at a barrier is one at its call.
+      if (const FunctionDecl *Def =
+              helperDefinition(dyn_cast_or_null<CallExpr>(S));
+          Def && waitsAtBarrier(Def, 0))
         return true;
       if (auto It = WaitingLoops.find(S);
           It != WaitingLoops.end() &&
@@ -1480,7 +1543,6 @@ void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &FD,
   VariableStores Stores = VariableStores::of(FD.getBody());
   CurrentStores = &Stores;
   Kernel = &FD;
-  BarrierCalls.clear();
   std::vector<Candidate> Candidates = collectCandidates(Cfg, &FD, Ctx);
   reportConflicts(chooseReadings(Candidates), Cfg, &FD, Ctx);
   CurrentStores = nullptr;

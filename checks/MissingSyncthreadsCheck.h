@@ -49,8 +49,14 @@ public:
     /// The function At is in, and its CFG element there.
     const FunctionDecl *Fn = nullptr;
     const Stmt *Local = nullptr;
-    /// The kernel's call of the helper that makes the access, or null.
-    const CallExpr *Call = nullptr;
+    /// The calls through which a helper makes the access, innermost first,
+    /// each with the function that makes it; empty for the kernel's own.
+    llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>
+        Calls;
+    /// The innermost call, or null.
+    const CallExpr *call() const {
+      return Calls.empty() ? nullptr : Calls.front().first;
+    }
     const VarDecl *Array = nullptr;
     bool Scalar = false;           ///< A '__shared__' scalar, not an array.
     bool Read = false, Write = false;
@@ -89,8 +95,13 @@ private:
   bool varies(const Expr *E, const FunctionDecl *FD);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
-  /// The argument a parameter of the helper being read is bound to.
-  const Expr *boundArgument(const Expr *E, const FunctionDecl *FD);
+  /// The argument a parameter of the helper being read is bound to, and
+  /// the function the argument is in.
+  const Expr *boundArgument(const Expr *E, const FunctionDecl *FD,
+                            const FunctionDecl *&ArgFn);
+  /// The shared array or scalar \p E names, through bound parameters.
+  const VarDecl *sharedVariableOf(const Expr *E, const FunctionDecl *FD,
+                                  unsigned &Rank);
   const VariableStores &storesOf(const FunctionDecl *FD);
   /// The conditions \p A is under, in its function and at the helper's
   /// call, with their function and whether A is on their false side.
@@ -136,9 +147,21 @@ private:
                                  llvm::SmallVector<const Expr *, 3> &Indices);
   void addCandidate(Access A, const llvm::SmallVector<const Expr *, 3> &Indices,
                     std::vector<Candidate> &Out, ASTContext &Ctx);
+  /// Binds \p Call's arguments to the parameters of \p Def; the accesses
+  /// of \p Def's body, through the calls \p Chain (innermost first).
+  void bindArguments(const CallExpr *Call, const FunctionDecl *Caller,
+                     const FunctionDecl *Def);
+  std::vector<Candidate>
+  accessesIn(const FunctionDecl *Def, const FunctionCfg &HelperCfg,
+             const decltype(Access::Calls) &Chain, ASTContext &Ctx);
   void collectHelperAccesses(const CallExpr *Call, const Stmt *Point,
                              std::vector<Candidate> &Out,
                              ASTContext &Ctx);
+  /// Checks the accesses inside the helper \p Call calls against each
+  /// other, then the helpers it calls (\p Depth deep).
+  void checkHelperBody(const CallExpr *Call,
+                       decltype(Access::Calls) Chain, ASTContext &Ctx,
+                       int Depth);
   std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
                                            const FunctionDecl *FD,
                                            ASTContext &Ctx);
@@ -154,9 +177,9 @@ private:
   std::map<const FunctionDecl *, VariableStores> HelperStores;
   const FunctionDecl *Kernel = nullptr;
   /// The parameters of the helper being read, and their arguments.
-  llvm::DenseMap<const ParmVarDecl *, const Expr *> ArgumentOf;
-  /// Calls of helpers that wait at a block barrier: they end a walk.
-  llvm::DenseSet<const Stmt *> BarrierCalls;
+  llvm::DenseMap<const ParmVarDecl *,
+                 std::pair<const Expr *, const FunctionDecl *>>
+      ArgumentOf;
   llvm::DenseMap<const FunctionDecl *, bool> WaitsAtBarrier;
   /// This translation unit's, set by checkFunction().
   ThreadIndexAnalysis *Analysis = nullptr;

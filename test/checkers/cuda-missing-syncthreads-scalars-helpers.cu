@@ -216,3 +216,37 @@ __global__ void unknownPasses(const float *in, float *out, int rounds,
     }
   }
 }
+
+// A warp-synchronous helper called under 'tid < 32' from a helper that
+// does the block-wide steps: each step of the helper reads what another
+// lane writes in the step before, with no __syncwarp().
+__device__ void warpMax(volatile int *s, int tid) {
+  s[tid] = max(s[tid], s[tid + 32]);
+  s[tid] = max(s[tid], s[tid + 16]);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: write to shared 'counts' at 'tid' may overwrite the value another lane reads: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE+13]]:5: note: in the call of 'warpMax' here
+  // CHECK-NOTES: :[[@LINE-3]]:24: note: read here at 'tid + 16'
+  // CHECK-NOTES: :[[@LINE-4]]:24: warning: read of shared 'counts' at 'tid + 16' may see the write of another lane: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE+10]]:5: note: in the call of 'warpMax' here
+  // CHECK-NOTES: :[[@LINE-7]]:3: note: written here at 'tid'
+}
+
+__device__ int blockMax(int *s) {
+  unsigned tid = threadIdx.x;
+  if (tid < 64)
+    s[tid] = max(s[tid], s[tid + 64]);
+  __syncthreads();
+  if (tid < 32)
+    warpMax(s, tid);
+  __syncthreads();
+  return s[0];
+}
+
+__global__ void maxThroughHelpers(int *out) {
+  __shared__ int counts[128];
+  counts[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  int m = blockMax(counts);
+  if (threadIdx.x == 0)
+    out[0] = m;
+}

@@ -79,3 +79,32 @@ __global__ void spillPastBlock(float *data) {
 }
 
 void runPastBlock(float *data) { spillPastBlock<<<4, WIDTH>>>(data); }
+
+// A tile-ordered reduction in a helper that gets the block and the tile by
+// reference (NVIDIA's MonteCarlo sample): the lane bound 'tile.thread_rank()
+// < i' keeps the thread that owns 'sum[tid + i]' out of the guarded step.
+template <class T>
+__device__ void tileSum(T *sum, cg::thread_block &cta,
+                        cg::thread_block_tile<LANES> &tile, T *out) {
+  const int tid = cta.thread_rank();
+  T beta = sum[tid];
+  for (int i = LANES / 2; i > 0; i >>= 1) {
+    if (tile.thread_rank() < i) {
+      beta += sum[tid + i];
+      sum[tid] = beta;
+    }
+    cg::sync(tile);
+  }
+  cg::sync(cta);
+  if (tid == 0)
+    *out = sum[0];
+}
+
+__global__ void tileSumThroughHelper(const float *in, float *out) {
+  __shared__ float part[WIDTH];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<LANES> tile = cg::tiled_partition<LANES>(cta);
+  part[cta.thread_rank()] = in[cta.thread_rank()];
+  cg::sync(cta);
+  tileSum<float>(part, cta, tile, out);
+}
