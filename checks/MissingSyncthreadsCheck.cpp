@@ -10,6 +10,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang::ast_matchers;
 
@@ -172,27 +173,51 @@ bool mentionsParameter(const Expr *E) {
   return F.Found;
 }
 
-/// Whether \p E calls a member of a cooperative_groups tile
-/// ('tile.thread_rank()').
-bool mentionsTileRank(const Expr *E) {
+/// Whether \p E is a lane: a thread's rank in a tile of at most a warp,
+/// 'tile.thread_rank()', 't % 32', 't & 31', or a local holding one.
+bool isLane(const Expr *E, ASTContext &Ctx, int Depth = 0) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || Depth > 4)
+    return false;
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // Static members too: tile.thread_rank() is a plain call.
+    const auto *ME =
+        dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
+    if (!ME)
+      return false;
+    QualType T = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
+                               : ME->getBase()->getType();
+    const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
+    return CudaApiModel::tileSizeOf(T).has_value() ||
+           (RD && RD->getIdentifier() && RD->getName() == "coalesced_group");
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto C = constantOf(BO->getRHS(), Ctx);
+    if (!C || *C <= 0 || *C > 32)
+      return false;
+    if (BO->getOpcode() == BO_Rem)
+      return llvm::isPowerOf2_64(*C);
+    if (BO->getOpcode() == BO_And)
+      return llvm::isPowerOf2_64(*C + 1);
+    return false;
+  }
+  if (const VarDecl *VD = varOf(E))
+    return VD->isLocalVarDecl() && VD->getType().isConstQualified() &&
+           VD->getInit() && isLane(VD->getInit(), Ctx, Depth + 1);
+  return false;
+}
+
+/// Whether \p E mentions a lane (isLane).
+bool mentionsLane(const Expr *E, ASTContext &Ctx) {
   struct Finder : RecursiveASTVisitor<Finder> {
+    ASTContext &Ctx;
     bool Found = false;
-    bool VisitCallExpr(CallExpr *Call) {
-      // Static members too: tile.thread_rank() is a plain call.
-      const auto *ME =
-          dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-      if (!ME)
-        return true;
-      QualType T = ME->isArrow()
-                       ? ME->getBase()->getType()->getPointeeType()
-                       : ME->getBase()->getType();
-      const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
-      Found |= CudaApiModel::tileSizeOf(T).has_value() ||
-               (RD && RD->getIdentifier() &&
-                RD->getName() == "coalesced_group");
+    explicit Finder(ASTContext &Ctx) : Ctx(Ctx) {}
+    bool VisitExpr(Expr *E) {
+      Found |= isLane(E, Ctx);
       return !Found;
     }
-  } F;
+  } F(Ctx);
   F.TraverseStmt(const_cast<Expr *>(E));
   return F.Found;
 }
@@ -441,7 +466,8 @@ bool MissingSyncthreadsCheck::guardedBelow(const Access &A,
   // (lane < s keeps lane + s in the tile and past the guard).
   for (auto [F, Fn] : factsAt(A, Known))
     if (F->K == BoundFact::Less && F->RHSKey == RHSKey && F->RHSConst <= Max &&
-        (F->LHSKey == Key || (F->Guard && mentionsTileRank(F->Guard))))
+        (F->LHSKey == Key ||
+         (F->Guard && mentionsLane(F->Guard, Fn->getASTContext()))))
       return true;
   return false;
 }
@@ -583,10 +609,10 @@ bool MissingSyncthreadsCheck::noThreadAt(int64_t Offset) {
 bool MissingSyncthreadsCheck::underTileGuard(const Access &A) {
   bool Known;
   for (auto [F, Fn] : factsAt(A, Known))
-    if (F->Guard && mentionsTileRank(F->Guard))
+    if (F->Guard && mentionsLane(F->Guard, Fn->getASTContext()))
       return true;
   for (const Condition &C : conditionsOver(A))
-    if (mentionsTileRank(C.Cond))
+    if (mentionsLane(C.Cond, C.Fn->getASTContext()))
       return true;
   return false;
 }
@@ -1413,7 +1439,7 @@ void MissingSyncthreadsCheck::report(const Access &First,
   if (const CallExpr *Call = Second.call())
     diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
-        << Call->getDirectCallee()->getName();
+        << Call->getDirectCallee()->getNameAsString();
   std::string FirstElement =
       First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
   diag(userVisibleLocation(First.At->getBeginLoc(), SM),
@@ -1422,7 +1448,7 @@ void MissingSyncthreadsCheck::report(const Access &First,
   if (const CallExpr *Call = First.call(); Call && Call != Second.call())
     diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
-        << Call->getDirectCallee()->getName();
+        << Call->getDirectCallee()->getNameAsString();
 }
 
 /// Reports each pair of accesses by different threads that some path
@@ -1470,6 +1496,11 @@ void MissingSyncthreadsCheck::reportConflicts(
     // from a multi-dimensional access.
     bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
     bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
+    // Two passes: the first stops at every tile barrier; the second goes
+    // through those that do not provably order First's threads, and skips
+    // a pair whose later access is under a lane bound (the pair is then
+    // within one tile, which the barrier orders).
+    bool PastTiles = false;
     auto StopsAt = [&](const Stmt *S) {
       // A helper that waits at a barrier is one at its call.
       if (const FunctionDecl *Def =
@@ -1491,7 +1522,8 @@ void MissingSyncthreadsCheck::reportConflicts(
       case BarrierScope::Tile:
         // A tile orders its own threads: accesses below its size, or
         // under a condition on the rank in a tile.
-        return (WarpConfined && (!B->GroupSize || Warp <= *B->GroupSize)) ||
+        return !PastTiles ||
+               (WarpConfined && (!B->GroupSize || Warp <= *B->GroupSize)) ||
                underTileGuard(First);
       }
       return false;
@@ -1502,37 +1534,42 @@ void MissingSyncthreadsCheck::reportConflicts(
         return;
       for (unsigned I : It->second) {
         const Access &Second = Accesses[I];
-        if (Reported.count(Second.At) || !conflicts(First, Second, GuardsHold, FD))
+        if (Reported.count(Second.At) ||
+            (PastTiles && underTileGuard(Second)) ||
+            !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
         report(First, Second, InWarp, Ctx);
       }
     };
     std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
-    llvm::SmallVector<CfgPoint, 4> Mods;
-    Cfg.walkForward(
-        *From,
-        [&](const Stmt *S, CfgPoint P) {
-          if (StopsAt(S))
-            return true;
-          Check(S, true);
-          if (Modifies(S)) {
-            Mods.push_back(P);
-            return true;
-          }
-          return false;
-        },
-        [](const Stmt *) { return false; });
-    for (CfgPoint M : Mods)
+    for (bool Pass : {false, true}) {
+      PastTiles = Pass;
+      llvm::SmallVector<CfgPoint, 4> Mods;
       Cfg.walkForward(
-          M,
-          [&](const Stmt *S, CfgPoint) {
+          *From,
+          [&](const Stmt *S, CfgPoint P) {
             if (StopsAt(S))
               return true;
-            Check(S, false);
+            Check(S, true);
+            if (Modifies(S)) {
+              Mods.push_back(P);
+              return true;
+            }
             return false;
           },
           [](const Stmt *) { return false; });
+      for (CfgPoint M : Mods)
+        Cfg.walkForward(
+            M,
+            [&](const Stmt *S, CfgPoint) {
+              if (StopsAt(S))
+                return true;
+              Check(S, false);
+              return false;
+            },
+            [](const Stmt *) { return false; });
+    }
   }
 }
 

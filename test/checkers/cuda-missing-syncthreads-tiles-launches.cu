@@ -108,3 +108,29 @@ __global__ void tileSumThroughHelper(const float *in, float *out) {
   cg::sync(cta);
   tileSum<float>(part, cta, tile, out);
 }
+
+// The lane as 'tid & 31' (NVIDIA's threadFenceReduction): every thread
+// stores its slot, the tile barrier orders the lanes of each tile, and the
+// guarded steps read only within the tile.
+__device__ void laneMaskSum(volatile float *sdata, float mySum,
+                            const unsigned tid, cg::thread_block cta) {
+  cg::thread_block_tile<LANES> tile = cg::tiled_partition<LANES>(cta);
+  sdata[tid] = mySum;
+  cg::sync(tile);
+  const int lane = tid & (LANES - 1);
+  float beta = mySum;
+  for (int i = LANES / 2; i > 0; i >>= 1) {
+    if (lane < i) {
+      beta += sdata[tid + i];
+      sdata[tid] = beta;
+    }
+    cg::sync(tile);
+  }
+  cg::sync(cta);
+}
+
+__global__ void laneMaskThroughHelper(float *out) {
+  extern __shared__ float dyn[];
+  cg::thread_block cta = cg::this_thread_block();
+  laneMaskSum(dyn, out[threadIdx.x], threadIdx.x, cta);
+}
