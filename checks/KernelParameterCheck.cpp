@@ -86,13 +86,12 @@ std::optional<Reason> unsuitable(QualType T, unsigned Depth = 0) {
     }
   for (const CXXBaseSpecifier &B : RD->bases())
     if (std::optional<Reason> R = unsuitable(B.getType(), Depth + 1)) {
-      const Decl *At = B.getType()->getAsCXXRecordDecl();
-      R->Path.insert(R->Path.begin(), {At, B.getType()});
+      R->Path.insert(R->Path.begin(), {nullptr, B.getType(), B.getBeginLoc()});
       return R;
     }
   for (const FieldDecl *F : RD->fields())
     if (std::optional<Reason> R = unsuitable(F->getType(), Depth + 1)) {
-      R->Path.insert(R->Path.begin(), {F, F->getType()});
+      R->Path.insert(R->Path.begin(), {F, F->getType(), F->getLocation()});
       return R;
     }
   if (const FunctionDecl *Special = userCopySemantics(RD)) {
@@ -244,14 +243,12 @@ void KernelParameterCheck::reportType(const ParmVarDecl *P, const Reason &R,
     diag(Loc, "kernel parameter %0 of type %1 is not trivially copyable; "
               "the device gets a bitwise copy made on the host")
         << P << P->getType();
-  for (const auto &[D, T] : R.Path) {
-    if (const auto *F = dyn_cast<FieldDecl>(D))
-      diag(F->getLocation(), "because of member %0 of type %1",
-           DiagnosticIDs::Note)
-          << F << T;
+  for (const Reason::Step &S : R.Path) {
+    if (S.Member)
+      diag(S.Loc, "because of member %0 of type %1", DiagnosticIDs::Note)
+          << S.Member << S.Type;
     else
-      diag(D->getLocation(), "because of base class %0", DiagnosticIDs::Note)
-          << T;
+      diag(S.Loc, "because of base class %0", DiagnosticIDs::Note) << S.Type;
   }
   if (!R.Culprit || SM.isInSystemHeader(R.Culprit->getLocation()))
     return;

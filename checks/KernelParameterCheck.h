@@ -26,8 +26,14 @@ public:
   /// members and bases that leads to the culprit.
   struct Reason {
     bool Polymorphic = false;
-    /// The members and bases on the way, outermost first.
-    std::vector<std::pair<const Decl *, QualType>> Path;
+    /// The members and bases on the way, outermost first: the member (null
+    /// for a base), its type, and where it is written.
+    struct Step {
+      const FieldDecl *Member;
+      QualType Type;
+      SourceLocation Loc;
+    };
+    std::vector<Step> Path;
     /// The virtual function, or the user-provided copy or move constructor
     /// or destructor (may be in a system header).
     const FunctionDecl *Culprit = nullptr;
