@@ -117,12 +117,12 @@ void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
       diag(Loc, "kernel %0 is launched %select{after main returns|before main "
                 "starts}1, when the CUDA runtime %select{may already be shut "
                 "down|may not be set up}1")
-          << U.Callee << Before;
+          << U.Callee->getDeclName() << Before;
     else
       diag(Loc, "%0 is called %select{after main returns|before main "
                 "starts}1, when the CUDA runtime %select{may already be shut "
                 "down|may not be set up}1")
-          << U.Callee << Before;
+          << U.Callee->getDeclName() << Before;
     switch (R.K) {
     case Root::Initializer:
       diag(R.NoteAt, "%0 has static storage duration; its initializer runs "
@@ -150,9 +150,11 @@ void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
           << R.Named << Before;
       break;
     }
-    if (U.Through)
-      diag(userVisibleLocation(U.Through->getBeginLoc(), SM),
-           "reached through this call", DiagnosticIDs::Note);
+    SourceLocation Through =
+        U.Through ? userVisibleLocation(U.Through->getBeginLoc(), SM)
+                  : SourceLocation();
+    if (Through.isValid() && Through != userVisibleLocation(R.NoteAt, SM))
+      diag(Through, "reached through this call", DiagnosticIDs::Note);
   }
 }
 

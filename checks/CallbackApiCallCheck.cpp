@@ -42,7 +42,7 @@ void CallbackApiCallCheck::checkCallback(const FunctionDecl *Callback,
     case CudaUse::ApiCall:
       diag(Loc, "%0 is called in a stream callback, which must not make CUDA "
                 "calls")
-          << U.Callee;
+          << U.Callee->getDeclName();
       break;
     case CudaUse::Launch:
       diag(Loc, "kernel %0 is launched in a stream callback, which must not "
