@@ -38,12 +38,19 @@ void UnsynchronizedExitCheck::checkFunction(const FunctionDecl &FD,
       AsyncWorkAnalysis::get(Ctx, arch())
           .unfinishedAtExit(&FD, PerThread, RequireCheckedSync);
   const SourceManager &SM = Ctx.getSourceManager();
-  // One finding per exit: the earliest work still queued there.
+  // One finding per exit: the earliest kernel still queued there, or else
+  // the earliest other work.
+  auto Before = [&](const UnfinishedAtExit &A, const UnfinishedAtExit &B) {
+    bool KA = A.Kind == WorkKind::Kernel, KB = B.Kind == WorkKind::Kernel;
+    if (KA != KB)
+      return KA;
+    return SM.isBeforeInTranslationUnit(A.Work->getBeginLoc(),
+                                        B.Work->getBeginLoc());
+  };
   std::map<const Stmt *, const UnfinishedAtExit *> First;
   for (const UnfinishedAtExit &U : Left) {
     const UnfinishedAtExit *&F = First[U.Exit];
-    if (!F || SM.isBeforeInTranslationUnit(U.Work->getBeginLoc(),
-                                           F->Work->getBeginLoc()))
+    if (!F || Before(U, *F))
       F = &U;
   }
   for (const auto &[Exit, U] : First) {
