@@ -898,7 +898,7 @@ private:
     return !CheckedOnly || isResultExamined(classifyResultUse(C, Cfg), Cfg);
   }
   /// Whether the program ends after the last statement of \p B with
-  /// status 0 or an unknown status; sets \p Exit to that statement.
+  /// status 0; sets \p Exit to that statement.
   bool endsProgramCleanly(const CFGBlock *B, const Stmt *&Exit) const;
 
   AsyncWorkAnalysis &A;
@@ -1965,10 +1965,13 @@ bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
     if (const Stmt *S = FunctionCfg::stmtOf(E))
       if (isa<ReturnStmt>(S) || isa<CallExpr>(S))
         Last = S;
+  // A status that is not the constant 0 may report a failure (error
+  // macros exit with the error code).
   auto FailingStatus = [&](const Expr *Status) {
     Expr::EvalResult R;
-    return Status && !Status->isValueDependent() &&
-           Status->EvaluateAsInt(R, Ctx) && !R.Val.getInt().isZero();
+    return Status && (Status->isValueDependent() ||
+                      !Status->EvaluateAsInt(R, Ctx) ||
+                      !R.Val.getInt().isZero());
   };
   const FunctionDecl *FD = Cfg.function();
   if (const auto *C = dyn_cast_or_null<CallExpr>(Last)) {

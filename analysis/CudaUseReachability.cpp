@@ -158,6 +158,18 @@ CudaUseReachability::reachableFrom(const FunctionDecl *Root) {
 }
 
 std::vector<CudaUse> CudaUseReachability::reachableFromExpr(const Expr *E) {
+  // `T x = T(...)` constructs x itself (the temporary is elided), though
+  // the AST binds a temporary.
+  for (;;) {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else
+      break;
+  }
   Body Start;
   BodyScanner Scan(Ctx.getSourceManager(), Start.Uses, Start.Callees);
   Scan.TraverseStmt(const_cast<Expr *>(E));

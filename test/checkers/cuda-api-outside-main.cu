@@ -99,6 +99,16 @@ struct Arena {
 };
 Arena arena;
 
+// Copy-initialized from a temporary (elided): the destructor runs after main,
+// not at the end of the initializer (HeCBench's mnist-cuda).
+struct Layer {
+  float *w = nullptr;
+  explicit Layer(int n) {}
+  ~Layer() { cudaFree(w); }
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaFree' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+};
+static Layer layer = Layer(4);
+
 // ---- Positive: exit handlers ---------------------------------------------------
 
 float *d_buffer;
@@ -141,6 +151,12 @@ Lazy &lazy() {
   static Lazy l; // constructed inside main, never destroyed with CUDA
   return l;
 }
+
+// A channel descriptor is filled in without the runtime (cuda-samples'
+// imageDenoising).
+cudaChannelFormatDesc uchar4_desc = cudaCreateChannelDesc<uchar4>();
+cudaChannelFormatDesc float_desc =
+    cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
 
 struct Plain {
   int n = 4;

@@ -63,12 +63,6 @@ void exit_after_launcher(float *d, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the program exits while device work may still be running; its errors are never reported [cuda-unsynchronized-exit]
 }
 
-void exit_status_unknown(float *d, int n, int status) {
-  fill<<<1, 256>>>(d, n);
-  exit(status);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the program exits while kernel 'fill' may still be running; its errors are never reported [cuda-unsynchronized-exit]
-}
-
 void exit_after_other_stream_sync(float *d, int n, cudaStream_t a,
                                   cudaStream_t b) {
   fill<<<1, 256, 0, a>>>(d, n);
@@ -154,6 +148,12 @@ void exit_on_failure(float *d, int n) {
   if (cudaGetLastError() != cudaSuccess)
     exit(EXIT_FAILURE); // a failing exit is already reported
   CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void exit_status_unknown(float *d, int n, cudaError_t status) {
+  fill<<<1, 256>>>(d, n);
+  if (status != cudaSuccess)
+    exit((int)status); // an error macro's exit: the status is the error
 }
 
 void abort_after_launch(float *d, int n) {
