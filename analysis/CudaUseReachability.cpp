@@ -29,6 +29,8 @@ const FunctionDecl *namedFunction(const Expr *E) {
     }
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       return dyn_cast<FunctionDecl>(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) // this->staticMember
+      return dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
     if (const auto *L = dyn_cast<LambdaExpr>(E))
       return L->getCallOperator();
     if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {

@@ -98,6 +98,17 @@ void CUDART_CB memset_in_callback(void *arg) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMemsetAsync' is called in a stream callback, which must not make CUDA calls [cuda-callback-api-call]
 }
 
+struct Simulation {
+  float *d;
+  static void CUDART_CB on_step(void *arg) {
+    cudaFree(static_cast<Simulation *>(arg)->d);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaFree' is called in a stream callback, which must not make CUDA calls [cuda-callback-api-call]
+  }
+  void enqueue(cudaStream_t s) {
+    CUDA_CHECK(cudaLaunchHostFunc(s, this->on_step, this));
+  }
+};
+
 void enqueue_all(cudaStream_t s, CUstream cs, Job *job, Releaser *r) {
   CUDA_CHECK(cudaLaunchHostFunc(s, free_when_done, job->d));
   CUDA_CHECK(cudaLaunchHostFunc(s, &sync_in_callback, nullptr));
@@ -162,6 +173,14 @@ void CUDART_CB lambda_unused(void *) {
 
 void CUDART_CB free_host(void *arg) { free(arg); }
 
+// The callback hands the CUDA work to a host thread (cuda-samples'
+// simpleCallback): the function is passed, not called.
+void postprocess(void *arg) { CUDA_CHECK(cudaFree(arg)); }
+void start_thread(void (*fn)(void *), void *arg);
+void CUDART_CB hand_off(cudaStream_t, cudaError_t status, void *arg) {
+  start_thread(postprocess, arg);
+}
+
 void CUDART_CB log_time(void *) { fprintf(stderr, "tick\n"); }
 
 void CUDART_CB store_result(void *arg) {
@@ -179,6 +198,7 @@ void enqueue_fine(cudaStream_t s, Job *job, Tracker *t, std::atomic<int> *c,
   CUDA_CHECK(cudaLaunchHostFunc(s, signal_flag, flag));
   CUDA_CHECK(cudaLaunchHostFunc(s, lambda_unused, nullptr));
   CUDA_CHECK(cudaLaunchHostFunc(s, free_host, host));
+  CUDA_CHECK(cudaStreamAddCallback(s, hand_off, host, 0));
   CUDA_CHECK(cudaLaunchHostFunc(s, log_time, nullptr));
   CUDA_CHECK(cudaLaunchHostFunc(s, store_result, job));
   CUDA_CHECK(cudaLaunchHostFunc(s, [](void *) { puts("lambda"); }, nullptr));
