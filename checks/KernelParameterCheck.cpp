@@ -103,44 +103,6 @@ std::optional<Reason> unsuitable(QualType T, unsigned Depth = 0) {
   return std::nullopt;
 }
 
-/// The host variable whose address \p Arg is (`&x`, `&s.f`, `&a[i]`, an
-/// array `a` that decays), or null.
-const VarDecl *hostVariableAddressed(const Expr *Arg) {
-  const Expr *E = Arg->IgnoreParens();
-  while (const auto *C = dyn_cast<CastExpr>(E)) {
-    if (C->getCastKind() == CK_ArrayToPointerDecay)
-      break;
-    E = C->getSubExpr()->IgnoreParens();
-  }
-  if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
-    E = C->getSubExpr();
-  else if (const auto *U = dyn_cast<UnaryOperator>(E);
-           U && U->getOpcode() == UO_AddrOf)
-    E = U->getSubExpr();
-  else
-    return nullptr;
-  for (;;) {
-    E = E->IgnoreParens();
-    if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
-      E = ME->getBase();
-    else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E);
-             AS && AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
-      E = AS->getBase()->IgnoreParenImpCasts();
-    else
-      break;
-  }
-  const auto *DRE = dyn_cast<DeclRefExpr>(E);
-  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  if (!VD || VD->getType()->isReferenceType() || isa<ParmVarDecl>(VD) ||
-      !VD->getType()->isObjectType())
-    return nullptr;
-  if (CudaApiModel::isDeclaredDeviceVariable(VD) ||
-      CudaApiModel::isDeclaredConstantVariable(VD) ||
-      isManagedVariableDecl(VD) || VD->hasAttr<CUDASharedAttr>())
-    return nullptr;
-  return VD;
-}
-
 } // namespace
 
 void KernelParameterCheck::checkFunction(const FunctionDecl &FD,
@@ -285,24 +247,15 @@ void KernelParameterCheck::checkLaunch(const CUDAKernelCallExpr *Launch,
     if (F && (F->hasAttr<CUDAGlobalAttr>() || (F->hasAttr<CUDADeviceAttr>() &&
                                                 !F->hasAttr<CUDAHostAttr>())))
       F = nullptr; // Device code has the address of a device function.
-    const VarDecl *VD = F ? nullptr : hostVariableAddressed(Arg);
-    if (!F && !VD)
-      continue;
+    if (!F)
+      continue; // Host variables' addresses: cuda-wrong-memory-space.
     SourceLocation Loc = reportOnce(Arg->getBeginLoc(), SM);
     if (Loc.isInvalid())
       continue;
-    if (F) {
-      diag(Loc, "kernel %0 is given the address of host function %1, which "
-                "the device cannot call")
-          << Kernel << F;
-      diag(F->getLocation(), "%0 declared here", DiagnosticIDs::Note) << F;
-    } else {
-      diag(Loc, "kernel %0 is given the address of host variable %1")
-          << Kernel << VD;
-      diag(VD->getLocation(), "%0 declared here in host memory",
-           DiagnosticIDs::Note)
-          << VD;
-    }
+    diag(Loc, "kernel %0 is given the address of host function %1, which "
+              "the device cannot call")
+        << Kernel << F;
+    diag(F->getLocation(), "%0 declared here", DiagnosticIDs::Note) << F;
   }
 }
 

@@ -13,7 +13,8 @@ namespace clang::tidy::cuda {
 /// Finds kernel parameters that cannot carry their argument to the device:
 /// references (unless every launch binds them to __managed__ variables),
 /// values of polymorphic or not trivially copyable types, and launches that
-/// pass the address of a host function or of a host variable.
+/// pass the address of a host function (host variables' addresses are
+/// cuda-wrong-memory-space's).
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-kernel-parameter.md
