@@ -762,6 +762,16 @@ public:
       : A(A), M(M), Cfg(M.cfg()), Ctx(A.context()),
         SM(Ctx.getSourceManager()), PerThread(PerThread), Keys(*this) {}
 
+  /// Track all work, for what is left at the program's exits: work queued
+  /// by callees whatever memory it uses, and (\p CheckedSyncOnly) only
+  /// synchronizations whose error code is examined.
+  void trackAllWork(bool CheckedSyncOnly) {
+    AllWork = true;
+    CheckedOnly = CheckedSyncOnly;
+  }
+  /// The work pending at each exit of the program (after solve()).
+  std::vector<UnfinishedAtExit> atProgramExits();
+
   /// Runs the data-flow to its fixpoint; false when it does not settle.
   bool solve();
   /// The findings (after solve()).
@@ -883,12 +893,22 @@ private:
               const Stmt *Site, bool Pageable = false);
   const Stmt *earliest(llvm::ArrayRef<const Stmt *> Sites) const;
 
+  /// Whether synchronizing call \p C retires work (trackAllWork).
+  bool syncCounts(const CallExpr *C) const {
+    return !CheckedOnly || isResultExamined(classifyResultUse(C, Cfg), Cfg);
+  }
+  /// Whether the program ends after the last statement of \p B with
+  /// status 0; sets \p Exit to that statement.
+  bool endsProgramCleanly(const CFGBlock *B, const Stmt *&Exit) const;
+
   AsyncWorkAnalysis &A;
   const FunctionMemorySpaces &M;
   const FunctionCfg &Cfg;
   ASTContext &Ctx;
   const SourceManager &SM;
   bool PerThread;
+  bool AllWork = false;
+  bool CheckedOnly = false;
   KeyBuilder Keys;
   std::vector<StreamRef> Streams;
   std::vector<LocKey> EventKeys;
@@ -1204,8 +1224,17 @@ void FunctionAsyncWork::transferUnmodelledCall(const CallExpr *C,
     St.Pending.clear();
   else if (Report && !St.Pending.empty())
     checkCallArguments(C, Callee, St);
-  if (!isInSystemHeader(Callee, SM))
-    enqueueLeftRunning(C, Callee, St);
+  if (isInSystemHeader(Callee, SM))
+    return;
+  enqueueLeftRunning(C, Callee, St);
+  if (AllWork && !Waits && !St.Pending.count(C) && A.queuesWork(Callee)) {
+    // What the callee leaves running, on streams not known here.
+    WorkInfo W;
+    W.Site = C;
+    W.Via = Callee;
+    W.Stream = intern(StreamRef());
+    enqueue(Works.try_emplace(C, W).first->second, St);
+  }
 }
 
 void FunctionAsyncWork::transferCopy(const CallExpr *C, const ApiFunction &Api,
@@ -1242,7 +1271,8 @@ void FunctionAsyncWork::transferCopy(const CallExpr *C, const ApiFunction &Api,
   if (D && *D == CopyDirection::DeviceToDevice)
     return; // No host-side synchronization.
   // A synchronous copy is queued on the default stream and waited for.
-  retireOrderedBefore(St, intern(defaultStream()));
+  if (syncCounts(C))
+    retireOrderedBefore(St, intern(defaultStream()));
 }
 
 void FunctionAsyncWork::transferSync(const CallExpr *C, const ApiFunction &Api,
@@ -1250,6 +1280,8 @@ void FunctionAsyncWork::transferSync(const CallExpr *C, const ApiFunction &Api,
   const SyncInfo &SI = *Api.Sync;
   if (SI.isQuery() && !isResultExamined(classifyResultUse(C, Cfg), Cfg))
     return; // A query whose answer is ignored orders nothing.
+  if (!syncCounts(C))
+    return;
   const Expr *Handle = CudaApiModel::argument(C, SI.HandleArg);
   switch (SI.Scope) {
   case SyncScope::Device:
@@ -1273,10 +1305,11 @@ void FunctionAsyncWork::transferSync(const CallExpr *C, const ApiFunction &Api,
   }
 }
 
-void FunctionAsyncWork::transferImplicitSync(const CallExpr *,
+void FunctionAsyncWork::transferImplicitSync(const CallExpr *C,
                                              const ApiFunction &,
                                              WorkState &St, bool) {
-  St.Pending.clear();
+  if (syncCounts(C))
+    St.Pending.clear();
 }
 
 void FunctionAsyncWork::transferFree(const CallExpr *C, const ApiFunction &Api,
@@ -1923,6 +1956,92 @@ AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
   if (!W.solve())
     return {}; // Did not settle: say nothing.
   return W.report();
+}
+
+bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
+                                           const Stmt *&Exit) const {
+  const Stmt *Last = nullptr;
+  for (const CFGElement &E : *B)
+    if (const Stmt *S = FunctionCfg::stmtOf(E))
+      if (isa<ReturnStmt>(S) || isa<CallExpr>(S))
+        Last = S;
+  // A status that is not the constant 0 may report a failure (error
+  // macros exit with the error code).
+  auto FailingStatus = [&](const Expr *Status) {
+    Expr::EvalResult R;
+    return Status && (Status->isValueDependent() ||
+                      !Status->EvaluateAsInt(R, Ctx) ||
+                      !R.Val.getInt().isZero());
+  };
+  const FunctionDecl *FD = Cfg.function();
+  if (const auto *C = dyn_cast_or_null<CallExpr>(Last)) {
+    const FunctionDecl *Callee = C->getDirectCallee();
+    const ApiFunction *Api = CudaApiModel::lookup(Callee);
+    if (Api && Api->endsProgram()) {
+      Exit = C;
+      return !FailingStatus(CudaApiModel::argument(C, Api->ExitStatusArg));
+    }
+    if (Callee && Callee->isNoReturn())
+      return false; // abort() and error handlers.
+  }
+  if (!FD->isMain())
+    return false;
+  const auto *Ret = dyn_cast_or_null<ReturnStmt>(Last);
+  Exit = Ret;
+  return !(Ret && FailingStatus(Ret->getRetValue()));
+}
+
+std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
+  std::vector<UnfinishedAtExit> Result;
+  const CFGBlock &ExitBlock = Cfg.graph().getExit();
+  for (const CFGBlock::AdjacentBlock &P : ExitBlock.preds()) {
+    const CFGBlock *B = P.getReachableBlock();
+    const Stmt *Exit = nullptr;
+    if (!B || !endsProgramCleanly(B, Exit))
+      continue;
+    WorkState Out;
+    for (const WorkState &S : In[B->getBlockID()].States)
+      Out.join(processBlock(B, S, false));
+    for (const auto &[Site, Ordered] : Out.Pending) {
+      const WorkInfo &W = Works.at(Site);
+      if (W.Kind == WorkKind::EventRecord)
+        continue;
+      UnfinishedAtExit U;
+      U.Exit = Exit;
+      U.Work = Site;
+      U.Kind = W.Kind;
+      U.Kernel = W.Kernel;
+      U.Via = W.Via;
+      U.StreamExpr = W.StreamExpr;
+      U.Stream = Streams[W.Stream];
+      Result.push_back(U);
+    }
+  }
+  return Result;
+}
+
+std::vector<UnfinishedAtExit>
+AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
+                                    bool PerThreadDefaultStream,
+                                    bool CheckedSyncOnly) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
+      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
+      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+    return {};
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  if (!Cfg || !queuesWork(FD))
+    return {};
+  collectTranslationUnitFacts();
+  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
+  if (!M)
+    return {};
+  PerThread = PerThreadDefaultStream;
+  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
+  W.trackAllWork(CheckedSyncOnly);
+  if (!W.solve())
+    return {};
+  return W.atProgramExits();
 }
 
 bool AsyncWorkAnalysis::queuesWork(const FunctionDecl *FD) {

@@ -84,6 +84,21 @@ struct SyncHazard {
   bool Pageable = false;
 };
 
+/// Device work that may still be queued where the program ends.
+struct UnfinishedAtExit {
+  /// The return statement of main or the call that ends the program; null
+  /// when main ends at its closing brace.
+  const Stmt *Exit = nullptr;
+  const Stmt *Work = nullptr; ///< The queued operation (its call).
+  WorkKind Kind = WorkKind::Kernel;
+  const FunctionDecl *Kernel = nullptr;
+  /// Work queued inside this function of the translation unit (the work's
+  /// site is the call).
+  const FunctionDecl *Via = nullptr;
+  const Expr *StreamExpr = nullptr;
+  StreamRef Stream;
+};
+
 class FunctionCfg;
 
 /// The per-translation-unit summaries and the per-function analysis.
@@ -103,6 +118,16 @@ public:
                                     bool PerThreadDefaultStream,
                                     bool PageableCopies = false);
   bool pageableCopies() const { return PageableCopies; }
+
+  /// The kernels, copies and memsets that may still be queued where host
+  /// function \p FD ends the program with status 0 or an unknown status:
+  /// main's returns and end, and calls of exit() (CUDA_PROGRAM_EXIT rows).
+  /// Work queued inside a function of this translation unit that returns
+  /// without waiting counts too. \p CheckedSyncOnly: a synchronization
+  /// whose error code is not examined does not retire work.
+  std::vector<UnfinishedAtExit> unfinishedAtExit(const FunctionDecl *FD,
+                                                 bool PerThreadDefaultStream,
+                                                 bool CheckedSyncOnly);
 
   /// How a function of this translation unit uses what a pointer parameter
   /// points to, and whether it may wait for device work.

@@ -6,8 +6,10 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Type.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
 
@@ -66,8 +68,16 @@ public:
   }
 #define CUDA_IMPLICIT_SYNC(N) Entries[#N].ImplicitSync = true;
 #define CUDA_DEVICE_RESET(N) Entries[#N].ResetsDevice = true;
-#define CUDA_HOST_CALLBACK(N, L, Data)                                         \
-  entry(#N, ApiLibrary::L).HostCallbackDataArg = Data;
+#define CUDA_HOST_CALLBACK(N, L, Fn, Data)                                     \
+  {                                                                            \
+    ApiFunction &F = entry(#N, ApiLibrary::L);                                 \
+    F.HostCallbackFunctionArg = Fn;                                            \
+    F.HostCallbackDataArg = Data;                                              \
+  }
+#define CUDA_PROGRAM_EXIT(N, Status)                                           \
+  entry(#N, ApiLibrary::CLib).ExitStatusArg = Status;
+#define CUDA_EXIT_HANDLER(N, Fn)                                               \
+  entry(#N, ApiLibrary::CLib).ExitHandlerArg = Fn;
 
 #define CUDA_STREAM_FLAGS(N, Flags, NonBlocking)                               \
   {                                                                            \
@@ -427,6 +437,33 @@ CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
   if (It == Rows.end())
     return std::nullopt;
   return It->second;
+}
+
+bool CudaApiModel::isRuntimeOrDriverCall(const FunctionDecl *FD) {
+  static const llvm::StringSet<> Stateless = [] {
+    llvm::StringSet<> S;
+#define CUDA_STATELESS_CALL(Name) S.insert(#Name);
+#include "CudaApiModel.def"
+    return S;
+  }();
+  if (!FD || !FD->getIdentifier() ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  if (!SM.isInSystemHeader(FD->getLocation()))
+    return false;
+  llvm::StringRef Name = FD->getName();
+  if (Stateless.contains(Name))
+    return false;
+  auto HasPrefix = [&](llvm::StringRef Prefix) {
+    return Name.size() > Prefix.size() && Name.starts_with(Prefix) &&
+           llvm::isUpper(Name[Prefix.size()]);
+  };
+#define CUDA_API_PREFIX(Prefix, Library)                                       \
+  if (HasPrefix(#Prefix))                                                      \
+    return true;
+#include "CudaApiModel.def"
+  return false;
 }
 
 } // namespace clang::tidy::cuda

@@ -198,6 +198,13 @@ struct ApiFunction {
   bool ImplicitSync = false;
   bool ResetsDevice = false;  ///< Releases every allocation and handle.
   int HostCallbackDataArg = -1; ///< Kept by the runtime until a callback runs.
+  /// The host function a stream callback call enqueues (-1: not one).
+  int HostCallbackFunctionArg = -1;
+  /// exit() and the like: the status argument (-1: not one).
+  int ExitStatusArg = -1;
+  /// atexit() and the like: the function it registers (-1: not one).
+  int ExitHandlerArg = -1;
+  bool endsProgram() const { return ExitStatusArg >= 0; }
   /// Stream creation: the flags argument, and the flag bit that makes the
   /// stream non-blocking (-1 and 0 when the call takes no flags).
   int StreamFlagsArg = -1;
@@ -237,6 +244,10 @@ public:
   /// to its canonical type (so 'cudaError_t' matches the typedef and
   /// 'cudaError' the enum).
   static bool isTypeNamed(QualType T, llvm::ArrayRef<llvm::StringRef> TypeNames);
+
+  /// Whether \p FD is a CUDA runtime or driver function that needs the
+  /// runtime set up (CUDA_API_PREFIX rows, less CUDA_STATELESS_CALL).
+  static bool isRuntimeOrDriverCall(const FunctionDecl *FD);
 
   /// Whether \p E is a kernel launch: a '<<<...>>>' call or a modelled
   /// launch function. Returns the launch call.

@@ -5,9 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApiOutsideMainCheck.h"
+#include "CallbackApiCallCheck.h"
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
+#include "KernelParameterCheck.h"
 #include "LaunchConfigurationCheck.h"
 #include "MemcpyDirectionCheck.h"
 #include "MemcpySizeCheck.h"
@@ -16,6 +19,7 @@
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
+#include "UnsynchronizedExitCheck.h"
 #include "WarpCollectiveCheck.h"
 #include "WrongMemorySpaceCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -25,10 +29,13 @@ namespace clang::tidy::cuda {
 class CudaTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<ApiOutsideMainCheck>("cuda-api-outside-main");
+    Factories.registerCheck<CallbackApiCallCheck>("cuda-callback-api-call");
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
+    Factories.registerCheck<KernelParameterCheck>("cuda-kernel-parameter");
     Factories.registerCheck<LaunchConfigurationCheck>(
         "cuda-launch-configuration");
     Factories.registerCheck<MemcpyDirectionCheck>("cuda-memcpy-direction");
@@ -41,6 +48,8 @@ public:
         "cuda-unchecked-kernel-launch");
     Factories.registerCheck<UnguardedThreadIndexCheck>(
         "cuda-unguarded-thread-index");
+    Factories.registerCheck<UnsynchronizedExitCheck>(
+        "cuda-unsynchronized-exit");
     Factories.registerCheck<WarpCollectiveCheck>("cuda-warp-collective");
     Factories.registerCheck<WrongMemorySpaceCheck>("cuda-wrong-memory-space");
   }

@@ -1,0 +1,212 @@
+//===- CudaUseReachability.cpp --------------------------------------------===//
+
+#include "CudaUseReachability.h"
+#include "CudaApiModel.h"
+#include "MemorySpaceAnalysis.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <deque>
+
+namespace clang::tidy::cuda {
+
+bool isUserFunction(const FunctionDecl *FD, const SourceManager &SM) {
+  const FunctionDecl *Def = nullptr;
+  return FD && FD->hasBody(Def) && Def &&
+         !SM.isInSystemHeader(Def->getLocation()) &&
+         !Def->hasAttr<CUDAGlobalAttr>() &&
+         !(Def->hasAttr<CUDADeviceAttr>() && !Def->hasAttr<CUDAHostAttr>());
+}
+
+const FunctionDecl *namedFunction(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      E = U->getSubExpr(); // &f, or +[] {}
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<FunctionDecl>(DRE->getDecl());
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) // this->staticMember
+      return dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+    if (const auto *L = dyn_cast<LambdaExpr>(E))
+      return L->getCallOperator();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MT->getSubExpr();
+      continue;
+    }
+    // A lambda converted to a function pointer: its conversion operator.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+        MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())) {
+      E = MC->getImplicitObjectArgument();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+
+/// The destructor that destroying an object of type \p T runs, when it is
+/// user code.
+const CXXDestructorDecl *userDestructor(QualType T, const SourceManager &SM) {
+  const CXXRecordDecl *RD =
+      T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  const CXXDestructorDecl *D = RD->getDestructor();
+  return D && !D->isTrivial() && isUserFunction(D, SM) ? D : nullptr;
+}
+
+class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
+public:
+  BodyScanner(const SourceManager &SM, std::vector<CudaUse> &Uses,
+              std::vector<std::pair<const FunctionDecl *, const Expr *>> &Callees)
+      : SM(SM), Uses(Uses), Callees(Callees) {}
+
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
+      Uses.push_back({CudaUse::Launch, C, K->getDirectCallee()});
+      return true;
+    }
+    const FunctionDecl *Callee = C->getDirectCallee();
+    if (CudaApiModel::isRuntimeOrDriverCall(Callee))
+      Uses.push_back({CudaUse::ApiCall, C, Callee});
+    else
+      addCallee(Callee, C);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    addCallee(E->getConstructor(), E);
+    return true;
+  }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) {
+    addCallee(userDestructor(E->getDestroyedType(), SM), E);
+    return true;
+  }
+  bool VisitCXXBindTemporaryExpr(CXXBindTemporaryExpr *E) {
+    addCallee(userDestructor(E->getType(), SM), E);
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *S) {
+    for (const Decl *D : S->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D);
+          VD && VD->hasLocalStorage() && VD->getInit())
+        addCallee(userDestructor(VD->getType(), SM), VD->getInit());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *VD = dyn_cast<VarDecl>(E->getDecl());
+        VD && isManagedVariableDecl(VD)) {
+      CudaUse U{CudaUse::ManagedAccess, E};
+      U.Managed = VD;
+      Uses.push_back(U);
+    }
+    return true;
+  }
+
+private:
+  void addCallee(const FunctionDecl *FD, const Expr *By) {
+    if (isUserFunction(FD, SM))
+      Callees.push_back({FD, By});
+  }
+  const SourceManager &SM;
+  std::vector<CudaUse> &Uses;
+  std::vector<std::pair<const FunctionDecl *, const Expr *>> &Callees;
+};
+
+} // namespace
+
+const CudaUseReachability::Body &
+CudaUseReachability::bodyOf(const FunctionDecl *FD) {
+  auto [It, New] = Bodies.try_emplace(FD);
+  if (!New)
+    return *It->second;
+  auto B = std::make_unique<Body>();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Def = nullptr;
+  if (isUserFunction(FD, SM) && FD->hasBody(Def)) {
+    BodyScanner Scan(SM, B->Uses, B->Callees);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        Scan.TraverseStmt(Init->getInit());
+    Scan.TraverseStmt(Def->getBody());
+    // A destructor then destroys the members and bases.
+    if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(Def)) {
+      const CXXRecordDecl *RD = Dtor->getParent();
+      for (const FieldDecl *F : RD->fields())
+        if (const CXXDestructorDecl *D = userDestructor(F->getType(), SM))
+          B->Callees.push_back({D, nullptr});
+      for (const CXXBaseSpecifier &Base : RD->bases())
+        if (const CXXDestructorDecl *D = userDestructor(Base.getType(), SM))
+          B->Callees.push_back({D, nullptr});
+    }
+  }
+  It = Bodies.find(FD);
+  It->second = std::move(B);
+  return *It->second;
+}
+
+std::vector<CudaUse>
+CudaUseReachability::reachableFrom(const FunctionDecl *Root) {
+  return reachableFromBody(bodyOf(Root->getCanonicalDecl()),
+                           Root->getCanonicalDecl());
+}
+
+std::vector<CudaUse> CudaUseReachability::reachableFromExpr(const Expr *E) {
+  // `T x = T(...)` constructs x itself (the temporary is elided), though
+  // the AST binds a temporary.
+  for (;;) {
+    if (const auto *EWC = dyn_cast<ExprWithCleanups>(E))
+      E = EWC->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else
+      break;
+  }
+  Body Start;
+  BodyScanner Scan(Ctx.getSourceManager(), Start.Uses, Start.Callees);
+  Scan.TraverseStmt(const_cast<Expr *>(E));
+  return reachableFromBody(Start, nullptr);
+}
+
+std::vector<CudaUse>
+CudaUseReachability::reachableFromBody(const Body &Start,
+                                       const FunctionDecl *Root) {
+  std::vector<CudaUse> Result;
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  llvm::SmallPtrSet<const Expr *, 16> SeenUses;
+  if (Root)
+    Seen.insert(Root);
+  // Each body to visit, with the start's call that leads to it.
+  std::deque<std::tuple<const Body *, const FunctionDecl *, const Expr *>>
+      Work;
+  Work.push_back({&Start, Root, nullptr});
+  while (!Work.empty()) {
+    auto [B, FD, Through] = Work.front();
+    Work.pop_front();
+    for (CudaUse U : B->Uses) {
+      if (!SeenUses.insert(U.At).second)
+        continue;
+      U.In = FD;
+      U.Through = Through;
+      Result.push_back(U);
+    }
+    for (const auto &[Callee, By] : B->Callees) {
+      const FunctionDecl *C = Callee->getCanonicalDecl();
+      if (Seen.insert(C).second)
+        Work.push_back({&bodyOf(C), C, Through ? Through : By});
+    }
+  }
+  return Result;
+}
+
+} // namespace clang::tidy::cuda

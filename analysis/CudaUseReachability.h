@@ -1,0 +1,73 @@
+//===- CudaUseReachability.h - CUDA calls a host function reaches -*- C++ -*-===//
+//
+// Which CUDA runtime and driver calls, kernel launches and __managed__
+// accesses run when a host function is called: in its own body, and in the
+// functions of this translation unit it calls, directly or not (calls,
+// constructions, destructions). For checks about code that runs where CUDA
+// must not be used: outside main, in stream callbacks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_CUDAUSEREACHABILITY_H
+#define CUDA_TIDY_CUDAUSEREACHABILITY_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// One use of CUDA in a function body.
+struct CudaUse {
+  enum Kind { ApiCall, Launch, ManagedAccess };
+  Kind K;
+  const Expr *At;                     ///< The call or the variable reference.
+  const FunctionDecl *Callee = nullptr; ///< ApiCall: the function; Launch: the kernel.
+  const VarDecl *Managed = nullptr;   ///< ManagedAccess: the variable.
+  /// The function whose body holds it, and the call in the root function
+  /// through which it is reached (null when it is in the root itself).
+  const FunctionDecl *In = nullptr;
+  const Expr *Through = nullptr;
+};
+
+class CudaUseReachability {
+public:
+  explicit CudaUseReachability(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// The uses of CUDA that running \p Root may execute, each once, in the
+  /// order of the source. A destructor includes the destructors of its
+  /// members and bases. Lambda bodies are not followed (a lambda runs only
+  /// when called).
+  std::vector<CudaUse> reachableFrom(const FunctionDecl *Root);
+  /// The same for evaluating \p E (a variable's initializer).
+  std::vector<CudaUse> reachableFromExpr(const Expr *E);
+
+private:
+  struct Body {
+    std::vector<CudaUse> Uses;
+    /// The same-TU functions it may run, with the expression that runs them.
+    std::vector<std::pair<const FunctionDecl *, const Expr *>> Callees;
+  };
+  const Body &bodyOf(const FunctionDecl *FD);
+  /// The uses of \p Start (whose own uses are In \p Root) and of what it
+  /// calls.
+  std::vector<CudaUse> reachableFromBody(const Body &Start,
+                                         const FunctionDecl *Root);
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Body>> Bodies;
+};
+
+/// Whether \p FD's body is part of the program analysed: a definition
+/// outside system headers.
+bool isUserFunction(const FunctionDecl *FD, const SourceManager &SM);
+
+/// The function \p E names: a function, `&function`, or a lambda without
+/// captures converted to a function pointer (its call operator).
+const FunctionDecl *namedFunction(const Expr *E);
+
+} // namespace clang::tidy::cuda
+
+#endif

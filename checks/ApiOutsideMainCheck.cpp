@@ -1,0 +1,161 @@
+//===- ApiOutsideMainCheck.cpp --------------------------------------------===//
+
+#include "ApiOutsideMainCheck.h"
+#include "CudaApiModel.h"
+#include "SourceLocations.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+namespace clang::tidy::cuda {
+
+ApiOutsideMainCheck::ApiOutsideMainCheck(StringRef Name,
+                                         ClangTidyContext *Context)
+    : CudaFunctionCheck(Name, Context,
+                        {FunctionScope::All, CheckLanguages::CudaOrCxx,
+                         /*NeedsWholeBody=*/false}),
+      CheckInitializers(Options.get("CheckInitializers", true)) {}
+
+void ApiOutsideMainCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CheckInitializers", CheckInitializers);
+}
+
+void ApiOutsideMainCheck::checkFunction(const FunctionDecl &, const FunctionCfg &,
+                                        ASTContext &Ctx) {
+  if (Scanned)
+    return;
+  Scanned = true;
+  Reach = std::make_unique<CudaUseReachability>(Ctx);
+  scanTranslationUnit(Ctx);
+}
+
+void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    std::vector<const VarDecl *> Vars;
+    std::vector<const FunctionDecl *> Attributed;
+    std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Handlers;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseDecl(Decl *D) {
+      if (D && !isa<TranslationUnitDecl>(D) &&
+          SM.isInSystemHeader(D->getLocation()))
+        return true;
+      return RecursiveASTVisitor::TraverseDecl(D);
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->getStorageDuration() == SD_Static ||
+          VD->getStorageDuration() == SD_Thread)
+        Vars.push_back(VD);
+      return true;
+    }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->doesThisDeclarationHaveABody() &&
+          (FD->hasAttr<ConstructorAttr>() || FD->hasAttr<DestructorAttr>()))
+        Attributed.push_back(FD);
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const ApiFunction *Api = CudaApiModel::lookup(C);
+      if (Api && Api->ExitHandlerArg >= 0)
+        if (const FunctionDecl *F = namedFunction(
+                CudaApiModel::argument(C, Api->ExitHandlerArg)))
+          Handlers.push_back({F, C});
+      return true;
+    }
+  } F(Ctx.getSourceManager());
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  for (const VarDecl *VD : F.Vars)
+    checkVariable(VD, Ctx);
+  for (const FunctionDecl *FD : F.Attributed) {
+    bool Before = FD->hasAttr<ConstructorAttr>();
+    if (Before && !CheckInitializers)
+      continue;
+    report(Reach->reachableFrom(FD),
+           {Before ? Root::CtorAttr : Root::DtorAttr, FD, FD->getLocation()},
+           Ctx);
+  }
+  for (const auto &[FD, Call] : F.Handlers)
+    report(Reach->reachableFrom(FD),
+           {Root::ExitHandler, FD, Call->getBeginLoc()}, Ctx);
+}
+
+void ApiOutsideMainCheck::checkVariable(const VarDecl *VD, ASTContext &Ctx) {
+  if (!VD->isThisDeclarationADefinition() ||
+      VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>() ||
+      VD->hasAttr<CUDASharedAttr>() || VD->getType()->isDependentType())
+    return;
+  // A namespace-scope or static member initializer runs before main; a
+  // static local's runs when its function first reaches it.
+  bool InitBeforeMain = VD->getStorageDuration() == SD_Static &&
+                        !VD->isStaticLocal() && !VD->isInline() &&
+                        VD->getInit() && !VD->getInit()->isValueDependent();
+  if (CheckInitializers && InitBeforeMain)
+    report(Reach->reachableFromExpr(VD->getInit()),
+           {Root::Initializer, VD, VD->getLocation()}, Ctx);
+  const CXXRecordDecl *RD =
+      VD->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
+  const CXXDestructorDecl *Dtor =
+      RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
+  if (Dtor && !Dtor->isTrivial())
+    report(Reach->reachableFrom(Dtor), {Root::Destructor, VD, VD->getLocation()},
+           Ctx);
+}
+
+void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
+                                 const Root &R, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Before = R.K == Root::Initializer || R.K == Root::CtorAttr;
+  for (const CudaUse &U : Uses) {
+    if (U.K == CudaUse::ManagedAccess)
+      continue;
+    SourceLocation Loc = reportOnce(U.At->getBeginLoc(), SM);
+    if (Loc.isInvalid())
+      continue;
+    if (U.K == CudaUse::Launch)
+      diag(Loc, "kernel %0 is launched %select{after main returns|before main "
+                "starts}1, when the CUDA runtime %select{may already be shut "
+                "down|may not be set up}1")
+          << U.Callee->getDeclName() << Before;
+    else
+      diag(Loc, "%0 is called %select{after main returns|before main "
+                "starts}1, when the CUDA runtime %select{may already be shut "
+                "down|may not be set up}1")
+          << U.Callee->getDeclName() << Before;
+    switch (R.K) {
+    case Root::Initializer:
+      diag(R.NoteAt, "%0 has static storage duration; its initializer runs "
+                     "before main",
+           DiagnosticIDs::Note)
+          << R.Named;
+      break;
+    case Root::Destructor:
+      diag(R.NoteAt, "%0 has %select{static|thread}1 storage duration; its "
+                     "destructor runs after main returns",
+           DiagnosticIDs::Note)
+          << R.Named
+          << (cast<VarDecl>(R.Named)->getStorageDuration() == SD_Thread);
+      break;
+    case Root::ExitHandler:
+      diag(userVisibleLocation(R.NoteAt, SM),
+           "%0 is registered here to run when the program exits",
+           DiagnosticIDs::Note)
+          << R.Named;
+      break;
+    case Root::CtorAttr:
+    case Root::DtorAttr:
+      diag(R.NoteAt, "%0 has the %select{destructor|constructor}1 attribute",
+           DiagnosticIDs::Note)
+          << R.Named << Before;
+      break;
+    }
+    SourceLocation Through =
+        U.Through ? userVisibleLocation(U.Through->getBeginLoc(), SM)
+                  : SourceLocation();
+    if (Through.isValid() && Through != userVisibleLocation(R.NoteAt, SM))
+      diag(Through, "reached through this call", DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,34 @@
+//===- UnsynchronizedExitCheck.h --------------------------------*- C++ -*-===//
+
+#ifndef CUDA_TIDY_UNSYNCHRONIZEDEXITCHECK_H
+#define CUDA_TIDY_UNSYNCHRONIZEDEXITCHECK_H
+
+#include "CudaFunctionCheck.h"
+
+namespace clang::tidy::cuda {
+
+/// Finds the returns of main, and the calls of exit(), reached while
+/// kernels, asynchronous copies or memsets may still be queued: their
+/// asynchronous errors are never reported.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-unsynchronized-exit.md
+class UnsynchronizedExitCheck : public CudaFunctionCheck {
+public:
+  UnsynchronizedExitCheck(StringRef Name, ClangTidyContext *Context)
+      : CudaFunctionCheck(Name, Context, Traits()),
+        RequireCheckedSync(Options.get("RequireCheckedSync", false)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "RequireCheckedSync", RequireCheckedSync);
+  }
+
+private:
+  /// A synchronization counts only when its error code is examined.
+  const bool RequireCheckedSync;
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
