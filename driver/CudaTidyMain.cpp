@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckSelection.h"
 #include "CompilationDatabase.h"
 #include "CrashIsolation.h"
 #include "CudaToolkit.h"
@@ -119,6 +120,10 @@ cl::opt<std::string> ExportFixes("export-fixes",
                                  cl::value_desc("filename"), cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks"),
                          cl::init(false), cl::cat(Category));
+cl::opt<bool> ExplainConfig("explain-config",
+                            cl::desc("For each enabled check, say which "
+                                     "configuration enables it"),
+                            cl::init(false), cl::cat(Category));
 cl::opt<bool> DumpConfig("dump-config",
                          cl::desc("Print the effective configuration"),
                          cl::init(false), cl::cat(Category));
@@ -238,7 +243,7 @@ std::unique_ptr<ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   ClangTidyGlobalOptions GlobalOptions;
   ClangTidyOptions DefaultOptions;
-  DefaultOptions.Checks = "-*,cuda-*";
+  DefaultOptions.Checks = cudatidy::CudaTidyDefaultChecks.str();
   DefaultOptions.WarningsAsErrors = "";
   DefaultOptions.HeaderFilterRegex = HeaderFilter;
   DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
@@ -276,10 +281,12 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
             Parsed.getError().message());
       return nullptr;
     }
-    return std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions),
-        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
-        std::move(*Parsed), std::move(OverrideOptions), std::move(FS));
+    return cudatidy::addCudaChecks(
+        std::make_unique<ConfigOptionsProvider>(
+            std::move(GlobalOptions),
+            ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+            std::move(*Parsed), std::move(OverrideOptions), std::move(FS)),
+        ConfigFile);
   };
   if (!ConfigFile.empty()) {
     if (!Config.empty()) {
@@ -296,9 +303,11 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   }
   if (!Config.empty())
     return FromText(Config, "<command-line-config>");
-  return std::make_unique<FileOptionsProvider>(
-      std::move(GlobalOptions), std::move(DefaultOptions),
-      std::move(OverrideOptions), std::move(FS));
+  return cudatidy::addCudaChecks(
+      std::make_unique<FileOptionsProvider>(
+          std::move(GlobalOptions), std::move(DefaultOptions),
+          std::move(OverrideOptions), std::move(FS)),
+      "");
 }
 
 /// Reports inputs that cannot be analysed; returns the ones that can.
@@ -407,18 +416,34 @@ MaybeExit findToolkit(const char *Argv0, Session &S) {
   return ExitClean;
 }
 
+/// "no checks enabled", naming the configuration that disabled them.
+void reportNoChecks(Session &S) {
+  std::string Source =
+      cudatidy::sourceThatDisabledAllChecks(*S.Provider, S.FirstFile);
+  if (llvm::sys::path::is_absolute(Source))
+    Source = "the configuration file '" + Source + "'";
+  error("no checks enabled" +
+        (Source.empty() ? std::string()
+                        : "; they were disabled by " + Source) +
+        "; see --list-checks and -checks");
+}
+
 /// Answers --list-checks and --dump-config for the first file's options.
-MaybeExit answerConfigQueries(ClangTidyOptions &Effective,
+MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
                               const std::vector<std::string> &Enabled) {
+  if (Enabled.empty()) {
+    reportNoChecks(S);
+    return ExitUsageError;
+  }
   if (ListChecks) {
-    if (Enabled.empty()) {
-      error("no checks enabled");
-      return ExitUsageError;
-    }
     llvm::outs() << "Enabled checks:";
     for (const std::string &C : Enabled)
       llvm::outs() << "\n    " << C;
     llvm::outs() << "\n\n";
+    return ExitClean;
+  }
+  if (ExplainConfig) {
+    cudatidy::explainConfig(*S.Provider, S.FirstFile, Enabled, llvm::outs());
     return ExitClean;
   }
   if (DumpConfig) {
@@ -445,12 +470,8 @@ MaybeExit gatherInputs(Session &S) {
   llvm::sys::fs::make_absolute(S.FirstFile);
   ClangTidyOptions Effective = S.Provider->getOptions(S.FirstFile);
   std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-  if (MaybeExit Exit = answerConfigQueries(Effective, Enabled))
+  if (MaybeExit Exit = answerConfigQueries(S, Effective, Enabled))
     return Exit;
-  if (Enabled.empty()) {
-    error("no checks enabled; see --list-checks and -checks");
-    return ExitUsageError;
-  }
   if (SourcePaths.empty()) {
     error("no input files; usage: cuda-tidy [options] <file.cu>... [-- "
           "<compile flags>]");
