@@ -86,8 +86,9 @@ cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                       cl::init(""), cl::cat(Category));
 cl::opt<std::string> HeaderFilter("header-filter",
                                   cl::desc("Regex of headers whose findings "
-                                           "are shown"),
-                                  cl::init(""), cl::cat(Category));
+                                           "are shown (default: '.*', every "
+                                           "non-system header)"),
+                                  cl::init(".*"), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter("exclude-header-filter",
                                          cl::desc("Regex of headers whose "
                                                   "findings are hidden"),
@@ -705,6 +706,7 @@ int report(Session &S, cudatidy::RunResults &Run) {
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
                  << " in " << Analysed << " file" << (Analysed == 1 ? "" : "s")
                  << ".\n";
+    cudatidy::printSuppressed(Run.Suppressed, llvm::errs());
     for (const std::string &N : Gates.Notes)
       llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
