@@ -19,6 +19,8 @@
 #include "CompilationDatabase.h"
 #include "CrashIsolation.h"
 #include "CudaToolkit.h"
+#include "FileSelection.h"
+#include "Merge.h"
 #include "Gates.h"
 #include "Report.h"
 #include "ResultCache.h"
@@ -65,6 +67,24 @@ cl::OptionCategory Category("cuda-tidy options");
 
 cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source files>"),
                                   cl::cat(Category));
+cl::list<std::string> FilesFrom("files-from",
+                                cl::desc("Analyse the files listed in this "
+                                         "file, one a line ('-': stdin)"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> PathRegex("path-regex",
+                               cl::desc("Analyse only the files whose "
+                                        "absolute path this regular "
+                                        "expression matches"),
+                               cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> ShardSpec("shard",
+                               cl::desc("Analyse only share I of N of the "
+                                        "files (1 <= I <= N), for CI jobs "
+                                        "in parallel; see --merge"),
+                               cl::value_desc("I/N"), cl::cat(Category));
+cl::opt<bool> Merge("merge",
+                    cl::desc("Merge the SARIF or JSON reports given as "
+                             "arguments (of --shard runs) into one"),
+                    cl::init(false), cl::cat(Category));
 cl::opt<std::string> BuildPath("p", cl::desc("Build folder that holds "
                                              "compile_commands.json"),
                                cl::value_desc("dir"), cl::cat(Category));
@@ -312,9 +332,10 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
 }
 
 /// Reports inputs that cannot be analysed; returns the ones that can.
-std::vector<std::string> validateInputs(bool &Bad) {
+std::vector<std::string> validateInputs(const std::vector<std::string> &Paths,
+                                        bool &Bad) {
   std::vector<std::string> Valid;
-  for (const std::string &Path : SourcePaths) {
+  for (const std::string &Path : Paths) {
     llvm::SmallString<256> Abs(Path);
     llvm::sys::fs::make_absolute(Abs);
     if (llvm::sys::fs::is_directory(Abs)) {
@@ -343,6 +364,11 @@ std::vector<std::string> validateInputs(bool &Bad) {
 struct Session {
   /// The compile command after "--", if any.
   std::unique_ptr<CompilationDatabase> Fixed;
+  /// The project's database, until S.Compilations wraps it.
+  std::unique_ptr<CompilationDatabase> Database;
+  bool DatabaseLoaded = false;
+  /// -p without files: every database entry is analysed.
+  bool WholeDatabase = false;
   std::optional<cudatidy::CudaToolkit> Toolkit;
   std::string ToolkitError;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
@@ -458,6 +484,86 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
   return std::nullopt;
 }
 
+/// Loads the project's database ("--", then -p, then compile_commands.json
+/// found upwards from \p FirstFile) into S.Database, once.
+MaybeExit loadDatabase(Session &S, StringRef FirstFile) {
+  if (S.DatabaseLoaded)
+    return std::nullopt;
+  S.DatabaseLoaded = true;
+  S.Database = std::move(S.Fixed);
+  if (S.Database)
+    return std::nullopt;
+  std::string Err;
+  S.Database = cudatidy::loadProjectDatabase(BuildPath, FirstFile, Err);
+  if (!Err.empty()) {
+    error(Err);
+    return ExitUsageError;
+  }
+  return std::nullopt;
+}
+
+/// The paths to analyse: the command line's and --files-from's, or else,
+/// with -p, every entry of the database.
+MaybeExit listPaths(Session &S, std::vector<std::string> &Paths) {
+  Paths.assign(SourcePaths.begin(), SourcePaths.end());
+  for (const std::string &List : FilesFrom)
+    if (std::string Err = cudatidy::readFileList(List, Paths); !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+  if (!Paths.empty() || SourcePaths.getNumOccurrences() ||
+      FilesFrom.getNumOccurrences() || BuildPath.empty())
+    return std::nullopt;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  if (MaybeExit Exit = loadDatabase(S, Cwd))
+    return Exit;
+  size_t Skipped = 0;
+  if (S.Database)
+    Paths = cudatidy::databaseFiles(*S.Database, Skipped);
+  S.WholeDatabase = true;
+  if (Paths.empty()) {
+    error("the compilation database in '" + BuildPath +
+          "' lists no C, C++ or CUDA source file");
+    return ExitUsageError;
+  }
+  if (Skipped && !Quiet)
+    llvm::errs() << "cuda-tidy: note: " << Skipped
+                 << " database entries are not C, C++ or CUDA sources and "
+                    "are not analysed\n";
+  return std::nullopt;
+}
+
+/// Narrows the paths by --path-regex and --shard, saying what is left.
+MaybeExit selectPaths(std::vector<std::string> &Paths) {
+  size_t Listed = Paths.size();
+  if (PathRegex.getNumOccurrences())
+    if (std::string Err = cudatidy::filterPaths(PathRegex, Paths);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+  if (ShardSpec.empty()) {
+    if (Paths.empty() && Listed)
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "--path-regex '" << PathRegex << "' matches none of the "
+          << Listed << " files; nothing is analysed\n";
+    return std::nullopt;
+  }
+  cudatidy::Shard Shard;
+  if (std::string Err = cudatidy::parseShard(ShardSpec, Shard); !Err.empty()) {
+    error(Err);
+    return ExitUsageError;
+  }
+  size_t Total = Paths.size();
+  Paths = cudatidy::shardOf(Paths, Shard);
+  if (!Quiet)
+    llvm::errs() << "cuda-tidy: note: shard " << Shard.Index << "/"
+                 << Shard.Count << ": " << Paths.size() << " of " << Total
+                 << " files\n";
+  return std::nullopt;
+}
+
 /// The configuration, the input files, and the compilation database.
 MaybeExit gatherInputs(Session &S) {
   S.BaseFS = new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem());
@@ -465,7 +571,13 @@ MaybeExit gatherInputs(Session &S) {
   if (!S.Provider)
     return ExitUsageError;
 
-  S.Files = validateInputs(S.BadInput);
+  std::vector<std::string> Paths;
+  if (MaybeExit Exit = listPaths(S, Paths))
+    return Exit;
+  bool Listed = !Paths.empty();
+  if (MaybeExit Exit = selectPaths(Paths))
+    return Exit;
+  S.Files = validateInputs(Paths, S.BadInput);
   S.FirstFile = S.Files.empty() ? StringRef("dummy.cu")
                                 : StringRef(S.Files.front());
   llvm::sys::fs::make_absolute(S.FirstFile);
@@ -473,12 +585,13 @@ MaybeExit gatherInputs(Session &S) {
   std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
   if (MaybeExit Exit = answerConfigQueries(S, Effective, Enabled))
     return Exit;
-  if (SourcePaths.empty()) {
+  if (!Listed) {
     error("no input files; usage: cuda-tidy [options] <file.cu>... [-- "
-          "<compile flags>]");
+          "<compile flags>], or cuda-tidy -p <build dir> for every file of "
+          "its compilation database");
     return ExitUsageError;
   }
-  if (S.Files.empty())
+  if (S.Files.empty() && S.BadInput)
     return ExitUsageError;
 
   bool NeedsToolkit = llvm::any_of(S.Files, [](const std::string &F) {
@@ -491,15 +604,8 @@ MaybeExit gatherInputs(Session &S) {
 
   // The compilation database: "--", then -p, then compile_commands.json
   // found upwards from the first file; files it lacks get a default command.
-  std::unique_ptr<CompilationDatabase> Inner = std::move(S.Fixed);
-  if (!Inner) {
-    std::string Err;
-    Inner = cudatidy::loadProjectDatabase(BuildPath, S.FirstFile, Err);
-    if (!Err.empty()) {
-      error(Err);
-      return ExitUsageError;
-    }
-  }
+  if (MaybeExit Exit = loadDatabase(S, S.FirstFile))
+    return Exit;
   cudatidy::CommandSettings Commands;
   Commands.ExtraArgsBefore = ExtraArgsBefore;
   Commands.ExtraArgs = ExtraArgs;
@@ -508,7 +614,7 @@ MaybeExit gatherInputs(Session &S) {
   Commands.ExplicitGpuArch = CudaGpuArch.getNumOccurrences() > 0;
   Commands.Verbose = Verbose;
   S.Compilations = std::make_unique<cudatidy::CudaCompilationDatabase>(
-      std::move(Inner), S.Toolkit, std::move(Commands));
+      std::move(S.Database), S.Toolkit, std::move(Commands));
   return std::nullopt;
 }
 
@@ -546,6 +652,41 @@ MaybeExit checkOutputAndGates(Session &S) {
     return ExitUsageError;
   }
   return std::nullopt;
+}
+
+/// --merge: one report from the reports given; exit code as for a run.
+int mergeReports() {
+  std::optional<cudatidy::ReportKind> Kind;
+  if (Format.getNumOccurrences() && Format == OutputFormat::Text) {
+    error("--merge merges SARIF or JSON reports, not text");
+    return ExitUsageError;
+  }
+  if (Format.getNumOccurrences())
+    Kind = Format == OutputFormat::Sarif ? cudatidy::ReportKind::Sarif
+                                         : cudatidy::ReportKind::Json;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  cudatidy::MergeSummary Summary;
+  std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
+  if (std::string Err = cudatidy::mergeReports(Inputs, Kind, OS, Summary);
+      !Err.empty()) {
+    error("--merge: " + Err);
+    return ExitUsageError;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream File(OutputFile.empty() ? std::string("-") : OutputFile, EC);
+  if (EC) {
+    error("cannot write '" + OutputFile + "': " + EC.message());
+    return ExitUsageError;
+  }
+  File << Out;
+  if (!Quiet)
+    llvm::errs() << Summary.Findings << " finding"
+                 << (Summary.Findings == 1 ? "" : "s") << " in "
+                 << Inputs.size() << " reports.\n";
+  return Summary.AnalysisErrors ? ExitAnalysisError
+         : Summary.Findings     ? ExitFindings
+                                : ExitClean;
 }
 
 /// Analyses every file (Run.h), through the result cache.
@@ -744,6 +885,8 @@ int main(int argc, const char **argv) {
   Session S;
   if (MaybeExit Exit = parseCommandLine(argc, argv, S))
     return *Exit;
+  if (Merge)
+    return mergeReports();
   if (MaybeExit Exit = findToolkit(argv[0], S))
     return *Exit;
   if (MaybeExit Exit = gatherInputs(S))
