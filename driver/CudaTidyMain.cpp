@@ -17,6 +17,7 @@
 
 #include "CheckSelection.h"
 #include "CompilationDatabase.h"
+#include "ConfigVerification.h"
 #include "CrashIsolation.h"
 #include "CudaToolkit.h"
 #include "FileSelection.h"
@@ -145,6 +146,11 @@ cl::opt<bool> ExplainConfig("explain-config",
                             cl::desc("For each enabled check, say which "
                                      "configuration enables it"),
                             cl::init(false), cl::cat(Category));
+cl::opt<bool> VerifyConfig("verify-config",
+                           cl::desc("Check the configuration for unknown "
+                                    "checks and check options, and exit "
+                                    "(0 when it is clean, 3 otherwise)"),
+                           cl::init(false), cl::cat(Category));
 cl::opt<bool> DumpConfig("dump-config",
                          cl::desc("Print the effective configuration"),
                          cl::init(false), cl::cat(Category));
@@ -458,6 +464,20 @@ void reportNoChecks(Session &S) {
 /// Answers --list-checks and --dump-config for the first file's options.
 MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
                               const std::vector<std::string> &Enabled) {
+  if (VerifyConfig) {
+    std::vector<std::string> Problems = cudatidy::unknownConfigNames(
+        *S.Provider,
+        S.Files.empty() ? std::vector<std::string>{std::string(S.FirstFile)}
+                        : S.Files,
+        /*Checks=*/true);
+    for (const std::string &P : Problems)
+      error(P);
+    if (Enabled.empty())
+      reportNoChecks(S);
+    if (Problems.empty() && !Enabled.empty())
+      llvm::outs() << "No config errors detected.\n";
+    return Problems.empty() && !Enabled.empty() ? ExitClean : ExitUsageError;
+  }
   if (Enabled.empty()) {
     reportNoChecks(S);
     return ExitUsageError;
@@ -593,6 +613,10 @@ MaybeExit gatherInputs(Session &S) {
   }
   if (S.Files.empty() && S.BadInput)
     return ExitUsageError;
+  // A misspelt option would be ignored: say so.
+  for (const std::string &P :
+       cudatidy::unknownConfigNames(*S.Provider, S.Files, /*Checks=*/false))
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
 
   bool NeedsToolkit = llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
