@@ -89,6 +89,12 @@ static bool hasFlag(const std::vector<std::string> &Args, StringRef Prefix) {
   });
 }
 
+/// Whether the command names a language (-x LANG, -xLANG).
+static bool explicitLanguage(const std::vector<std::string> &Args) {
+  return llvm::any_of(
+      Args, [](const std::string &A) { return StringRef(A).starts_with("-x"); });
+}
+
 void CudaCompilationDatabase::adjust(CompileCommand &C) const {
   std::vector<std::string> &Args = C.CommandLine;
   bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
@@ -128,10 +134,23 @@ void CudaCompilationDatabase::adjust(CompileCommand &C) const {
       llvm::erase_if(Added, [](const std::string &A) {
         return A == "--cuda-device-only" || A == "--cuda-host-only";
       });
-  } else if (Toolkit) {
+  } else {
+    // Language by extension: clang++ would read a .c file as C++.
+    if (!explicitLanguage(Args) &&
+        llvm::sys::path::extension(C.Filename) == ".c")
+      Added.push_back("-xc");
     // C and C++ files that call the runtime API need its headers.
-    Added.push_back("-isystem");
-    Added.push_back(Toolkit->Root + "/include");
+    if (Toolkit) {
+      Added.push_back("-isystem");
+      Added.push_back(Toolkit->Root + "/include");
+    }
+    // -fopenmp: omp.h is the host compiler's, as for nvcc (clang's comes
+    // only with libomp-dev); CUDA files get it with the CUDA flags.
+    if (hasFlag(Args, "-fopenmp"))
+      if (std::string Dir = hostCompilerOpenMPDir(); !Dir.empty()) {
+        Added.push_back("-idirafter");
+        Added.push_back(Dir);
+      }
   }
   std::vector<std::string> Out;
   Out.push_back(Args.empty() ? "clang++" : Args.front());

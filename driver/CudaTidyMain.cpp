@@ -820,6 +820,16 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
   return std::nullopt;
 }
 
+/// Whether -fix (-fix-notes) applies a fix of \p E.
+bool hasFix(const ClangTidyError &E, FixBehaviour Behaviour) {
+  if (!E.Message.Fix.empty())
+    return true;
+  return Behaviour == FB_FixNotes &&
+         llvm::any_of(E.Notes, [](const tooling::DiagnosticMessage &N) {
+           return !N.Fix.empty();
+         });
+}
+
 /// Reports the results (gates, findings, summary, internal errors) and
 /// returns the exit code.
 int report(Session &S, cudatidy::RunResults &Run) {
@@ -899,6 +909,13 @@ int report(Session &S, cudatidy::RunResults &Run) {
     return ExitAnalysisError;
   if (Gates.AcceptFindings)
     return ExitClean;
+  // As clang-tidy: after -fix, the findings that were fixed are gone.
+  if (Behaviour != FB_NoFix && !DisableFixes) {
+    size_t Unfixed = llvm::count_if(Errors, [&](const ClangTidyError &E) {
+      return E.DiagLevel == ClangTidyError::Warning && !hasFix(E, Behaviour);
+    });
+    return Unfixed ? ExitFindings : ExitClean;
+  }
   return Findings || WErrorCount ? ExitFindings : ExitClean;
 }
 
