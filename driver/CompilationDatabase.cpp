@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -180,6 +182,25 @@ static std::string findDatabaseUpwards(StringRef Dir) {
   return "";
 }
 
+/// "" when \p Path holds JSON, else what is wrong and where.
+static std::string checkJsonSyntax(StringRef Path) {
+  auto Text = llvm::MemoryBuffer::getFile(Path);
+  if (!Text)
+    return Text.getError().message();
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Text)->getBuffer());
+  if (V)
+    return "";
+  std::string Why = llvm::toString(V.takeError());
+  // The parser says where it stopped: at the last byte, the file ends
+  // early.
+  bool AtEnd = StringRef(Why).contains(
+      "byte=" + std::to_string((*Text)->getBufferSize()) + "]");
+  return "it is not valid JSON (" + Why + ")" +
+         (AtEnd ? "; the file looks truncated: rebuild it (e.g. re-run "
+                  "CMake, or bear)"
+                : "");
+}
+
 std::unique_ptr<CompilationDatabase>
 loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
                     std::string &Error) {
@@ -202,6 +223,12 @@ loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
   }
   if (Path.empty())
     return nullptr;
+  // clang's reader keeps the entries before a syntax error and prints a
+  // YAML message: a truncated file would pass for a smaller project.
+  if (std::string Err = checkJsonSyntax(Path); !Err.empty()) {
+    Error = "cannot read the compilation database '" + Path + "': " + Err;
+    return nullptr;
+  }
   std::string Err;
   auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(
       Path, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);

@@ -189,6 +189,11 @@ cl::opt<OutputFormat> Format(
                           "SARIF 2.1.0, for GitHub code scanning"),
                clEnumValN(OutputFormat::Json, "json", "JSON")),
     cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<std::string> DocsUrl(
+    "docs-url",
+    cl::desc("Where the cuda-* checks' docs are, for SARIF's helpUri: "
+             "<url><check>.md (default: " CUDA_TIDY_DOCS_URL ")"),
+    cl::init(CUDA_TIDY_DOCS_URL), cl::value_desc("url"), cl::cat(Category));
 cl::opt<std::string> OutputFile("output-file",
                                 cl::desc("Write the SARIF or JSON report to "
                                          "this file instead of stdout"),
@@ -802,7 +807,7 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
     llvm::sys::fs::current_path(Root);
     if (Format == OutputFormat::Sarif)
       cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION,
-                           Partial, Run.Crashes);
+                           Partial, Run.Crashes, DocsUrl);
     else
       cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, Partial,
                           Run.Crashes);
