@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -89,6 +91,12 @@ static bool hasFlag(const std::vector<std::string> &Args, StringRef Prefix) {
   });
 }
 
+/// Whether the command names a language (-x LANG, -xLANG).
+static bool explicitLanguage(const std::vector<std::string> &Args) {
+  return llvm::any_of(
+      Args, [](const std::string &A) { return StringRef(A).starts_with("-x"); });
+}
+
 void CudaCompilationDatabase::adjust(CompileCommand &C) const {
   std::vector<std::string> &Args = C.CommandLine;
   bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
@@ -128,10 +136,23 @@ void CudaCompilationDatabase::adjust(CompileCommand &C) const {
       llvm::erase_if(Added, [](const std::string &A) {
         return A == "--cuda-device-only" || A == "--cuda-host-only";
       });
-  } else if (Toolkit) {
+  } else {
+    // Language by extension: clang++ would read a .c file as C++.
+    if (!explicitLanguage(Args) &&
+        llvm::sys::path::extension(C.Filename) == ".c")
+      Added.push_back("-xc");
     // C and C++ files that call the runtime API need its headers.
-    Added.push_back("-isystem");
-    Added.push_back(Toolkit->Root + "/include");
+    if (Toolkit) {
+      Added.push_back("-isystem");
+      Added.push_back(Toolkit->Root + "/include");
+    }
+    // -fopenmp: omp.h is the host compiler's, as for nvcc (clang's comes
+    // only with libomp-dev); CUDA files get it with the CUDA flags.
+    if (hasFlag(Args, "-fopenmp"))
+      if (std::string Dir = hostCompilerOpenMPDir(); !Dir.empty()) {
+        Added.push_back("-idirafter");
+        Added.push_back(Dir);
+      }
   }
   std::vector<std::string> Out;
   Out.push_back(Args.empty() ? "clang++" : Args.front());
@@ -161,6 +182,25 @@ static std::string findDatabaseUpwards(StringRef Dir) {
   return "";
 }
 
+/// "" when \p Path holds JSON, else what is wrong and where.
+static std::string checkJsonSyntax(StringRef Path) {
+  auto Text = llvm::MemoryBuffer::getFile(Path);
+  if (!Text)
+    return Text.getError().message();
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Text)->getBuffer());
+  if (V)
+    return "";
+  std::string Why = llvm::toString(V.takeError());
+  // The parser says where it stopped: at the last byte, the file ends
+  // early.
+  bool AtEnd = StringRef(Why).contains(
+      "byte=" + std::to_string((*Text)->getBufferSize()) + "]");
+  return "it is not valid JSON (" + Why + ")" +
+         (AtEnd ? "; the file looks truncated: rebuild it (e.g. re-run "
+                  "CMake, or bear)"
+                : "");
+}
+
 std::unique_ptr<CompilationDatabase>
 loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
                     std::string &Error) {
@@ -183,6 +223,12 @@ loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
   }
   if (Path.empty())
     return nullptr;
+  // clang's reader keeps the entries before a syntax error and prints a
+  // YAML message: a truncated file would pass for a smaller project.
+  if (std::string Err = checkJsonSyntax(Path); !Err.empty()) {
+    Error = "cannot read the compilation database '" + Path + "': " + Err;
+    return nullptr;
+  }
   std::string Err;
   auto DB = clang::tooling::JSONCompilationDatabase::loadFromFile(
       Path, Err, clang::tooling::JSONCommandLineSyntax::AutoDetect);

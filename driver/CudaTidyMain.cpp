@@ -15,9 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckSelection.h"
 #include "CompilationDatabase.h"
+#include "ConfigVerification.h"
 #include "CrashIsolation.h"
 #include "CudaToolkit.h"
+#include "FileSelection.h"
+#include "Merge.h"
 #include "Gates.h"
 #include "Report.h"
 #include "ResultCache.h"
@@ -64,6 +68,24 @@ cl::OptionCategory Category("cuda-tidy options");
 
 cl::list<std::string> SourcePaths(cl::Positional, cl::desc("<source files>"),
                                   cl::cat(Category));
+cl::list<std::string> FilesFrom("files-from",
+                                cl::desc("Analyse the files listed in this "
+                                         "file, one a line ('-': stdin)"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> PathRegex("path-regex",
+                               cl::desc("Analyse only the files whose "
+                                        "absolute path this regular "
+                                        "expression matches"),
+                               cl::value_desc("regex"), cl::cat(Category));
+cl::opt<std::string> ShardSpec("shard",
+                               cl::desc("Analyse only share I of N of the "
+                                        "files (1 <= I <= N), for CI jobs "
+                                        "in parallel; see --merge"),
+                               cl::value_desc("I/N"), cl::cat(Category));
+cl::opt<bool> Merge("merge",
+                    cl::desc("Merge the SARIF or JSON reports given as "
+                             "arguments (of --shard runs) into one"),
+                    cl::init(false), cl::cat(Category));
 cl::opt<std::string> BuildPath("p", cl::desc("Build folder that holds "
                                              "compile_commands.json"),
                                cl::value_desc("dir"), cl::cat(Category));
@@ -85,8 +107,9 @@ cl::opt<std::string> WarningsAsErrors("warnings-as-errors",
                                       cl::init(""), cl::cat(Category));
 cl::opt<std::string> HeaderFilter("header-filter",
                                   cl::desc("Regex of headers whose findings "
-                                           "are shown"),
-                                  cl::init(""), cl::cat(Category));
+                                           "are shown (default: '.*', every "
+                                           "non-system header)"),
+                                  cl::init(".*"), cl::cat(Category));
 cl::opt<std::string> ExcludeHeaderFilter("exclude-header-filter",
                                          cl::desc("Regex of headers whose "
                                                   "findings are hidden"),
@@ -119,6 +142,15 @@ cl::opt<std::string> ExportFixes("export-fixes",
                                  cl::value_desc("filename"), cl::cat(Category));
 cl::opt<bool> ListChecks("list-checks", cl::desc("List the enabled checks"),
                          cl::init(false), cl::cat(Category));
+cl::opt<bool> ExplainConfig("explain-config",
+                            cl::desc("For each enabled check, say which "
+                                     "configuration enables it"),
+                            cl::init(false), cl::cat(Category));
+cl::opt<bool> VerifyConfig("verify-config",
+                           cl::desc("Check the configuration for unknown "
+                                    "checks and check options, and exit "
+                                    "(0 when it is clean, 3 otherwise)"),
+                           cl::init(false), cl::cat(Category));
 cl::opt<bool> DumpConfig("dump-config",
                          cl::desc("Print the effective configuration"),
                          cl::init(false), cl::cat(Category));
@@ -157,6 +189,11 @@ cl::opt<OutputFormat> Format(
                           "SARIF 2.1.0, for GitHub code scanning"),
                clEnumValN(OutputFormat::Json, "json", "JSON")),
     cl::init(OutputFormat::Text), cl::cat(Category));
+cl::opt<std::string> DocsUrl(
+    "docs-url",
+    cl::desc("Where the cuda-* checks' docs are, for SARIF's helpUri: "
+             "<url><check>.md (default: " CUDA_TIDY_DOCS_URL ")"),
+    cl::init(CUDA_TIDY_DOCS_URL), cl::value_desc("url"), cl::cat(Category));
 cl::opt<std::string> OutputFile("output-file",
                                 cl::desc("Write the SARIF or JSON report to "
                                          "this file instead of stdout"),
@@ -238,7 +275,7 @@ std::unique_ptr<ClangTidyOptionsProvider>
 createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   ClangTidyGlobalOptions GlobalOptions;
   ClangTidyOptions DefaultOptions;
-  DefaultOptions.Checks = "-*,cuda-*";
+  DefaultOptions.Checks = cudatidy::CudaTidyDefaultChecks.str();
   DefaultOptions.WarningsAsErrors = "";
   DefaultOptions.HeaderFilterRegex = HeaderFilter;
   DefaultOptions.ExcludeHeaderFilterRegex = ExcludeHeaderFilter;
@@ -276,10 +313,12 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
             Parsed.getError().message());
       return nullptr;
     }
-    return std::make_unique<ConfigOptionsProvider>(
-        std::move(GlobalOptions),
-        ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
-        std::move(*Parsed), std::move(OverrideOptions), std::move(FS));
+    return cudatidy::addCudaChecks(
+        std::make_unique<ConfigOptionsProvider>(
+            std::move(GlobalOptions),
+            ClangTidyOptions::getDefaults().merge(DefaultOptions, 0),
+            std::move(*Parsed), std::move(OverrideOptions), std::move(FS)),
+        ConfigFile);
   };
   if (!ConfigFile.empty()) {
     if (!Config.empty()) {
@@ -296,15 +335,18 @@ createOptionsProvider(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   }
   if (!Config.empty())
     return FromText(Config, "<command-line-config>");
-  return std::make_unique<FileOptionsProvider>(
-      std::move(GlobalOptions), std::move(DefaultOptions),
-      std::move(OverrideOptions), std::move(FS));
+  return cudatidy::addCudaChecks(
+      std::make_unique<FileOptionsProvider>(
+          std::move(GlobalOptions), std::move(DefaultOptions),
+          std::move(OverrideOptions), std::move(FS)),
+      "");
 }
 
 /// Reports inputs that cannot be analysed; returns the ones that can.
-std::vector<std::string> validateInputs(bool &Bad) {
+std::vector<std::string> validateInputs(const std::vector<std::string> &Paths,
+                                        bool &Bad) {
   std::vector<std::string> Valid;
-  for (const std::string &Path : SourcePaths) {
+  for (const std::string &Path : Paths) {
     llvm::SmallString<256> Abs(Path);
     llvm::sys::fs::make_absolute(Abs);
     if (llvm::sys::fs::is_directory(Abs)) {
@@ -333,6 +375,11 @@ std::vector<std::string> validateInputs(bool &Bad) {
 struct Session {
   /// The compile command after "--", if any.
   std::unique_ptr<CompilationDatabase> Fixed;
+  /// The project's database, until S.Compilations wraps it.
+  std::unique_ptr<CompilationDatabase> Database;
+  bool DatabaseLoaded = false;
+  /// -p without files: every database entry is analysed.
+  bool WholeDatabase = false;
   std::optional<cudatidy::CudaToolkit> Toolkit;
   std::string ToolkitError;
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> BaseFS;
@@ -407,18 +454,48 @@ MaybeExit findToolkit(const char *Argv0, Session &S) {
   return ExitClean;
 }
 
+/// "no checks enabled", naming the configuration that disabled them.
+void reportNoChecks(Session &S) {
+  std::string Source =
+      cudatidy::sourceThatDisabledAllChecks(*S.Provider, S.FirstFile);
+  if (llvm::sys::path::is_absolute(Source))
+    Source = "the configuration file '" + Source + "'";
+  error("no checks enabled" +
+        (Source.empty() ? std::string()
+                        : "; they were disabled by " + Source) +
+        "; see --list-checks and -checks");
+}
+
 /// Answers --list-checks and --dump-config for the first file's options.
-MaybeExit answerConfigQueries(ClangTidyOptions &Effective,
+MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
                               const std::vector<std::string> &Enabled) {
+  if (VerifyConfig) {
+    std::vector<std::string> Problems = cudatidy::unknownConfigNames(
+        *S.Provider,
+        S.Files.empty() ? std::vector<std::string>{std::string(S.FirstFile)}
+                        : S.Files,
+        /*Checks=*/true);
+    for (const std::string &P : Problems)
+      error(P);
+    if (Enabled.empty())
+      reportNoChecks(S);
+    if (Problems.empty() && !Enabled.empty())
+      llvm::outs() << "No config errors detected.\n";
+    return Problems.empty() && !Enabled.empty() ? ExitClean : ExitUsageError;
+  }
+  if (Enabled.empty()) {
+    reportNoChecks(S);
+    return ExitUsageError;
+  }
   if (ListChecks) {
-    if (Enabled.empty()) {
-      error("no checks enabled");
-      return ExitUsageError;
-    }
     llvm::outs() << "Enabled checks:";
     for (const std::string &C : Enabled)
       llvm::outs() << "\n    " << C;
     llvm::outs() << "\n\n";
+    return ExitClean;
+  }
+  if (ExplainConfig) {
+    cudatidy::explainConfig(*S.Provider, S.FirstFile, Enabled, llvm::outs());
     return ExitClean;
   }
   if (DumpConfig) {
@@ -432,6 +509,86 @@ MaybeExit answerConfigQueries(ClangTidyOptions &Effective,
   return std::nullopt;
 }
 
+/// Loads the project's database ("--", then -p, then compile_commands.json
+/// found upwards from \p FirstFile) into S.Database, once.
+MaybeExit loadDatabase(Session &S, StringRef FirstFile) {
+  if (S.DatabaseLoaded)
+    return std::nullopt;
+  S.DatabaseLoaded = true;
+  S.Database = std::move(S.Fixed);
+  if (S.Database)
+    return std::nullopt;
+  std::string Err;
+  S.Database = cudatidy::loadProjectDatabase(BuildPath, FirstFile, Err);
+  if (!Err.empty()) {
+    error(Err);
+    return ExitUsageError;
+  }
+  return std::nullopt;
+}
+
+/// The paths to analyse: the command line's and --files-from's, or else,
+/// with -p, every entry of the database.
+MaybeExit listPaths(Session &S, std::vector<std::string> &Paths) {
+  Paths.assign(SourcePaths.begin(), SourcePaths.end());
+  for (const std::string &List : FilesFrom)
+    if (std::string Err = cudatidy::readFileList(List, Paths); !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+  if (!Paths.empty() || SourcePaths.getNumOccurrences() ||
+      FilesFrom.getNumOccurrences() || BuildPath.empty())
+    return std::nullopt;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  if (MaybeExit Exit = loadDatabase(S, Cwd))
+    return Exit;
+  size_t Skipped = 0;
+  if (S.Database)
+    Paths = cudatidy::databaseFiles(*S.Database, Skipped);
+  S.WholeDatabase = true;
+  if (Paths.empty()) {
+    error("the compilation database in '" + BuildPath +
+          "' lists no C, C++ or CUDA source file");
+    return ExitUsageError;
+  }
+  if (Skipped && !Quiet)
+    llvm::errs() << "cuda-tidy: note: " << Skipped
+                 << " database entries are not C, C++ or CUDA sources and "
+                    "are not analysed\n";
+  return std::nullopt;
+}
+
+/// Narrows the paths by --path-regex and --shard, saying what is left.
+MaybeExit selectPaths(std::vector<std::string> &Paths) {
+  size_t Listed = Paths.size();
+  if (PathRegex.getNumOccurrences())
+    if (std::string Err = cudatidy::filterPaths(PathRegex, Paths);
+        !Err.empty()) {
+      error(Err);
+      return ExitUsageError;
+    }
+  if (ShardSpec.empty()) {
+    if (Paths.empty() && Listed)
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
+          << "--path-regex '" << PathRegex << "' matches none of the "
+          << Listed << " files; nothing is analysed\n";
+    return std::nullopt;
+  }
+  cudatidy::Shard Shard;
+  if (std::string Err = cudatidy::parseShard(ShardSpec, Shard); !Err.empty()) {
+    error(Err);
+    return ExitUsageError;
+  }
+  size_t Total = Paths.size();
+  Paths = cudatidy::shardOf(Paths, Shard);
+  if (!Quiet)
+    llvm::errs() << "cuda-tidy: note: shard " << Shard.Index << "/"
+                 << Shard.Count << ": " << Paths.size() << " of " << Total
+                 << " files\n";
+  return std::nullopt;
+}
+
 /// The configuration, the input files, and the compilation database.
 MaybeExit gatherInputs(Session &S) {
   S.BaseFS = new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem());
@@ -439,25 +596,32 @@ MaybeExit gatherInputs(Session &S) {
   if (!S.Provider)
     return ExitUsageError;
 
-  S.Files = validateInputs(S.BadInput);
+  std::vector<std::string> Paths;
+  if (MaybeExit Exit = listPaths(S, Paths))
+    return Exit;
+  bool Listed = !Paths.empty();
+  if (MaybeExit Exit = selectPaths(Paths))
+    return Exit;
+  S.Files = validateInputs(Paths, S.BadInput);
   S.FirstFile = S.Files.empty() ? StringRef("dummy.cu")
                                 : StringRef(S.Files.front());
   llvm::sys::fs::make_absolute(S.FirstFile);
   ClangTidyOptions Effective = S.Provider->getOptions(S.FirstFile);
   std::vector<std::string> Enabled = getCheckNames(Effective, false, false);
-  if (MaybeExit Exit = answerConfigQueries(Effective, Enabled))
+  if (MaybeExit Exit = answerConfigQueries(S, Effective, Enabled))
     return Exit;
-  if (Enabled.empty()) {
-    error("no checks enabled; see --list-checks and -checks");
-    return ExitUsageError;
-  }
-  if (SourcePaths.empty()) {
+  if (!Listed) {
     error("no input files; usage: cuda-tidy [options] <file.cu>... [-- "
-          "<compile flags>]");
+          "<compile flags>], or cuda-tidy -p <build dir> for every file of "
+          "its compilation database");
     return ExitUsageError;
   }
-  if (S.Files.empty())
+  if (S.Files.empty() && S.BadInput)
     return ExitUsageError;
+  // A misspelt option would be ignored: say so.
+  for (const std::string &P :
+       cudatidy::unknownConfigNames(*S.Provider, S.Files, /*Checks=*/false))
+    llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
 
   bool NeedsToolkit = llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
@@ -469,15 +633,8 @@ MaybeExit gatherInputs(Session &S) {
 
   // The compilation database: "--", then -p, then compile_commands.json
   // found upwards from the first file; files it lacks get a default command.
-  std::unique_ptr<CompilationDatabase> Inner = std::move(S.Fixed);
-  if (!Inner) {
-    std::string Err;
-    Inner = cudatidy::loadProjectDatabase(BuildPath, S.FirstFile, Err);
-    if (!Err.empty()) {
-      error(Err);
-      return ExitUsageError;
-    }
-  }
+  if (MaybeExit Exit = loadDatabase(S, S.FirstFile))
+    return Exit;
   cudatidy::CommandSettings Commands;
   Commands.ExtraArgsBefore = ExtraArgsBefore;
   Commands.ExtraArgs = ExtraArgs;
@@ -486,7 +643,7 @@ MaybeExit gatherInputs(Session &S) {
   Commands.ExplicitGpuArch = CudaGpuArch.getNumOccurrences() > 0;
   Commands.Verbose = Verbose;
   S.Compilations = std::make_unique<cudatidy::CudaCompilationDatabase>(
-      std::move(Inner), S.Toolkit, std::move(Commands));
+      std::move(S.Database), S.Toolkit, std::move(Commands));
   return std::nullopt;
 }
 
@@ -524,6 +681,41 @@ MaybeExit checkOutputAndGates(Session &S) {
     return ExitUsageError;
   }
   return std::nullopt;
+}
+
+/// --merge: one report from the reports given; exit code as for a run.
+int mergeReports() {
+  std::optional<cudatidy::ReportKind> Kind;
+  if (Format.getNumOccurrences() && Format == OutputFormat::Text) {
+    error("--merge merges SARIF or JSON reports, not text");
+    return ExitUsageError;
+  }
+  if (Format.getNumOccurrences())
+    Kind = Format == OutputFormat::Sarif ? cudatidy::ReportKind::Sarif
+                                         : cudatidy::ReportKind::Json;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  cudatidy::MergeSummary Summary;
+  std::vector<std::string> Inputs(SourcePaths.begin(), SourcePaths.end());
+  if (std::string Err = cudatidy::mergeReports(Inputs, Kind, OS, Summary);
+      !Err.empty()) {
+    error("--merge: " + Err);
+    return ExitUsageError;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream File(OutputFile.empty() ? std::string("-") : OutputFile, EC);
+  if (EC) {
+    error("cannot write '" + OutputFile + "': " + EC.message());
+    return ExitUsageError;
+  }
+  File << Out;
+  if (!Quiet)
+    llvm::errs() << Summary.Findings << " finding"
+                 << (Summary.Findings == 1 ? "" : "s") << " in "
+                 << Inputs.size() << " reports.\n";
+  return Summary.AnalysisErrors ? ExitAnalysisError
+         : Summary.Findings     ? ExitFindings
+                                : ExitClean;
 }
 
 /// Analyses every file (Run.h), through the result cache.
@@ -615,7 +807,7 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
     llvm::sys::fs::current_path(Root);
     if (Format == OutputFormat::Sarif)
       cudatidy::writeSarif(OS, Errors, Lines, Root, CUDA_TIDY_VERSION,
-                           Partial, Run.Crashes);
+                           Partial, Run.Crashes, DocsUrl);
     else
       cudatidy::writeJson(OS, Errors, Lines, CUDA_TIDY_VERSION, Partial,
                           Run.Crashes);
@@ -631,6 +823,16 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
     exportReplacements(S.FirstFile.str(), Errors, OS);
   }
   return std::nullopt;
+}
+
+/// Whether -fix (-fix-notes) applies a fix of \p E.
+bool hasFix(const ClangTidyError &E, FixBehaviour Behaviour) {
+  if (!E.Message.Fix.empty())
+    return true;
+  return Behaviour == FB_FixNotes &&
+         llvm::any_of(E.Notes, [](const tooling::DiagnosticMessage &N) {
+           return !N.Fix.empty();
+         });
 }
 
 /// Reports the results (gates, findings, summary, internal errors) and
@@ -684,6 +886,7 @@ int report(Session &S, cudatidy::RunResults &Run) {
     llvm::errs() << Findings << " finding" << (Findings == 1 ? "" : "s")
                  << " in " << Analysed << " file" << (Analysed == 1 ? "" : "s")
                  << ".\n";
+    cudatidy::printSuppressed(Run.Suppressed, llvm::errs());
     for (const std::string &N : Gates.Notes)
       llvm::errs() << N << "\n";
     if (DisableFixes && Behaviour != FB_NoFix)
@@ -711,6 +914,13 @@ int report(Session &S, cudatidy::RunResults &Run) {
     return ExitAnalysisError;
   if (Gates.AcceptFindings)
     return ExitClean;
+  // As clang-tidy: after -fix, the findings that were fixed are gone.
+  if (Behaviour != FB_NoFix && !DisableFixes) {
+    size_t Unfixed = llvm::count_if(Errors, [&](const ClangTidyError &E) {
+      return E.DiagLevel == ClangTidyError::Warning && !hasFix(E, Behaviour);
+    });
+    return Unfixed ? ExitFindings : ExitClean;
+  }
   return Findings || WErrorCount ? ExitFindings : ExitClean;
 }
 
@@ -721,6 +931,8 @@ int main(int argc, const char **argv) {
   Session S;
   if (MaybeExit Exit = parseCommandLine(argc, argv, S))
     return *Exit;
+  if (Merge)
+    return mergeReports();
   if (MaybeExit Exit = findToolkit(argv[0], S))
     return *Exit;
   if (MaybeExit Exit = gatherInputs(S))

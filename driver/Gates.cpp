@@ -135,9 +135,22 @@ std::string applyBaseline(llvm::StringRef Path,
   return "";
 }
 
+/// The real absolute path of a path in a diff, relative to \p Root.
+static std::string diffPath(llvm::StringRef Path, llvm::StringRef Root) {
+  llvm::SmallString<256> P(Path);
+  if (!llvm::sys::path::is_absolute(P))
+    llvm::sys::path::make_absolute(Root, P);
+  llvm::sys::path::remove_dots(P, true);
+  llvm::SmallString<256> Real;
+  if (!llvm::sys::fs::real_path(P, Real))
+    P = Real;
+  return std::string(P);
+}
+
 ChangedLines parseUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
   ChangedLines Out;
   std::string Current;
+  bool NewFile = false; // "--- /dev/null": the next file is new, all of it.
   unsigned NewLine = 0;  // The new file's line the next hunk line is on.
   bool InHunk = false;
   llvm::SmallVector<llvm::StringRef, 0> DiffLines;
@@ -162,6 +175,10 @@ ChangedLines parseUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
         continue; // "\ No newline at end of file"
       InHunk = false;
     }
+    if (Line.starts_with("--- ")) {
+      NewFile = Line.drop_front(4).split('\t').first == "/dev/null";
+      continue;
+    }
     if (Line.consume_front("+++ ")) {
       Line = Line.split('\t').first; // Some tools add a timestamp.
       if (Line == "/dev/null") {
@@ -169,15 +186,10 @@ ChangedLines parseUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root) {
         continue;
       }
       Line.consume_front("b/");
-      llvm::SmallString<256> P(Line);
-      if (!llvm::sys::path::is_absolute(P))
-        llvm::sys::path::make_absolute(Root, P);
-      llvm::sys::path::remove_dots(P, true);
-      llvm::SmallString<256> Real;
-      if (!llvm::sys::fs::real_path(P, Real))
-        P = Real;
-      Current = std::string(P);
+      Current = diffPath(Line, Root);
       Out[Current]; // A file with only deletions is still "changed".
+      if (NewFile)
+        Out[Current].insert(WholeFile);
       continue;
     }
     if (!Line.consume_front("@@ "))
@@ -240,6 +252,17 @@ std::string changedLinesSince(llvm::StringRef Rev, llvm::StringRef Dir,
       !Err.empty())
     return Err;
   Out = parseUnifiedDiff(Diff, Top);
+  // Untracked files are new in the working tree: wholly changed.
+  std::string Untracked;
+  if (std::string Err = runGit({"ls-files", "--others", "--exclude-standard",
+                                "-z"},
+                               Top, Untracked);
+      !Err.empty())
+    return Err;
+  llvm::SmallVector<llvm::StringRef> Paths;
+  llvm::StringRef(Untracked).split(Paths, '\0', -1, false);
+  for (llvm::StringRef P : Paths)
+    Out[diffPath(P, Top)].insert(WholeFile);
   return "";
 }
 
@@ -258,7 +281,8 @@ void keepChangedLines(std::vector<ClangTidyError> &Errors,
         File = std::string(Real);
       auto It = Changed.find(File);
       unsigned Line = Lines.position(File, E.Message.FileOffset).Line;
-      if (It == Changed.end() || !It->second.count(Line)) {
+      if (It == Changed.end() ||
+          (!It->second.count(Line) && !It->second.count(WholeFile))) {
         ++Dropped;
         continue;
       }

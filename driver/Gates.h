@@ -37,14 +37,18 @@ std::string applyBaseline(llvm::StringRef Path,
                           std::vector<ClangTidyError> &Errors,
                           LineIndex &Lines, size_t &Suppressed);
 
-/// Lines added or changed, by absolute file path.
+/// Lines added or changed, by absolute file path; WholeFile for a file
+/// that is new (untracked, or added since the revision).
 using ChangedLines = std::map<std::string, std::set<unsigned>>;
+inline constexpr unsigned WholeFile = 0;
 
-/// Parses a unified diff; "+++ b/x" paths are taken relative to \p Root.
+/// Parses a unified diff; "+++ b/x" paths are taken relative to \p Root; a
+/// file whose old side is /dev/null is new.
 ChangedLines parseUnifiedDiff(llvm::StringRef Diff, llvm::StringRef Root);
 
-/// Runs `git diff -U0 <Rev>` in the repository that holds \p Dir. Returns ""
-/// or an error message.
+/// Runs `git diff -U0 <Rev>` in the repository that holds \p Dir, and
+/// marks the untracked files (`git ls-files --others --exclude-standard`)
+/// wholly changed. Returns "" or an error message.
 std::string changedLinesSince(llvm::StringRef Rev, llvm::StringRef Dir,
                               ChangedLines &Out);
 

@@ -447,7 +447,7 @@ void Translator::hostFlags(llvm::ArrayRef<std::string> HostArgs,
          !F.starts_with("-Wp,")) ||
         llvm::is_contained({"-fexceptions", "-fno-exceptions", "-frtti",
                             "-fno-rtti", "-fsigned-char", "-funsigned-char",
-                            "-fPIC", "-fpic", "-pthread", "-w"},
+                            "-fPIC", "-fpic", "-pthread", "-w", "-fopenmp"},
                            F);
     if (Keep)
       Flags.push_back(F.str());

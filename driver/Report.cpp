@@ -198,14 +198,51 @@ static json::Array notifications(const PartialRun *Partial,
   return Notifications;
 }
 
+std::string helpUri(llvm::StringRef Check, llvm::StringRef DocsUrl) {
+  if (Check.starts_with("cuda-"))
+    return DocsUrl.empty() ? "" : (DocsUrl + Check + ".md").str();
+  if (Check.starts_with("clang-diagnostic-"))
+    return "";
+  // A stock check: clang-tidy's page, checks/<module>/<rest>.html.
+  if (Check.starts_with("clang-analyzer-"))
+    return ("https://clang.llvm.org/extra/clang-tidy/checks/clang-analyzer/" +
+            Check.drop_front(strlen("clang-analyzer-")) + ".html")
+        .str();
+  auto [Module, Rest] = Check.split('-');
+  if (Rest.empty())
+    return "";
+  return ("https://clang.llvm.org/extra/clang-tidy/checks/" + Module + "/" +
+          Rest + ".html")
+      .str();
+}
+
+/// A compile error, as SARIF's tool notifications have them.
+static json::Object compileErrorNotification(const ClangTidyError &E,
+                                             LineIndex &Lines,
+                                             llvm::StringRef Root) {
+  json::Object N{{"level", "error"},
+                 {"message", json::Object{{"text", E.Message.Message}}},
+                 {"descriptor", json::Object{{"id", E.DiagnosticName}}}};
+  if (!E.Message.FilePath.empty())
+    N["locations"] = json::Array{
+        physicalLocation(E.Message, E.BuildDirectory, Lines, Root)};
+  return N;
+}
+
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
                 llvm::StringRef ToolVersion, const PartialRun *Partial,
-                llvm::ArrayRef<InternalError> Crashes) {
-  // One rule per check that reported, in name order.
+                llvm::ArrayRef<InternalError> Crashes,
+                llvm::StringRef DocsUrl) {
+  // One rule per check that reported a finding, in name order; compile
+  // errors are notifications of the tool, not results.
+  auto IsCompileError = [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error;
+  };
   std::map<std::string, unsigned> RuleIndex;
   for (const ClangTidyError &E : Errors)
-    RuleIndex[E.DiagnosticName] = 0;
+    if (!IsCompileError(E))
+      RuleIndex[E.DiagnosticName] = 0;
   json::Array Rules;
   unsigned Index = 0;
   for (auto &[Name, I] : RuleIndex) {
@@ -228,13 +265,20 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
     if (Summary != checkSummaries().end())
       Rule["help"] = json::Object{
           {"text", Text + " See docs/checks/" + Name + ".md."}};
+    if (std::string Uri = helpUri(Name, DocsUrl); !Uri.empty())
+      Rule["helpUri"] = Uri;
     Rules.push_back(std::move(Rule));
   }
 
   json::Array Results;
+  json::Array Notifications;
   std::vector<std::string> Prints = fingerprints(Errors, Lines, Root);
   for (size_t I = 0; I < Errors.size(); ++I) {
     const ClangTidyError &E = Errors[I];
+    if (IsCompileError(E)) {
+      Notifications.push_back(compileErrorNotification(E, Lines, Root));
+      continue;
+    }
     json::Object Result{
         {"ruleId", E.DiagnosticName},
         {"ruleIndex", RuleIndex[E.DiagnosticName]},
@@ -267,11 +311,13 @@ void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                                   {"semanticVersion", ToolVersion},
                                   {"rules", std::move(Rules)}}}}},
       {"results", std::move(Results)}};
-  json::Array Notifications = notifications(Partial, Crashes, Root);
+  // The run's invocation: successful when every file was analysed.
+  for (json::Value &N : notifications(Partial, Crashes, Root))
+    Notifications.push_back(std::move(N));
+  json::Object Invocation{{"executionSuccessful", Notifications.empty()}};
   if (!Notifications.empty())
-    Run["invocations"] = json::Array{
-        json::Object{{"executionSuccessful", false},
-                     {"toolExecutionNotifications", std::move(Notifications)}}};
+    Invocation["toolExecutionNotifications"] = std::move(Notifications);
+  Run["invocations"] = json::Array{std::move(Invocation)};
   if (!Root.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", "file://" + Root.str() + "/"}}}};

@@ -85,11 +85,19 @@ struct InternalError {
 /// With \p Partial or \p Crashes, the SARIF run's invocation is marked
 /// unsuccessful with one notification each; the JSON report gets
 /// "partial": true and the counts, and "internal_errors".
+/// Compile errors become notifications of the invocation too, which is
+/// always there: executionSuccessful says whether every file was analysed.
+/// Rules of cuda-* checks get \p DocsUrl + NAME.md as helpUri (none when
+/// it is empty), stock checks clang-tidy's page.
 void writeSarif(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                 LineIndex &Lines, llvm::StringRef Root,
                 llvm::StringRef ToolVersion,
                 const PartialRun *Partial = nullptr,
-                llvm::ArrayRef<InternalError> Crashes = {});
+                llvm::ArrayRef<InternalError> Crashes = {},
+                llvm::StringRef DocsUrl = "");
+
+/// The helpUri of a check's SARIF rule ("" when none).
+std::string helpUri(llvm::StringRef Check, llvm::StringRef DocsUrl);
 void writeJson(llvm::raw_ostream &OS, llvm::ArrayRef<ClangTidyError> Errors,
                LineIndex &Lines, llvm::StringRef ToolVersion,
                const PartialRun *Partial = nullptr,

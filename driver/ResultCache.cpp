@@ -196,23 +196,52 @@ static std::string checksumOf(const llvm::json::Value &Errors) {
                      /*LowerCase=*/true);
 }
 
+/// The suppressed-finding counts an entry may carry (the summary line's);
+/// outside the checksum, which covers the findings.
+static llvm::json::Array statsToJson(const tidy::ClangTidyStats &S) {
+  return llvm::json::Array{S.ErrorsIgnoredNonUserCode, S.ErrorsIgnoredNOLINT,
+                           S.ErrorsIgnoredLineFilter,
+                           S.ErrorsIgnoredCheckFilter};
+}
+
+static bool statsFromJson(const llvm::json::Array &A,
+                          tidy::ClangTidyStats &S) {
+  unsigned *Fields[] = {&S.ErrorsIgnoredNonUserCode, &S.ErrorsIgnoredNOLINT,
+                        &S.ErrorsIgnoredLineFilter,
+                        &S.ErrorsIgnoredCheckFilter};
+  if (A.size() != std::size(Fields))
+    return false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    std::optional<int64_t> N = A[I].getAsInteger();
+    if (!N || *N < 0 || *N > UINT32_MAX)
+      return false;
+    *Fields[I] = unsigned(*N);
+  }
+  return true;
+}
+
 std::string
 ResultCache::entryText(llvm::StringRef Key,
-                       llvm::ArrayRef<tidy::ClangTidyError> Errors) {
+                       llvm::ArrayRef<tidy::ClangTidyError> Errors,
+                       const tidy::ClangTidyStats *Stats) {
   llvm::json::Value Findings = errorsToJson(Errors);
   std::string Sum = checksumOf(Findings);
+  llvm::json::Object Entry{{"cache_version", 2},
+                           {"key", Key},
+                           {"checksum", Sum},
+                           {"errors", std::move(Findings)}};
+  if (Stats)
+    Entry["suppressed"] = statsToJson(*Stats);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  OS << llvm::json::Value(llvm::json::Object{{"cache_version", 2},
-                                             {"key", Key},
-                                             {"checksum", Sum},
-                                             {"errors", std::move(Findings)}});
+  OS << llvm::json::Value(std::move(Entry));
   return Text;
 }
 
 std::string
 ResultCache::parseEntry(llvm::StringRef Text, llvm::StringRef Key,
-                        std::vector<tidy::ClangTidyError> &Errors) {
+                        std::vector<tidy::ClangTidyError> &Errors,
+                        tidy::ClangTidyStats *Stats) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
   if (!V)
     return "not JSON (" + llvm::toString(V.takeError()) + ")";
@@ -228,7 +257,14 @@ ResultCache::parseEntry(llvm::StringRef Text, llvm::StringRef Key,
   std::vector<tidy::ClangTidyError> Read;
   if (!errorsFromJson(*Findings, Read))
     return "its findings cannot be read";
+  tidy::ClangTidyStats ReadStats;
+  if (const llvm::json::Value *Suppressed = O->get("suppressed"))
+    if (!Suppressed->getAsArray() ||
+        !statsFromJson(*Suppressed->getAsArray(), ReadStats))
+      return "its counts of suppressed findings cannot be read";
   Errors = std::move(Read);
+  if (Stats)
+    *Stats = ReadStats;
   return "";
 }
 
@@ -281,7 +317,7 @@ static std::string checkOffsets(llvm::ArrayRef<tidy::ClangTidyError> Errors) {
 ResultCache::Lookup
 ResultCache::lookup(llvm::StringRef Key,
                     std::vector<tidy::ClangTidyError> &Errors,
-                    std::string &Why) const {
+                    std::string &Why, tidy::ClangTidyStats *Stats) const {
   std::string Path = entryPath(Key);
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
@@ -293,7 +329,8 @@ ResultCache::lookup(llvm::StringRef Key,
     return Lookup::Damaged;
   }
   std::vector<tidy::ClangTidyError> Read;
-  std::string Err = parseEntry((*Buffer)->getBuffer(), Key, Read);
+  tidy::ClangTidyStats ReadStats;
+  std::string Err = parseEntry((*Buffer)->getBuffer(), Key, Read, &ReadStats);
   if (Err.empty())
     Err = checkOffsets(Read);
   if (!Err.empty()) {
@@ -301,12 +338,15 @@ ResultCache::lookup(llvm::StringRef Key,
     return Lookup::Damaged;
   }
   Errors = std::move(Read);
+  if (Stats)
+    *Stats = ReadStats;
   return Lookup::Hit;
 }
 
 std::string
 ResultCache::store(llvm::StringRef Key,
-                   llvm::ArrayRef<tidy::ClangTidyError> Errors) const {
+                   llvm::ArrayRef<tidy::ClangTidyError> Errors,
+                   const tidy::ClangTidyStats *Stats) const {
   std::string Path = entryPath(Key);
   if (std::error_code EC =
           llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
@@ -321,7 +361,7 @@ ResultCache::store(llvm::StringRef Key,
     return "cannot write in '" + Dir + "': " + EC.message();
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << entryText(Key, Errors);
+    OS << entryText(Key, Errors, Stats);
     OS.close();
     if (OS.has_error()) {
       std::string Err = OS.error().message();

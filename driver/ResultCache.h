@@ -48,22 +48,28 @@ public:
   /// (truncated, edited, written for another key, pointing past the end of
   /// its files) is Damaged, with the reason in \p Why: the caller analyses
   /// the file again, and the next store replaces the entry.
+  /// \p Stats, when given, gets the counts of suppressed findings stored
+  /// with the entry (zero in entries that have none).
   Lookup lookup(llvm::StringRef Key,
                 std::vector<clang::tidy::ClangTidyError> &Errors,
-                std::string &Why) const;
+                std::string &Why,
+                clang::tidy::ClangTidyStats *Stats = nullptr) const;
 
   /// Parses the text of an entry written for \p Key. Returns "" or why it
   /// cannot be used.
   static std::string
   parseEntry(llvm::StringRef Text, llvm::StringRef Key,
-             std::vector<clang::tidy::ClangTidyError> &Errors);
+             std::vector<clang::tidy::ClangTidyError> &Errors,
+             clang::tidy::ClangTidyStats *Stats = nullptr);
   /// The text of an entry for \p Key.
   static std::string
   entryText(llvm::StringRef Key,
-            llvm::ArrayRef<clang::tidy::ClangTidyError> Errors);
+            llvm::ArrayRef<clang::tidy::ClangTidyError> Errors,
+            const clang::tidy::ClangTidyStats *Stats = nullptr);
   /// Returns "" or why the entry could not be written (never fatal).
   std::string store(llvm::StringRef Key,
-                    llvm::ArrayRef<clang::tidy::ClangTidyError> Errors) const;
+                    llvm::ArrayRef<clang::tidy::ClangTidyError> Errors,
+                    const clang::tidy::ClangTidyStats *Stats = nullptr) const;
 
   const std::string &dir() const { return Dir; }
 

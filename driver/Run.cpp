@@ -8,6 +8,7 @@
 #include "CrashIsolation.h"
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
@@ -72,6 +73,7 @@ public:
       : Files(Files), Compilations(Compilations), Settings(Settings),
         Bar(Files.size(), Settings.ShowProgress) {
     Results.PerFile.resize(Files.size());
+    Stats.resize(Files.size());
     CrashedCheck.resize(Files.size());
     Crashed.resize(Files.size());
   }
@@ -90,6 +92,7 @@ private:
   const RunSettings &Settings;
   Progress Bar;
   RunResults Results;
+  std::vector<ClangTidyStats> Stats;
   std::vector<std::string> CrashedCheck;
   std::vector<char> Crashed;
   std::atomic<size_t> Next{0};
@@ -111,7 +114,7 @@ bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
                    Opts.ExtraArgs.value_or(std::vector<std::string>()));
   if (!Key.empty()) {
     std::string Why;
-    switch (Cache->lookup(Key, Results.PerFile[I], Why)) {
+    switch (Cache->lookup(Key, Results.PerFile[I], Why, &Stats[I])) {
     case ResultCache::Lookup::Hit:
       ++CacheHits;
       return true;
@@ -149,6 +152,7 @@ void Runner::analyse(size_t I) {
                                   Settings.FixNotes,
                                   /*EnableCheckProfile=*/false, "",
                                   /*Quiet=*/true);
+            Stats[I] = FileContext.getStats();
           },
           CrashedCheck[I])) {
     Crashed[I] = true;
@@ -156,7 +160,8 @@ void Runner::analyse(size_t I) {
   }
   Results.PerFile[I] = std::move(Errors);
   if (!Key.empty())
-    if (std::string Err = Settings.Cache->store(Key, Results.PerFile[I]);
+    if (std::string Err =
+            Settings.Cache->store(Key, Results.PerFile[I], &Stats[I]);
         !Err.empty())
       std::call_once(CacheWarning, [&] {
         llvm::WithColor::warning(llvm::errs(), "cuda-tidy")
@@ -198,15 +203,41 @@ RunResults Runner::run() {
     llvm::errs() << "cuda-tidy: note: cache '" << Settings.Cache->dir()
                  << "': " << CacheHits << " hits, " << CacheMisses
                  << " misses\n";
-  for (size_t I = 0; I < Files.size(); ++I)
+  for (size_t I = 0; I < Files.size(); ++I) {
     if (Crashed[I])
       Results.Crashes.push_back({Files[I], CrashedCheck[I]});
+    ClangTidyStats &Sum = Results.Suppressed;
+    Sum.ErrorsIgnoredNonUserCode += Stats[I].ErrorsIgnoredNonUserCode;
+    Sum.ErrorsIgnoredNOLINT += Stats[I].ErrorsIgnoredNOLINT;
+    Sum.ErrorsIgnoredLineFilter += Stats[I].ErrorsIgnoredLineFilter;
+    Sum.ErrorsIgnoredCheckFilter += Stats[I].ErrorsIgnoredCheckFilter;
+  }
   Results.Interrupted = Interrupted;
   Results.FilesAnalysed = Bar.done();
   return std::move(Results);
 }
 
 } // namespace
+
+void printSuppressed(const ClangTidyStats &Stats, llvm::raw_ostream &OS) {
+  if (!Stats.errorsIgnored())
+    return;
+  std::vector<std::string> Parts;
+  auto Add = [&](unsigned N, const char *What) {
+    if (N)
+      Parts.push_back(std::to_string(N) + What);
+  };
+  Add(Stats.ErrorsIgnoredNonUserCode, " in non-user code");
+  Add(Stats.ErrorsIgnoredLineFilter, " due to line filter");
+  Add(Stats.ErrorsIgnoredNOLINT, " NOLINT");
+  Add(Stats.ErrorsIgnoredCheckFilter, " with check filters");
+  OS << "Suppressed " << Stats.errorsIgnored() << " warnings ("
+     << llvm::join(Parts, ", ") << ").\n";
+  if (Stats.ErrorsIgnoredNonUserCode)
+    OS << "Use --header-filter and --exclude-header-filter to choose the "
+          "headers whose findings are shown, --system-headers to show those "
+          "of system headers too.\n";
+}
 
 RunResults analyseFiles(const std::vector<std::string> &Files,
                         const clang::tooling::CompilationDatabase &Compilations,

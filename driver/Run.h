@@ -41,10 +41,16 @@ struct RunResults {
   std::vector<std::vector<clang::tidy::ClangTidyError>> PerFile;
   /// The files whose analysis crashed, in the order of the files.
   std::vector<InternalError> Crashes;
+  /// Findings not reported (NOLINT, header filter, ...), over all files.
+  clang::tidy::ClangTidyStats Suppressed;
   /// Ctrl-C stopped the run after FilesAnalysed files.
   bool Interrupted = false;
   size_t FilesAnalysed = 0;
 };
+
+/// Prints clang-tidy's line of suppressed findings, if any were.
+void printSuppressed(const clang::tidy::ClangTidyStats &Stats,
+                     llvm::raw_ostream &OS);
 
 /// Analyses \p Files, commands from \p Compilations.
 RunResults analyseFiles(const std::vector<std::string> &Files,

@@ -11,6 +11,10 @@
 #ifndef CUDA_TIDY_NVCC_COMPAT_H
 #define CUDA_TIDY_NVCC_COMPAT_H
 
+// A system header, as nvcc's own are: no check reports inside it, through
+// the driver or the plugin, whatever the header filter.
+#pragma clang system_header
+
 #if defined(__CUDA__) && defined(__clang__) && !defined(__NVCC__) &&         \
     defined(__cplusplus)
 
