@@ -1500,7 +1500,18 @@ void MissingSyncthreadsCheck::reportConflicts(
     // through those that do not provably order First's threads, and skips
     // a pair whose later access is under a lane bound (the pair is then
     // within one tile, which the barrier orders).
-    bool PastTiles = false;
+    // Likewise a loop that runs at least once and waits on every pass
+    // stops the walk at its test, except in a pass that goes into it, and
+    // there only accesses in its body count (the path that skips it does
+    // not exist).
+    bool PastTiles = false, IntoLoops = false;
+    auto InWaitingLoop = [&](const Access &A) {
+      for (const auto &[Cond, For] : WaitingLoops)
+        if (!FunctionCfg::contains(For, First.Point, Cfg.parents()) &&
+            FunctionCfg::contains(For->getBody(), A.Point, Cfg.parents()))
+          return true;
+      return false;
+    };
     auto StopsAt = [&](const Stmt *S) {
       // A helper that waits at a barrier is one at its call.
       if (const FunctionDecl *Def =
@@ -1508,7 +1519,7 @@ void MissingSyncthreadsCheck::reportConflicts(
           Def && waitsAtBarrier(Def, 0))
         return true;
       if (auto It = WaitingLoops.find(S);
-          It != WaitingLoops.end() &&
+          !IntoLoops && It != WaitingLoops.end() &&
           !FunctionCfg::contains(It->second, First.Point, Cfg.parents()))
         return true;
       std::optional<BarrierInfo> B = barrierAt(S);
@@ -1536,6 +1547,7 @@ void MissingSyncthreadsCheck::reportConflicts(
         const Access &Second = Accesses[I];
         if (Reported.count(Second.At) ||
             (PastTiles && underTileGuard(Second)) ||
+            (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
@@ -1543,8 +1555,11 @@ void MissingSyncthreadsCheck::reportConflicts(
       }
     };
     std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
-    for (bool Pass : {false, true}) {
-      PastTiles = Pass;
+    for (int Pass : {0, 1, 2}) {
+      PastTiles = Pass == 1;
+      IntoLoops = Pass == 2;
+      if (IntoLoops && WaitingLoops.empty())
+        break;
       llvm::SmallVector<CfgPoint, 4> Mods;
       Cfg.walkForward(
           *From,

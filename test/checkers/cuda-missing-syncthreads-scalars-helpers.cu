@@ -250,3 +250,20 @@ __global__ void maxThroughHelpers(int *out) {
   if (threadIdx.x == 0)
     out[0] = m;
 }
+
+// A constant-pass loop is a barrier only for what lies past it: its body
+// before the barrier still meets the store above the loop.
+__global__ void constantPassesReadFirst(const int *in, int *out) {
+  __shared__ int partial[BLOCK];
+  int t = threadIdx.x;
+  partial[t] = in[t];
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s)
+      partial[t] += partial[t + s];
+    // CHECK-NOTES: :[[@LINE-1]]:21: warning: read of shared 'partial' at 't + s' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-5]]:3: note: written here at 't'
+    __syncthreads();
+  }
+  if (t == 0)
+    out[0] = partial[0];
+}
