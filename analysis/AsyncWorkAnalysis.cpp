@@ -182,6 +182,7 @@ struct AsyncWorkAnalysis::DeviceSummary {
 
 struct AsyncWorkAnalysis::HostSummary {
   std::vector<Access> Params;
+  std::map<const VarDecl *, GlobalUse> Globals;
   bool MayWait = false;
 };
 
@@ -191,6 +192,15 @@ AsyncWorkAnalysis::AsyncWorkAnalysis(ASTContext &Ctx,
 AsyncWorkAnalysis::~AsyncWorkAnalysis() = default;
 
 namespace {
+
+/// A host pointer kept at namespace scope (or in a static member): the
+/// host code of any function may reach what it points to.
+bool isGlobalHostPointer(const VarDecl *VD) {
+  return VD->getType()->isPointerType() && VD->hasGlobalStorage() &&
+         !VD->isStaticLocal() && !VD->hasAttr<CUDADeviceAttr>() &&
+         !VD->hasAttr<CUDAConstantAttr>() && !VD->hasAttr<CUDASharedAttr>() &&
+         !isManagedVariableDecl(VD);
+}
 
 /// Finds how a function body uses the memory its pointer parameters (and,
 /// on the device, __managed__ variables) point to, following local copies
@@ -210,6 +220,10 @@ public:
   }
 
   std::map<const VarDecl *, Access> Found;
+  /// Host: the first reference to each global root (isGlobalHostPointer,
+  /// __managed__), from this body or a callee's.
+  std::map<const VarDecl *, std::pair<const Expr *, const FunctionDecl *>>
+      FirstRef;
   bool MayWait = false;
 
   void run() {
@@ -276,7 +290,7 @@ public:
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (!Collecting && Device)
+    if (!Collecting)
       if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
         if (isManagedVariableDecl(VD) && !VD->getType()->isArrayType())
           readAccess(E);
@@ -302,6 +316,12 @@ public:
       if (const auto *M = A.managedAccess(Callee))
         for (const auto &[VD, Acc] : *M)
           note(VD, Acc.Reads, Acc.Writes);
+    if (!Device && Callee && !isInSystemHeader(Callee, SM))
+      if (const auto *G = A.hostGlobalAccess(Callee))
+        for (const auto &[VD, Use] : *G) {
+          FirstRef.try_emplace(VD, Use.FirstRef, Use.In);
+          note(VD, Use.Acc.Reads, Use.Acc.Writes);
+        }
     for (unsigned I = 0; I < C->getNumArgs(); ++I) {
       const Expr *Arg = C->getArg(I);
       const VarDecl *R = rootOf(Arg);
@@ -392,8 +412,10 @@ private:
         return nullptr;
       if (auto It = Root.find(VD); It != Root.end())
         return It->second;
-      if (Device && isManagedVariableDecl(VD) && VD->getType()->isArrayType())
-        return VD;
+      if (isManagedVariableDecl(VD) && VD->getType()->isArrayType())
+        return global(VD, DRE);
+      if (!Device && isGlobalHostPointer(VD))
+        return global(VD, DRE);
       return nullptr;
     }
     if (const auto *B = dyn_cast<BinaryOperator>(E))
@@ -426,14 +448,21 @@ private:
                            : rootOfAccess(ME->getBase(), Depth + 1);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-        if (Device && isManagedVariableDecl(VD))
-          return VD;
+        if (isManagedVariableDecl(VD))
+          return global(VD, DRE);
         // A reference parameter names its referent.
         if (VD->getType()->isReferenceType())
           if (auto It = Root.find(VD); It != Root.end())
             return It->second;
       }
     return nullptr;
+  }
+
+  /// A root that is not a parameter: remembered with its first reference.
+  const VarDecl *global(const VarDecl *VD, const DeclRefExpr *Ref) {
+    if (!Device && !Collecting)
+      FirstRef.try_emplace(VD, Ref, FD);
+    return VD;
   }
 
   AsyncWorkAnalysis &A;
@@ -501,8 +530,18 @@ AsyncWorkAnalysis::hostSummary(const FunctionDecl *FD) {
     auto F = S.Found.find(P);
     Sum->Params.push_back(F == S.Found.end() ? Access() : F->second);
   }
+  for (const auto &[VD, Acc] : S.Found)
+    if (!isa<ParmVarDecl>(VD) && S.FirstRef.count(VD))
+      Sum->Globals[VD] = GlobalUse{Acc, S.FirstRef[VD].first,
+                                   S.FirstRef[VD].second};
   Host[Def] = std::move(Sum);
   return Host[Def].get();
+}
+
+const std::map<const VarDecl *, AsyncWorkAnalysis::GlobalUse> *
+AsyncWorkAnalysis::hostGlobalAccess(const FunctionDecl *FD) {
+  const HostSummary *S = hostSummary(FD);
+  return S ? &S->Globals : nullptr;
 }
 
 std::optional<AsyncWorkAnalysis::Access>
@@ -852,6 +891,13 @@ private:
   void enqueue(const WorkInfo &W, WorkState &St);
   void checkCallArguments(const CallExpr *C, const FunctionDecl *Callee,
                           const WorkState &St);
+  /// The callee's accesses to global pointers' memory and managed
+  /// variables, as accesses at the call.
+  void checkCalleeGlobals(const CallExpr *C, const FunctionDecl *Callee,
+                          const WorkState &St);
+  /// Set while checkCalleeGlobals() checks an access (SyncHazard).
+  const Expr *CalleeUse = nullptr;
+  const FunctionDecl *CalleeUseIn = nullptr;
   void enqueueLeftRunning(const CallExpr *C, const FunctionDecl *Callee,
                           WorkState &St);
   void retireIf(WorkState &St, llvm::function_ref<bool(const Stmt *)> Done) {
@@ -1398,6 +1444,31 @@ void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
         return;
     }
   }
+  if (!Library)
+    checkCalleeGlobals(C, Callee, St);
+}
+
+void FunctionAsyncWork::checkCalleeGlobals(const CallExpr *C,
+                                           const FunctionDecl *Callee,
+                                           const WorkState &St) {
+  const auto *Globals = A.hostGlobalAccess(Callee);
+  if (!Globals)
+    return;
+  for (const auto &[VD, Use] : *Globals) {
+    if (!Use.Acc.Reads && !Use.Acc.Writes)
+      continue;
+    // A managed variable is the memory; a global pointer points to it.
+    LocKey Key{VD, {}};
+    if (!isManagedVariableDecl(VD))
+      Key.Path.push_back(nullptr);
+    CalleeUse = Use.FirstRef;
+    CalleeUseIn = Use.In;
+    bool Found = checkAccess(C, Use.FirstRef, Key, nullptr, Use.Acc.Reads,
+                             Use.Acc.Writes, St);
+    CalleeUse = nullptr;
+    if (Found)
+      return; // One finding per call.
+  }
 }
 
 void FunctionAsyncWork::enqueueLeftRunning(const CallExpr *C,
@@ -1697,6 +1768,8 @@ void FunctionAsyncWork::report(SyncHazard::Kind K, const Stmt *At,
   H.Work_ = W.Kind;
   H.Kernel = W.Kernel;
   H.Via = W.Via;
+  H.CalleeUse = CalleeUse;
+  H.CalleeUseIn = CalleeUseIn;
   H.StreamExpr = W.StreamExpr;
   H.Stream = Streams[W.Stream];
   H.Pageable = Pageable;

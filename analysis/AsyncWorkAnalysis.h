@@ -78,6 +78,11 @@ struct SyncHazard {
   const FunctionDecl *Via = nullptr;
   const Expr *StreamExpr = nullptr;     ///< The stream argument, if written.
   StreamRef Stream;
+  /// The access is made inside the function that At calls, to memory it
+  /// reaches without a parameter (a global pointer, a __managed__
+  /// variable): where it names that memory there.
+  const Expr *CalleeUse = nullptr;
+  const FunctionDecl *CalleeUseIn = nullptr; ///< The function CalleeUse is in.
   /// ReadWhileWritten: the work is a copy from the device into pageable host
   /// memory, which returns only once it is done; reading works today, and
   /// breaks once the memory is pinned.
@@ -147,6 +152,17 @@ public:
 
   /// Host function \p FD's use of parameter \p Index's pointee.
   std::optional<Access> hostAccess(const FunctionDecl *FD, unsigned Index);
+  /// How host function \p FD (or a function of this translation unit it
+  /// calls) uses memory it reaches without a parameter: what a
+  /// namespace-scope pointer points to, and __managed__ variables; with
+  /// the first reference to each.
+  struct GlobalUse {
+    Access Acc;
+    const Expr *FirstRef = nullptr;
+    const FunctionDecl *In = nullptr; ///< The function FirstRef is in.
+  };
+  const std::map<const VarDecl *, GlobalUse> *
+  hostGlobalAccess(const FunctionDecl *FD);
   /// Whether calling \p FD may wait for device work queued before the call.
   bool mayWait(const FunctionDecl *FD);
 

@@ -101,6 +101,11 @@ void MissingHostSyncCheck::report(const SyncHazard &H, ASTContext &Ctx) {
         << Name;
     break;
   }
+  if (H.CalleeUse && H.CalleeUseIn)
+    diag(userVisibleLocation(H.CalleeUse->getBeginLoc(), SM),
+         "%0 is %select{read|written}1 in '%2' here", DiagnosticIDs::Note)
+        << Name << (H.K == SyncHazard::ReadWhileWritten ? 0 : 1)
+        << H.CalleeUseIn->getNameAsString();
   std::string Stream = streamName(H, Ctx);
   SourceLocation WorkLoc = userVisibleLocation(H.Work->getBeginLoc(), SM);
   if (H.K == SyncHazard::ElapsedBeforeSync)
