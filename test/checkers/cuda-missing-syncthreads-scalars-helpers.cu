@@ -267,3 +267,24 @@ __global__ void constantPassesReadFirst(const int *in, int *out) {
   if (t == 0)
     out[0] = partial[0];
 }
+
+// Thread 0 refills a slot each round; the round's inner passes (a constant
+// count, each with barriers) order every reader before the next refill.
+__global__ void refillAfterConstantPasses(const float *in, float *out,
+                                          int rounds) {
+  __shared__ float pool[BLOCK + 1];
+  pool[threadIdx.x] = in[threadIdx.x];
+  for (int r = 0; r < rounds; r++) {
+    if (threadIdx.x == 0)
+      pool[BLOCK] = in[r];
+    __syncthreads();
+    float scale = pool[BLOCK];
+    for (int p = 0; p < 2; p++) {
+      float v = pool[threadIdx.x];
+      __syncthreads();
+      pool[threadIdx.x] = v * scale;
+      __syncthreads();
+    }
+  }
+  out[threadIdx.x] = pool[threadIdx.x];
+}
