@@ -59,7 +59,8 @@ OptionalFileEntryRef fileOf(const SourceManager &SM, SourceLocation Loc) {
 std::string cudaIncludeDir(ASTContext &AST) {
   DeclarationName Name(&AST.Idents.get("cudaMalloc"));
   for (const NamedDecl *D : AST.getTranslationUnitDecl()->lookup(Name)) {
-    OptionalFileEntryRef File = fileOf(AST.getSourceManager(), D->getLocation());
+    OptionalFileEntryRef File =
+        fileOf(AST.getSourceManager(), D->getLocation());
     if (!File)
       continue;
     llvm::SmallString<256> Dir(llvm::sys::path::parent_path(File->getName()));
