@@ -54,20 +54,25 @@ OptionalFileEntryRef fileOf(const SourceManager &SM, SourceLocation Loc) {
   return SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc)));
 }
 
-/// The folder of the CUDA toolkit header that declares cudaMalloc (which
-/// clang's CUDA runtime wrapper includes in every CUDA translation unit).
+/// The folder of the CUDA toolkit header that declares cudaMalloc first
+/// (clang's CUDA runtime wrapper includes it before the user's code).
 std::string cudaIncludeDir(ASTContext &AST) {
+  const SourceManager &SM = AST.getSourceManager();
+  SourceLocation First;
   DeclarationName Name(&AST.Idents.get("cudaMalloc"));
   for (const NamedDecl *D : AST.getTranslationUnitDecl()->lookup(Name)) {
-    OptionalFileEntryRef File =
-        fileOf(AST.getSourceManager(), D->getLocation());
-    if (!File)
-      continue;
-    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(File->getName()));
-    llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-    return Dir.str().str();
+    SourceLocation Loc = D->getCanonicalDecl()->getLocation();
+    if (First.isInvalid() || SM.isBeforeInTranslationUnit(Loc, First))
+      First = Loc;
   }
-  return "";
+  if (First.isInvalid())
+    return "";
+  OptionalFileEntryRef File = fileOf(SM, First);
+  if (!File)
+    return "";
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(File->getName()));
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  return Dir.str().str();
 }
 
 /// Hands the AST of each translation unit to the filter.
