@@ -5,6 +5,7 @@
 #include "MemorySpaceAnalysis.h"
 #include "SourceLocations.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Preprocessor.h"
 
 using namespace clang::ast_matchers;
 
@@ -76,6 +77,15 @@ ThreadIndexAnalysis &CudaFunctionCheck::threadIndex(ASTContext &Ctx) {
   if (!ThreadIndex)
     ThreadIndex = std::make_unique<ThreadIndexAnalysis>(Ctx);
   return *ThreadIndex;
+}
+
+bool CudaFunctionCheck::isMacroDefinedAt(StringRef Name,
+                                         SourceLocation Loc) const {
+  if (!PP || Loc.isInvalid())
+    return false;
+  const IdentifierInfo *II = PP->getIdentifierInfo(Name);
+  return II->hadMacroDefinition() &&
+         PP->getMacroDefinitionAtLoc(II, Loc).getMacroInfo();
 }
 
 SourceLocation CudaFunctionCheck::reportOnce(SourceLocation Loc,

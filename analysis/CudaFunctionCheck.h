@@ -67,6 +67,9 @@ protected:
   const ArchConditionals &arch() const { return Arch; }
   /// The preprocessor of the translation unit being analysed.
   Preprocessor *preprocessor() const { return PP; }
+  /// Whether macro \p Name is defined at \p Loc (after its #define, before
+  /// any #undef; a -D definition is defined everywhere).
+  bool isMacroDefinedAt(StringRef Name, SourceLocation Loc) const;
   /// The thread-index analysis of this translation unit, made on first use.
   ThreadIndexAnalysis &threadIndex(ASTContext &Ctx);
   /// Where a finding at \p Loc is shown (userVisibleLocation), or an invalid

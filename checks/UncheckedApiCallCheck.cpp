@@ -134,21 +134,39 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     return;
   }
 
-  auto D = diag(Loc, "the error code returned by %0 is not checked")
-           << Callee->getDeclName();
-  // Wrap a discarded call in the configured macro, when the call is written
-  // out in the source (not produced by a macro).
-  if (Use.K == ResultUse::Discarded && !ErrorCheckMacro.empty()) {
-    SourceRange R = Call->getSourceRange();
-    if (R.getBegin().isValid() && R.getEnd().isValid() &&
-        !R.getBegin().isMacroID() && !R.getEnd().isMacroID()) {
-      SourceLocation AfterEnd = Lexer::getLocForEndOfToken(
-          R.getEnd(), 0, SM, Cfg.function()->getASTContext().getLangOpts());
-      if (AfterEnd.isValid())
-        D << FixItHint::CreateInsertion(R.getBegin(), ErrorCheckMacro + "(")
-          << FixItHint::CreateInsertion(AfterEnd, ")");
-    }
+  SourceRange Wrap = Use.K == ResultUse::Discarded && !ErrorCheckMacro.empty()
+                         ? wrappableRange(Call, SM)
+                         : SourceRange();
+  bool MacroDefined =
+      Wrap.isValid() && isMacroDefinedAt(ErrorCheckMacro, Wrap.getBegin());
+  {
+    auto D = diag(Loc, "the error code returned by %0 is not checked")
+             << Callee->getDeclName();
+    if (MacroDefined)
+      D << FixItHint::CreateInsertion(Wrap.getBegin(), ErrorCheckMacro + "(")
+        << FixItHint::CreateInsertion(Wrap.getEnd(), ")");
   }
+  // A fix with an undefined macro would not compile.
+  if (Wrap.isValid() && !MacroDefined)
+    diag(Loc, "no fix-it: macro '%0' (ErrorCheckMacro) is not defined here",
+         DiagnosticIDs::Note)
+        << ErrorCheckMacro;
+}
+
+/// Where the ErrorCheckMacro fix wraps \p Call: from its start to just after
+/// its last token; invalid when a macro produces the call.
+SourceRange UncheckedApiCallCheck::wrappableRange(const CallExpr *Call,
+                                                  const SourceManager &SM) {
+  SourceRange R = Call->getSourceRange();
+  if (R.getBegin().isInvalid() || R.getEnd().isInvalid() ||
+      R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    return {};
+  const LangOptions &LO =
+      Call->getDirectCallee()->getASTContext().getLangOpts();
+  SourceLocation AfterEnd = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO);
+  if (AfterEnd.isInvalid())
+    return {};
+  return {R.getBegin(), AfterEnd};
 }
 
 void UncheckedApiCallCheck::reportReevaluation(const CallExpr *Call,

@@ -27,6 +27,8 @@ private:
   bool isIgnored(const FunctionDecl *Callee) const;
   void checkCall(const CallExpr *Call, const class FunctionCfg &Cfg,
                  const SourceManager &SM);
+  static SourceRange wrappableRange(const CallExpr *Call,
+                                    const SourceManager &SM);
   void reportReevaluation(const CallExpr *Call, const CallExpr *Again,
                           const SourceManager &SM);
 

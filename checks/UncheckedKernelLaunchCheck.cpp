@@ -201,6 +201,7 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
   const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);
 
   if (Site == Origin) {
+    bool MissingMacro = false;
     {
       auto D = Kernel ? diag(Loc, "launch of kernel %0 is not checked for "
                                   "errors on every path")
@@ -215,7 +216,9 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
         SourceLocation AfterSemi = Lexer::findLocationAfterToken(
             Statement->getEndLoc(), tok::semi, SM, LO,
             /*SkipTrailingWhitespaceAndNewLine=*/false);
-        if (AfterSemi.isValid()) {
+        MissingMacro =
+            AfterSemi.isValid() && !isMacroDefinedAt(ErrorCheckMacro, Loc);
+        if (AfterSemi.isValid() && !MissingMacro) {
           unsigned Column = SM.getSpellingColumnNumber(Loc);
           std::string Indent(Column > 0 ? Column - 1 : 0, ' ');
           D << FixItHint::CreateInsertion(
@@ -224,6 +227,11 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
         }
       }
     }
+    // A fix with an undefined macro would not compile.
+    if (MissingMacro)
+      diag(Loc, "no fix-it: macro '%0' (ErrorCheckMacro) is not defined here",
+           DiagnosticIDs::Note)
+          << ErrorCheckMacro;
   } else {
     const FunctionDecl *Callee = Site->getDirectCallee();
     if (Kernel)

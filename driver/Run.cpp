@@ -6,6 +6,7 @@
 
 #include "Run.h"
 #include "CrashIsolation.h"
+#include "StockCheckFilter.h"
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -148,10 +149,8 @@ void Runner::analyse(size_t I) {
           [&] {
             ClangTidyContext FileContext(std::move(FileProvider), false, false,
                                          false);
-            Errors = runClangTidy(FileContext, Compilations, {Files[I]}, FS,
-                                  Settings.FixNotes,
-                                  /*EnableCheckProfile=*/false, "",
-                                  /*Quiet=*/true);
+            Errors = runFilteredClangTidy(FileContext, Compilations, Files[I],
+                                          FS, Settings.FixNotes);
             Stats[I] = FileContext.getStats();
           },
           CrashedCheck[I])) {
