@@ -10,6 +10,7 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
@@ -195,6 +196,8 @@ public:
                      DiagnosticConsumer *DiagConsumer) override {
     Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
     Invocation->getFrontendOpts().OutputFile = Out;
+    // As clang-tidy's run: headers see __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
     return FrontendActionFactory::runInvocation(
         std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
   }
@@ -275,7 +278,7 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
   // The key: everything but the file's name.
   tooling::CompileCommand Placeholder = Command;
   Placeholder.CommandLine[Input] = "<input>";
-  std::string Text = std::string("cuda-tidy prefix 1\0", 19) +
+  std::string Text = std::string("cuda-tidy prefix 2\0", 19) +
                      getClangFullVersion() + '\0' + Command.Directory;
   for (const auto *Args :
        {&std::as_const(Placeholder.CommandLine), &ExtraArgsBefore,
