@@ -10,6 +10,8 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
@@ -22,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <set>
 #include <utility>
 
 using namespace clang;
@@ -88,6 +91,57 @@ void hashIncludes(const tooling::CompileCommand &C, std::string &Text) {
   }
 }
 
+std::string readInputsFile(llvm::StringRef Path);
+
+/// \p C without its -I folders, which go to \p Dirs (absolute).
+tooling::CompileCommand withoutIncludeDirs(const tooling::CompileCommand &C,
+                                           std::vector<std::string> &Dirs) {
+  tooling::CompileCommand Out = C;
+  Out.CommandLine.clear();
+  const std::vector<std::string> &Args = C.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (I > 0 && A == "-I" && I + 1 < Args.size()) {
+      Dirs.push_back(absolute(C.Directory, Args[++I]));
+      continue;
+    }
+    if (I > 0 && A.starts_with("-I") && A != "-I-" && A.size() > 2) {
+      Dirs.push_back(absolute(C.Directory, A.drop_front(2)));
+      continue;
+    }
+    Out.CommandLine.push_back(Args[I]);
+  }
+  return Out;
+}
+
+/// The header names recorded in the inputs file of a prefix.
+std::vector<std::string> readNames(llvm::StringRef InputsPath) {
+  std::vector<std::string> Names;
+  std::string Text = readInputsFile(InputsPath);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines)
+    if (Line.consume_front("name "))
+      Names.push_back(Line.str());
+  return Names;
+}
+
+/// Whether a header of one of \p Dirs has a name the prefix looked up: with
+/// those folders searched first, the prefix could read another file.
+bool shadows(const std::vector<std::string> &Dirs,
+             const std::vector<std::string> &Names) {
+  for (const std::string &Dir : Dirs)
+    for (const std::string &Name : Names) {
+      if (llvm::sys::path::is_absolute(Name))
+        continue;
+      llvm::SmallString<256> P(Dir);
+      llvm::sys::path::append(P, Name);
+      if (fs::exists(P))
+        return true;
+    }
+  return false;
+}
+
 std::string hexHash(llvm::StringRef Text) {
   llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Text));
   return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) +
@@ -126,6 +180,8 @@ bool isFresh(llvm::StringRef Pch, llvm::StringRef InputsPath) {
   if (!Head || (*Head)->getBuffer() != "CPCH")
     return false;
   for (llvm::StringRef Line : llvm::drop_begin(Lines)) {
+    if (Line.starts_with("name "))
+      continue;
     auto [SizeText, Rest] = Line.split(' ');
     auto [TimeText, Path] = Rest.split(' ');
     uint64_t Size;
@@ -155,13 +211,41 @@ std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return "";
 }
 
-/// Clang's PCH action that also records the files the prefix read.
+/// Records every header name the prefix looks up (#include, and
+/// __has_include), to tell later whether an include folder would shadow it.
+class LookupRecorder : public PPCallbacks {
+public:
+  explicit LookupRecorder(std::set<std::string> &Names) : Names(Names) {}
+  void InclusionDirective(SourceLocation, const Token &, llvm::StringRef Name,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          llvm::StringRef, llvm::StringRef, const Module *,
+                          bool, SrcMgr::CharacteristicKind) override {
+    Names.insert(Name.str());
+  }
+  void HasInclude(SourceLocation, llvm::StringRef Name, bool,
+                  OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
+    Names.insert(Name.str());
+  }
+
+private:
+  std::set<std::string> &Names;
+};
+
+/// Clang's PCH action that also records the files the prefix read and the
+/// header names it looked up.
 class RecordingPchAction : public GeneratePCHAction {
 public:
-  RecordingPchAction(std::vector<InputFile> &Inputs, llvm::StringRef Dir)
-      : Inputs(Inputs), Dir(Dir) {}
+  RecordingPchAction(std::vector<InputFile> &Inputs,
+                     std::set<std::string> &Names, llvm::StringRef Dir)
+      : Inputs(Inputs), Names(Names), Dir(Dir) {}
 
 protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<LookupRecorder>(Names));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
@@ -175,6 +259,7 @@ protected:
 
 private:
   std::vector<InputFile> &Inputs;
+  std::set<std::string> &Names;
   std::string Dir;
 };
 
@@ -183,11 +268,12 @@ private:
 class PchBuildFactory : public tooling::FrontendActionFactory {
 public:
   PchBuildFactory(std::string Out, std::string Dir,
-                  std::vector<InputFile> &Inputs)
-      : Out(std::move(Out)), Dir(std::move(Dir)), Inputs(Inputs) {}
+                  std::vector<InputFile> &Inputs, std::set<std::string> &Names)
+      : Out(std::move(Out)), Dir(std::move(Dir)), Inputs(Inputs),
+        Names(Names) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<RecordingPchAction>(Inputs, Dir);
+    return std::make_unique<RecordingPchAction>(Inputs, Names, Dir);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -205,6 +291,7 @@ public:
 private:
   std::string Out, Dir;
   std::vector<InputFile> &Inputs;
+  std::set<std::string> &Names;
 };
 
 /// A database of one command.
@@ -270,15 +357,36 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
     Why = "not a single-pass CUDA command";
     return {};
   }
+  // Files that differ in their -I folders share a prefix built without
+  // them, unless one of those folders shadows a header the prefix looked up.
+  std::vector<std::string> Dirs;
+  tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
+  if (!Dirs.empty()) {
+    Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Why);
+    if (!E.Pch.empty() && !shadows(Dirs, E.Names))
+      return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  }
+  Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Why);
+  if (E.Pch.empty())
+    return {};
+  return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+}
+
+PrefixCache::Entry &
+PrefixCache::prepared(const tooling::CompileCommand &Command,
+                      const std::vector<std::string> &ExtraArgsBefore,
+                      const std::vector<std::string> &ExtraArgsAfter,
+                      std::string &Why) {
+  static Entry None;
   size_t Input = inputIndex(Command);
   if (!Input) {
     Why = "the command does not name the file exactly once";
-    return {};
+    return None;
   }
   // The key: everything but the file's name.
   tooling::CompileCommand Placeholder = Command;
   Placeholder.CommandLine[Input] = "<input>";
-  std::string Text = std::string("cuda-tidy prefix 2\0", 19) +
+  std::string Text = std::string("cuda-tidy prefix 3\0", 19) +
                      getClangFullVersion() + '\0' + Command.Directory;
   for (const auto *Args :
        {&std::as_const(Placeholder.CommandLine), &ExtraArgsBefore,
@@ -294,14 +402,15 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
 
   Entry &E = entry(Key);
   std::lock_guard<std::mutex> Lock(E.Building);
-  if (!E.Done)
+  if (!E.Done) {
     prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter);
-  E.Done = true;
-  if (E.Pch.empty()) {
-    Why = E.Why;
-    return {};
+    if (!E.Pch.empty())
+      E.Names = readNames(path(Key, "inputs"));
   }
-  return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  E.Done = true;
+  if (E.Pch.empty())
+    Why = E.Why;
+  return E;
 }
 
 void PrefixCache::prepare(Entry &E, const std::string &Key,
@@ -369,7 +478,8 @@ std::string PrefixCache::build(const std::string &Key,
   Tool.setDiagnosticConsumer(&Quiet);
   Tool.setPrintErrorMessage(false);
   std::vector<InputFile> Files;
-  PchBuildFactory Factory(Pch, Placeholder.Directory, Files);
+  std::set<std::string> Names;
+  PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names);
   if (Tool.run(&Factory) != 0 || !fs::exists(Pch)) {
     fs::remove(Pch);
     return "the prefix does not compile with this command";
@@ -380,6 +490,8 @@ std::string PrefixCache::build(const std::string &Key,
   for (const InputFile &F : Files)
     Text += std::to_string(F.Size) + " " + std::to_string(F.ModTime) + " " +
             F.Path + "\n";
+  for (const std::string &N : Names)
+    Text += "name " + N + "\n";
   if (std::string Err = writeAtomically(Inputs, Text); !Err.empty())
     return Err;
   std::lock_guard<std::mutex> Lock(EntriesMutex);

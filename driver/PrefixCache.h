@@ -61,8 +61,15 @@ private:
     std::mutex Building;
     bool Done = false;
     std::string Pch, Why;
+    /// The header names the prefix looked up.
+    std::vector<std::string> Names;
   };
   Entry &entry(const std::string &Key);
+  /// The entry of \p Command's prefix, prepared (found or built).
+  Entry &prepared(const clang::tooling::CompileCommand &Command,
+                  const std::vector<std::string> &ExtraArgsBefore,
+                  const std::vector<std::string> &ExtraArgsAfter,
+                  std::string &Why);
   void prepare(Entry &E, const std::string &Key,
                const clang::tooling::CompileCommand &Placeholder,
                const std::vector<std::string> &ExtraArgsBefore,

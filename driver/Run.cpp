@@ -181,9 +181,11 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
     return {};
   std::vector<clang::tooling::CompileCommand> Commands =
       Compilations.getCompileCommands(Files[I]);
-  std::string Why = "the file has several commands";
+  std::string Why;
   std::vector<std::string> Args;
-  if (Commands.size() == 1) {
+  if (Commands.size() != 1) {
+    Why = "the file has several commands";
+  } else {
     ClangTidyOptions Opts = Provider.getOptions(Files[I]);
     Args = Settings.Prefix->argsFor(
         Commands.front(),
