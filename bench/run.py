@@ -14,6 +14,15 @@ cache, cold against warm.
 
 usage: bench/run.py [--reps 5] [--quick] [--files N] [--jobs N]
                     [--cuda-tidy PATH]
+       bench/run.py --prefix [--files N] [--reps 3] [--cuda-tidy PATH]
+
+--prefix measures the precompiled CUDA prefix (docs/driver.md) on a spread of
+cuda-samples and HeCBench files (the corpus records in --corpus-results give
+each file's include flags): per file, interleaved, the floor (clang's parse
+with the driver's flags and the file's), the driver without the prefix, cold
+(an empty prefix folder: the run builds it) and warm (built by an earlier
+run); all with the result cache off. It also prints the prefix's build time,
+size on disk and peak memory.
 
 --files N measures N files spread evenly over the sorted corpus (and the
 generated ones), for machines where the whole corpus takes too long.
@@ -77,6 +86,113 @@ def corpus(gen_dir, quick, count=0):
     return files, generated
 
 
+def corpus_files(results_dir, count):
+    """count files spread over the cuda-samples and HeCBench files that
+    compile, each with its include flags and the folder to run in."""
+    import glob
+    import json
+    recs = []
+    for name in ("cuda-samples", "HeCBench"):
+        path = os.path.join(results_dir, name + ".jsonl")
+        if not os.path.exists(path):
+            continue
+        rows = [json.loads(l) for l in open(path)]
+        rows = sorted((r for r in rows if not r.get("compile_error")
+                       and not r.get("crashed")), key=lambda r: r["path"])
+        step = max(1, len(rows) // max(1, count // 2))
+        recs += rows[::step][:count // 2]
+    return [(r["path"], ["-I" + x for x in r.get("includes", [])],
+             "/".join(r["path"].split("/")[:4])) for r in recs]
+
+
+def prefix_bench(args):
+    """The precompiled prefix against clang's parse; see the usage."""
+    tidy = args.cuda_tidy
+    flags = driver_flags(tidy)
+    rdir = resource_dir(args.clang)
+    files = corpus_files(args.corpus_results, args.files or 12)
+    work = tempfile.mkdtemp(prefix="cuda-tidy-prefix-")
+    warm_dir = os.path.join(work, "warm")
+    cold_dir = os.path.join(work, "cold")
+    env_base = dict(os.environ)
+
+    def tidy_cmd(f, inc, *extra):
+        return [tidy, "--quiet", "--no-cache", "-checks=-*,cuda-*", *extra,
+                f, "--"] + inc
+
+    def measured(cmd, cwd, prefix_dir):
+        os.environ["CUDA_TIDY_PREFIX_DIR"] = prefix_dir
+        try:
+            return run_measured(cmd, cwd)
+        finally:
+            os.environ.clear()
+            os.environ.update(env_base)
+
+    # Warm the warm folder: one run per file builds its prefix.
+    builds = []
+    for f, inc, cwd in files:
+        start = time.perf_counter()
+        measured(tidy_cmd(f, inc), cwd, warm_dir)
+        builds.append(time.perf_counter() - start)
+    names = ["floor", "noprefix", "cold", "warm"]
+    times = {(f, k): [] for f, _, _ in files for k in names}
+    rss = {(f, k): [] for f, _, _ in files for k in names}
+    reps = max(1, args.reps)
+    for rep in range(reps):
+        for f, inc, cwd in files:
+            for k in names:
+                if k == "floor":
+                    cmd = [args.clang, "-fsyntax-only", "-resource-dir=" + rdir
+                           ] + flags + inc + [f]
+                    r = run_measured(cmd, cwd)
+                elif k == "noprefix":
+                    r = measured(tidy_cmd(f, inc, "--no-prefix-cache"), cwd,
+                                 warm_dir)
+                elif k == "cold":
+                    shutil.rmtree(cold_dir, ignore_errors=True)
+                    r = measured(tidy_cmd(f, inc), cwd, cold_dir)
+                else:
+                    r = measured(tidy_cmd(f, inc), cwd, warm_dir)
+                times[(f, k)].append(r[0])
+                rss[(f, k)].append(r[1])
+        print("  rep %d/%d done" % (rep + 1, reps), flush=True)
+    med = {key: statistics.median(v) for key, v in times.items()}
+    peak = {key: max(v) for key, v in rss.items()}
+    print()
+    print("Per file: median seconds of the floor (clang -fsyntax-only, same "
+          "flags), each configuration's median over the floor's, and peak "
+          "RSS (MiB)")
+    print("%-52s %7s %9s %7s %7s %9s %9s" % ("file", "floor s", "noprefix",
+                                             "cold", "warm", "RSS floor",
+                                             "RSS warm"))
+    for f, _, _ in files:
+        fl = med[(f, "floor")]
+        print("%-52s %7.3f %9.3f %7.3f %7.3f %9.0f %9.0f" % (
+            f.replace("/work/corpora/", "")[-52:], fl,
+            med[(f, "noprefix")] / fl, med[(f, "cold")] / fl,
+            med[(f, "warm")] / fl, peak[(f, "floor")] / 1024,
+            peak[(f, "warm")] / 1024))
+    print()
+    print("Median over %d files of the per-file ratio to the floor:" %
+          len(files))
+    for k in names[1:]:
+        rs = [med[(f, k)] / med[(f, "floor")] for f, _, _ in files]
+        ms = [peak[(f, k)] / peak[(f, "floor")] for f, _, _ in files]
+        print("  %-9s time %.3f (min %.3f, max %.3f)  peak RSS %.3f" % (
+            k, statistics.median(rs), min(rs), max(rs), statistics.median(ms)))
+    pchs = [os.path.join(warm_dir, p) for p in os.listdir(warm_dir)
+            if p.endswith(".pch")]
+    sizes = [os.path.getsize(p) for p in pchs]
+    print()
+    print("prefixes: %d distinct commands over %d files; %.1f MiB each on "
+          "disk (median)" % (len(pchs), len(files),
+                             statistics.median(sizes) / 2**20 if sizes else 0))
+    cold_extra = [med[(f, "cold")] - med[(f, "warm")] for f, _, _ in files]
+    print("prefix build time (cold - warm, median): %.2f s" %
+          statistics.median(cold_extra))
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
@@ -87,7 +203,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--cuda-tidy", default=str(ROOT / "build/bin/cuda-tidy"))
     ap.add_argument("--clang", default="/usr/lib/llvm-22/bin/clang++")
+    ap.add_argument("--prefix", action="store_true",
+                    help="measure the precompiled prefix on the corpus")
+    ap.add_argument("--corpus-results", default="/work/corpus-results")
     args = ap.parse_args()
+    if args.prefix:
+        return prefix_bench(args)
     reps = 3 if args.quick else max(5, args.reps)
 
     tidy = args.cuda_tidy

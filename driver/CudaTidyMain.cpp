@@ -222,6 +222,12 @@ cl::opt<std::string> CacheDir(
              "$CUDA_TIDY_CACHE_DIR, $XDG_CACHE_HOME/cuda-tidy or "
              "~/.cache/cuda-tidy; 'off' disables the cache)"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> NoPrefixCache(
+    "no-prefix-cache",
+    cl::desc("Parse the implicit CUDA prefix (clang's runtime wrapper, the "
+             "compatibility header) in every file instead of precompiling "
+             "it once (docs/driver.md, \"Precompiled prefix\")"),
+    cl::init(false), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
                       cl::init(false), cl::cat(Category));
 cl::opt<bool> NoNvccCompat(
@@ -721,9 +727,14 @@ int mergeReports() {
 /// Analyses every file (Run.h), through the result cache.
 cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   std::optional<cudatidy::ResultCache> Cache;
+  std::string Dir =
+      CacheDir.getNumOccurrences() ? CacheDir : cudatidy::defaultCacheDir();
+  std::optional<cudatidy::PrefixCache> Prefix;
+  if (!NoPrefixCache)
+    if (std::string PrefixDir = cudatidy::prefixCacheDir(Dir);
+        !PrefixDir.empty())
+      Prefix.emplace(PrefixDir);
   if (!NoCache) {
-    std::string Dir =
-        CacheDir.getNumOccurrences() ? CacheDir : cudatidy::defaultCacheDir();
     if (!Dir.empty() && Dir != "off")
       Cache.emplace(Dir, cudatidy::toolIdentity(llvm::sys::fs::getMainExecutable(
                              Argv0, reinterpret_cast<void *>(&error))));
@@ -736,6 +747,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
       !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
   Settings.Verbose = Verbose;
   Settings.Cache = Cache ? &*Cache : nullptr;
+  Settings.Prefix = Prefix ? &*Prefix : nullptr;
   return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
 }
 

@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,6 +66,29 @@ private:
   std::string Current;
 };
 
+/// The project's commands, each with the arguments that use a precompiled
+/// prefix.
+class PrefixedDatabase : public clang::tooling::CompilationDatabase {
+public:
+  PrefixedDatabase(const clang::tooling::CompilationDatabase &Inner,
+                   const std::vector<std::string> &Args)
+      : Inner(Inner), Args(Args) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    std::vector<clang::tooling::CompileCommand> Commands =
+        Inner.getCompileCommands(File);
+    for (clang::tooling::CompileCommand &C : Commands)
+      if (!C.CommandLine.empty())
+        C.CommandLine.insert(C.CommandLine.begin() + 1, Args.begin(),
+                             Args.end());
+    return Commands;
+  }
+
+private:
+  const clang::tooling::CompilationDatabase &Inner;
+  const std::vector<std::string> &Args;
+};
+
 /// One run over the files: the workers share it.
 class Runner {
 public:
@@ -87,6 +111,15 @@ private:
   /// The cache key of file \p I ("" without cache); true when its findings
   /// were read from the cache.
   bool lookUp(size_t I, ClangTidyOptionsProvider &Provider, std::string &Key);
+  /// The arguments that give file \p I the precompiled prefix, if any.
+  std::vector<std::string> prefixArgs(size_t I,
+                                      ClangTidyOptionsProvider &Provider);
+  /// Analyses file \p I with \p PrefixArgs added to its command; false if
+  /// it crashed.
+  bool analyseWith(size_t I, const std::vector<std::string> &PrefixArgs,
+                   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+                   std::vector<ClangTidyError> &Errors);
+  void note(const llvm::Twine &Message);
 
   const std::vector<std::string> &Files;
   const clang::tooling::CompilationDatabase &Compilations;
@@ -98,6 +131,7 @@ private:
   std::vector<char> Crashed;
   std::atomic<size_t> Next{0};
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
+  std::atomic<size_t> PrefixUsed{0}, PrefixUnused{0};
   std::once_flag CacheWarning;
   std::mutex WarningMutex;
 };
@@ -135,6 +169,55 @@ bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
   return false;
 }
 
+void Runner::note(const llvm::Twine &Message) {
+  if (!Settings.Verbose)
+    return;
+  std::lock_guard<std::mutex> Lock(WarningMutex);
+  llvm::errs() << "cuda-tidy: note: " << Message << "\n";
+}
+
+std::vector<std::string>
+Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
+  if (!Settings.Prefix)
+    return {};
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Compilations.getCompileCommands(Files[I]);
+  std::string Why;
+  std::vector<std::string> Args;
+  if (Commands.size() != 1) {
+    Why = "the file has several commands";
+  } else {
+    ClangTidyOptions Opts = Provider.getOptions(Files[I]);
+    Args = Settings.Prefix->argsFor(
+        Commands.front(),
+        Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
+        Opts.ExtraArgs.value_or(std::vector<std::string>()), Why);
+  }
+  if (Args.empty()) {
+    ++PrefixUnused;
+    note("'" + Files[I] + "' is parsed without a precompiled prefix: " + Why);
+  }
+  return Args;
+}
+
+bool Runner::analyseWith(
+    size_t I, const std::vector<std::string> &PrefixArgs,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+    std::vector<ClangTidyError> &Errors) {
+  PrefixedDatabase Prefixed(Compilations, PrefixArgs);
+  const clang::tooling::CompilationDatabase &Commands =
+      PrefixArgs.empty() ? Compilations : Prefixed;
+  return runIsolated(
+      [&] {
+        ClangTidyContext FileContext(Settings.MakeOptionsProvider(FS), false,
+                                     false, false);
+        Errors = runFilteredClangTidy(FileContext, Commands, Files[I], FS,
+                                      Settings.FixNotes);
+        Stats[I] = FileContext.getStats();
+      },
+      CrashedCheck[I]);
+}
+
 void Runner::analyse(size_t I) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
@@ -143,19 +226,27 @@ void Runner::analyse(size_t I) {
   std::string Key;
   if (lookUp(I, *FileProvider, Key))
     return;
+  std::vector<std::string> PrefixArgs = prefixArgs(I, *FileProvider);
   // A crash loses this file's results only; a crashed file is not cached.
   std::vector<ClangTidyError> Errors;
-  if (!runIsolated(
-          [&] {
-            ClangTidyContext FileContext(std::move(FileProvider), false, false,
-                                         false);
-            Errors = runFilteredClangTidy(FileContext, Compilations, Files[I],
-                                          FS, Settings.FixNotes);
-            Stats[I] = FileContext.getStats();
-          },
-          CrashedCheck[I])) {
+  if (!analyseWith(I, PrefixArgs, FS, Errors)) {
     Crashed[I] = true;
     return;
+  }
+  if (!PrefixArgs.empty()) {
+    if (PrefixCache::prefixFailed(Errors)) {
+      // Never a wrong result: a prefix clang refused costs a second parse.
+      ++PrefixUnused;
+      note("'" + Files[I] + "': clang refused the precompiled prefix '" +
+           PrefixArgs.back() + "'; parsed again without it");
+      Stats[I] = ClangTidyStats();
+      if (!analyseWith(I, {}, FS, Errors)) {
+        Crashed[I] = true;
+        return;
+      }
+    } else {
+      ++PrefixUsed;
+    }
   }
   Results.PerFile[I] = std::move(Errors);
   if (!Key.empty())
@@ -202,6 +293,13 @@ RunResults Runner::run() {
     llvm::errs() << "cuda-tidy: note: cache '" << Settings.Cache->dir()
                  << "': " << CacheHits << " hits, " << CacheMisses
                  << " misses\n";
+  if (Settings.Prefix && Settings.Verbose)
+    llvm::errs() << "cuda-tidy: note: precompiled prefix '"
+                 << Settings.Prefix->dir() << "': " << PrefixUsed
+                 << " files used it, " << PrefixUnused << " did not; "
+                 << Settings.Prefix->builds() << " built in "
+                 << llvm::format("%.2f", Settings.Prefix->buildSeconds())
+                 << " s\n";
   for (size_t I = 0; I < Files.size(); ++I) {
     if (Crashed[I])
       Results.Crashes.push_back({Files[I], CrashedCheck[I]});

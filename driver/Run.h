@@ -12,6 +12,7 @@
 #ifndef CUDA_TIDY_RUN_H
 #define CUDA_TIDY_RUN_H
 
+#include "PrefixCache.h"
 #include "Report.h"
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -34,6 +35,8 @@ struct RunSettings {
   bool ShowProgress = false; ///< The progress line on stderr.
   bool Verbose = false;      ///< Cache hits and misses.
   ResultCache *Cache = nullptr;
+  /// The precompiled CUDA prefix (PrefixCache.h); null: files parse it.
+  PrefixCache *Prefix = nullptr;
 };
 
 struct RunResults {

@@ -73,6 +73,11 @@ for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
 # cuda-tidy caches results in ~/.cache/cuda-tidy by default; tests run
 # without it unless they give --cache-dir (test/driver/cache.test).
 config.environment["CUDA_TIDY_CACHE_DIR"] = "off"
+# The precompiled CUDA prefix, though, is on, shared by the whole suite: every
+# test then also checks that the prefix changes no finding
+# (test/driver/prefix-cache.test tests the prefix itself).
+config.environment["CUDA_TIDY_PREFIX_DIR"] = os.path.join(
+    config.cuda_tidy_obj_root, "test", "prefix-cache")
 
 # The build folder, for the test of `cmake --install` (driver/install.test).
 config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))

@@ -1,0 +1,531 @@
+//===- PrefixCache.cpp - A precompiled CUDA prefix shared by files --------===//
+//
+// See PrefixCache.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PrefixCache.h"
+#include "CrashIsolation.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Basic/Version.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <chrono>
+#include <set>
+#include <utility>
+
+using namespace clang;
+namespace fs = llvm::sys::fs;
+
+namespace cudatidy {
+namespace {
+
+/// How long a process waits for another one building the same prefix.
+constexpr std::chrono::seconds LockWait{300};
+
+/// One file the prefix was built from, as it was then.
+struct InputFile {
+  std::string Path;
+  uint64_t Size = 0;
+  int64_t ModTime = 0;
+};
+
+std::string absolute(llvm::StringRef Dir, llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::path::make_absolute(Dir, P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+bool isSinglePassCuda(const std::vector<std::string> &Args) {
+  bool Pass = false;
+  for (const std::string &A : Args) {
+    if (A == "--cuda-device-only" || A == "--cuda-host-only")
+      Pass = true;
+    // A command that already uses a precompiled header or modules keeps
+    // its own parse.
+    if (llvm::StringRef(A).starts_with("-include-pch") ||
+        llvm::StringRef(A).starts_with("-fmodules") || A == "-emit-pch")
+      return false;
+  }
+  return Pass;
+}
+
+/// The index of the argument that names the file, or 0 when there is not
+/// exactly one.
+size_t inputIndex(const tooling::CompileCommand &C) {
+  std::string File = absolute(C.Directory, C.Filename);
+  size_t Found = 0;
+  for (size_t I = 1; I < C.CommandLine.size(); ++I)
+    if (absolute(C.Directory, C.CommandLine[I]) == File) {
+      if (Found)
+        return 0;
+      Found = I;
+    }
+  return Found;
+}
+
+/// What the key hashes besides the command: the content of each
+/// force-included header (the compatibility header among them).
+void hashIncludes(const tooling::CompileCommand &C, std::string &Text) {
+  const std::vector<std::string> &Args = C.CommandLine;
+  for (size_t I = 0; I + 1 < Args.size(); ++I) {
+    if (Args[I] != "-include")
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(absolute(C.Directory, Args[I + 1]));
+    Text += std::string("\0include-content\0", 17);
+    Text += Buf ? (*Buf)->getBuffer() : llvm::StringRef("<unreadable>");
+  }
+}
+
+std::string readInputsFile(llvm::StringRef Path);
+
+/// \p C without its -I folders, which go to \p Dirs (absolute).
+tooling::CompileCommand withoutIncludeDirs(const tooling::CompileCommand &C,
+                                           std::vector<std::string> &Dirs) {
+  tooling::CompileCommand Out = C;
+  Out.CommandLine.clear();
+  const std::vector<std::string> &Args = C.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    if (I > 0 && A == "-I" && I + 1 < Args.size()) {
+      Dirs.push_back(absolute(C.Directory, Args[++I]));
+      continue;
+    }
+    if (I > 0 && A.starts_with("-I") && A != "-I-" && A.size() > 2) {
+      Dirs.push_back(absolute(C.Directory, A.drop_front(2)));
+      continue;
+    }
+    Out.CommandLine.push_back(Args[I]);
+  }
+  return Out;
+}
+
+/// The header names recorded in the inputs file of a prefix.
+std::vector<std::string> readNames(llvm::StringRef InputsPath) {
+  std::vector<std::string> Names;
+  std::string Text = readInputsFile(InputsPath);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines)
+    if (Line.consume_front("name "))
+      Names.push_back(Line.str());
+  return Names;
+}
+
+/// Whether a header of one of \p Dirs has a name the prefix looked up: with
+/// those folders searched first, the prefix could read another file.
+bool shadows(const std::vector<std::string> &Dirs,
+             const std::vector<std::string> &Names) {
+  for (const std::string &Dir : Dirs)
+    for (const std::string &Name : Names) {
+      if (llvm::sys::path::is_absolute(Name))
+        continue;
+      llvm::SmallString<256> P(Dir);
+      llvm::sys::path::append(P, Name);
+      if (fs::exists(P))
+        return true;
+    }
+  return false;
+}
+
+std::string hexHash(llvm::StringRef Text) {
+  llvm::XXH128_hash_t H = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(Text));
+  return llvm::utohexstr(H.high64, /*LowerCase=*/true, 16) +
+         llvm::utohexstr(H.low64, /*LowerCase=*/true, 16);
+}
+
+std::string readInputsFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  return Buf ? (*Buf)->getBuffer().str() : std::string();
+}
+
+bool sameAsRecorded(llvm::StringRef Path, uint64_t Size, int64_t ModTime) {
+  fs::file_status St;
+  if (fs::status(Path, St))
+    return false;
+  return St.getSize() == Size &&
+         llvm::sys::toTimeT(St.getLastModificationTime()) == ModTime;
+}
+
+/// Whether the prefix \p Pch, described by \p InputsPath, can be used: it
+/// is whole (its size as recorded, clang's magic number) and none of its
+/// headers changed since.
+bool isFresh(llvm::StringRef Pch, llvm::StringRef InputsPath) {
+  std::string Text = readInputsFile(InputsPath);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Text).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.size() < 2 || !Lines.front().consume_front("pch "))
+    return false;
+  uint64_t PchSize;
+  if (Lines.front().getAsInteger(10, PchSize))
+    return false;
+  fs::file_status St;
+  if (fs::status(Pch, St) || St.getSize() != PchSize)
+    return false;
+  auto Head = llvm::MemoryBuffer::getFileSlice(Pch, 4, 0);
+  if (!Head || (*Head)->getBuffer() != "CPCH")
+    return false;
+  for (llvm::StringRef Line : llvm::drop_begin(Lines)) {
+    if (Line.starts_with("name "))
+      continue;
+    auto [SizeText, Rest] = Line.split(' ');
+    auto [TimeText, Path] = Rest.split(' ');
+    uint64_t Size;
+    int64_t ModTime;
+    if (SizeText.getAsInteger(10, Size) || TimeText.getAsInteger(10, ModTime) ||
+        Path.empty() || !sameAsRecorded(Path, Size, ModTime))
+      return false;
+  }
+  return true;
+}
+
+/// Writes \p Text to \p Path through a temporary file (never half a file).
+std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
+  std::string Temp =
+      (Path + ".tmp" + llvm::Twine(llvm::sys::Process::getProcessId())).str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Temp, EC);
+    if (EC)
+      return "cannot write '" + Temp + "': " + EC.message();
+    OS << Text;
+  }
+  if (std::error_code EC = fs::rename(Temp, Path)) {
+    fs::remove(Temp);
+    return "cannot write '" + Path.str() + "': " + EC.message();
+  }
+  return "";
+}
+
+/// Records every header name the prefix looks up (#include, and
+/// __has_include), to tell later whether an include folder would shadow it.
+class LookupRecorder : public PPCallbacks {
+public:
+  explicit LookupRecorder(std::set<std::string> &Names) : Names(Names) {}
+  void InclusionDirective(SourceLocation, const Token &, llvm::StringRef Name,
+                          bool, CharSourceRange, OptionalFileEntryRef,
+                          llvm::StringRef, llvm::StringRef, const Module *,
+                          bool, SrcMgr::CharacteristicKind) override {
+    Names.insert(Name.str());
+  }
+  void HasInclude(SourceLocation, llvm::StringRef Name, bool,
+                  OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
+    Names.insert(Name.str());
+  }
+
+private:
+  std::set<std::string> &Names;
+};
+
+/// Clang's PCH action that also records the files the prefix read and the
+/// header names it looked up.
+class RecordingPchAction : public GeneratePCHAction {
+public:
+  RecordingPchAction(std::vector<InputFile> &Inputs,
+                     std::set<std::string> &Names, llvm::StringRef Dir)
+      : Inputs(Inputs), Names(Names), Dir(Dir) {}
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<LookupRecorder>(Names));
+    return GeneratePCHAction::BeginSourceFileAction(CI);
+  }
+
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      FileEntryRef F = It->first;
+      Inputs.push_back({absolute(Dir, F.getName()),
+                        static_cast<uint64_t>(F.getSize()),
+                        static_cast<int64_t>(F.getModificationTime())});
+    }
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  std::vector<InputFile> &Inputs;
+  std::set<std::string> &Names;
+  std::string Dir;
+};
+
+/// Runs RecordingPchAction with the invocation clang-tidy would make,
+/// writing to \p Out.
+class PchBuildFactory : public tooling::FrontendActionFactory {
+public:
+  PchBuildFactory(std::string Out, std::string Dir,
+                  std::vector<InputFile> &Inputs, std::set<std::string> &Names)
+      : Out(std::move(Out)), Dir(std::move(Dir)), Inputs(Inputs),
+        Names(Names) {}
+
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<RecordingPchAction>(Inputs, Names, Dir);
+  }
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    Invocation->getFrontendOpts().ProgramAction = frontend::GeneratePCH;
+    Invocation->getFrontendOpts().OutputFile = Out;
+    // As clang-tidy's run: headers see __clang_analyzer__.
+    Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+    return FrontendActionFactory::runInvocation(
+        std::move(Invocation), Files, std::move(PCHContainerOps), DiagConsumer);
+  }
+
+private:
+  std::string Out, Dir;
+  std::vector<InputFile> &Inputs;
+  std::set<std::string> &Names;
+};
+
+/// A database of one command.
+class SingleCommandDatabase : public tooling::CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(tooling::CompileCommand C)
+      : C(std::move(C)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return {C};
+  }
+
+private:
+  tooling::CompileCommand C;
+};
+
+/// Holds an exclusive lock on a file, between processes.
+class FileLock {
+public:
+  explicit FileLock(const std::string &Path) {
+    if (fs::openFileForReadWrite(Path, FD, fs::CD_OpenAlways, fs::OF_None)) {
+      FD = -1;
+      return;
+    }
+    Locked = !fs::tryLockFile(FD, LockWait);
+  }
+  ~FileLock() {
+    if (Locked)
+      fs::unlockFile(FD);
+    if (FD >= 0)
+      fs::closeFile(FD);
+  }
+  bool locked() const { return Locked; }
+
+private:
+  int FD = -1;
+  bool Locked = false;
+};
+
+} // namespace
+
+std::string PrefixCache::path(const std::string &Key,
+                              llvm::StringRef Ext) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Key + "." + Ext.str());
+  return std::string(P);
+}
+
+PrefixCache::Entry &PrefixCache::entry(const std::string &Key) {
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  std::unique_ptr<Entry> &E = Entries[Key];
+  if (!E)
+    E = std::make_unique<Entry>();
+  return *E;
+}
+
+std::vector<std::string>
+PrefixCache::argsFor(const tooling::CompileCommand &Command,
+                     const std::vector<std::string> &ExtraArgsBefore,
+                     const std::vector<std::string> &ExtraArgsAfter,
+                     std::string &Why) {
+  if (!isSinglePassCuda(Command.CommandLine)) {
+    Why = "not a single-pass CUDA command";
+    return {};
+  }
+  // Files that differ in their -I folders share a prefix built without
+  // them, unless one of those folders shadows a header the prefix looked up.
+  std::vector<std::string> Dirs;
+  tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
+  if (!Dirs.empty()) {
+    Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Why);
+    if (!E.Pch.empty() && !shadows(Dirs, E.Names))
+      return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  }
+  Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Why);
+  if (E.Pch.empty())
+    return {};
+  return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+}
+
+PrefixCache::Entry &
+PrefixCache::prepared(const tooling::CompileCommand &Command,
+                      const std::vector<std::string> &ExtraArgsBefore,
+                      const std::vector<std::string> &ExtraArgsAfter,
+                      std::string &Why) {
+  static Entry None;
+  size_t Input = inputIndex(Command);
+  if (!Input) {
+    Why = "the command does not name the file exactly once";
+    return None;
+  }
+  // The key: everything but the file's name.
+  tooling::CompileCommand Placeholder = Command;
+  Placeholder.CommandLine[Input] = "<input>";
+  std::string Text = std::string("cuda-tidy prefix 3\0", 19) +
+                     getClangFullVersion() + '\0' + Command.Directory;
+  for (const auto *Args :
+       {&std::as_const(Placeholder.CommandLine), &ExtraArgsBefore,
+        &ExtraArgsAfter}) {
+    Text += std::string("\0args\0", 6);
+    for (const std::string &A : *Args)
+      Text += A + '\0';
+  }
+  hashIncludes(Command, Text);
+  std::string Key = hexHash(Text);
+  Placeholder.Filename = path(Key, "cu");
+  Placeholder.CommandLine[Input] = Placeholder.Filename;
+
+  Entry &E = entry(Key);
+  std::lock_guard<std::mutex> Lock(E.Building);
+  if (!E.Done) {
+    prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter);
+    if (!E.Pch.empty())
+      E.Names = readNames(path(Key, "inputs"));
+  }
+  E.Done = true;
+  if (E.Pch.empty())
+    Why = E.Why;
+  return E;
+}
+
+void PrefixCache::prepare(Entry &E, const std::string &Key,
+                          const tooling::CompileCommand &Placeholder,
+                          const std::vector<std::string> &ExtraArgsBefore,
+                          const std::vector<std::string> &ExtraArgsAfter) {
+  std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
+  if (isFresh(Pch, Inputs)) {
+    E.Pch = Pch;
+    return;
+  }
+  if (std::error_code EC = fs::create_directories(Dir)) {
+    E.Why = "cannot create the prefix folder '" + Dir + "': " + EC.message();
+    return;
+  }
+  FileLock Lock(path(Key, "lock"));
+  if (!Lock.locked()) {
+    E.Why = "the lock '" + path(Key, "lock") +
+            "' is held by another process";
+    return;
+  }
+  // Another process may have built it while this one waited.
+  if (isFresh(Pch, Inputs)) {
+    E.Pch = Pch;
+    return;
+  }
+  std::string Err;
+  std::string Crashed;
+  if (!runIsolated(
+          [&] {
+            Err = build(Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter);
+          },
+          Crashed))
+    Err = "clang crashed while building it";
+  if (!Err.empty()) {
+    E.Why = "no precompiled prefix: " + Err;
+    return;
+  }
+  E.Pch = Pch;
+}
+
+std::string PrefixCache::build(const std::string &Key,
+                               const tooling::CompileCommand &Placeholder,
+                               const std::vector<std::string> &ExtraArgsBefore,
+                               const std::vector<std::string> &ExtraArgsAfter) {
+  auto Start = std::chrono::steady_clock::now();
+  std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
+  fs::remove(Inputs);
+  fs::file_status St;
+  if (fs::status(Placeholder.Filename, St) || St.getSize() != 0)
+    if (std::string Err = writeAtomically(Placeholder.Filename, "");
+        !Err.empty())
+      return Err;
+  SingleCommandDatabase DB(Placeholder);
+  tooling::ClangTool Tool(DB, {Placeholder.Filename},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
+  // The same adjustments as clang-tidy's own run of a file.
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      ExtraArgsAfter, tooling::ArgumentInsertPosition::END));
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  IgnoringDiagConsumer Quiet;
+  Tool.setDiagnosticConsumer(&Quiet);
+  Tool.setPrintErrorMessage(false);
+  std::vector<InputFile> Files;
+  std::set<std::string> Names;
+  PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names);
+  if (Tool.run(&Factory) != 0 || !fs::exists(Pch)) {
+    fs::remove(Pch);
+    return "the prefix does not compile with this command";
+  }
+  if (fs::status(Pch, St))
+    return "cannot read back '" + Pch + "'";
+  std::string Text = "pch " + std::to_string(St.getSize()) + "\n";
+  for (const InputFile &F : Files)
+    Text += std::to_string(F.Size) + " " + std::to_string(F.ModTime) + " " +
+            F.Path + "\n";
+  for (const std::string &N : Names)
+    Text += "name " + N + "\n";
+  if (std::string Err = writeAtomically(Inputs, Text); !Err.empty())
+    return Err;
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  ++Builds;
+  BuildSeconds += std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+  return "";
+}
+
+bool PrefixCache::prefixFailed(
+    const std::vector<tidy::ClangTidyError> &Errors) {
+  static const char *const Signs[] = {
+      "precompiled", "PCH file", "AST file", "-include-pch",
+      "has been modified since", "was built with"};
+  for (const tidy::ClangTidyError &E : Errors) {
+    if (E.DiagnosticName != "clang-diagnostic-error")
+      continue;
+    for (const char *Sign : Signs)
+      if (llvm::StringRef(E.Message.Message).contains(Sign))
+        return true;
+  }
+  return false;
+}
+
+std::string prefixCacheDir(llvm::StringRef CacheDir) {
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_DIR"))
+    return *Env == "off" ? std::string() : *Env;
+  if (CacheDir.empty() || CacheDir == "off")
+    return "";
+  llvm::SmallString<256> P(CacheDir);
+  llvm::sys::path::append(P, "prefix");
+  return std::string(P);
+}
+
+} // namespace cudatidy

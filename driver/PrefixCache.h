@@ -1,0 +1,96 @@
+//===- PrefixCache.h - A precompiled CUDA prefix shared by files -*- C++ -*-===//
+//
+// Every CUDA file starts with the same implicit prefix: clang's CUDA
+// runtime wrapper and the nvcc compatibility header, both force-included.
+// The driver precompiles that prefix once per distinct command (every flag
+// but the file's name: toolkit, architecture, standard, defines, include
+// paths, the compatibility header) and parses each file with -include-pch
+// (docs/driver.md, "Precompiled prefix").
+//
+// A prefix is stored as <dir>/<key>.pch, where the key hashes the command,
+// its folder, clang's version and the content of every force-included
+// header; <key>.inputs lists the size and modification time of each header
+// it was built from, checked before every use, so that a changed header
+// rebuilds it. One process builds a prefix at a time (a lock file); the
+// threads of one process wait for each other.
+//
+// Where no prefix can be used (not a single-pass CUDA command, the prefix
+// does not compile, a lock held too long), the file is parsed as before.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_PREFIXCACHE_H
+#define CUDA_TIDY_PREFIXCACHE_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace cudatidy {
+
+class PrefixCache {
+public:
+  explicit PrefixCache(std::string Dir) : Dir(std::move(Dir)) {}
+
+  /// The arguments that make \p Command use its precompiled prefix, built
+  /// first if needed; empty, with the reason in \p Why, when it has none.
+  /// \p ExtraArgsBefore and \p ExtraArgsAfter are the configuration's.
+  std::vector<std::string>
+  argsFor(const clang::tooling::CompileCommand &Command,
+          const std::vector<std::string> &ExtraArgsBefore,
+          const std::vector<std::string> &ExtraArgsAfter, std::string &Why);
+
+  /// Whether \p Errors show that clang could not use the prefix (a
+  /// precompiled header that is stale, corrupt or does not fit): the file
+  /// is then parsed again without it.
+  static bool
+  prefixFailed(const std::vector<clang::tidy::ClangTidyError> &Errors);
+
+  const std::string &dir() const { return Dir; }
+
+  /// Prefixes built by this process, and the seconds they took.
+  unsigned builds() const { return Builds; }
+  double buildSeconds() const { return BuildSeconds; }
+
+private:
+  struct Entry {
+    std::mutex Building;
+    bool Done = false;
+    std::string Pch, Why;
+    /// The header names the prefix looked up.
+    std::vector<std::string> Names;
+  };
+  Entry &entry(const std::string &Key);
+  /// The entry of \p Command's prefix, prepared (found or built).
+  Entry &prepared(const clang::tooling::CompileCommand &Command,
+                  const std::vector<std::string> &ExtraArgsBefore,
+                  const std::vector<std::string> &ExtraArgsAfter,
+                  std::string &Why);
+  void prepare(Entry &E, const std::string &Key,
+               const clang::tooling::CompileCommand &Placeholder,
+               const std::vector<std::string> &ExtraArgsBefore,
+               const std::vector<std::string> &ExtraArgsAfter);
+  std::string build(const std::string &Key,
+                    const clang::tooling::CompileCommand &Placeholder,
+                    const std::vector<std::string> &ExtraArgsBefore,
+                    const std::vector<std::string> &ExtraArgsAfter);
+  std::string path(const std::string &Key, llvm::StringRef Ext) const;
+
+  std::string Dir;
+  std::mutex EntriesMutex;
+  std::map<std::string, std::unique_ptr<Entry>> Entries;
+  unsigned Builds = 0;
+  double BuildSeconds = 0;
+};
+
+/// The prefix folder: $CUDA_TIDY_PREFIX_DIR if set, else "prefix" in
+/// \p CacheDir; "" (no prefix) when that is "off" or unknown.
+std::string prefixCacheDir(llvm::StringRef CacheDir);
+
+} // namespace cudatidy
+
+#endif
