@@ -6,6 +6,7 @@
 
 #include "PrefixCache.h"
 #include "CrashIsolation.h"
+#include "SideParse.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -468,15 +469,8 @@ std::string PrefixCache::build(const std::string &Key,
   tooling::ClangTool Tool(DB, {Placeholder.Filename},
                           std::make_shared<PCHContainerOperations>(),
                           llvm::vfs::createPhysicalFileSystem());
-  // The same adjustments as clang-tidy's own run of a file.
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      ExtraArgsAfter, tooling::ArgumentInsertPosition::END));
-  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
   IgnoringDiagConsumer Quiet;
-  Tool.setDiagnosticConsumer(&Quiet);
-  Tool.setPrintErrorMessage(false);
+  setUpSideParse(Tool, ExtraArgsBefore, ExtraArgsAfter, Quiet);
   std::vector<InputFile> Files;
   std::set<std::string> Names;
   PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names);

@@ -2,6 +2,7 @@
 
 #include "ResultCache.h"
 #include "Report.h"
+#include "SideParse.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -148,14 +149,8 @@ ResultCache::key(const tooling::CompilationDatabase &Compilations,
   tooling::ClangTool Tool(Compilations, {File.str()},
                           std::make_shared<PCHContainerOperations>(),
                           llvm::vfs::createPhysicalFileSystem());
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      ExtraArgsBefore, tooling::ArgumentInsertPosition::BEGIN));
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-      ExtraArgsAfter, tooling::ArgumentInsertPosition::END));
-  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
   IgnoringDiagConsumer Quiet;
-  Tool.setDiagnosticConsumer(&Quiet);
-  Tool.setPrintErrorMessage(false);
+  setUpSideParse(Tool, ExtraArgsBefore, ExtraArgsAfter, Quiet);
   HashingFactory Factory(Hashes);
   if (Tool.run(&Factory) != 0 || Hashes.empty())
     return "";
