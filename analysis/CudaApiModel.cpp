@@ -364,6 +364,18 @@ llvm::StringRef groupClassOf(QualType T) {
 
 } // namespace
 
+QualType CudaApiModel::objectTypeOf(const CallExpr *Call) {
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Call))
+    return MC->getObjectType();
+  const auto *ME =
+      Call ? dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts())
+           : nullptr;
+  if (!ME)
+    return QualType();
+  QualType T = ME->getBase()->getType();
+  return ME->isArrow() ? T->getPointeeType() : T;
+}
+
 std::optional<int64_t> CudaApiModel::tileSizeOf(QualType T) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T.getNonReferenceType()->getAsCXXRecordDecl());
@@ -384,14 +396,9 @@ std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
   bool Global = FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
   if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
     // block.sync() calls a static member: the class is the object's.
-    QualType Object = Method->getThisType()->getPointeeType();
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-      Object = MC->getObjectType();
-    else if (const auto *ME =
-                 dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts()))
-      Object = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
-                             : ME->getBase()->getType();
-    GroupType = Object;
+    GroupType = objectTypeOf(Call);
+    if (GroupType.isNull() && Method->isInstance())
+      GroupType = Method->getThisType()->getPointeeType();
   } else if (!Global && isInCooperativeGroups(FD) && Call->getNumArgs() >= 1) {
     GroupType = Call->getArg(0)->getType();
   } else if (!Global) {

@@ -271,6 +271,10 @@ public:
 
   /// The barrier \p Call waits at (CUDA_BARRIER rows), if it is one.
   static std::optional<BarrierInfo> barrierOf(const CallExpr *Call);
+  /// The type of the object a member function is called on (through a
+  /// pointer), static members called through an object included
+  /// (`tile.thread_rank()` is a static member); null otherwise.
+  static QualType objectTypeOf(const CallExpr *Call);
   /// N for a cooperative_groups::thread_block_tile<N> (through references).
   static std::optional<int64_t> tileSizeOf(QualType T);
   /// The warp collective \p Call is (CUDA_WARP_COLLECTIVE rows), if it is

@@ -1,6 +1,7 @@
 //===- ThreadIndexAnalysis.cpp --------------------------------------------===//
 
 #include "ThreadIndexAnalysis.h"
+#include "CudaApiModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "clang/Basic/OperatorPrecedence.h"
@@ -89,19 +90,9 @@ const GroupQuery *groupQueryOf(const CallExpr *Call) {
   const CXXRecordDecl *Class = MD->getParent();
   // The group is the type of the object the method is called on: the
   // method itself may be declared in a shared base class.
-  const Expr *Object = nullptr;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-    Object = MC->getImplicitObjectArgument();
-  else if (const auto *ME = dyn_cast<MemberExpr>(
-               Call->getCallee()->IgnoreParenImpCasts()))
-    Object = ME->getBase();
-  if (Object) {
-    QualType T = Object->getType();
-    if (T->isPointerType())
-      T = T->getPointeeType();
+  if (QualType T = CudaApiModel::objectTypeOf(Call); !T.isNull())
     if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl())
       Class = RD;
-  }
   if (!Class || !Class->getIdentifier())
     return nullptr;
   std::string Key = (Class->getName() + "::" + MD->getName()).str();

@@ -179,17 +179,18 @@ bool isLane(const Expr *E, ASTContext &Ctx, int Depth = 0) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   if (!E || Depth > 4)
     return false;
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // Static members too: tile.thread_rank() is a plain call.
-    const auto *ME =
-        dyn_cast<MemberExpr>(Call->getCallee()->IgnoreParenImpCasts());
-    if (!ME)
-      return false;
-    QualType T = ME->isArrow() ? ME->getBase()->getType()->getPointeeType()
-                               : ME->getBase()->getType();
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim)) {
+    // A rank in a tile or in a coalesced group (at most a warp).
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    QualType T = CudaApiModel::objectTypeOf(Call);
     const CXXRecordDecl *RD = T.isNull() ? nullptr : T->getAsCXXRecordDecl();
-    return CudaApiModel::tileSizeOf(T).has_value() ||
-           (RD && RD->getIdentifier() && RD->getName() == "coalesced_group");
+    return Src == TS_ThreadInBlock && Callee && Callee->getIdentifier() &&
+           Callee->getName() == "thread_rank" &&
+           (CudaApiModel::tileSizeOf(T).value_or(64) <= 32 ||
+            (RD && RD->getIdentifier() && RD->getName() == "coalesced_group"));
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     auto C = constantOf(BO->getRHS(), Ctx);
