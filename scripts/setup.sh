@@ -6,7 +6,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$ROOT/build"
 LLVM_ROOT=/usr/lib/llvm-22
 PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev
-          cmake ninja-build python3 make git bear pre-commit python3-yaml)
+          cmake ninja-build python3 make git bear pre-commit python3-yaml
+          python3-jsonschema)
 
 missing_packages() {
   local missing=()

@@ -51,6 +51,24 @@ config.substitutions.append(("%check_no_crash", "python3 %s --clang-tidy=%s --pl
     config.cuda_tidy_plugin, config.cuda_tidy, cuda_flags)))
 config.substitutions.append(("%check_cuda_tidy_driver", common + " --tool=driver"))
 config.substitutions.append(("%cuda-tidy", config.cuda_tidy))
+
+# SARIF logs are validated against the vendored 2.1.0 schema with the
+# jsonschema package: use a Python that has it (pyenv's or Debian's).
+def python_with_jsonschema():
+    import sys
+    candidates = [shutil.which("python3", path=config.environment["PATH"]),
+                  "/usr/bin/python3", sys.executable]
+    for py in candidates:
+        if py and subprocess.call([py, "-c", "import jsonschema"],
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL) == 0:
+            return py
+    return "python3"  # check_sarif.py then fails, naming the package
+
+
+config.substitutions.append(("%check_sarif", "%s %s" % (
+    python_with_jsonschema(),
+    os.path.join(config.test_source_root, "driver", "Inputs", "check_sarif.py"))))
 config.substitutions.append(("%clang-tidy", config.clang_tidy))
 config.substitutions.append(("%plugin", config.cuda_tidy_plugin))
 config.substitutions.append(("%cuda_flags", cuda_flags))

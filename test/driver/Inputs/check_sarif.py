@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
-"""Checks that a file holds the structure SARIF 2.1.0 requires and GitHub
-code scanning reads, then prints its rules and results one a line for
-FileCheck. Exits 1, naming the first missing piece, when it is not."""
+"""Validates a file against the official SARIF 2.1.0 JSON schema (vendored
+in sarif-schema/), checks what GitHub code scanning reads on top of it, then
+prints its rules and results one a line for FileCheck. Exits 1, naming the
+first violation, when it is not valid."""
 import json
+import os
 import sys
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "sarif-schema", "sarif-schema-2.1.0.json")
 
 
 def fail(msg):
@@ -19,7 +24,23 @@ def need(obj, key, kind, where):
     return obj[key]
 
 
+def validate_against_schema(log):
+    try:
+        import jsonschema
+    except ImportError:
+        fail("the jsonschema Python package is missing (scripts/setup.sh "
+             "installs python3-jsonschema)")
+    schema = json.load(open(SCHEMA))
+    validator = jsonschema.Draft7Validator(schema)
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.path) or "log"
+        fail("schema: %s: %s" % (where, e.message))
+
+
 log = json.load(open(sys.argv[1]))
+validate_against_schema(log)
 if need(log, "version", str, "log") != "2.1.0":
     fail("version is not 2.1.0")
 if "sarif-2.1.0" not in need(log, "$schema", str, "log"):
