@@ -1574,7 +1574,15 @@ void MemorySpaceAnalysis::collectCallSites() {
     return;
   CallSitesCollected = true;
   CallSiteCollector C(CallSites, UnknownCallers, Ctx.getSourceManager());
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+  // The traversal scope: with a precompiled prefix, the declarations parsed
+  // in this run (driver/PrefixCache); otherwise the translation unit.
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  if (Scope.size() == 1 && isa<TranslationUnitDecl>(Scope.front())) {
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      C.TraverseDecl(D);
+    return;
+  }
+  for (Decl *D : Scope)
     C.TraverseDecl(D);
 }
 

@@ -11,6 +11,7 @@
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Lex/HeaderSearch.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
@@ -212,16 +213,48 @@ std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return "";
 }
 
+/// What a preamble's build saw of the headers it read.
+struct PreambleHeaders {
+  /// The headers outside the system folders that the placeholder includes
+  /// itself. (The C and C++ standard headers may be included again with no
+  /// effect, <assert.h> aside, which leadingIncludes stops at.)
+  std::vector<FileEntryRef> Direct;
+  /// Every header outside the system folders.
+  std::vector<FileEntryRef> User;
+};
+
+/// Stamps the prefix described by \p InputsPath as used now (the size
+/// limit removes the least recently used first).
+void markUsed(const std::string &InputsPath) {
+  int FD;
+  if (fs::openFileForReadWrite(InputsPath, FD, fs::CD_OpenExisting,
+                               fs::OF_None))
+    return;
+  fs::setLastAccessAndModificationTime(FD, std::chrono::system_clock::now());
+  fs::closeFile(FD);
+}
+
 /// Records every header name the prefix looks up (#include, and
-/// __has_include), to tell later whether an include folder would shadow it.
+/// __has_include), to tell later whether an include folder would shadow it,
+/// and the headers a preamble reads.
 class LookupRecorder : public PPCallbacks {
 public:
-  explicit LookupRecorder(std::set<std::string> &Names) : Names(Names) {}
-  void InclusionDirective(SourceLocation, const Token &, llvm::StringRef Name,
-                          bool, CharSourceRange, OptionalFileEntryRef,
-                          llvm::StringRef, llvm::StringRef, const Module *,
-                          bool, SrcMgr::CharacteristicKind) override {
+  LookupRecorder(std::set<std::string> &Names, PreambleHeaders &Headers,
+                 const SourceManager &SM)
+      : Names(Names), Headers(Headers), SM(SM) {}
+  void InclusionDirective(SourceLocation Hash, const Token &,
+                          llvm::StringRef Name, bool, CharSourceRange,
+                          OptionalFileEntryRef File, llvm::StringRef,
+                          llvm::StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind Kind) override {
     Names.insert(Name.str());
+    if (!File)
+      return;
+    if (SrcMgr::isSystem(Kind))
+      return;
+    if (SM.isInMainFile(Hash))
+      Headers.Direct.push_back(*File);
+    Headers.User.push_back(*File);
   }
   void HasInclude(SourceLocation, llvm::StringRef Name, bool,
                   OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
@@ -230,25 +263,48 @@ public:
 
 private:
   std::set<std::string> &Names;
+  PreambleHeaders &Headers;
+  const SourceManager &SM;
 };
+
+/// Why a preamble built from \p Headers cannot stand in for the file's own
+/// includes ("" when it can).
+std::string preambleProblem(const PreambleHeaders &Headers,
+                            HeaderSearch &Search) {
+  for (FileEntryRef F : Headers.Direct)
+    if (!Search.isFileMultipleIncludeGuarded(F))
+      return "'" + F.getName().str() +
+             "' has no include guard, and the file includes it again";
+  for (FileEntryRef F : Headers.User) {
+    auto Buf = llvm::MemoryBuffer::getFile(F.getName());
+    if (!Buf || (*Buf)->getBuffer().contains("__CUDA_ARCH__"))
+      return "'" + F.getName().str() +
+             "' tests __CUDA_ARCH__, which the checks read from the "
+             "preprocessor";
+  }
+  return "";
+}
 
 /// Clang's PCH action that also records the files the prefix read and the
 /// header names it looked up.
 class RecordingPchAction : public GeneratePCHAction {
 public:
   RecordingPchAction(std::vector<InputFile> &Inputs,
-                     std::set<std::string> &Names, llvm::StringRef Dir)
-      : Inputs(Inputs), Names(Names), Dir(Dir) {}
+                     std::set<std::string> &Names, std::string &Problem,
+                     llvm::StringRef Dir)
+      : Inputs(Inputs), Names(Names), Problem(Problem), Dir(Dir) {}
 
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(
-        std::make_unique<LookupRecorder>(Names));
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<LookupRecorder>(
+        Names, Headers, CI.getSourceManager()));
     return GeneratePCHAction::BeginSourceFileAction(CI);
   }
 
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
+    Problem = preambleProblem(
+        Headers, getCompilerInstance().getPreprocessor().getHeaderSearchInfo());
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       FileEntryRef F = It->first;
       Inputs.push_back({absolute(Dir, F.getName()),
@@ -261,7 +317,9 @@ protected:
 private:
   std::vector<InputFile> &Inputs;
   std::set<std::string> &Names;
+  std::string &Problem;
   std::string Dir;
+  PreambleHeaders Headers;
 };
 
 /// Runs RecordingPchAction with the invocation clang-tidy would make,
@@ -269,12 +327,13 @@ private:
 class PchBuildFactory : public tooling::FrontendActionFactory {
 public:
   PchBuildFactory(std::string Out, std::string Dir,
-                  std::vector<InputFile> &Inputs, std::set<std::string> &Names)
+                  std::vector<InputFile> &Inputs, std::set<std::string> &Names,
+                  std::string &Problem)
       : Out(std::move(Out)), Dir(std::move(Dir)), Inputs(Inputs),
-        Names(Names) {}
+        Names(Names), Problem(Problem) {}
 
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<RecordingPchAction>(Inputs, Names, Dir);
+    return std::make_unique<RecordingPchAction>(Inputs, Names, Problem, Dir);
   }
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
@@ -293,6 +352,7 @@ private:
   std::string Out, Dir;
   std::vector<InputFile> &Inputs;
   std::set<std::string> &Names;
+  std::string &Problem;
 };
 
 /// A database of one command.
@@ -353,23 +413,42 @@ std::vector<std::string>
 PrefixCache::argsFor(const tooling::CompileCommand &Command,
                      const std::vector<std::string> &ExtraArgsBefore,
                      const std::vector<std::string> &ExtraArgsAfter,
+                     bool WithPreamble, bool &UsesPreamble,
                      std::string &Why) {
+  UsesPreamble = false;
   if (!isSinglePassCuda(Command.CommandLine)) {
     Why = "not a single-pass CUDA command";
     return {};
   }
+  std::string NoPreamble;
+  if (WithPreamble)
+    if (std::string Preamble =
+            leadingIncludes(absolute(Command.Directory, Command.Filename));
+        !Preamble.empty()) {
+      std::string PreambleWhy;
+      Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                          PreambleWhy);
+      if (!E.Pch.empty()) {
+        UsesPreamble = true;
+        return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+      }
+      NoPreamble = PreambleWhy;
+    }
   // Files that differ in their -I folders share a prefix built without
   // them, unless one of those folders shadows a header the prefix looked up.
   std::vector<std::string> Dirs;
   tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
   if (!Dirs.empty()) {
-    Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Why);
-    if (!E.Pch.empty() && !shadows(Dirs, E.Names))
+    Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, "", Why);
+    if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
+      Why = NoPreamble;
       return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+    }
   }
-  Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Why);
+  Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, "", Why);
   if (E.Pch.empty())
     return {};
+  Why = NoPreamble;
   return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
 }
 
@@ -377,7 +456,7 @@ PrefixCache::Entry &
 PrefixCache::prepared(const tooling::CompileCommand &Command,
                       const std::vector<std::string> &ExtraArgsBefore,
                       const std::vector<std::string> &ExtraArgsAfter,
-                      std::string &Why) {
+                      const std::string &Preamble, std::string &Why) {
   static Entry None;
   size_t Input = inputIndex(Command);
   if (!Input) {
@@ -397,6 +476,8 @@ PrefixCache::prepared(const tooling::CompileCommand &Command,
       Text += A + '\0';
   }
   hashIncludes(Command, Text);
+  if (!Preamble.empty())
+    Text += std::string("\0preamble\0", 10) + Preamble;
   std::string Key = hexHash(Text);
   Placeholder.Filename = path(Key, "cu");
   Placeholder.CommandLine[Input] = Placeholder.Filename;
@@ -404,20 +485,23 @@ PrefixCache::prepared(const tooling::CompileCommand &Command,
   Entry &E = entry(Key);
   std::lock_guard<std::mutex> Lock(E.Building);
   if (!E.Done) {
-    prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter);
+    prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter, Preamble);
     if (!E.Pch.empty())
       E.Names = readNames(path(Key, "inputs"));
   }
   E.Done = true;
   if (E.Pch.empty())
     Why = E.Why;
+  else
+    markUsed(path(Key, "inputs"));
   return E;
 }
 
 void PrefixCache::prepare(Entry &E, const std::string &Key,
                           const tooling::CompileCommand &Placeholder,
                           const std::vector<std::string> &ExtraArgsBefore,
-                          const std::vector<std::string> &ExtraArgsAfter) {
+                          const std::vector<std::string> &ExtraArgsAfter,
+                          const std::string &Preamble) {
   std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
   if (isFresh(Pch, Inputs)) {
     E.Pch = Pch;
@@ -426,6 +510,22 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
   if (std::error_code EC = fs::create_directories(Dir)) {
     E.Why = "cannot create the prefix folder '" + Dir + "': " + EC.message();
     return;
+  }
+  if (!Preamble.empty()) {
+    // A preamble that cannot be used says why once, in <key>.unusable.
+    if (std::string Problem = readInputsFile(path(Key, "unusable"));
+        !Problem.empty()) {
+      E.Why = Problem;
+      return;
+    }
+    // Built when it pays: several files of this run share it, or an
+    // earlier run saw it (<key>.seen) or built it.
+    if (!sharedInRun(Preamble) && !fs::exists(path(Key, "seen")) &&
+        !fs::exists(Pch)) {
+      writeAtomically(path(Key, "seen"), "");
+      E.Why = "its leading includes are precompiled when seen again";
+      return;
+    }
   }
   FileLock Lock(path(Key, "lock"));
   if (!Lock.locked()) {
@@ -442,29 +542,32 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
   std::string Crashed;
   if (!runIsolated(
           [&] {
-            Err = build(Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter);
+            Err = build(Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter,
+                        Preamble);
           },
           Crashed))
     Err = "clang crashed while building it";
   if (!Err.empty()) {
     E.Why = "no precompiled prefix: " + Err;
+    if (!Preamble.empty())
+      writeAtomically(path(Key, "unusable"), E.Why);
     return;
   }
   E.Pch = Pch;
+  evict(Key);
 }
 
 std::string PrefixCache::build(const std::string &Key,
                                const tooling::CompileCommand &Placeholder,
                                const std::vector<std::string> &ExtraArgsBefore,
-                               const std::vector<std::string> &ExtraArgsAfter) {
+                               const std::vector<std::string> &ExtraArgsAfter,
+                               const std::string &Preamble) {
   auto Start = std::chrono::steady_clock::now();
   std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
   fs::remove(Inputs);
-  fs::file_status St;
-  if (fs::status(Placeholder.Filename, St) || St.getSize() != 0)
-    if (std::string Err = writeAtomically(Placeholder.Filename, "");
-        !Err.empty())
-      return Err;
+  if (std::string Err = writeAtomically(Placeholder.Filename, Preamble);
+      !Err.empty())
+    return Err;
   SingleCommandDatabase DB(Placeholder);
   tooling::ClangTool Tool(DB, {Placeholder.Filename},
                           std::make_shared<PCHContainerOperations>(),
@@ -473,11 +576,19 @@ std::string PrefixCache::build(const std::string &Key,
   setUpSideParse(Tool, ExtraArgsBefore, ExtraArgsAfter, Quiet);
   std::vector<InputFile> Files;
   std::set<std::string> Names;
-  PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names);
+  std::string Problem;
+  PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names, Problem);
   if (Tool.run(&Factory) != 0 || !fs::exists(Pch)) {
     fs::remove(Pch);
-    return "the prefix does not compile with this command";
+    return Preamble.empty()
+               ? "the prefix does not compile with this command"
+               : "the file's leading includes do not compile alone";
   }
+  if (!Preamble.empty() && !Problem.empty()) {
+    fs::remove(Pch);
+    return Problem;
+  }
+  fs::file_status St;
   if (fs::status(Pch, St))
     return "cannot read back '" + Pch + "'";
   std::string Text = "pch " + std::to_string(St.getSize()) + "\n";
@@ -494,6 +605,110 @@ std::string PrefixCache::build(const std::string &Key,
                       std::chrono::steady_clock::now() - Start)
                       .count();
   return "";
+}
+
+bool PrefixCache::sharedInRun(const std::string &Preamble) {
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  auto It = PreambleUses.find(Preamble);
+  return It != PreambleUses.end() && It->second > 1;
+}
+
+void PrefixCache::noteRunFiles(const std::vector<std::string> &Files) {
+  std::map<std::string, unsigned> Uses;
+  for (const std::string &F : Files)
+    if (std::string P = leadingIncludes(F); !P.empty())
+      ++Uses[P];
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  PreambleUses = std::move(Uses);
+}
+
+void PrefixCache::evict(const std::string &Keep) {
+  struct Stored {
+    std::string Key;
+    uint64_t Size;
+    llvm::sys::TimePoint<> Used;
+  };
+  std::vector<Stored> All;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (!Name.consume_back(".pch"))
+      continue;
+    fs::file_status Pch, Inputs;
+    if (fs::status(It->path(), Pch))
+      continue;
+    // The inputs file's time is the last use (markUsed).
+    llvm::sys::TimePoint<> Used =
+        fs::status(path(Name.str(), "inputs"), Inputs)
+            ? Pch.getLastModificationTime()
+            : Inputs.getLastModificationTime();
+    All.push_back({Name.str(), Pch.getSize(), Used});
+    Total += Pch.getSize();
+  }
+  if (Total <= SizeLimit)
+    return;
+  llvm::sort(All, [](const Stored &A, const Stored &B) {
+    return A.Used < B.Used;
+  });
+  for (const Stored &S : All) {
+    if (Total <= SizeLimit)
+      break;
+    if (S.Key == Keep)
+      continue;
+    // Whoever uses it now keeps it open; a later run rebuilds it.
+    fs::remove(path(S.Key, "inputs"));
+    fs::remove(path(S.Key, "pch"));
+    fs::remove(path(S.Key, "cu"));
+    Total -= S.Size;
+  }
+}
+
+std::string leadingIncludes(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  std::string Out;
+  while (true) {
+    Text = Text.ltrim();
+    if (Text.consume_front("//")) {
+      Text = Text.drop_until([](char C) { return C == '\n'; });
+      continue;
+    }
+    if (Text.starts_with("/*")) {
+      size_t End = Text.find("*/", 2);
+      if (End == llvm::StringRef::npos)
+        break;
+      Text = Text.drop_front(End + 2);
+      continue;
+    }
+    if (!Text.starts_with("#"))
+      break;
+    llvm::StringRef Line = Text.take_until([](char C) { return C == '\n'; });
+    llvm::StringRef Rest = Line.drop_front().ltrim(" \t");
+    if (!Rest.consume_front("include"))
+      break;
+    Rest = Rest.ltrim(" \t");
+    if (!Rest.consume_front("<"))
+      break;
+    size_t Close = Rest.find('>');
+    if (Close == llvm::StringRef::npos)
+      break;
+    llvm::StringRef Name = Rest.take_front(Close);
+    // Included again, <assert.h> follows NDEBUG as it is then.
+    if (Name == "assert.h" || Name == "cassert")
+      break;
+    llvm::StringRef After = Rest.drop_front(Close + 1).trim();
+    if (!After.empty() && !After.starts_with("//"))
+      break;
+    if (Line.ends_with("\\") || Name.contains('\\'))
+      break;
+    Out += "#include <" + Name.str() + ">\n";
+    Text = Text.drop_front(Line.size());
+  }
+  return Out;
 }
 
 bool PrefixCache::prefixFailed(

@@ -17,6 +17,17 @@
 // Where no prefix can be used (not a single-pass CUDA command, the prefix
 // does not compile, a lock held too long), the file is parsed as before.
 //
+// A file's own preamble goes further: the #include <...> lines that open
+// the file, before any other token, are precompiled after the implicit
+// prefix when only cuda-* checks run (stock checks may watch the
+// preprocessor or clang's warnings in those headers, which a precompiled
+// header no longer replays). It is built when several files of the run
+// open with the same lines, or when an earlier run saw them; it is not
+// used when a header it includes directly has no include guard (the file
+// includes it again) or a non-system header it reads tests __CUDA_ARCH__
+// (the checks read those conditionals from the preprocessor). The folder
+// is kept under a size limit, least recently used first.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CUDA_TIDY_PREFIXCACHE_H
@@ -39,10 +50,20 @@ public:
   /// The arguments that make \p Command use its precompiled prefix, built
   /// first if needed; empty, with the reason in \p Why, when it has none.
   /// \p ExtraArgsBefore and \p ExtraArgsAfter are the configuration's.
+  /// \p WithPreamble: the file's own leading includes may be precompiled
+  /// too (only cuda-* checks run).
   std::vector<std::string>
   argsFor(const clang::tooling::CompileCommand &Command,
           const std::vector<std::string> &ExtraArgsBefore,
-          const std::vector<std::string> &ExtraArgsAfter, std::string &Why);
+          const std::vector<std::string> &ExtraArgsAfter, bool WithPreamble,
+          bool &UsesPreamble, std::string &Why);
+
+  /// Notes the leading includes of the run's files: a preamble that
+  /// several of them share is built in this run.
+  void noteRunFiles(const std::vector<std::string> &Files);
+
+  /// The most bytes of precompiled headers the folder keeps.
+  void setSizeLimit(uint64_t Bytes) { SizeLimit = Bytes; }
 
   /// Whether \p Errors show that clang could not use the prefix (a
   /// precompiled header that is stale, corrupt or does not fit): the file
@@ -66,18 +87,27 @@ private:
   };
   Entry &entry(const std::string &Key);
   /// The entry of \p Command's prefix, prepared (found or built).
+  /// \p Preamble: the file's leading includes, precompiled after the
+  /// implicit prefix ("" for the prefix alone).
   Entry &prepared(const clang::tooling::CompileCommand &Command,
                   const std::vector<std::string> &ExtraArgsBefore,
                   const std::vector<std::string> &ExtraArgsAfter,
-                  std::string &Why);
+                  const std::string &Preamble, std::string &Why);
   void prepare(Entry &E, const std::string &Key,
                const clang::tooling::CompileCommand &Placeholder,
                const std::vector<std::string> &ExtraArgsBefore,
-               const std::vector<std::string> &ExtraArgsAfter);
+               const std::vector<std::string> &ExtraArgsAfter,
+               const std::string &Preamble);
   std::string build(const std::string &Key,
                     const clang::tooling::CompileCommand &Placeholder,
                     const std::vector<std::string> &ExtraArgsBefore,
-                    const std::vector<std::string> &ExtraArgsAfter);
+                    const std::vector<std::string> &ExtraArgsAfter,
+                    const std::string &Preamble);
+  /// Removes the least recently used prefixes beyond the size limit,
+  /// \p Keep aside.
+  void evict(const std::string &Keep);
+  /// Whether several files of the run open with \p Preamble.
+  bool sharedInRun(const std::string &Preamble);
   std::string path(const std::string &Key, llvm::StringRef Ext) const;
 
   std::string Dir;
@@ -85,7 +115,13 @@ private:
   std::map<std::string, std::unique_ptr<Entry>> Entries;
   unsigned Builds = 0;
   double BuildSeconds = 0;
+  std::map<std::string, unsigned> PreambleUses;
+  uint64_t SizeLimit = uint64_t(4) << 30;
 };
+
+/// The #include <...> lines that open the file \p Path, before any other
+/// token or directive ("" when it opens otherwise).
+std::string leadingIncludes(llvm::StringRef Path);
 
 /// The prefix folder: $CUDA_TIDY_PREFIX_DIR if set, else "prefix" in
 /// \p CacheDir; "" (no prefix) when that is "off" or unknown.

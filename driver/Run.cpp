@@ -16,6 +16,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -114,6 +115,9 @@ private:
   /// The arguments that give file \p I the precompiled prefix, if any.
   std::vector<std::string> prefixArgs(size_t I,
                                       ClangTidyOptionsProvider &Provider);
+  /// Whether \p Opts enable cuda-* checks only: a file's own preamble is
+  /// then precompiled too (PrefixCache.h).
+  bool onlyCudaChecks(const ClangTidyOptions &Opts);
   /// Analyses file \p I with \p PrefixArgs added to its command; false if
   /// it crashed.
   bool analyseWith(size_t I, const std::vector<std::string> &PrefixArgs,
@@ -131,9 +135,11 @@ private:
   std::vector<char> Crashed;
   std::atomic<size_t> Next{0};
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
-  std::atomic<size_t> PrefixUsed{0}, PrefixUnused{0};
+  std::atomic<size_t> PrefixUsed{0}, PrefixUnused{0}, PreambleUsed{0};
   std::once_flag CacheWarning;
   std::mutex WarningMutex;
+  std::mutex OnlyCudaMutex;
+  std::map<std::string, bool> OnlyCuda;
 };
 
 bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
@@ -169,6 +175,19 @@ bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
   return false;
 }
 
+bool Runner::onlyCudaChecks(const ClangTidyOptions &Opts) {
+  std::string Checks = Opts.Checks.value_or("");
+  std::lock_guard<std::mutex> Lock(OnlyCudaMutex);
+  auto [It, New] = OnlyCuda.try_emplace(Checks, false);
+  if (New) {
+    std::vector<std::string> Names = getCheckNames(Opts, false, false);
+    It->second = llvm::all_of(Names, [](const std::string &N) {
+      return llvm::StringRef(N).starts_with("cuda-");
+    });
+  }
+  return It->second;
+}
+
 void Runner::note(const llvm::Twine &Message) {
   if (!Settings.Verbose)
     return;
@@ -183,6 +202,7 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
   std::vector<clang::tooling::CompileCommand> Commands =
       Compilations.getCompileCommands(Files[I]);
   std::string Why;
+  bool UsesPreamble = false;
   std::vector<std::string> Args;
   if (Commands.size() != 1) {
     Why = "the file has several commands";
@@ -191,11 +211,17 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
     Args = Settings.Prefix->argsFor(
         Commands.front(),
         Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
-        Opts.ExtraArgs.value_or(std::vector<std::string>()), Why);
+        Opts.ExtraArgs.value_or(std::vector<std::string>()),
+        onlyCudaChecks(Opts), UsesPreamble, Why);
   }
   if (Args.empty()) {
     ++PrefixUnused;
     note("'" + Files[I] + "' is parsed without a precompiled prefix: " + Why);
+  } else if (UsesPreamble) {
+    ++PreambleUsed;
+  } else if (!Why.empty()) {
+    note("'" + Files[I] + "' uses the implicit prefix without its own "
+         "leading includes: " + Why);
   }
   return Args;
 }
@@ -278,6 +304,8 @@ RunResults Runner::run() {
                          ? Settings.Jobs
                          : std::max(1u, std::thread::hardware_concurrency());
   NumJobs = std::min<size_t>(NumJobs, Files.size());
+  if (Settings.Prefix)
+    Settings.Prefix->noteRunFiles(Files);
   llvm::sys::SetInterruptFunction([] { Interrupted = true; });
   if (NumJobs <= 1) {
     worker();
@@ -296,7 +324,9 @@ RunResults Runner::run() {
   if (Settings.Prefix && Settings.Verbose)
     llvm::errs() << "cuda-tidy: note: precompiled prefix '"
                  << Settings.Prefix->dir() << "': " << PrefixUsed
-                 << " files used it, " << PrefixUnused << " did not; "
+                 << " files used it (" << PreambleUsed
+                 << " with their own leading includes), " << PrefixUnused
+                 << " did not; "
                  << Settings.Prefix->builds() << " built in "
                  << llvm::format("%.2f", Settings.Prefix->buildSeconds())
                  << " s\n";

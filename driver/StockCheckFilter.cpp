@@ -14,6 +14,8 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/ASTReader.h"
+#include "clang/Serialization/ModuleFile.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
@@ -86,6 +88,58 @@ private:
   StockCheckFilter &Filter;
 };
 
+/// With a precompiled prefix, limits every walk of the AST (clang-tidy's
+/// matchers, the analyses' RecursiveASTVisitors) to the top-level
+/// declarations outside system headers, as clangd does with its preambles:
+/// those parsed in this run, and those of the file's own precompiled
+/// headers. Walking the whole translation unit would deserialize every
+/// declaration of the CUDA headers, where no finding is reported.
+class ParsedDeclsScope : public ASTConsumer {
+public:
+  explicit ParsedDeclsScope(CompilerInstance &Compiler) : Compiler(Compiler) {}
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    Parsed.insert(Parsed.end(), Group.begin(), Group.end());
+    return true;
+  }
+  // Declarations the precompiled prefix hands over are not parsed here.
+  void HandleInterestingDecl(DeclGroupRef) override {}
+  void HandleTranslationUnit(ASTContext &AST) override {
+    std::vector<Decl *> Scope = precompiledUserDecls(AST);
+    Scope.insert(Scope.end(), Parsed.begin(), Parsed.end());
+    AST.setTraversalScope(Scope);
+  }
+
+private:
+  /// The top-level declarations of the precompiled header that are not in
+  /// system headers, in the order of the translation unit. Their locations
+  /// are read without deserializing the others.
+  std::vector<Decl *> precompiledUserDecls(ASTContext &AST) {
+    std::vector<Decl *> Decls;
+    IntrusiveRefCntPtr<ASTReader> Reader = Compiler.getASTReader();
+    if (!Reader)
+      return Decls;
+    const SourceManager &SM = AST.getSourceManager();
+    for (serialization::ModuleFile &MF : Reader->getModuleManager())
+      for (unsigned I = 0; I < MF.NumFileSortedDecls; ++I) {
+        GlobalDeclID ID = Reader->getGlobalDeclID(
+            MF, LocalDeclID::get(*Reader, MF, MF.FileSortedDecls[I]));
+        SourceLocation Loc = Reader->getSourceLocationForDeclID(ID);
+        if (Loc.isInvalid() || SM.isInSystemHeader(Loc))
+          continue;
+        Decl *D = Reader->GetDecl(ID);
+        if (D && D->getLexicalDeclContext()->isTranslationUnit())
+          Decls.push_back(D);
+      }
+    llvm::stable_sort(Decls, [&SM](const Decl *A, const Decl *B) {
+      return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+    });
+    return Decls;
+  }
+
+  CompilerInstance &Compiler;
+  std::vector<Decl *> Parsed;
+};
+
 class FilteredAction : public ASTFrontendAction {
 public:
   FilteredAction(ClangTidyASTConsumerFactory &Factory, StockCheckFilter &Filter)
@@ -94,6 +148,8 @@ public:
                                                  StringRef File) override {
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     Consumers.push_back(std::make_unique<ASTContextTracker>(Filter));
+    if (!Compiler.getPreprocessorOpts().ImplicitPCHInclude.empty())
+      Consumers.push_back(std::make_unique<ParsedDeclsScope>(Compiler));
     Consumers.push_back(Factory.createASTConsumer(Compiler, File));
     return std::make_unique<MultiplexConsumer>(std::move(Consumers));
   }

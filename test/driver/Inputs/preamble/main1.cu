@@ -1,0 +1,8 @@
+// Opens with the same #include <...> lines as main2.cu.
+#include <cuda_runtime.h>
+#include <helper.h>
+int main() {
+  float *p;
+  allocate(&p);
+  cudaFree(p);
+}

@@ -1,0 +1,8 @@
+#include <cstdio>
+#include <helper.h>
+int main() {
+  float *p;
+  allocate(&p);
+  printf("%p\n", (void *)p);
+  cudaFree(p);
+}

@@ -1,0 +1,1 @@
+struct Pair { int first, second; };
