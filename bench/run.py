@@ -20,15 +20,20 @@ usage: bench/run.py [--reps 5] [--quick] [--files N] [--jobs N]
 cuda-samples and HeCBench files (the corpus records in --corpus-results give
 each file's include flags): per file, interleaved, the floor (clang's parse
 with the driver's flags and the file's), the driver without the prefix, cold
-(an empty prefix folder: the run builds it) and warm (built by an earlier
-run); all with the result cache off. It also prints the prefix's build time,
-size on disk and peak memory.
+(an empty prefix folder: the run builds it), "implicit" (warm, the implicit
+prefix alone: CUDA_TIDY_PREFIX_PREAMBLE=off) and warm (the implicit prefix
+and the file's own leading includes, built by earlier runs: a file's own
+are built the second time it is seen); all with the result cache off. It
+also prints the prefix's build time, size on disk and peak memory, and
+whole runs over the same files through one compilation database (-p, -j
+all cores): without the prefix, cold (an empty folder) and warm.
 
 --files N measures N files spread evenly over the sorted corpus (and the
 generated ones), for machines where the whole corpus takes too long.
 Run by hand (not in CI): docs/performance.md records a run.
 """
 import argparse
+import json
 import concurrent.futures as cf
 import os
 import pathlib
@@ -120,21 +125,25 @@ def prefix_bench(args):
         return [tidy, "--quiet", "--no-cache", "-checks=-*,cuda-*", *extra,
                 f, "--"] + inc
 
-    def measured(cmd, cwd, prefix_dir):
+    def measured(cmd, cwd, prefix_dir, preamble=True):
         os.environ["CUDA_TIDY_PREFIX_DIR"] = prefix_dir
+        if not preamble:
+            os.environ["CUDA_TIDY_PREFIX_PREAMBLE"] = "off"
         try:
             return run_measured(cmd, cwd)
         finally:
             os.environ.clear()
             os.environ.update(env_base)
 
-    # Warm the warm folder: one run per file builds its prefix.
+    # Warm the warm folder: the first run of a file builds the implicit
+    # prefix and notes its leading includes, the second builds those.
     builds = []
-    for f, inc, cwd in files:
-        start = time.perf_counter()
-        measured(tidy_cmd(f, inc), cwd, warm_dir)
-        builds.append(time.perf_counter() - start)
-    names = ["floor", "noprefix", "cold", "warm"]
+    for _ in range(2):
+        for f, inc, cwd in files:
+            start = time.perf_counter()
+            measured(tidy_cmd(f, inc), cwd, warm_dir)
+            builds.append(time.perf_counter() - start)
+    names = ["floor", "noprefix", "cold", "implicit", "warm"]
     times = {(f, k): [] for f, _, _ in files for k in names}
     rss = {(f, k): [] for f, _, _ in files for k in names}
     reps = max(1, args.reps)
@@ -151,6 +160,8 @@ def prefix_bench(args):
                 elif k == "cold":
                     shutil.rmtree(cold_dir, ignore_errors=True)
                     r = measured(tidy_cmd(f, inc), cwd, cold_dir)
+                elif k == "implicit":
+                    r = measured(tidy_cmd(f, inc), cwd, warm_dir, False)
                 else:
                     r = measured(tidy_cmd(f, inc), cwd, warm_dir)
                 times[(f, k)].append(r[0])
@@ -162,16 +173,16 @@ def prefix_bench(args):
     print("Per file: median seconds of the floor (clang -fsyntax-only, same "
           "flags), each configuration's median over the floor's, and peak "
           "RSS (MiB)")
-    print("%-52s %7s %9s %7s %7s %9s %9s" % ("file", "floor s", "noprefix",
-                                             "cold", "warm", "RSS floor",
-                                             "RSS warm"))
+    print("%-52s %7s %9s %7s %8s %7s %9s %9s" % (
+        "file", "floor s", "noprefix", "cold", "implicit", "warm",
+        "RSS floor", "RSS warm"))
     for f, _, _ in files:
         fl = med[(f, "floor")]
-        print("%-52s %7.3f %9.3f %7.3f %7.3f %9.0f %9.0f" % (
+        print("%-52s %7.3f %9.3f %7.3f %8.3f %7.3f %9.0f %9.0f" % (
             f.replace("/work/corpora/", "")[-52:], fl,
             med[(f, "noprefix")] / fl, med[(f, "cold")] / fl,
-            med[(f, "warm")] / fl, peak[(f, "floor")] / 1024,
-            peak[(f, "warm")] / 1024))
+            med[(f, "implicit")] / fl, med[(f, "warm")] / fl,
+            peak[(f, "floor")] / 1024, peak[(f, "warm")] / 1024))
     print()
     print("Median over %d files of the per-file ratio to the floor:" %
           len(files))
@@ -184,13 +195,52 @@ def prefix_bench(args):
             if p.endswith(".pch")]
     sizes = [os.path.getsize(p) for p in pchs]
     print()
-    print("prefixes: %d distinct commands over %d files; %.1f MiB each on "
-          "disk (median)" % (len(pchs), len(files),
-                             statistics.median(sizes) / 2**20 if sizes else 0))
-    cold_extra = [med[(f, "cold")] - med[(f, "warm")] for f, _, _ in files]
-    print("prefix build time (cold - warm, median): %.2f s" %
+    print("precompiled headers in the warm folder: %d for %d files; %.1f MiB "
+          "each (median), %.0f MiB in all" % (
+              len(pchs), len(files),
+              statistics.median(sizes) / 2**20 if sizes else 0,
+              sum(sizes) / 2**20))
+    cold_extra = [med[(f, "cold")] - med[(f, "implicit")] for f, _, _ in files]
+    print("implicit prefix build time (cold - implicit, median): %.2f s" %
           statistics.median(cold_extra))
+    whole_runs(args, files, tidy, work)
     shutil.rmtree(work, ignore_errors=True)
+
+
+def whole_runs(args, files, tidy, work):
+    """One driver run over all the files through a compilation database."""
+    db_dir = os.path.join(work, "db")
+    os.makedirs(db_dir, exist_ok=True)
+    entries = [{"directory": cwd, "file": f,
+                "arguments": ["clang++", "-x", "cuda"] + inc + ["-c", f]}
+               for f, inc, cwd in files]
+    with open(os.path.join(db_dir, "compile_commands.json"), "w") as out:
+        json.dump(entries, out)
+    jobs = str(args.jobs)
+
+    def one(prefix_dir, extra):
+        env = dict(os.environ, CUDA_TIDY_PREFIX_DIR=prefix_dir)
+        cmd = [tidy, "--quiet", "--no-cache", "-checks=-*,cuda-*", "-j", jobs,
+               "-p", db_dir] + extra
+        start = time.perf_counter()
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+    times = {"noprefix": [], "cold": [], "warm": []}
+    for rep in range(max(1, min(args.reps, 3))):
+        whole = os.path.join(work, "whole%d" % rep)
+        times["noprefix"].append(one(whole, ["--no-prefix-cache"]))
+        times["cold"].append(one(whole, []))
+        one(whole, [])  # builds the leading includes seen once
+        times["warm"].append(one(whole, []))
+    base = statistics.median(times["noprefix"])
+    print()
+    print("Whole runs over the %d files (-p, -j %s), median of %d:" % (
+        len(files), jobs, len(times["cold"])))
+    for k, v in times.items():
+        print("  %-9s %6.2f s  %.3fx" % (k, statistics.median(v),
+                                         statistics.median(v) / base))
 
 
 def main():

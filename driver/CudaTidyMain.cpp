@@ -741,6 +741,10 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
               llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_MAX_MB");
           Env && !llvm::StringRef(*Env).getAsInteger(10, MaxMB))
         Prefix->setSizeLimit(MaxMB << 20);
+      // CUDA_TIDY_PREFIX_PREAMBLE=off: the implicit prefix alone.
+      if (std::optional<std::string> Env =
+              llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_PREAMBLE"))
+        Prefix->setPreambles(*Env != "off");
     }
   if (!NoCache) {
     if (!Dir.empty() && Dir != "off")

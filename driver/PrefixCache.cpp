@@ -45,10 +45,12 @@ struct InputFile {
   int64_t ModTime = 0;
 };
 
+/// \p Path made absolute against \p Dir. ".." stays: removed by hand it
+/// would be wrong past a symbolic link (a toolchain's "bin/../lib/gcc").
 std::string absolute(llvm::StringRef Dir, llvm::StringRef Path) {
   llvm::SmallString<256> P(Path);
   llvm::sys::path::make_absolute(Dir, P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/false);
   return std::string(P);
 }
 
@@ -69,10 +71,15 @@ bool isSinglePassCuda(const std::vector<std::string> &Args) {
 /// The index of the argument that names the file, or 0 when there is not
 /// exactly one.
 size_t inputIndex(const tooling::CompileCommand &C) {
-  std::string File = absolute(C.Directory, C.Filename);
+  auto Normalized = [&C](llvm::StringRef Path) {
+    llvm::SmallString<256> P(absolute(C.Directory, Path));
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    return std::string(P);
+  };
+  std::string File = Normalized(C.Filename);
   size_t Found = 0;
   for (size_t I = 1; I < C.CommandLine.size(); ++I)
-    if (absolute(C.Directory, C.CommandLine[I]) == File) {
+    if (Normalized(C.CommandLine[I]) == File) {
       if (Found)
         return 0;
       Found = I;
@@ -221,6 +228,8 @@ struct PreambleHeaders {
   std::vector<FileEntryRef> Direct;
   /// Every header outside the system folders.
   std::vector<FileEntryRef> User;
+  /// A header (or the file) defines or undefines NDEBUG.
+  bool SetsNdebug = false;
 };
 
 /// Stamps the prefix described by \p InputsPath as used now (the size
@@ -256,12 +265,27 @@ public:
       Headers.Direct.push_back(*File);
     Headers.User.push_back(*File);
   }
+  // <assert.h>, included again by the file, reads NDEBUG as it is then.
+  void MacroDefined(const Token &Name, const MacroDirective *MD) override {
+    noteNdebug(Name, MD->getLocation());
+  }
+  void MacroUndefined(const Token &Name, const MacroDefinition &,
+                      const MacroDirective *) override {
+    noteNdebug(Name, Name.getLocation());
+  }
   void HasInclude(SourceLocation, llvm::StringRef Name, bool,
                   OptionalFileEntryRef, SrcMgr::CharacteristicKind) override {
     Names.insert(Name.str());
   }
 
 private:
+  void noteNdebug(const Token &Name, SourceLocation Loc) {
+    if (Name.getIdentifierInfo() &&
+        Name.getIdentifierInfo()->getName() == "NDEBUG" &&
+        SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc))))
+      Headers.SetsNdebug = true;
+  }
+
   std::set<std::string> &Names;
   PreambleHeaders &Headers;
   const SourceManager &SM;
@@ -270,13 +294,16 @@ private:
 /// Why a preamble built from \p Headers cannot stand in for the file's own
 /// includes ("" when it can).
 std::string preambleProblem(const PreambleHeaders &Headers,
-                            HeaderSearch &Search) {
+                            HeaderSearch &Search, llvm::StringRef Dir) {
+  if (Headers.SetsNdebug)
+    return "NDEBUG is set in a header, and <assert.h> reads it when the "
+           "file includes it again";
   for (FileEntryRef F : Headers.Direct)
     if (!Search.isFileMultipleIncludeGuarded(F))
       return "'" + F.getName().str() +
              "' has no include guard, and the file includes it again";
   for (FileEntryRef F : Headers.User) {
-    auto Buf = llvm::MemoryBuffer::getFile(F.getName());
+    auto Buf = llvm::MemoryBuffer::getFile(absolute(Dir, F.getName()));
     if (!Buf || (*Buf)->getBuffer().contains("__CUDA_ARCH__"))
       return "'" + F.getName().str() +
              "' tests __CUDA_ARCH__, which the checks read from the "
@@ -304,7 +331,8 @@ protected:
   void EndSourceFileAction() override {
     const SourceManager &SM = getCompilerInstance().getSourceManager();
     Problem = preambleProblem(
-        Headers, getCompilerInstance().getPreprocessor().getHeaderSearchInfo());
+        Headers, getCompilerInstance().getPreprocessor().getHeaderSearchInfo(),
+        Dir);
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
       FileEntryRef F = It->first;
       Inputs.push_back({absolute(Dir, F.getName()),
@@ -420,24 +448,31 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
     Why = "not a single-pass CUDA command";
     return {};
   }
-  std::string NoPreamble;
-  if (WithPreamble)
-    if (std::string Preamble =
-            leadingIncludes(absolute(Command.Directory, Command.Filename));
-        !Preamble.empty()) {
-      std::string PreambleWhy;
-      Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Preamble,
-                          PreambleWhy);
-      if (!E.Pch.empty()) {
-        UsesPreamble = true;
-        return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
-      }
-      NoPreamble = PreambleWhy;
-    }
   // Files that differ in their -I folders share a prefix built without
   // them, unless one of those folders shadows a header the prefix looked up.
   std::vector<std::string> Dirs;
   tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
+  std::string NoPreamble;
+  if (WithPreamble && PreamblesOn)
+    if (std::string Preamble =
+            leadingIncludes(absolute(Command.Directory, Command.Filename));
+        !Preamble.empty()) {
+      std::string SharedWhy;
+      if (!Dirs.empty()) {
+        Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                            SharedWhy);
+        if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
+          UsesPreamble = true;
+          return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+        }
+      }
+      Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                          NoPreamble);
+      if (!E.Pch.empty()) {
+        UsesPreamble = true;
+        return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+      }
+    }
   if (!Dirs.empty()) {
     Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, "", Why);
     if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
@@ -669,6 +704,7 @@ std::string leadingIncludes(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return "";
+  llvm::StringRef FileDir = llvm::sys::path::parent_path(Path);
   llvm::StringRef Text = (*Buf)->getBuffer();
   std::string Out;
   while (true) {
@@ -691,21 +727,30 @@ std::string leadingIncludes(llvm::StringRef Path) {
     if (!Rest.consume_front("include"))
       break;
     Rest = Rest.ltrim(" \t");
-    if (!Rest.consume_front("<"))
+    bool Angled = Rest.consume_front("<");
+    if (!Angled && !Rest.consume_front("\""))
       break;
-    size_t Close = Rest.find('>');
+    size_t Close = Rest.find(Angled ? '>' : '"');
     if (Close == llvm::StringRef::npos)
       break;
     llvm::StringRef Name = Rest.take_front(Close);
-    // Included again, <assert.h> follows NDEBUG as it is then.
-    if (Name == "assert.h" || Name == "cassert")
-      break;
     llvm::StringRef After = Rest.drop_front(Close + 1).trim();
     if (!After.empty() && !After.starts_with("//"))
       break;
-    if (Line.ends_with("\\") || Name.contains('\\'))
+    if (Line.ends_with("\\") || Name.contains('\\') || Name.empty())
       break;
-    Out += "#include <" + Name.str() + ">\n";
+    if (Angled) {
+      Out += "#include <" + Name.str() + ">\n";
+    } else {
+      // A quoted name is looked up in the file's folder first; the
+      // precompiled header lives elsewhere, so it names that file whole.
+      llvm::SmallString<256> Beside(FileDir);
+      llvm::sys::path::append(Beside, Name);
+      if (llvm::sys::path::is_absolute(Name) || !fs::exists(Beside))
+        Out += "#include \"" + Name.str() + "\"\n";
+      else
+        Out += "#include \"" + std::string(Beside) + "\"\n";
+    }
     Text = Text.drop_front(Line.size());
   }
   return Out;

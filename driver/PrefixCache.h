@@ -17,15 +17,17 @@
 // Where no prefix can be used (not a single-pass CUDA command, the prefix
 // does not compile, a lock held too long), the file is parsed as before.
 //
-// A file's own preamble goes further: the #include <...> lines that open
-// the file, before any other token, are precompiled after the implicit
-// prefix when only cuda-* checks run (stock checks may watch the
+// A file's own preamble goes further: the #include lines that open the
+// file, before any other token, are precompiled after the implicit prefix
+// (a quoted name found beside the file by its whole path) when only
+// cuda-* checks run (stock checks may watch the
 // preprocessor or clang's warnings in those headers, which a precompiled
 // header no longer replays). It is built when several files of the run
 // open with the same lines, or when an earlier run saw them; it is not
 // used when a header it includes directly has no include guard (the file
-// includes it again) or a non-system header it reads tests __CUDA_ARCH__
-// (the checks read those conditionals from the preprocessor). The folder
+// includes it again), a header sets NDEBUG (which <assert.h> reads again)
+// or a non-system header it reads tests __CUDA_ARCH__ (the checks read
+// those conditionals from the preprocessor). The folder
 // is kept under a size limit, least recently used first.
 //
 //===----------------------------------------------------------------------===//
@@ -64,6 +66,8 @@ public:
 
   /// The most bytes of precompiled headers the folder keeps.
   void setSizeLimit(uint64_t Bytes) { SizeLimit = Bytes; }
+  /// Whether files' own leading includes are precompiled (default on).
+  void setPreambles(bool On) { PreamblesOn = On; }
 
   /// Whether \p Errors show that clang could not use the prefix (a
   /// precompiled header that is stale, corrupt or does not fit): the file
@@ -117,10 +121,12 @@ private:
   double BuildSeconds = 0;
   std::map<std::string, unsigned> PreambleUses;
   uint64_t SizeLimit = uint64_t(4) << 30;
+  bool PreamblesOn = true;
 };
 
-/// The #include <...> lines that open the file \p Path, before any other
-/// token or directive ("" when it opens otherwise).
+/// The #include lines that open the file \p Path, before any other token
+/// or directive, quoted names found beside the file made whole ("" when it
+/// opens otherwise).
 std::string leadingIncludes(llvm::StringRef Path);
 
 /// The prefix folder: $CUDA_TIDY_PREFIX_DIR if set, else "prefix" in

@@ -1,0 +1,4 @@
+#ifndef PREAMBLE_NDEBUG_H
+#define PREAMBLE_NDEBUG_H
+#define NDEBUG
+#endif

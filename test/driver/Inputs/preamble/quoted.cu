@@ -1,0 +1,6 @@
+#include "local.h"
+#include <cstdio>
+int main() {
+  float *p = nullptr;
+  clear(p);
+}
