@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <chrono>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -222,15 +223,43 @@ std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
 
 /// What a preamble's build saw of the headers it read.
 struct PreambleHeaders {
+  /// Each entry is a header and the index of the placeholder's #include
+  /// line that brought it in.
+  using Headers = std::vector<std::pair<FileEntryRef, unsigned>>;
   /// The headers outside the system folders that the placeholder includes
   /// itself. (The C and C++ standard headers may be included again with no
-  /// effect, <assert.h> aside, which leadingIncludes stops at.)
-  std::vector<FileEntryRef> Direct;
+  /// effect, <assert.h> aside: see NdebugSetAt.)
+  Headers Direct;
   /// Every header outside the system folders.
-  std::vector<FileEntryRef> User;
-  /// A header (or the file) defines or undefines NDEBUG.
-  bool SetsNdebug = false;
+  Headers User;
+  /// The #include line under which a header defines or undefines NDEBUG.
+  std::optional<unsigned> NdebugSetAt;
+  /// The index of the placeholder's #include line being read.
+  unsigned Line = 0;
+  unsigned Lines = 0;
 };
+
+/// Why a preamble cannot stand in for the file's own includes, and how
+/// many of its #include lines can.
+struct PreambleProblem {
+  std::string Why;
+  unsigned Usable = 0;
+};
+
+/// The first \p N lines of \p Text.
+std::string firstLines(llvm::StringRef Text, unsigned N) {
+  size_t End = 0;
+  for (unsigned I = 0; I < N && End < Text.size(); ++I) {
+    size_t Next = Text.find('\n', End);
+    End = Next == llvm::StringRef::npos ? Text.size() : Next + 1;
+  }
+  return Text.take_front(End).str();
+}
+
+/// The key of the prefix stored as \p Pch.
+std::string keyOf(llvm::StringRef Pch) {
+  return llvm::sys::path::stem(Pch).str();
+}
 
 /// Stamps the prefix described by \p InputsPath as used now (the size
 /// limit removes the least recently used first).
@@ -257,13 +286,14 @@ public:
                           llvm::StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind Kind) override {
     Names.insert(Name.str());
-    if (!File)
+    bool Direct = SM.isWrittenInMainFile(Hash);
+    if (Direct)
+      Headers.Line = Headers.Lines++;
+    if (!File || SrcMgr::isSystem(Kind))
       return;
-    if (SrcMgr::isSystem(Kind))
-      return;
-    if (SM.isInMainFile(Hash))
-      Headers.Direct.push_back(*File);
-    Headers.User.push_back(*File);
+    if (Direct)
+      Headers.Direct.push_back({*File, Headers.Line});
+    Headers.User.push_back({*File, Headers.Line});
   }
   // <assert.h>, included again by the file, reads NDEBUG as it is then.
   void MacroDefined(const Token &Name, const MacroDirective *MD) override {
@@ -282,8 +312,9 @@ private:
   void noteNdebug(const Token &Name, SourceLocation Loc) {
     if (Name.getIdentifierInfo() &&
         Name.getIdentifierInfo()->getName() == "NDEBUG" &&
-        SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc))))
-      Headers.SetsNdebug = true;
+        SM.getFileEntryRefForID(SM.getFileID(SM.getExpansionLoc(Loc))) &&
+        !Headers.NdebugSetAt)
+      Headers.NdebugSetAt = Headers.Line;
   }
 
   std::set<std::string> &Names;
@@ -292,24 +323,32 @@ private:
 };
 
 /// Why a preamble built from \p Headers cannot stand in for the file's own
-/// includes ("" when it can).
-std::string preambleProblem(const PreambleHeaders &Headers,
-                            HeaderSearch &Search, llvm::StringRef Dir) {
-  if (Headers.SetsNdebug)
-    return "NDEBUG is set in a header, and <assert.h> reads it when the "
-           "file includes it again";
-  for (FileEntryRef F : Headers.Direct)
+/// includes (no Why when it can), with the first problem's line.
+PreambleProblem preambleProblem(const PreambleHeaders &Headers,
+                                HeaderSearch &Search, llvm::StringRef Dir) {
+  PreambleProblem P;
+  P.Usable = Headers.Lines;
+  auto Note = [&P](unsigned Line, const std::string &Why) {
+    if (Line < P.Usable || P.Why.empty()) {
+      P.Usable = std::min(P.Usable, Line);
+      P.Why = Why;
+    }
+  };
+  if (Headers.NdebugSetAt)
+    Note(*Headers.NdebugSetAt, "NDEBUG is set in a header, and <assert.h> "
+                               "reads it when the file includes it again");
+  for (auto [F, Line] : Headers.Direct)
     if (!Search.isFileMultipleIncludeGuarded(F))
-      return "'" + F.getName().str() +
-             "' has no include guard, and the file includes it again";
-  for (FileEntryRef F : Headers.User) {
+      Note(Line, "'" + F.getName().str() +
+                     "' has no include guard, and the file includes it again");
+  for (auto [F, Line] : Headers.User) {
     auto Buf = llvm::MemoryBuffer::getFile(absolute(Dir, F.getName()));
     if (!Buf || (*Buf)->getBuffer().contains("__CUDA_ARCH__"))
-      return "'" + F.getName().str() +
-             "' tests __CUDA_ARCH__, which the checks read from the "
-             "preprocessor";
+      Note(Line, "'" + F.getName().str() +
+                     "' tests __CUDA_ARCH__, which the checks read from the "
+                     "preprocessor");
   }
-  return "";
+  return P;
 }
 
 /// Clang's PCH action that also records the files the prefix read and the
@@ -317,7 +356,7 @@ std::string preambleProblem(const PreambleHeaders &Headers,
 class RecordingPchAction : public GeneratePCHAction {
 public:
   RecordingPchAction(std::vector<InputFile> &Inputs,
-                     std::set<std::string> &Names, std::string &Problem,
+                     std::set<std::string> &Names, PreambleProblem &Problem,
                      llvm::StringRef Dir)
       : Inputs(Inputs), Names(Names), Problem(Problem), Dir(Dir) {}
 
@@ -345,7 +384,7 @@ protected:
 private:
   std::vector<InputFile> &Inputs;
   std::set<std::string> &Names;
-  std::string &Problem;
+  PreambleProblem &Problem;
   std::string Dir;
   PreambleHeaders Headers;
 };
@@ -356,7 +395,7 @@ class PchBuildFactory : public tooling::FrontendActionFactory {
 public:
   PchBuildFactory(std::string Out, std::string Dir,
                   std::vector<InputFile> &Inputs, std::set<std::string> &Names,
-                  std::string &Problem)
+                  PreambleProblem &Problem)
       : Out(std::move(Out)), Dir(std::move(Dir)), Inputs(Inputs),
         Names(Names), Problem(Problem) {}
 
@@ -380,7 +419,7 @@ private:
   std::string Out, Dir;
   std::vector<InputFile> &Inputs;
   std::set<std::string> &Names;
-  std::string &Problem;
+  PreambleProblem &Problem;
 };
 
 /// A database of one command.
@@ -453,26 +492,41 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
   std::vector<std::string> Dirs;
   tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
   std::string NoPreamble;
-  if (WithPreamble && PreamblesOn)
-    if (std::string Preamble =
-            leadingIncludes(absolute(Command.Directory, Command.Filename));
-        !Preamble.empty()) {
-      std::string SharedWhy;
-      if (!Dirs.empty()) {
-        Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Preamble,
-                            SharedWhy);
-        if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
-          UsesPreamble = true;
-          return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  if (WithPreamble && PreamblesOn) {
+    // The file's own leading includes, or as many of them as can stand in
+    // for the file's (a problem found by a build cuts the rest).
+    auto Try = [&](const tooling::CompileCommand &C) -> std::string {
+      std::string Preamble =
+          leadingIncludes(absolute(Command.Directory, Command.Filename));
+      for (int Attempt = 0; Attempt < 3 && !Preamble.empty(); ++Attempt) {
+        // A cut preamble is built at once: its whole was worth building.
+        Entry &E = prepared(C, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                            NoPreamble, /*Pays=*/Attempt > 0);
+        if (!E.Pch.empty()) {
+          if (Attempt == 0)
+            NoPreamble.clear();
+          return E.Pch;
         }
+        if (!E.Usable)
+          break;
+        Preamble = firstLines(Preamble, E.Usable);
       }
-      Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Preamble,
-                          NoPreamble);
-      if (!E.Pch.empty()) {
-        UsesPreamble = true;
-        return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
-      }
+      return "";
+    };
+    std::string Pch;
+    if (!Dirs.empty()) {
+      Pch = Try(Shared);
+      if (!Pch.empty() && shadows(Dirs, entry(keyOf(Pch)).Names))
+        Pch.clear();
     }
+    if (Pch.empty())
+      Pch = Try(Command);
+    if (!Pch.empty()) {
+      UsesPreamble = true;
+      Why = NoPreamble; // Why the last of them are left out, if they are.
+      return {"-Xclang", "-include-pch", "-Xclang", Pch};
+    }
+  }
   if (!Dirs.empty()) {
     Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, "", Why);
     if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
@@ -491,7 +545,8 @@ PrefixCache::Entry &
 PrefixCache::prepared(const tooling::CompileCommand &Command,
                       const std::vector<std::string> &ExtraArgsBefore,
                       const std::vector<std::string> &ExtraArgsAfter,
-                      const std::string &Preamble, std::string &Why) {
+                      const std::string &Preamble, std::string &Why,
+                      bool Pays) {
   static Entry None;
   size_t Input = inputIndex(Command);
   if (!Input) {
@@ -520,7 +575,8 @@ PrefixCache::prepared(const tooling::CompileCommand &Command,
   Entry &E = entry(Key);
   std::lock_guard<std::mutex> Lock(E.Building);
   if (!E.Done) {
-    prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter, Preamble);
+    prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+            Pays);
     if (!E.Pch.empty())
       E.Names = readNames(path(Key, "inputs"));
   }
@@ -536,7 +592,7 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
                           const tooling::CompileCommand &Placeholder,
                           const std::vector<std::string> &ExtraArgsBefore,
                           const std::vector<std::string> &ExtraArgsAfter,
-                          const std::string &Preamble) {
+                          const std::string &Preamble, bool Pays) {
   std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
   if (isFresh(Pch, Inputs)) {
     E.Pch = Pch;
@@ -547,15 +603,19 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
     return;
   }
   if (!Preamble.empty()) {
-    // A preamble that cannot be used says why once, in <key>.unusable.
-    if (std::string Problem = readInputsFile(path(Key, "unusable"));
-        !Problem.empty()) {
-      E.Why = Problem;
+    // A preamble that cannot be used says why once, in <key>.unusable:
+    // "usable N" (its first N lines can be), then the reason.
+    if (std::string Marker = readInputsFile(path(Key, "unusable"));
+        !Marker.empty()) {
+      auto [First, Why] = llvm::StringRef(Marker).split('\n');
+      if (First.consume_front("usable "))
+        First.getAsInteger(10, E.Usable);
+      E.Why = Why.str();
       return;
     }
     // Built when it pays: several files of this run share it, or an
     // earlier run saw it (<key>.seen) or built it.
-    if (!sharedInRun(Preamble) && !fs::exists(path(Key, "seen")) &&
+    if (!Pays && !sharedInRun(Preamble) && !fs::exists(path(Key, "seen")) &&
         !fs::exists(Pch)) {
       writeAtomically(path(Key, "seen"), "");
       E.Why = "its leading includes are precompiled when seen again";
@@ -578,14 +638,15 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
   if (!runIsolated(
           [&] {
             Err = build(Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter,
-                        Preamble);
+                        Preamble, E.Usable);
           },
           Crashed))
     Err = "clang crashed while building it";
   if (!Err.empty()) {
     E.Why = "no precompiled prefix: " + Err;
     if (!Preamble.empty())
-      writeAtomically(path(Key, "unusable"), E.Why);
+      writeAtomically(path(Key, "unusable"),
+                      "usable " + std::to_string(E.Usable) + "\n" + E.Why);
     return;
   }
   E.Pch = Pch;
@@ -596,8 +657,10 @@ std::string PrefixCache::build(const std::string &Key,
                                const tooling::CompileCommand &Placeholder,
                                const std::vector<std::string> &ExtraArgsBefore,
                                const std::vector<std::string> &ExtraArgsAfter,
-                               const std::string &Preamble) {
+                               const std::string &Preamble,
+                               unsigned &Usable) {
   auto Start = std::chrono::steady_clock::now();
+  Usable = 0;
   std::string Pch = path(Key, "pch"), Inputs = path(Key, "inputs");
   fs::remove(Inputs);
   if (std::string Err = writeAtomically(Placeholder.Filename, Preamble);
@@ -611,7 +674,7 @@ std::string PrefixCache::build(const std::string &Key,
   setUpSideParse(Tool, ExtraArgsBefore, ExtraArgsAfter, Quiet);
   std::vector<InputFile> Files;
   std::set<std::string> Names;
-  std::string Problem;
+  PreambleProblem Problem;
   PchBuildFactory Factory(Pch, Placeholder.Directory, Files, Names, Problem);
   if (Tool.run(&Factory) != 0 || !fs::exists(Pch)) {
     fs::remove(Pch);
@@ -619,9 +682,10 @@ std::string PrefixCache::build(const std::string &Key,
                ? "the prefix does not compile with this command"
                : "the file's leading includes do not compile alone";
   }
-  if (!Preamble.empty() && !Problem.empty()) {
+  if (!Preamble.empty() && !Problem.Why.empty()) {
     fs::remove(Pch);
-    return Problem;
+    Usable = Problem.Usable;
+    return Problem.Why;
   }
   fs::file_status St;
   if (fs::status(Pch, St))

@@ -88,25 +88,29 @@ private:
     std::string Pch, Why;
     /// The header names the prefix looked up.
     std::vector<std::string> Names;
+    /// A preamble that cannot be used: how many of its lines can.
+    unsigned Usable = 0;
   };
   Entry &entry(const std::string &Key);
   /// The entry of \p Command's prefix, prepared (found or built).
   /// \p Preamble: the file's leading includes, precompiled after the
-  /// implicit prefix ("" for the prefix alone).
+  /// implicit prefix ("" for the prefix alone); \p Pays: build it even if
+  /// no other file shares it and no earlier run saw it.
   Entry &prepared(const clang::tooling::CompileCommand &Command,
                   const std::vector<std::string> &ExtraArgsBefore,
                   const std::vector<std::string> &ExtraArgsAfter,
-                  const std::string &Preamble, std::string &Why);
+                  const std::string &Preamble, std::string &Why,
+                  bool Pays = false);
   void prepare(Entry &E, const std::string &Key,
                const clang::tooling::CompileCommand &Placeholder,
                const std::vector<std::string> &ExtraArgsBefore,
                const std::vector<std::string> &ExtraArgsAfter,
-               const std::string &Preamble);
+               const std::string &Preamble, bool Pays);
   std::string build(const std::string &Key,
                     const clang::tooling::CompileCommand &Placeholder,
                     const std::vector<std::string> &ExtraArgsBefore,
                     const std::vector<std::string> &ExtraArgsAfter,
-                    const std::string &Preamble);
+                    const std::string &Preamble, unsigned &Usable);
   /// Removes the least recently used prefixes beyond the size limit,
   /// \p Keep aside.
   void evict(const std::string &Keep);

@@ -219,6 +219,9 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
     note("'" + Files[I] + "' is parsed without a precompiled prefix: " + Why);
   } else if (UsesPreamble) {
     ++PreambleUsed;
+    if (!Why.empty())
+      note("'" + Files[I] + "' uses the first of its leading includes only: " +
+           Why);
   } else if (!Why.empty()) {
     note("'" + Files[I] + "' uses the implicit prefix without its own "
          "leading includes: " + Why);
