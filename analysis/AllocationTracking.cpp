@@ -475,12 +475,15 @@ private:
     return !MemorySpaceAnalysis::get(T.Ctx, T.Arch)
                 .isModified(Cfg.function(), VD);
   }
-  std::vector<std::optional<BranchHistory>> &branchHistories() {
-    if (!Histories)
-      Histories = historiesAtEntry(Cfg, T.Ctx, [&](const VarDecl *VD) {
-        return isUnchanging(VD);
-      });
-    return *Histories;
+  /// The histories at the function's blocks, shared by the walks of all
+  /// its allocations.
+  const std::vector<std::optional<BranchHistory>> &branchHistories() {
+    if (T.Histories.first != Cfg.function()) {
+      T.Histories.second = historiesAtEntry(
+          Cfg, T.Ctx, [&](const VarDecl *VD) { return isUnchanging(VD); });
+      T.Histories.first = Cfg.function();
+    }
+    return T.Histories.second;
   }
 
   // What one element does to the holders, by the kind of statement.
@@ -505,7 +508,6 @@ private:
   llvm::SmallVector<Item, 16> Work;
   llvm::DenseSet<unsigned> Seen;
   std::optional<AllocationLoss> Loss;
-  std::optional<std::vector<std::optional<BranchHistory>>> Histories;
 };
 
 AllocationTracker::LossWalk::LossWalk(AllocationTracker &T,
@@ -529,7 +531,7 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
   Initial.StatusValid = StatusVar && isa<DeclStmt>(A.StartStmt) &&
                         StatusUse.StoreStmt == A.StartStmt;
   // The branches every path to the allocation took.
-  if (std::optional<BranchHistory> &H =
+  if (const std::optional<BranchHistory> &H =
           branchHistories()[Start->Block->getBlockID()])
     Initial.Branches = *H;
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});

@@ -14,6 +14,7 @@
 
 #include "ArchConditionals.h"
 #include "CudaApiModel.h"
+#include "BranchCorrelation.h"
 #include "FunctionCfg.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -132,6 +133,9 @@ private:
   ResourceSet Resources;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
+  /// The branch histories of the function whose allocations are walked.
+  std::pair<const FunctionDecl *, std::vector<std::optional<BranchHistory>>>
+      Histories;
 };
 
 } // namespace clang::tidy::cuda

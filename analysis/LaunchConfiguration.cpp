@@ -249,6 +249,10 @@ public:
 
   const KernelLaunches &launchesOf(const FunctionDecl *Kernel);
   llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<const FunctionDecl *, 4>>
+      KernelsByHost;
+  bool KernelsByHostIndexed = false;
   llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
   sharedMemoryLimitRaises(const FunctionDecl *Kernel);
 
@@ -1246,12 +1250,21 @@ LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
 llvm::SmallVector<const LaunchSite *, 4>
 LaunchConfiguration::Impl::sitesIn(const FunctionDecl *Host) {
   collect();
-  llvm::SmallVector<const FunctionDecl *, 4> Kernels;
-  for (auto &[Kernel, Sites] : C->Launches)
-    if (llvm::any_of(Sites, [&](auto &S) { return S.second == Host; }))
-      Kernels.push_back(Kernel);
+  if (!KernelsByHostIndexed) {
+    // Which kernels each function launches, in the order of C->Launches.
+    for (auto &[Kernel, Sites] : C->Launches) {
+      llvm::SmallPtrSet<const FunctionDecl *, 4> Hosts;
+      for (auto &Site : Sites)
+        if (Hosts.insert(Site.second).second)
+          KernelsByHost[Site.second].push_back(Kernel);
+    }
+    KernelsByHostIndexed = true;
+  }
   llvm::SmallVector<const LaunchSite *, 4> Out;
-  for (const FunctionDecl *K : Kernels)
+  auto Launched = KernelsByHost.find(Host);
+  if (Launched == KernelsByHost.end())
+    return Out;
+  for (const FunctionDecl *K : Launched->second)
     for (const LaunchSite &S : launchesOf(K).Sites)
       if (S.Host == Host)
         Out.push_back(&S);
