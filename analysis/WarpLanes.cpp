@@ -157,14 +157,27 @@ WarpLanes::Thread WarpLanes::threadAt(int64_t Linear) const {
 WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
                                   unsigned Dim, const Thread &T) {
   int64_t Coord[3] = {T.X, T.Y, T.Z};
-  const auto *MC = dyn_cast<CXXMemberCallExpr>(ThreadIndexAnalysis::strip(E));
+  // threadIdx.x reads a static member of a builtin struct; a group's query
+  // (block.thread_rank(), tile.thread_rank(), static or not) is a call on
+  // a group object.
+  const auto *Call = dyn_cast<CallExpr>(ThreadIndexAnalysis::strip(E));
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
+  bool Builtin = !MD || !MD->getIdentifier() ||
+                 MD->getName().starts_with("__fetch_builtin_");
+  QualType Group;
+  if (!Builtin) {
+    Group = CudaApiModel::objectTypeOf(Call);
+    if (Group.isNull() && MD->isInstance())
+      Group = MD->getThisType()->getPointeeType();
+  }
   switch (Source) {
   case TS_BlockInGrid:
   case TS_GridDim:
     return Value::uniform();
   case TS_BlockDim:
     if (Shape)
-      return Value::known(MC ? ThreadCount : (*Shape)[Dim], true);
+      return Value::known(!Builtin ? ThreadCount : (*Shape)[Dim], true);
     return Dim == 0 ? Value::mult32(0) : Value::uniform();
   case TS_GridRank:
     return !Shape || ThreadCount % 32 == 0 ? Value::mult32(T.Linear)
@@ -172,13 +185,14 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
   default:
     break;
   }
-  if (!MC) // threadIdx.x, .y, .z
+  if (Builtin) // threadIdx.x, .y, .z
     return Dim == 0 || Shape ? Value::known(Coord[Dim], false)
                              : Value::uniform();
-  const CXXMethodDecl *MD = MC->getMethodDecl();
-  llvm::StringRef Method = MD && MD->getIdentifier() ? MD->getName() : "";
-  const CXXRecordDecl *RD = MC->getObjectType()->getAsCXXRecordDecl();
-  if (std::optional<int64_t> Size = CudaApiModel::tileSizeOf(MC->getObjectType())) {
+  llvm::StringRef Method = MD->getName();
+  const CXXRecordDecl *RD =
+      Group.isNull() ? nullptr : Group->getAsCXXRecordDecl();
+  if (std::optional<int64_t> Size =
+          Group.isNull() ? std::nullopt : CudaApiModel::tileSizeOf(Group)) {
     bool InWarp = *Size > 0 && *Size <= 32 && llvm::isPowerOf2_64(*Size);
     if (Method == "thread_rank" && InWarp)
       return Value::known(T.Linear % *Size, false);

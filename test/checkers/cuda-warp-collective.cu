@@ -176,6 +176,26 @@ void launchRows(float *error, const float *err2) {
   rowsOfSixteen<<<4, block>>>(error, err2);
 }
 
+// In blocks of 16 x 8 threads a warp spans two rows: the rank in a 32-wide
+// tile is the linear rank modulo 32, not threadIdx.x (always below 16
+// here). Lanes 16-31 of each warp (the second row) skip the full-mask
+// shuffle. (thread_rank is a static member called on the tile object, as
+// in CUDA 13's thread_block_tile.)
+__global__ void tileRankAcrossRows(float *out, const float *in) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  float v = in[block.thread_rank()];
+  if (tile.thread_rank() < 16)
+    v += __shfl_down_sync(0xffffffff, v, 8);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: '__shfl_down_sync' with mask 0xffffffff names lanes 16-31, which do not execute it under 'tile.thread_rank() < 16' [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: lanes 16-31 leave here
+  out[block.thread_rank()] = v;
+}
+
+void launchTileRank(float *out, const float *in) {
+  tileRankAcrossRows<<<4, dim3(16, 8)>>>(out, in);
+}
+
 // A vote of the even lanes that names the odd ones.
 __device__ int evenVote(int p) {
   if (threadIdx.x % 2 == 0)
