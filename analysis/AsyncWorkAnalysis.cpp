@@ -2031,8 +2031,10 @@ AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
   return W.report();
 }
 
-bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
-                                           const Stmt *&Exit) const {
+/// Whether the program ends after the last statement of \p B (of \p FD)
+/// with status 0; sets \p Exit to that statement.
+static bool endsProgramWithSuccess(const CFGBlock *B, const FunctionDecl *FD,
+                                   ASTContext &Ctx, const Stmt *&Exit) {
   const Stmt *Last = nullptr;
   for (const CFGElement &E : *B)
     if (const Stmt *S = FunctionCfg::stmtOf(E))
@@ -2046,7 +2048,6 @@ bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
                       !Status->EvaluateAsInt(R, Ctx) ||
                       !R.Val.getInt().isZero());
   };
-  const FunctionDecl *FD = Cfg.function();
   if (const auto *C = dyn_cast_or_null<CallExpr>(Last)) {
     const FunctionDecl *Callee = C->getDirectCallee();
     const ApiFunction *Api = CudaApiModel::lookup(Callee);
@@ -2062,6 +2063,11 @@ bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
   const auto *Ret = dyn_cast_or_null<ReturnStmt>(Last);
   Exit = Ret;
   return !(Ret && FailingStatus(Ret->getRetValue()));
+}
+
+bool FunctionAsyncWork::endsProgramCleanly(const CFGBlock *B,
+                                           const Stmt *&Exit) const {
+  return endsProgramWithSuccess(B, Cfg.function(), Ctx, Exit);
 }
 
 std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
@@ -2104,6 +2110,17 @@ AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
     return {};
   const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
   if (!Cfg || !queuesWork(FD))
+    return {};
+  // Only a function where the program ends successfully has anything to
+  // report: solve the others not at all.
+  bool EndsProgram = false;
+  for (const CFGBlock::AdjacentBlock &P : Cfg->graph().getExit().preds()) {
+    const Stmt *Exit = nullptr;
+    if (const CFGBlock *B = P.getReachableBlock();
+        B && endsProgramWithSuccess(B, FD, Ctx, Exit))
+      EndsProgram = true;
+  }
+  if (!EndsProgram)
     return {};
   collectTranslationUnitFacts();
   const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);

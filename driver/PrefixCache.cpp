@@ -342,6 +342,12 @@ PreambleProblem preambleProblem(const PreambleHeaders &Headers,
       Note(Line, "'" + F.getName().str() +
                      "' has no include guard, and the file includes it again");
   for (auto [F, Line] : Headers.User) {
+    // A precompiled header names its files by whole paths: findings in a
+    // header found through a relative folder would name it differently.
+    if (!llvm::sys::path::is_absolute(F.getName()))
+      Note(Line, "'" + F.getName().str() +
+                     "' is found through a relative folder, and findings in "
+                     "it would name it by its whole path");
     auto Buf = llvm::MemoryBuffer::getFile(absolute(Dir, F.getName()));
     if (!Buf || (*Buf)->getBuffer().contains("__CUDA_ARCH__"))
       Note(Line, "'" + F.getName().str() +

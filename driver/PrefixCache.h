@@ -24,10 +24,12 @@
 // preprocessor or clang's warnings in those headers, which a precompiled
 // header no longer replays). It is built when several files of the run
 // open with the same lines, or when an earlier run saw them; it is not
-// used when a header it includes directly has no include guard (the file
-// includes it again), a header sets NDEBUG (which <assert.h> reads again)
-// or a non-system header it reads tests __CUDA_ARCH__ (the checks read
-// those conditionals from the preprocessor). The folder
+// used from the first #include line whose header has no include guard
+// (the file includes it again), sets NDEBUG (which <assert.h> reads
+// again), or reads a non-system header that tests __CUDA_ARCH__ (the
+// checks read those conditionals from the preprocessor) or is found
+// through a relative folder (a precompiled header names it by its whole
+// path, and findings in it would too). The folder
 // is kept under a size limit, least recently used first.
 //
 //===----------------------------------------------------------------------===//
