@@ -220,6 +220,20 @@ historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
   const CFG &G = Cfg.graph();
   std::vector<std::optional<BranchHistory>> In(G.getNumBlockIDs());
   In[G.getEntry().getBlockID()] = BranchHistory();
+  // The fact of each edge, found once. A function whose branches say
+  // nothing about unchanging variables has empty histories everywhere.
+  std::vector<llvm::SmallVector<std::optional<EdgeFact>, 2>> Facts(
+      G.getNumBlockIDs());
+  bool AnyFact = false;
+  for (const CFGBlock *B : G) {
+    auto &Here = Facts[B->getBlockID()];
+    for (unsigned I = 0; I < B->succ_size(); ++I) {
+      Here.push_back(edgeFact(B, I, Ctx, IsUnchanging));
+      AnyFact |= Here.back().has_value();
+    }
+  }
+  if (!AnyFact)
+    return In;
   // A must-analysis: histories only shrink, so a few sweeps settle it.
   for (unsigned Sweep = 0, Changed = 1; Changed && Sweep < 20; ++Sweep) {
     Changed = 0;
@@ -234,7 +248,7 @@ historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
         if (!To)
           continue;
         BranchHistory Out = *Here;
-        if (std::optional<EdgeFact> E = edgeFact(B, I, Ctx, IsUnchanging))
+        if (const std::optional<EdgeFact> &E = Facts[B->getBlockID()][I])
           if (!Out.add(*E))
             continue;
         std::optional<BranchHistory> &Dest = In[To->getBlockID()];

@@ -69,8 +69,9 @@ private:
 };
 
 /// The history that holds on every path from the entry to each block
-/// (indexed by block ID; nullopt for blocks no path reaches), so that a
-/// walk starting inside the function knows which branches led there.
+/// (indexed by block ID; nullopt for blocks no path reaches, and for all
+/// but the entry when no branch says anything), so that a walk starting
+/// inside the function knows which branches led there.
 std::vector<std::optional<BranchHistory>>
 historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
                  UnchangingPredicate IsUnchanging);
