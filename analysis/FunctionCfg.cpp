@@ -362,9 +362,13 @@ void TranslationUnitAnalyses::reset() {
   CurrentCtx = nullptr;
 }
 
-/// How many CFGs startFunction() keeps: the current function's and those of
-/// the functions used just before it (a caller's callees, a callee's caller).
-static constexpr unsigned KeptCfgs = 16;
+/// How many CFGs startFunction() keeps: those of the functions used last.
+/// The scans over the translation unit (summaries, storage) visit functions
+/// in another order than the checks; with only the last few kept, most
+/// CFGs were built twice. Keeping them all cost no peak memory on the
+/// generated 32,000-line file (docs/performance.md), so only very large
+/// translation units drop any, a quarter at a time.
+static constexpr unsigned KeptCfgs = 4096;
 
 void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
@@ -382,7 +386,7 @@ void TranslationUnitAnalyses::startFunction(const FunctionDecl *FD) {
   for (const auto &Entry : Cfgs)
     ByUse.push_back({LastUse.lookup(Entry.first), Entry.first});
   llvm::sort(ByUse);
-  for (unsigned I = 0, N = ByUse.size() - KeptCfgs; I != N; ++I) {
+  for (unsigned I = 0, N = ByUse.size() - KeptCfgs * 3 / 4; I != N; ++I) {
     Cfgs.erase(ByUse[I].second);
     LastUse.erase(ByUse[I].second);
   }
