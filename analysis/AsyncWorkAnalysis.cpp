@@ -2117,8 +2117,10 @@ AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
   for (const CFGBlock::AdjacentBlock &P : Cfg->graph().getExit().preds()) {
     const Stmt *Exit = nullptr;
     if (const CFGBlock *B = P.getReachableBlock();
-        B && endsProgramWithSuccess(B, FD, Ctx, Exit))
+        B && endsProgramWithSuccess(B, FD, Ctx, Exit)) {
       EndsProgram = true;
+      break;
+    }
   }
   if (!EndsProgram)
     return {};

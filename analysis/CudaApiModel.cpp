@@ -397,8 +397,6 @@ std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
     // block.sync() calls a static member: the class is the object's.
     GroupType = objectTypeOf(Call);
-    if (GroupType.isNull() && Method->isInstance())
-      GroupType = Method->getThisType()->getPointeeType();
   } else if (!Global && isInCooperativeGroups(FD) && Call->getNumArgs() >= 1) {
     GroupType = Call->getArg(0)->getType();
   } else if (!Global) {

@@ -249,10 +249,6 @@ public:
 
   const KernelLaunches &launchesOf(const FunctionDecl *Kernel);
   llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
-  llvm::DenseMap<const FunctionDecl *,
-                 llvm::SmallVector<const FunctionDecl *, 4>>
-      KernelsByHost;
-  bool KernelsByHostIndexed = false;
   llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
   sharedMemoryLimitRaises(const FunctionDecl *Kernel);
 
@@ -289,6 +285,10 @@ private:
   bool Collected = false;
   std::unique_ptr<Collector> C;
   llvm::DenseSet<const FunctionDecl *> Escaped;
+  /// The kernels each function launches (collect()).
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<const FunctionDecl *, 4>>
+      KernelsByHost;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<KernelLaunches>> Known;
   llvm::DenseMap<const FunctionDecl *,
                  std::unique_ptr<llvm::DenseMap<const VarDecl *, VarUse>>>
@@ -305,6 +305,13 @@ void LaunchConfiguration::Impl::collect() {
   C = std::make_unique<Collector>(Ctx.getSourceManager());
   C->TraverseDecl(Ctx.getTranslationUnitDecl());
   Escaped = C->finish();
+  // Which kernels each function launches, in the order of C->Launches.
+  for (auto &[Kernel, Sites] : C->Launches) {
+    llvm::SmallPtrSet<const FunctionDecl *, 4> Hosts;
+    for (auto &Site : Sites)
+      if (Hosts.insert(Site.second).second)
+        KernelsByHost[Site.second].push_back(Kernel);
+  }
 }
 
 bool LaunchConfiguration::Impl::allVisible(const FunctionDecl *Kernel) {
@@ -1250,16 +1257,6 @@ LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
 llvm::SmallVector<const LaunchSite *, 4>
 LaunchConfiguration::Impl::sitesIn(const FunctionDecl *Host) {
   collect();
-  if (!KernelsByHostIndexed) {
-    // Which kernels each function launches, in the order of C->Launches.
-    for (auto &[Kernel, Sites] : C->Launches) {
-      llvm::SmallPtrSet<const FunctionDecl *, 4> Hosts;
-      for (auto &Site : Sites)
-        if (Hosts.insert(Site.second).second)
-          KernelsByHost[Site.second].push_back(Kernel);
-    }
-    KernelsByHostIndexed = true;
-  }
   llvm::SmallVector<const LaunchSite *, 4> Out;
   auto Launched = KernelsByHost.find(Host);
   if (Launched == KernelsByHost.end())

@@ -1574,8 +1574,9 @@ void MemorySpaceAnalysis::collectCallSites() {
     return;
   CallSitesCollected = true;
   CallSiteCollector C(CallSites, UnknownCallers, Ctx.getSourceManager());
-  // The traversal scope: with a precompiled prefix, the declarations parsed
-  // in this run (driver/PrefixCache); otherwise the translation unit.
+  // The traversal scope: with a precompiled header, the declarations parsed
+  // in this run and its own outside system headers (driver/PrefixCache.h);
+  // otherwise the translation unit.
   std::vector<Decl *> Scope = Ctx.getTraversalScope();
   if (Scope.size() == 1 && isa<TranslationUnitDecl>(Scope.front())) {
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls())

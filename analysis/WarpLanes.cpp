@@ -165,12 +165,7 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
       Call ? dyn_cast_or_null<CXXMethodDecl>(Call->getDirectCallee()) : nullptr;
   bool Builtin = !MD || !MD->getIdentifier() ||
                  MD->getName().starts_with("__fetch_builtin_");
-  QualType Group;
-  if (!Builtin) {
-    Group = CudaApiModel::objectTypeOf(Call);
-    if (Group.isNull() && MD->isInstance())
-      Group = MD->getThisType()->getPointeeType();
-  }
+  QualType Group = Builtin ? QualType() : CudaApiModel::objectTypeOf(Call);
   switch (Source) {
   case TS_BlockInGrid:
   case TS_GridDim:

@@ -733,19 +733,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   if (!NoPrefixCache)
     if (std::string PrefixDir = cudatidy::prefixCacheDir(Dir);
         !PrefixDir.empty())
-    {
       Prefix.emplace(PrefixDir);
-      // CUDA_TIDY_PREFIX_MAX_MB: the most the folder keeps (default 4096).
-      uint64_t MaxMB;
-      if (std::optional<std::string> Env =
-              llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_MAX_MB");
-          Env && !llvm::StringRef(*Env).getAsInteger(10, MaxMB))
-        Prefix->setSizeLimit(MaxMB << 20);
-      // CUDA_TIDY_PREFIX_PREAMBLE=off: the implicit prefix alone.
-      if (std::optional<std::string> Env =
-              llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_PREAMBLE"))
-        Prefix->setPreambles(*Env != "off");
-    }
   if (!NoCache) {
     if (!Dir.empty() && Dir != "off")
       Cache.emplace(Dir, cudatidy::toolIdentity(llvm::sys::fs::getMainExecutable(

@@ -88,17 +88,14 @@ size_t inputIndex(const tooling::CompileCommand &C) {
   return Found;
 }
 
-/// What the key hashes besides the command: the content of each
-/// force-included header (the compatibility header among them).
-void hashIncludes(const tooling::CompileCommand &C, std::string &Text) {
+/// The force-included headers of \p C (-include), absolute.
+std::vector<std::string> forcedIncludes(const tooling::CompileCommand &C) {
+  std::vector<std::string> Paths;
   const std::vector<std::string> &Args = C.CommandLine;
-  for (size_t I = 0; I + 1 < Args.size(); ++I) {
-    if (Args[I] != "-include")
-      continue;
-    auto Buf = llvm::MemoryBuffer::getFile(absolute(C.Directory, Args[I + 1]));
-    Text += std::string("\0include-content\0", 17);
-    Text += Buf ? (*Buf)->getBuffer() : llvm::StringRef("<unreadable>");
-  }
+  for (size_t I = 0; I + 1 < Args.size(); ++I)
+    if (Args[I] == "-include")
+      Paths.push_back(absolute(C.Directory, Args[I + 1]));
+  return Paths;
 }
 
 std::string readInputsFile(llvm::StringRef Path);
@@ -254,11 +251,6 @@ std::string firstLines(llvm::StringRef Text, unsigned N) {
     End = Next == llvm::StringRef::npos ? Text.size() : Next + 1;
   }
   return Text.take_front(End).str();
-}
-
-/// The key of the prefix stored as \p Pch.
-std::string keyOf(llvm::StringRef Pch) {
-  return llvm::sys::path::stem(Pch).str();
 }
 
 /// Stamps the prefix described by \p InputsPath as used now (the size
@@ -467,6 +459,17 @@ private:
 
 } // namespace
 
+PrefixCache::PrefixCache(std::string Dir) : Dir(std::move(Dir)) {
+  uint64_t MaxMB;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_MAX_MB");
+      Env && !llvm::StringRef(*Env).getAsInteger(10, MaxMB))
+    SizeLimit = MaxMB << 20;
+  if (std::optional<std::string> Env =
+          llvm::sys::Process::GetEnv("CUDA_TIDY_PREFIX_PREAMBLE"))
+    PreamblesOn = *Env != "off";
+}
+
 std::string PrefixCache::path(const std::string &Key,
                               llvm::StringRef Ext) const {
   llvm::SmallString<256> P(Dir);
@@ -497,54 +500,48 @@ PrefixCache::argsFor(const tooling::CompileCommand &Command,
   // them, unless one of those folders shadows a header the prefix looked up.
   std::vector<std::string> Dirs;
   tooling::CompileCommand Shared = withoutIncludeDirs(Command, Dirs);
+  // The prefix for Preamble ("" for the implicit one alone); without a
+  // .pch when there is none, with the reason in Reason.
+  auto Find = [&](const std::string &Preamble, bool Pays,
+                  std::string &Reason) -> const Entry & {
+    if (!Dirs.empty()) {
+      Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                          Reason, Pays);
+      if (!E.Pch.empty() && !shadows(Dirs, E.Names))
+        return E;
+    }
+    return prepared(Command, ExtraArgsBefore, ExtraArgsAfter, Preamble,
+                    Reason, Pays);
+  };
+  auto Use = [](const Entry &E) -> std::vector<std::string> {
+    return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  };
   std::string NoPreamble;
   if (WithPreamble && PreamblesOn) {
     // The file's own leading includes, or as many of them as can stand in
-    // for the file's (a problem found by a build cuts the rest).
-    auto Try = [&](const tooling::CompileCommand &C) -> std::string {
-      std::string Preamble =
-          leadingIncludes(absolute(Command.Directory, Command.Filename));
-      for (int Attempt = 0; Attempt < 3 && !Preamble.empty(); ++Attempt) {
-        // A cut preamble is built at once: its whole was worth building.
-        Entry &E = prepared(C, ExtraArgsBefore, ExtraArgsAfter, Preamble,
-                            NoPreamble, /*Pays=*/Attempt > 0);
-        if (!E.Pch.empty()) {
-          if (Attempt == 0)
-            NoPreamble.clear();
-          return E.Pch;
-        }
-        if (!E.Usable)
-          break;
-        Preamble = firstLines(Preamble, E.Usable);
+    // for the file's (a problem found by a build cuts the rest; the cut is
+    // built at once, since its whole was worth building).
+    std::string Preamble =
+        leadingIncludes(absolute(Command.Directory, Command.Filename));
+    for (int Attempt = 0; Attempt < 3 && !Preamble.empty(); ++Attempt) {
+      std::string Reason;
+      const Entry &E = Find(Preamble, /*Pays=*/Attempt > 0, Reason);
+      if (!E.Pch.empty()) {
+        UsesPreamble = true;
+        Why = NoPreamble; // Why the last of them are left out, if they are.
+        return Use(E);
       }
-      return "";
-    };
-    std::string Pch;
-    if (!Dirs.empty()) {
-      Pch = Try(Shared);
-      if (!Pch.empty() && shadows(Dirs, entry(keyOf(Pch)).Names))
-        Pch.clear();
-    }
-    if (Pch.empty())
-      Pch = Try(Command);
-    if (!Pch.empty()) {
-      UsesPreamble = true;
-      Why = NoPreamble; // Why the last of them are left out, if they are.
-      return {"-Xclang", "-include-pch", "-Xclang", Pch};
+      NoPreamble = Reason;
+      if (!E.Usable)
+        break;
+      Preamble = firstLines(Preamble, E.Usable);
     }
   }
-  if (!Dirs.empty()) {
-    Entry &E = prepared(Shared, ExtraArgsBefore, ExtraArgsAfter, "", Why);
-    if (!E.Pch.empty() && !shadows(Dirs, E.Names)) {
-      Why = NoPreamble;
-      return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
-    }
-  }
-  Entry &E = prepared(Command, ExtraArgsBefore, ExtraArgsAfter, "", Why);
+  const Entry &E = Find("", /*Pays=*/false, Why);
   if (E.Pch.empty())
     return {};
   Why = NoPreamble;
-  return {"-Xclang", "-include-pch", "-Xclang", E.Pch};
+  return Use(E);
 }
 
 PrefixCache::Entry &
@@ -571,7 +568,10 @@ PrefixCache::prepared(const tooling::CompileCommand &Command,
     for (const std::string &A : *Args)
       Text += A + '\0';
   }
-  hashIncludes(Command, Text);
+  // The content of each force-included header (the compatibility header
+  // among them), read once a run.
+  for (const std::string &Header : forcedIncludes(Command))
+    Text += std::string("\0include-content\0", 17) + contentOf(Header);
   if (!Preamble.empty())
     Text += std::string("\0preamble\0", 10) + Preamble;
   std::string Key = hexHash(Text);
@@ -583,14 +583,14 @@ PrefixCache::prepared(const tooling::CompileCommand &Command,
   if (!E.Done) {
     prepare(E, Key, Placeholder, ExtraArgsBefore, ExtraArgsAfter, Preamble,
             Pays);
-    if (!E.Pch.empty())
+    if (!E.Pch.empty()) {
       E.Names = readNames(path(Key, "inputs"));
+      markUsed(path(Key, "inputs")); // Once a run is enough for the LRU.
+    }
   }
   E.Done = true;
   if (E.Pch.empty())
     Why = E.Why;
-  else
-    markUsed(path(Key, "inputs"));
   return E;
 }
 
@@ -710,6 +710,16 @@ std::string PrefixCache::build(const std::string &Key,
                       std::chrono::steady_clock::now() - Start)
                       .count();
   return "";
+}
+
+const std::string &PrefixCache::contentOf(const std::string &Path) {
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  auto [It, New] = Contents.try_emplace(Path);
+  if (New) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    It->second = Buf ? (*Buf)->getBuffer().str() : "<unreadable>";
+  }
+  return It->second;
 }
 
 bool PrefixCache::sharedInRun(const std::string &Preamble) {

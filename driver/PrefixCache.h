@@ -49,7 +49,9 @@ namespace cudatidy {
 
 class PrefixCache {
 public:
-  explicit PrefixCache(std::string Dir) : Dir(std::move(Dir)) {}
+  /// Reads CUDA_TIDY_PREFIX_MAX_MB (the most the folder keeps, default
+  /// 4096) and CUDA_TIDY_PREFIX_PREAMBLE (off: the implicit prefix alone).
+  explicit PrefixCache(std::string Dir);
 
   /// The arguments that make \p Command use its precompiled prefix, built
   /// first if needed; empty, with the reason in \p Why, when it has none.
@@ -66,10 +68,6 @@ public:
   /// several of them share is built in this run.
   void noteRunFiles(const std::vector<std::string> &Files);
 
-  /// The most bytes of precompiled headers the folder keeps.
-  void setSizeLimit(uint64_t Bytes) { SizeLimit = Bytes; }
-  /// Whether files' own leading includes are precompiled (default on).
-  void setPreambles(bool On) { PreamblesOn = On; }
 
   /// Whether \p Errors show that clang could not use the prefix (a
   /// precompiled header that is stale, corrupt or does not fit): the file
@@ -118,6 +116,8 @@ private:
   void evict(const std::string &Keep);
   /// Whether several files of the run open with \p Preamble.
   bool sharedInRun(const std::string &Preamble);
+  /// The content of the file \p Path, read once a run.
+  const std::string &contentOf(const std::string &Path);
   std::string path(const std::string &Key, llvm::StringRef Ext) const;
 
   std::string Dir;
@@ -126,6 +126,7 @@ private:
   unsigned Builds = 0;
   double BuildSeconds = 0;
   std::map<std::string, unsigned> PreambleUses;
+  std::map<std::string, std::string> Contents;
   uint64_t SizeLimit = uint64_t(4) << 30;
   bool PreamblesOn = true;
 };

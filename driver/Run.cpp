@@ -112,9 +112,11 @@ private:
   /// The cache key of file \p I ("" without cache); true when its findings
   /// were read from the cache.
   bool lookUp(size_t I, ClangTidyOptionsProvider &Provider, std::string &Key);
-  /// The arguments that give file \p I the precompiled prefix, if any.
+  /// The arguments that give file \p I the precompiled prefix, if any;
+  /// \p UsesPreamble: with the file's own leading includes.
   std::vector<std::string> prefixArgs(size_t I,
-                                      ClangTidyOptionsProvider &Provider);
+                                      ClangTidyOptionsProvider &Provider,
+                                      bool &UsesPreamble);
   /// Whether \p Opts enable cuda-* checks only: a file's own preamble is
   /// then precompiled too (PrefixCache.h).
   bool onlyCudaChecks(const ClangTidyOptions &Opts);
@@ -196,13 +198,14 @@ void Runner::note(const llvm::Twine &Message) {
 }
 
 std::vector<std::string>
-Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
+Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider,
+                   bool &UsesPreamble) {
+  UsesPreamble = false;
   if (!Settings.Prefix)
     return {};
   std::vector<clang::tooling::CompileCommand> Commands =
       Compilations.getCompileCommands(Files[I]);
   std::string Why;
-  bool UsesPreamble = false;
   std::vector<std::string> Args;
   if (Commands.size() != 1) {
     Why = "the file has several commands";
@@ -218,7 +221,6 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider) {
     ++PrefixUnused;
     note("'" + Files[I] + "' is parsed without a precompiled prefix: " + Why);
   } else if (UsesPreamble) {
-    ++PreambleUsed;
     if (!Why.empty())
       note("'" + Files[I] + "' uses the first of its leading includes only: " +
            Why);
@@ -255,7 +257,9 @@ void Runner::analyse(size_t I) {
   std::string Key;
   if (lookUp(I, *FileProvider, Key))
     return;
-  std::vector<std::string> PrefixArgs = prefixArgs(I, *FileProvider);
+  bool UsesPreamble;
+  std::vector<std::string> PrefixArgs =
+      prefixArgs(I, *FileProvider, UsesPreamble);
   // A crash loses this file's results only; a crashed file is not cached.
   std::vector<ClangTidyError> Errors;
   if (!analyseWith(I, PrefixArgs, FS, Errors)) {
@@ -275,6 +279,7 @@ void Runner::analyse(size_t I) {
       }
     } else {
       ++PrefixUsed;
+      PreambleUsed += UsesPreamble;
     }
   }
   Results.PerFile[I] = std::move(Errors);
