@@ -1,6 +1,7 @@
 //===- BranchCorrelation.cpp ----------------------------------------------===//
 
 #include "BranchCorrelation.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -175,15 +176,24 @@ bool BranchHistory::add(const EdgeFact &E) {
   return true;
 }
 
-void BranchHistory::meet(const BranchHistory &O) {
+bool BranchHistory::meet(const BranchHistory &O) {
+  if (this == &O)
+    return false;
+  bool Changed = false;
   for (auto It = Facts.begin(); It != Facts.end();) {
     auto Other = O.Facts.find(It->first);
     if (Other == O.Facts.end()) {
       It = Facts.erase(It);
+      Changed = true;
       continue;
     }
     ValueFact &A = It->second;
     const ValueFact &B = Other->second;
+    if (A == B) {
+      ++It;
+      continue;
+    }
+    ValueFact Before = A;
     if (A.HasOneOf && B.HasOneOf) {
       Values U(A.OneOf);
       U.append(B.OneOf.begin(), B.OneOf.end());
@@ -200,8 +210,10 @@ void BranchHistory::meet(const BranchHistory &O) {
       }));
     }
     bool Empty = A.HasOneOf ? A.OneOf.size() > MaxOneOf : A.Excludes.empty();
+    Changed |= Empty || !(A == Before);
     It = Empty ? Facts.erase(It) : std::next(It);
   }
+  return Changed;
 }
 
 size_t BranchHistory::hash() const {
@@ -234,10 +246,12 @@ historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
   }
   if (!AnyFact)
     return In;
-  // A must-analysis: histories only shrink, so a few sweeps settle it.
+  // A must-analysis: histories only shrink. Sweeps in reverse post-order
+  // settle it in a few passes (loops add one each).
+  PostOrderCFGView Order(&G);
   for (unsigned Sweep = 0, Changed = 1; Changed && Sweep < 20; ++Sweep) {
     Changed = 0;
-    for (const CFGBlock *B : G) {
+    for (const CFGBlock *B : Order) {
       const std::optional<BranchHistory> &Here = In[B->getBlockID()];
       if (!Here)
         continue;
@@ -247,19 +261,22 @@ historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
         const CFGBlock *To = Succ.getReachableBlock();
         if (!To)
           continue;
-        BranchHistory Out = *Here;
-        if (const std::optional<EdgeFact> &E = Facts[B->getBlockID()][I])
-          if (!Out.add(*E))
+        // The history along this edge: Here, with the edge's fact added.
+        std::optional<BranchHistory> WithEdge;
+        const BranchHistory *Out = &*Here;
+        if (const std::optional<EdgeFact> &E = Facts[B->getBlockID()][I]) {
+          WithEdge = *Here;
+          if (!WithEdge->add(*E))
             continue;
+          Out = &*WithEdge;
+        }
         std::optional<BranchHistory> &Dest = In[To->getBlockID()];
-        BranchHistory Before = Dest ? *Dest : BranchHistory();
-        bool Had = Dest.has_value();
-        if (!Dest)
-          Dest = Out;
-        else
-          Dest->meet(Out);
-        if (!Had || *Dest != Before)
+        if (!Dest) {
+          Dest = *Out;
           Changed = 1;
+        } else if (Dest->meet(*Out)) {
+          Changed = 1;
+        }
       }
     }
   }

@@ -60,8 +60,9 @@ public:
   /// Adds \p E; false when it contradicts a fact already held (the edge is
   /// then not a path).
   bool add(const EdgeFact &E);
-  /// Keeps what both this and \p O imply (a join of two paths).
-  void meet(const BranchHistory &O);
+  /// Keeps what both this and \p O imply (a join of two paths); true when
+  /// that changed this history.
+  bool meet(const BranchHistory &O);
   size_t hash() const;
 
 private:

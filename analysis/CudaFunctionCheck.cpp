@@ -56,7 +56,6 @@ void CudaFunctionCheck::registerPPCallbacks(const SourceManager &,
 
 void CudaFunctionCheck::onStartOfTranslationUnit() {
   TranslationUnitAnalyses::reset();
-  ThreadIndex.reset();
   Reported.clear();
   startTranslationUnit();
 }
@@ -74,9 +73,7 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 ThreadIndexAnalysis &CudaFunctionCheck::threadIndex(ASTContext &Ctx) {
-  if (!ThreadIndex)
-    ThreadIndex = std::make_unique<ThreadIndexAnalysis>(Ctx);
-  return *ThreadIndex;
+  return TranslationUnitAnalyses::get(Ctx).threadIndex();
 }
 
 bool CudaFunctionCheck::isMacroDefinedAt(StringRef Name,

@@ -70,7 +70,8 @@ protected:
   /// Whether macro \p Name is defined at \p Loc (after its #define, before
   /// any #undef; a -D definition is defined everywhere).
   bool isMacroDefinedAt(StringRef Name, SourceLocation Loc) const;
-  /// The thread-index analysis of this translation unit, made on first use.
+  /// The thread-index analysis of this translation unit, shared by every
+  /// check (TranslationUnitAnalyses::threadIndex).
   ThreadIndexAnalysis &threadIndex(ASTContext &Ctx);
   /// Where a finding at \p Loc is shown (userVisibleLocation), or an invalid
   /// location when the check reported there already: a template's findings
@@ -81,7 +82,6 @@ private:
   const Traits Kind;
   ArchConditionals Arch;
   Preprocessor *PP = nullptr;
-  std::unique_ptr<ThreadIndexAnalysis> ThreadIndex;
   llvm::DenseSet<unsigned> Reported;
 };
 

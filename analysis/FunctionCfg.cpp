@@ -4,6 +4,7 @@
 #include "AsyncWorkAnalysis.h"
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
+#include "ThreadIndexAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
@@ -14,6 +15,14 @@ namespace clang::tidy::cuda {
 
 FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
     : Function(FD), Graph(std::move(G)) {
+  BlocksById.resize(Graph->getNumBlockIDs());
+  unsigned Elements = 0;
+  for (const CFGBlock *B : *Graph)
+    if (B) {
+      BlocksById[B->getBlockID()] = B;
+      Elements += B->size();
+    }
+  Points.reserve(Elements);
   for (const CFGBlock *B : *Graph) {
     if (!B)
       continue;
@@ -21,13 +30,13 @@ FunctionCfg::FunctionCfg(const FunctionDecl *FD, std::unique_ptr<CFG> G)
       const Stmt *S = stmtOf((*B)[I]);
       if (!S)
         continue;
-      Points.try_emplace(S, CfgPoint{B, I});
+      Points.try_emplace(S, pack(B, I));
       // The CFG splits declarations with several variables into synthetic
       // single-variable statements: index them by variable.
       if (const auto *DS = dyn_cast<DeclStmt>(S))
         for (const Decl *D : DS->decls())
           if (const auto *VD = dyn_cast<VarDecl>(D))
-            DeclPoints.try_emplace(VD, CfgPoint{B, I});
+            DeclPoints.try_emplace(VD, pack(B, I));
     }
   }
 }
@@ -231,7 +240,7 @@ std::optional<CfgPoint> FunctionCfg::pointOf(const Stmt *S) const {
   auto It = Points.find(S);
   if (It == Points.end())
     return std::nullopt;
-  return It->second;
+  return unpack(It->second);
 }
 
 std::optional<CfgPoint>
@@ -239,7 +248,7 @@ FunctionCfg::declarationPointOf(const VarDecl *VD) const {
   auto It = DeclPoints.find(VD);
   if (It == DeclPoints.end())
     return std::nullopt;
-  return It->second;
+  return unpack(It->second);
 }
 
 void FunctionCfg::walk(
@@ -353,13 +362,37 @@ TranslationUnitAnalyses::asyncWork(const ArchConditionals &Arch) {
 
 LaunchConfiguration &TranslationUnitAnalyses::launches() {
   if (!Launches)
-    Launches = std::make_unique<LaunchConfiguration>(Ctx);
+    Launches = std::make_unique<LaunchConfiguration>(Ctx, threadIndex());
   return *Launches;
+}
+
+ThreadIndexAnalysis &TranslationUnitAnalyses::threadIndex() {
+  if (!ThreadIndex)
+    ThreadIndex = std::make_unique<ThreadIndexAnalysis>(Ctx);
+  return *ThreadIndex;
 }
 
 void TranslationUnitAnalyses::reset() {
   Current.reset();
   CurrentCtx = nullptr;
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUDA_TIDY_FREE_AT_EXIT 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define CUDA_TIDY_FREE_AT_EXIT 1
+#endif
+
+void TranslationUnitAnalyses::releaseWithoutFreeing() {
+#ifdef CUDA_TIDY_FREE_AT_EXIT
+  reset();
+#else
+  (void)Current.release();
+  CurrentCtx = nullptr;
+#endif
 }
 
 /// How many CFGs startFunction() keeps: those of the functions used last.

@@ -245,7 +245,7 @@ struct GridShape {
 
 class LaunchConfiguration::Impl {
 public:
-  explicit Impl(ASTContext &Ctx) : Ctx(Ctx), Facts(Ctx) {}
+  Impl(ASTContext &Ctx, ThreadIndexAnalysis &Facts) : Ctx(Ctx), Facts(Facts) {}
 
   const KernelLaunches &launchesOf(const FunctionDecl *Kernel);
   llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
@@ -281,7 +281,7 @@ private:
                 llvm::ArrayRef<Val> Args);
 
   ASTContext &Ctx;
-  ThreadIndexAnalysis Facts;
+  ThreadIndexAnalysis &Facts;
   bool Collected = false;
   std::unique_ptr<Collector> C;
   llvm::DenseSet<const FunctionDecl *> Escaped;
@@ -342,12 +342,17 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
   auto &Slot = Uses[FD];
   if (!Slot) {
     Slot = std::make_unique<llvm::DenseMap<const VarDecl *, VarUse>>();
-    ParentMap PM(FD->getBody());
+    // The CFG's parent map, which the checks build anyway.
+    std::optional<ParentMap> OwnParents;
+    const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(FD);
+    const ParentMap &PM =
+        Cfg ? Cfg->parents() : OwnParents.emplace(FD->getBody());
     // Walks every reference to a variable and classifies its use.
     struct Walker : RecursiveASTVisitor<Walker> {
-      ParentMap &PM;
+      const ParentMap &PM;
       llvm::DenseMap<const VarDecl *, VarUse> &Out;
-      Walker(ParentMap &PM, llvm::DenseMap<const VarDecl *, VarUse> &Out)
+      Walker(const ParentMap &PM,
+             llvm::DenseMap<const VarDecl *, VarUse> &Out)
           : PM(PM), Out(Out) {}
       /// \p S with the parentheses and no-op casts around it, and the
       /// parent of that.
@@ -1384,8 +1389,9 @@ SourceLocation LaunchSite::location() const {
   return Via ? Via->getBeginLoc() : Launch->getBeginLoc();
 }
 
-LaunchConfiguration::LaunchConfiguration(ASTContext &Ctx)
-    : P(std::make_unique<Impl>(Ctx)) {}
+LaunchConfiguration::LaunchConfiguration(ASTContext &Ctx,
+                                         ThreadIndexAnalysis &Facts)
+    : P(std::make_unique<Impl>(Ctx, Facts)) {}
 LaunchConfiguration::~LaunchConfiguration() = default;
 
 const KernelLaunches &

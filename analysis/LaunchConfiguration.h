@@ -137,7 +137,8 @@ struct IndexCoverage {
 /// TranslationUnitAnalyses (launches()).
 class LaunchConfiguration {
 public:
-  explicit LaunchConfiguration(ASTContext &Ctx);
+  /// \p Facts is the translation unit's thread-index analysis.
+  LaunchConfiguration(ASTContext &Ctx, ThreadIndexAnalysis &Facts);
   ~LaunchConfiguration();
 
   /// The launches of \p Kernel (any declaration of it).

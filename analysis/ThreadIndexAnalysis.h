@@ -118,7 +118,8 @@ struct IndexVerdict {
   unsigned Dims = 0;
 };
 
-/// The analysis of one translation unit. Owned by a check; CFGs come from
+/// The analysis of one translation unit, shared by the checks and the launch
+/// analysis through TranslationUnitAnalyses::threadIndex(); CFGs come from
 /// TranslationUnitAnalyses.
 class ThreadIndexAnalysis {
 public:

@@ -7,6 +7,7 @@
 #include "Run.h"
 #include "CrashIsolation.h"
 #include "StockCheckFilter.h"
+#include "FunctionCfg.h"
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -136,6 +137,7 @@ private:
   std::vector<std::string> CrashedCheck;
   std::vector<char> Crashed;
   std::atomic<size_t> Next{0};
+  unsigned NumJobs = 1;
   std::atomic<size_t> CacheHits{0}, CacheMisses{0};
   std::atomic<size_t> PrefixUsed{0}, PrefixUnused{0}, PreambleUsed{0};
   std::once_flag CacheWarning;
@@ -245,6 +247,9 @@ bool Runner::analyseWith(
         Errors = runFilteredClangTidy(FileContext, Commands, Files[I], FS,
                                       Settings.FixNotes);
         Stats[I] = FileContext.getStats();
+        // The last files of the run: the process exits next.
+        if (I + NumJobs >= Files.size())
+          clang::tidy::cuda::TranslationUnitAnalyses::releaseWithoutFreeing();
       },
       CrashedCheck[I]);
 }
@@ -308,10 +313,9 @@ void Runner::worker() {
 }
 
 RunResults Runner::run() {
-  unsigned NumJobs = Settings.Jobs
-                         ? Settings.Jobs
+  NumJobs = Settings.Jobs ? Settings.Jobs
                          : std::max(1u, std::thread::hardware_concurrency());
-  NumJobs = std::min<size_t>(NumJobs, Files.size());
+  NumJobs = std::max<size_t>(1, std::min<size_t>(NumJobs, Files.size()));
   if (Settings.Prefix)
     Settings.Prefix->noteRunFiles(Files);
   llvm::sys::SetInterruptFunction([] { Interrupted = true; });
