@@ -872,16 +872,20 @@ public:
     if (const ApiFunction *Api = CudaApiModel::lookup(C);
         Api && Api->ResetsDevice)
       DeviceReset = true;
-    auto Made = T.allocationMadeBy(C);
+    // What the call allocates, asked only when a storage's address is
+    // passed: the callee's summary is then needed.
+    std::optional<std::optional<std::pair<AllocationKind, int>>> Made;
     for (unsigned I = 0, N = C->getNumArgs(); I != N; ++I) {
       const Expr *Arg = C->getArg(I);
       if (const ValueDecl *S = addressedStorage(Arg)) {
         ++HandledAddr[S];
-        bool IsOut = Made && Made->second == static_cast<int>(I);
+        if (!Made)
+          Made = T.allocationMadeBy(C);
+        bool IsOut = *Made && (*Made)->second == static_cast<int>(I);
         if (IsOut && (isa<VarDecl>(S) || isOnThis(cast<UnaryOperator>(
                                              Arg->IgnoreParenCasts())
                                              ->getSubExpr())))
-          noteAllocation(S, C, Made->first);
+          noteAllocation(S, C, (*Made)->first);
         else
           Escaped.insert(S);
         continue;

@@ -1207,12 +1207,43 @@ int64_t ThreadIndexAnalysis::constantPart(const Expr *E) {
   return Keys(Ctx, nullptr).linear(E, nullptr).Const;
 }
 
+/// Whether a '%' appears in \p S, or in the single returned expression of
+/// a function that \p S calls (the fact builder reads conditions through
+/// those), to a depth of \p Depth calls.
+static bool mentionsRemainder(const Stmt *S, unsigned Depth) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    unsigned Depth;
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      Found |= BO->getOpcode() == BO_Rem;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *Def = nullptr;
+      if (Depth && C->getDirectCallee() && C->getDirectCallee()->hasBody(Def))
+        if (const Expr *Ret = singleReturnOf(Def))
+          Found |= mentionsRemainder(Ret, Depth - 1);
+      return !Found;
+    }
+  } F;
+  F.Depth = Depth;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 bool ThreadIndexAnalysis::isKnownMultiple(const Expr *A, const Expr *B,
                                           const Stmt *At,
                                           const FunctionDecl *FD) {
   auto VA = constantOf(strip(A), Ctx), VB = constantOf(strip(B), Ctx);
   if (VA && VB)
     return *VB != 0 && *VA % *VB == 0;
+  // Only a '%' gives a Multiple fact: without one, \p FD's bounds (a
+  // dataflow over its CFG) need not be solved.
+  auto [Known, New] = MentionsRemainder.try_emplace(FD, true);
+  if (New)
+    Known->second = FD->getBody() && mentionsRemainder(FD->getBody(), 9);
+  if (!Known->second)
+    return false;
   const FactList *Facts = boundsAt(At, FD);
   if (!Facts)
     return false;

@@ -195,6 +195,8 @@ private:
   std::map<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Functions;
   llvm::DenseMap<const FunctionDecl *, ThreadValue> ReturnSummaries;
   llvm::DenseMap<const FunctionDecl *, bool> SummaryInProgress;
+  /// Whether a '%' can reach a condition of each function (isKnownMultiple).
+  llvm::DenseMap<const FunctionDecl *, bool> MentionsRemainder;
   /// How deep valueOf() is: past a limit a value is taken as not derived
   /// from the thread (unknown, so the checks stay silent) instead of
   /// recursing on.

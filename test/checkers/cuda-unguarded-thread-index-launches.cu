@@ -75,6 +75,20 @@ __global__ void square(float *v, int n) {
   v[i] = v[i] * v[i];
 }
 
+// The same, the multiple checked through a helper that returns its test.
+__global__ void cube(float *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  v[i] = v[i] * v[i] * v[i];
+}
+
+static bool divides(int b, int n) { return n % b == 0; }
+
+static void cubeAll(float *f, int n) {
+  if (!divides(256, n))
+    return;
+  cube<<<(n + 255) / 256, 256>>>(f, n);
+}
+
 // Through the runtime's launch function, a floor-divided dim3 grid.
 __global__ void clear(int *p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
