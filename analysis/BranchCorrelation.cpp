@@ -150,9 +150,12 @@ std::optional<EdgeFact> edgeFact(const CFGBlock *From, unsigned SuccIndex,
 }
 
 bool BranchHistory::add(const EdgeFact &E) {
-  auto [It, New] = Facts.try_emplace(E.Var, E.Fact);
-  if (New)
+  auto It = llvm::lower_bound(
+      Facts, E.Var, [](const Entry &A, const VarDecl *V) { return A.first < V; });
+  if (It == Facts.end() || It->first != E.Var) {
+    Facts.insert(It, Entry(E.Var, E.Fact));
     return true;
+  }
   ValueFact &Old = It->second;
   const ValueFact &F = E.Fact;
   auto In = [](const Values &S) {
@@ -180,9 +183,12 @@ bool BranchHistory::meet(const BranchHistory &O) {
   if (this == &O)
     return false;
   bool Changed = false;
+  auto Other = O.Facts.begin();
   for (auto It = Facts.begin(); It != Facts.end();) {
-    auto Other = O.Facts.find(It->first);
-    if (Other == O.Facts.end()) {
+    // Both are sorted: walk O alongside.
+    while (Other != O.Facts.end() && Other->first < It->first)
+      ++Other;
+    if (Other == O.Facts.end() || Other->first != It->first) {
       It = Facts.erase(It);
       Changed = true;
       continue;

@@ -66,7 +66,10 @@ public:
   size_t hash() const;
 
 private:
-  std::map<const VarDecl *, ValueFact> Facts;
+  using Entry = std::pair<const VarDecl *, ValueFact>;
+  /// Sorted by variable: histories are copied and compared on every edge,
+  /// and hold a handful of variables.
+  llvm::SmallVector<Entry, 2> Facts;
 };
 
 /// The history that holds on every path from the entry to each block
