@@ -539,7 +539,7 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
   while (!Work.empty() && !Loss && Budget--) {
     Item It = Work.pop_back_val();
     const CFGBlock *B = It.Block;
-    PathState S = It.State;
+    PathState S = std::move(It.State);
     if (B == &Cfg.graph().getExit()) {
       Loss = AllocationLoss{AllocationLoss::StillLiveAtExit,
                             It.Last && isa<ReturnStmt>(It.Last) ? It.Last
