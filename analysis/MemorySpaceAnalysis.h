@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <map>
 #include <set>
 #include <memory>
@@ -136,7 +137,56 @@ struct PointerFact {
   static PointerFact join(const PointerFact &A, const PointerFact &B);
 };
 
-using MemoryState = std::map<LocKey, PointerFact>;
+/// The facts at one program point, by location: a vector sorted by key,
+/// with the part of std::map's interface the analysis uses. States hold a
+/// few locations and are copied into every block's entry, where a tree's
+/// node per location cost more than the facts themselves.
+class MemoryState {
+public:
+  using value_type = std::pair<LocKey, PointerFact>;
+  using iterator = std::vector<value_type>::iterator;
+  using const_iterator = std::vector<value_type>::const_iterator;
+
+  iterator begin() { return Entries.begin(); }
+  iterator end() { return Entries.end(); }
+  const_iterator begin() const { return Entries.begin(); }
+  const_iterator end() const { return Entries.end(); }
+  bool empty() const { return Entries.empty(); }
+  size_t size() const { return Entries.size(); }
+
+  iterator find(const LocKey &K) {
+    auto It = lowerBound(K);
+    return It != Entries.end() && It->first == K ? It : Entries.end();
+  }
+  const_iterator find(const LocKey &K) const {
+    return const_cast<MemoryState *>(this)->find(K);
+  }
+  size_t count(const LocKey &K) const { return find(K) != end(); }
+  PointerFact &operator[](const LocKey &K) {
+    auto It = lowerBound(K);
+    if (It == Entries.end() || !(It->first == K))
+      It = Entries.insert(It, value_type(K, PointerFact()));
+    return It->second;
+  }
+  iterator erase(const_iterator It) { return Entries.erase(It); }
+  size_t erase(const LocKey &K) {
+    auto It = find(K);
+    if (It == Entries.end())
+      return 0;
+    Entries.erase(It);
+    return 1;
+  }
+  bool operator==(const MemoryState &O) const { return Entries == O.Entries; }
+  bool operator!=(const MemoryState &O) const { return !(*this == O); }
+
+private:
+  iterator lowerBound(const LocKey &K) {
+    return std::lower_bound(
+        Entries.begin(), Entries.end(), K,
+        [](const value_type &E, const LocKey &K) { return E.first < K; });
+  }
+  std::vector<value_type> Entries;
+};
 
 class MemorySpaceAnalysis;
 
