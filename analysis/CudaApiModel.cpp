@@ -394,7 +394,7 @@ std::optional<BarrierInfo> CudaApiModel::barrierOf(const CallExpr *Call) {
   llvm::StringRef Group;
   QualType GroupType;
   bool Global = FD->getDeclContext()->getRedeclContext()->isTranslationUnit();
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
+  if (isa<CXXMethodDecl>(FD)) {
     // block.sync() calls a static member: the class is the object's.
     GroupType = objectTypeOf(Call);
   } else if (!Global && isInCooperativeGroups(FD) && Call->getNumArgs() >= 1) {
