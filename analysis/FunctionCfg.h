@@ -155,10 +155,10 @@ public:
   static void releaseWithoutFreeing();
 
   /// Tells the cache that the analysis of a new function, \p FD, starts
-  /// (checks call it first thing in check()). Only the CFGs of the few
-  /// functions used last are kept (callees are usually defined next to their
-  /// callers), so that memory stays bounded on large files; every check
-  /// analyses a matched function in turn, so its CFG is still built once.
+  /// (checks call it first thing in check()). Past 4,096 CFGs the quarter
+  /// used least recently is dropped, so that memory stays bounded on very
+  /// large files; every check analyses a matched function in turn, so its
+  /// CFG is still built once.
   void startFunction(const FunctionDecl *FD);
   /// startFunction(FD), then cfgOf(FD): what a check's check() calls for the
   /// function it matched.

@@ -943,8 +943,9 @@ int report(Session &S, cudatidy::RunResults &Run) {
 
 /// The analyses allocate and free many large maps. glibc's defaults give
 /// freed memory back to the kernel at once (trim, munmap), and the next
-/// allocation faults it in again: on the generated 32,000-line file that
-/// was a tenth of the run (docs/performance.md). Keep it in the process.
+/// allocation faults it in again: on the generated 32,000-line file a tenth
+/// of the run was spent in the kernel (docs/performance.md). Keep it in the
+/// process.
 static void keepFreedMemory() {
 #if defined(__GLIBC__)
   mallopt(M_MMAP_THRESHOLD, 32 << 20);

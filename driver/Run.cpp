@@ -314,7 +314,7 @@ void Runner::worker() {
 
 RunResults Runner::run() {
   NumJobs = Settings.Jobs ? Settings.Jobs
-                         : std::max(1u, std::thread::hardware_concurrency());
+                          : std::max(1u, std::thread::hardware_concurrency());
   NumJobs = std::max<size_t>(1, std::min<size_t>(NumJobs, Files.size()));
   if (Settings.Prefix)
     Settings.Prefix->noteRunFiles(Files);
