@@ -15,7 +15,6 @@
 #include "FunctionCfg.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include <map>
 #include <optional>
 #include <vector>
 

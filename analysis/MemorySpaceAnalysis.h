@@ -147,6 +147,21 @@ public:
   using iterator = std::vector<value_type>::iterator;
   using const_iterator = std::vector<value_type>::const_iterator;
 
+private:
+  // The same search over the vector, const or not.
+  template <typename Vector>
+  static auto lowerBound(Vector &Entries, const LocKey &K) {
+    return std::lower_bound(
+        Entries.begin(), Entries.end(), K,
+        [](const value_type &E, const LocKey &K) { return E.first < K; });
+  }
+  template <typename Vector>
+  static auto findIn(Vector &Entries, const LocKey &K) {
+    auto It = lowerBound(Entries, K);
+    return It != Entries.end() && It->first == K ? It : Entries.end();
+  }
+
+public:
   iterator begin() { return Entries.begin(); }
   iterator end() { return Entries.end(); }
   const_iterator begin() const { return Entries.begin(); }
@@ -154,16 +169,11 @@ public:
   bool empty() const { return Entries.empty(); }
   size_t size() const { return Entries.size(); }
 
-  iterator find(const LocKey &K) {
-    auto It = lowerBound(K);
-    return It != Entries.end() && It->first == K ? It : Entries.end();
-  }
-  const_iterator find(const LocKey &K) const {
-    return const_cast<MemoryState *>(this)->find(K);
-  }
+  iterator find(const LocKey &K) { return findIn(Entries, K); }
+  const_iterator find(const LocKey &K) const { return findIn(Entries, K); }
   size_t count(const LocKey &K) const { return find(K) != end(); }
   PointerFact &operator[](const LocKey &K) {
-    auto It = lowerBound(K);
+    auto It = lowerBound(Entries, K);
     if (It == Entries.end() || !(It->first == K))
       It = Entries.insert(It, value_type(K, PointerFact()));
     return It->second;
@@ -180,11 +190,6 @@ public:
   bool operator!=(const MemoryState &O) const { return !(*this == O); }
 
 private:
-  iterator lowerBound(const LocKey &K) {
-    return std::lower_bound(
-        Entries.begin(), Entries.end(), K,
-        [](const value_type &E, const LocKey &K) { return E.first < K; });
-  }
   std::vector<value_type> Entries;
 };
 
