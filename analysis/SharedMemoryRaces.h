@@ -1,0 +1,203 @@
+//===- SharedMemoryRaces.h - Races on __shared__ memory ---------*- C++ -*-===//
+//
+// Which elements of __shared__ memory two different threads of a block may
+// touch in one barrier interval, one of them writing. Each access of a
+// kernel (and of the __device__ helpers it calls) is read as a linear form
+// of the thread's index; from every access the CFG is walked forward to
+// the barriers that end its interval, and each access met on the way is
+// compared with it. docs/design.md, "Missing barriers", tells the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_SHAREDMEMORYRACES_H
+#define CUDA_TIDY_SHAREDMEMORYRACES_H
+
+#include "FunctionCfg.h"
+#include "ThreadIndexAnalysis.h"
+#include "VariableStores.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// The shared-memory race analysis of one translation unit. Create one per
+/// translation unit and ask it about each kernel in turn.
+class SharedMemoryRaces {
+public:
+  /// One subscript of a multi-dimensional element access, read as
+  /// Coeff * t[Coord] + sum(Uniform) + Const, where t is the thread's
+  /// (x, y, z) coordinate in its block and Coord is -1 when it has none.
+  struct DimIndex {
+    int Coord = -1;
+    int64_t Coeff = 0;
+    std::map<std::string, int64_t> Uniform;
+    std::map<std::string, const Expr *> UniformExprs;
+    int64_t Const = 0;
+  };
+
+  /// One read or write of a __shared__ array. One-dimensional arrays
+  /// indexed by the one-dimensional thread index have their index read as
+  /// Coeff * tid + sum(Uniform) + Const; multi-dimensional ones, and
+  /// flattened tiles indexed by threadIdx.y or .z, have Dims instead.
+  struct Access {
+    const Expr *At = nullptr;      ///< The subscript, or the scalar.
+    /// The kernel's CFG element where it happens: the call of the helper
+    /// for an access made in a __device__ helper.
+    const Stmt *Point = nullptr;
+    /// The function At is in, and its CFG element there.
+    const FunctionDecl *Fn = nullptr;
+    const Stmt *Local = nullptr;
+    /// The calls through which a helper makes the access, innermost first,
+    /// each with the function that makes it; empty for the kernel's own.
+    llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>
+        Calls;
+    /// The innermost call, or null.
+    const CallExpr *call() const {
+      return Calls.empty() ? nullptr : Calls.front().first;
+    }
+    const VarDecl *Array = nullptr;
+    bool Scalar = false;           ///< A '__shared__' scalar, not an array.
+    bool Read = false, Write = false;
+    int64_t Coeff = 0;
+    const Expr *Thread = nullptr;  ///< The tid expression, when Coeff != 0.
+    std::map<std::string, int64_t> Uniform; ///< Term text -> coefficient.
+    std::map<std::string, const Expr *> UniformExprs;
+    llvm::SmallVector<const VarDecl *, 2> Vars; ///< Variables in Uniform.
+    int64_t Const = 0;
+    bool Multi = false;
+    llvm::SmallVector<DimIndex, 3> Dims;
+  };
+  /// A linear form over the thread coordinates, with a part multiplied by
+  /// a non-constant uniform stride (Level 1).
+  struct Linear;
+
+  /// Two accesses by different threads that some path reaches one after
+  /// the other with no barrier between them: First, then Second. InWarp:
+  /// both are confined to one warp, where __syncwarp() would order them.
+  struct Race {
+    Access First, Second;
+    bool InWarp = false;
+  };
+
+  /// The races of \p Kernel, its own and those in the helpers it calls,
+  /// less those whose second access an earlier call already returned.
+  std::vector<Race> racesIn(const FunctionDecl &Kernel, const FunctionCfg &Cfg,
+                            ASTContext &Ctx);
+
+private:
+  bool readLinear(const Expr *E, int64_t Coeff, int Level, Linear &L,
+                  Access &A, const FunctionDecl *FD, ASTContext &Ctx,
+                  int Depth);
+  bool conflictsMulti(const Access &First, const Access &Second,
+                      bool GuardsHold, const FunctionDecl *FD);
+  bool separatesThreads(const Access &At, const Access &First,
+                        const Access &Second, const FunctionDecl *FD);
+  bool harmlessBound(const Expr *Bound, const Access &First,
+                     const Access &Second, const FunctionDecl *FD);
+  bool harmlessCondition(const Expr *Cond, const Access &First,
+                         const Access &Second, const FunctionDecl *FD);
+  bool varies(const Expr *E, const FunctionDecl *FD);
+  bool readIndex(const Expr *E, int64_t Coeff, Access &A,
+                 const FunctionDecl *FD, ASTContext &Ctx);
+  /// The argument a parameter of the helper being read is bound to, and
+  /// the function the argument is in.
+  const Expr *boundArgument(const Expr *E, const FunctionDecl *FD,
+                            const FunctionDecl *&ArgFn);
+  /// The shared array or scalar \p E names, through bound parameters.
+  const VarDecl *sharedVariableOf(const Expr *E, const FunctionDecl *FD,
+                                  unsigned &Rank);
+  const VariableStores &storesOf(const FunctionDecl *FD);
+  /// The conditions \p A is under, in its function and at the helper's
+  /// call, with their function and whether A is on their false side.
+  struct Condition {
+    const Expr *Cond;
+    const FunctionDecl *Fn;
+    bool Negated;
+  };
+  llvm::SmallVector<Condition, 4> conditionsOver(const Access &A);
+  bool underTileGuard(const Access &A);
+  bool noThreadAt(int64_t Offset);
+  /// The BoundFacts at \p A: in its function, and at the helper's call.
+  using FactIn = std::pair<const BoundFact *, const FunctionDecl *>;
+  llvm::SmallVector<FactIn, 8> factsAt(const Access &A, bool &Known);
+  /// Whether \p Callee, or a same-TU function it calls, waits at a block
+  /// barrier.
+  bool waitsAtBarrier(const FunctionDecl *Callee, int Depth);
+
+  bool isThreadId(const Expr *E, const FunctionDecl *FD);
+  bool isUniform(const Expr *E, const FunctionDecl *FD, int Depth);
+  /// Whether First then Second (by other threads) conflict; sets the
+  /// hazard kind. \p GuardsHold: no variable of the guards changed between.
+  bool conflicts(const Access &First, const Access &Second, bool GuardsHold,
+                 const FunctionDecl *FD);
+  bool guardedBelow(const Access &A, const std::string &RHSKey, int64_t Max,
+                    const FunctionDecl *FD);
+  bool hasThreadGuard(const Access &At, const Expr *Thread,
+                      const FunctionDecl *FD);
+  int64_t warpBound(const Access &A, const FunctionDecl *FD);
+  bool mentionsThread(const Expr *E, const FunctionDecl *FD);
+  bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
+  /// Whether \p A is made by one thread only, under 'if (tid == Thread)'.
+  bool onlyThread(const Access &A, const FunctionDecl *FD, int64_t &Thread);
+  /// Whether \p VD is the counter of a for loop whose body holds \p At.
+  bool isEnclosingLoopCounter(const VarDecl *VD, const Stmt *At,
+                              const FunctionDecl *FD);
+  bool readsOtherThreadsElement(const Access &Reader, const Access &Writer,
+                                const FunctionDecl *FD);
+
+  struct Candidate;
+  std::optional<Access> accessAt(const Stmt *S, const FunctionCfg &Cfg,
+                                 const FunctionDecl *FD,
+                                 llvm::SmallVector<const Expr *, 3> &Indices);
+  void addCandidate(Access A, const llvm::SmallVector<const Expr *, 3> &Indices,
+                    std::vector<Candidate> &Out, ASTContext &Ctx);
+  /// Binds \p Call's arguments to the parameters of \p Def; the accesses
+  /// of \p Def's body, through the calls \p Chain (innermost first).
+  void bindArguments(const CallExpr *Call, const FunctionDecl *Caller,
+                     const FunctionDecl *Def);
+  std::vector<Candidate>
+  accessesIn(const FunctionDecl *Def, const FunctionCfg &HelperCfg,
+             const decltype(Access::Calls) &Chain, ASTContext &Ctx);
+  void collectHelperAccesses(const CallExpr *Call, const Stmt *Point,
+                             std::vector<Candidate> &Out,
+                             ASTContext &Ctx);
+  /// Checks the accesses inside the helper \p Call calls against each
+  /// other, then the helpers it calls (\p Depth deep).
+  void checkHelperBody(const CallExpr *Call,
+                       decltype(Access::Calls) Chain, ASTContext &Ctx,
+                       int Depth);
+  std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
+                                           const FunctionDecl *FD,
+                                           ASTContext &Ctx);
+  std::vector<Access> chooseReadings(std::vector<Candidate> &Candidates);
+  void report(const Access &First, const Access &Second, bool InWarp);
+  void reportConflicts(const std::vector<Access> &Accesses,
+                       const FunctionCfg &Cfg, const FunctionDecl *FD,
+                       ASTContext &Ctx);
+
+  /// The stores of the kernel being checked, and of the helpers it calls.
+  const VariableStores *CurrentStores = nullptr;
+  std::map<const FunctionDecl *, VariableStores> HelperStores;
+  const FunctionDecl *Kernel = nullptr;
+  /// The parameters of the helper being read, and their arguments.
+  llvm::DenseMap<const ParmVarDecl *,
+                 std::pair<const Expr *, const FunctionDecl *>>
+      ArgumentOf;
+  llvm::DenseMap<const FunctionDecl *, bool> WaitsAtBarrier;
+  /// This translation unit's, set by checkFunction().
+  ThreadIndexAnalysis *Analysis = nullptr;
+  /// The second accesses of the races found so far in this translation
+  /// unit: each is one race's, however many kernels reach it.
+  llvm::DenseSet<const Expr *> Reported;
+  /// Where report() puts the races of the kernel being analysed.
+  std::vector<Race> *Found = nullptr;
+};
+
+
+} // namespace clang::tidy::cuda
+
+#endif
