@@ -26,11 +26,6 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
   std::vector<CompileCommand> Commands;
   if (Inner)
     Commands = Inner->getCompileCommands(FilePath);
-  for (CompileCommand &C : Commands) {
-    stripCompilerLauncher(C.CommandLine);
-    if (!C.CommandLine.empty() && isNvccCompiler(C.CommandLine.front()))
-      fromNvcc(C);
-  }
   if (Commands.empty()) {
     // No entry: the defaults, and the file's own folder for its headers.
     llvm::SmallString<256> Dir(llvm::sys::path::parent_path(FilePath));
@@ -42,8 +37,12 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
                                  FilePath.str()},
         "");
   }
+  auto Note = [this](const std::string &Message) {
+    if (Settings.Verbose)
+      verbose(Message);
+  };
   for (CompileCommand &C : Commands) {
-    adjust(C);
+    prepareCommand(C, Toolkit, Settings, Note);
     if (Settings.Verbose)
       verbose("analysing '" + C.Filename + "' with: " +
               llvm::join(C.CommandLine, " "));
@@ -58,11 +57,11 @@ void CudaCompilationDatabase::verbose(const std::string &Message) const {
     llvm::errs() << "cuda-tidy: note: " << Message << "\n";
 }
 
-void CudaCompilationDatabase::fromNvcc(CompileCommand &C) const {
+/// Replaces the nvcc command \p C by its clang translation.
+static void fromNvcc(CompileCommand &C, NoteFn Note) {
   NvccTranslation T = translateNvccCommand(C.CommandLine, C.Directory);
-  if (Settings.Verbose)
-    for (const std::string &N : T.Notes)
-      verbose("nvcc command of '" + C.Filename + "': " + N);
+  for (const std::string &N : T.Notes)
+    Note("nvcc command of '" + C.Filename + "': " + N);
   C.CommandLine = std::move(T.Args);
   // The entry's own file must be on the line: a "command" string with
   // shell syntax ("nvcc -c a.cu; touch x") is split into words, never run
@@ -78,9 +77,8 @@ void CudaCompilationDatabase::fromNvcc(CompileCommand &C) const {
     return A == F;
   };
   if (!llvm::any_of(llvm::drop_begin(C.CommandLine), Same)) {
-    if (Settings.Verbose)
-      verbose("nvcc command of '" + C.Filename + "': it does not name '" +
-              C.Filename + "' as an input; added it");
+    Note("nvcc command of '" + C.Filename + "': it does not name '" +
+         C.Filename + "' as an input; added it");
     C.CommandLine.push_back(C.Filename);
   }
 }
@@ -97,7 +95,9 @@ static bool explicitLanguage(const std::vector<std::string> &Args) {
       Args, [](const std::string &A) { return StringRef(A).starts_with("-x"); });
 }
 
-void CudaCompilationDatabase::adjust(CompileCommand &C) const {
+/// Adds the analysis flags to \p C (docs/design.md, "CUDA flags").
+static void adjust(CompileCommand &C, const std::optional<CudaToolkit> &Toolkit,
+                   const CommandSettings &Settings) {
   std::vector<std::string> &Args = C.CommandLine;
   bool ExplicitCuda = llvm::any_of(Args, [](const std::string &A) {
     return A == "-xcuda" || A == "--cuda-host-only" ||
@@ -108,7 +108,7 @@ void CudaCompilationDatabase::adjust(CompileCommand &C) const {
       ExplicitCuda = true;
   bool Cuda = ExplicitCuda || isCudaFileName(C.Filename);
   std::vector<std::string> Added;
-  if (!hasFlag(Args, "-resource-dir"))
+  if (Settings.AddResourceDir && !hasFlag(Args, "-resource-dir"))
     Added.push_back("-resource-dir=" CUDA_TIDY_CLANG_RESOURCE_DIR);
   if (Cuda && Toolkit) {
     if (!hasFlag(Args, "-x"))
@@ -164,6 +164,14 @@ void CudaCompilationDatabase::adjust(CompileCommand &C) const {
     Out.push_back(Args[I]);
   Out.insert(Out.end(), Settings.ExtraArgs.begin(), Settings.ExtraArgs.end());
   Args = std::move(Out);
+}
+
+void prepareCommand(CompileCommand &C, const std::optional<CudaToolkit> &Toolkit,
+                    const CommandSettings &Settings, NoteFn Note) {
+  stripCompilerLauncher(C.CommandLine);
+  if (!C.CommandLine.empty() && isNvccCompiler(C.CommandLine.front()))
+    fromNvcc(C, Note);
+  adjust(C, Toolkit, Settings);
 }
 
 /// Finds compile_commands.json in \p Dir or its parents.

@@ -4,6 +4,8 @@
 // found upwards from the first file), wrapped so that files it does not
 // know get a default command, nvcc commands are translated, and CUDA files
 // get the analysis flags (docs/driver.md, "Compile databases").
+// prepareCommand() is that one step on one command; cuda-clangd applies it
+// to every command clangd reads (clangd/ClangdHooks.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "CudaToolkit.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,7 +34,21 @@ struct CommandSettings {
   bool ExplicitGpuArch = false;
   /// --verbose: print each command and what nvcc translation dropped.
   bool Verbose = false;
+  /// Add clang's resource folder (CUDA_TIDY_CLANG_RESOURCE_DIR) to commands
+  /// that name none. cuda-clangd passes it to clangd's --resource-dir instead.
+  bool AddResourceDir = true;
 };
+
+/// Receives what prepareCommand() dropped or added, one line each.
+using NoteFn = llvm::function_ref<void(const std::string &)>;
+
+/// Makes the database's command \p C the one its file is analysed with: a
+/// compiler launcher removed, an nvcc command translated (NvccTranslation.h),
+/// and the flags of \p Settings added (the CUDA flags to a CUDA file, given a
+/// toolkit).
+void prepareCommand(clang::tooling::CompileCommand &C,
+                    const std::optional<CudaToolkit> &Toolkit,
+                    const CommandSettings &Settings, NoteFn Note);
 
 /// Wraps the project's compilation database: files it does not know get a
 /// default command, and CUDA files get the analysis flags.
@@ -51,8 +68,6 @@ public:
 
 private:
   void verbose(const std::string &Message) const;
-  void fromNvcc(clang::tooling::CompileCommand &C) const;
-  void adjust(clang::tooling::CompileCommand &C) const;
 
   std::unique_ptr<clang::tooling::CompilationDatabase> Inner;
   std::optional<CudaToolkit> Toolkit;

@@ -263,16 +263,10 @@ std::vector<std::string> cudaFlags(const cudatidy::CudaToolkit &TK) {
   return Flags;
 }
 
-/// Finds the compatibility header: share/cuda-tidy/include beside bin/, in
-/// the build tree as in an installation.
+/// Finds the compatibility header (cudatidy::findNvccCompatHeader).
 std::string findCompatHeader(const char *Argv0) {
-  std::string Exe = llvm::sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&findCompatHeader));
-  llvm::SmallString<256> P(
-      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
-  llvm::sys::path::append(P, "share", "cuda-tidy", "include",
-                          "cuda_tidy_nvcc_compat.h");
-  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+  return cudatidy::findNvccCompatHeader(llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCompatHeader)));
 }
 
 void error(const llvm::Twine &Message) {

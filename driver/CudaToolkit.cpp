@@ -222,6 +222,14 @@ std::vector<std::string> nvccCompatFlags(const CudaToolkit &TK) {
   return Flags;
 }
 
+std::string findNvccCompatHeader(llvm::StringRef Executable) {
+  llvm::SmallString<256> P(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Executable)));
+  llvm::sys::path::append(P, "share", "cuda-tidy", "include",
+                          "cuda_tidy_nvcc_compat.h");
+  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+}
+
 bool isCudaFileName(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   return Ext == ".cu" || Ext == ".cuh";

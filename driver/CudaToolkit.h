@@ -41,6 +41,11 @@ std::vector<std::string> cudaAnalysisFlags(const CudaToolkit &TK,
 /// the host compiler's omp.h.
 std::vector<std::string> nvccCompatFlags(const CudaToolkit &TK);
 
+/// The nvcc compatibility header of the installation that holds the
+/// executable \p Executable: share/cuda-tidy/include beside its bin/, in the
+/// build tree as once installed; "" when it is missing.
+std::string findNvccCompatHeader(llvm::StringRef Executable);
+
 /// The folder of gcc's omp.h ($CUDA_TIDY_HOST_COMPILER, else gcc on PATH,
 /// asked once with -print-file-name=include), when it holds omp.h; ""
 /// otherwise.
