@@ -6,6 +6,7 @@
 
 #include "CompilationDatabase.h"
 #include "NvccTranslation.h"
+#include "TorchSupport.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -42,6 +43,7 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
       verbose(Message);
   };
   for (CompileCommand &C : Commands) {
+    addTorchFlags(C);
     prepareCommand(C, Toolkit, Settings, Note);
     if (Settings.Verbose)
       verbose("analysing '" + C.Filename + "' with: " +
@@ -223,14 +225,22 @@ loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
       Path = std::string(P);
     }
     if (!llvm::sys::fs::exists(Path)) {
+      // A PyTorch extension's build.ninja or setup.py (TorchSupport.h).
+      if (llvm::sys::fs::is_directory(BuildPath))
+        if (auto DB = loadTorchBuildDatabase(BuildPath, Error); DB ||
+            !Error.empty())
+          return DB;
       Error = "no compile_commands.json in '" + BuildPath.str() + "'";
+      if (llvm::sys::fs::is_directory(BuildPath))
+        Error += " (nor a build.ninja written by torch's cpp_extension, nor "
+                 "a setup.py)";
       return nullptr;
     }
   } else {
     Path = findDatabaseUpwards(llvm::sys::path::parent_path(FirstFile));
   }
   if (Path.empty())
-    return nullptr;
+    return findTorchDatabaseFor(FirstFile, Error);
   // clang's reader keeps the entries before a syntax error and prints a
   // YAML message: a truncated file would pass for a smaller project.
   if (std::string Err = checkJsonSyntax(Path); !Err.empty()) {

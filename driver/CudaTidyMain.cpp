@@ -26,6 +26,7 @@
 #include "Report.h"
 #include "ResultCache.h"
 #include "Run.h"
+#include "TorchSupport.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -64,6 +65,7 @@ enum ExitCode {
   ExitFindings = 1,
   ExitAnalysisError = 2,
   ExitUsageError = 3,
+  ExitTorchMissing = 4, ///< a file includes torch's headers; no torch found
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
 };
 
@@ -238,6 +240,18 @@ cl::opt<bool> NoNvccCompat(
     cl::desc("Do not force-include the nvcc compatibility header "
              "(docs/nvcc-compat.md)"),
     cl::init(false), cl::cat(Category));
+cl::opt<std::string> PythonProgram(
+    "python",
+    cl::desc("The Python whose PyTorch gives the include folders of files "
+             "that include torch, ATen or c10 headers (default: "
+             "$CUDA_TIDY_PYTHON, else python3 on PATH); torch is located, "
+             "not imported"),
+    cl::value_desc("program"), cl::cat(Category));
+cl::opt<std::string> TorchInclude(
+    "torch-include",
+    cl::desc("PyTorch's include folder (the one holding torch/extension.h), "
+             "instead of finding it through Python"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -267,6 +281,17 @@ std::vector<std::string> cudaFlags(const cudatidy::CudaToolkit &TK) {
 std::string findCompatHeader(const char *Argv0) {
   return cudatidy::findNvccCompatHeader(llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&findCompatHeader)));
+}
+
+/// share/cuda-tidy/<Folder>/<Name> beside bin/, or "".
+std::string findSharedFile(const char *Argv0, StringRef Folder,
+                           StringRef Name) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findCompatHeader));
+  llvm::SmallString<256> P(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(P, "share", "cuda-tidy", Folder, Name);
+  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
 }
 
 void error(const llvm::Twine &Message) {
@@ -418,7 +443,8 @@ MaybeExit parseCommandLine(int argc, const char **argv, Session &S) {
           argc, argv,
           "cuda-tidy: finds bugs in CUDA programs.\n\n"
           "Exit codes: 0 no findings, 1 findings, 2 a file could not be "
-          "analysed, 3 usage or configuration error, 130 interrupted.\n"
+          "analysed, 3 usage or configuration error, 4 a file includes "
+          "PyTorch's headers and no PyTorch was found, 130 interrupted.\n"
           "Docs: docs/driver.md (nvcc databases, output formats, -j, "
           "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
@@ -510,6 +536,33 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
     return ExitClean;
   }
   return std::nullopt;
+}
+
+/// Files that include torch's headers need its include folders: from their
+/// command, or from the torch found through Python (driver/TorchSupport.h).
+MaybeExit checkTorchFound(Session &S) {
+  std::vector<std::string> Missing;
+  for (const std::string &F : S.Files) {
+    if (!cudatidy::includesTorchHeaders(F))
+      continue;
+    std::vector<CompileCommand> Commands =
+        S.Compilations->getCompileCommands(F);
+    if (llvm::none_of(Commands, [](const CompileCommand &C) {
+          return cudatidy::namesTorchInclude(C.CommandLine);
+        }))
+      Missing.push_back(F);
+  }
+  if (Missing.empty())
+    return std::nullopt;
+  std::string Why;
+  cudatidy::findTorch(Why);
+  error("'" + Missing.front() + "'" +
+        (Missing.size() > 1
+             ? " and " + std::to_string(Missing.size() - 1) + " other files"
+             : std::string()) +
+        (Missing.size() > 1 ? " include" : " includes") +
+        " PyTorch's headers, and PyTorch was not found: " + Why);
+  return ExitTorchMissing;
 }
 
 /// Loads the project's database ("--", then -p, then compile_commands.json
@@ -647,7 +700,7 @@ MaybeExit gatherInputs(Session &S) {
   Commands.Verbose = Verbose;
   S.Compilations = std::make_unique<cudatidy::CudaCompilationDatabase>(
       std::move(S.Database), S.Toolkit, std::move(Commands));
-  return std::nullopt;
+  return checkTorchFound(S);
 }
 
 /// Refuses combinations of output and gate options that cannot work, and
@@ -958,6 +1011,9 @@ int main(int argc, const char **argv) {
     return mergeReports();
   if (MaybeExit Exit = findToolkit(argv[0], S))
     return *Exit;
+  cudatidy::setTorchSettings(
+      {TorchInclude, PythonProgram, findSharedFile(argv[0], "python",
+                                                   "torch_setup_commands.py")});
   if (MaybeExit Exit = gatherInputs(S))
     return *Exit;
 

@@ -43,6 +43,13 @@ build_cuda_tidy() {
   cmake --build "$BUILD"
 }
 
+# PyTorch's C++ headers (the torch wheel's torch/include, cached under
+# build/torch) for the extension tests; skipped with CUDA_TIDY_SETUP_NO_TORCH=1.
+fetch_torch_headers() {
+  [ "${CUDA_TIDY_SETUP_NO_TORCH:-0}" = 1 ] && return 0
+  python3 "$ROOT/scripts/fetch-torch-headers" "$BUILD"
+}
+
 install_packages
 # scripts/test-sanitizers builds its own tree only.
-[ "${CUDA_TIDY_SETUP_NO_BUILD:-0}" = 1 ] || build_cuda_tidy
+[ "${CUDA_TIDY_SETUP_NO_BUILD:-0}" = 1 ] || { fetch_torch_headers && build_cuda_tidy; }

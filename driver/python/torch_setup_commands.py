@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Prints the compile commands of a PyTorch extension's setup.py, as a
+compile_commands.json array, without running it: the file is read with
+Python's own parser (ast) and the arguments of each CUDAExtension(...) or
+CppExtension(...) call are evaluated by a small interpreter that knows only
+literals, names assigned once at module level, string and list arithmetic,
+f-strings, os.path helpers and glob.glob. What it cannot evaluate is left
+out (an unknown include folder, a computed source list), never guessed.
+
+Usage: torch_setup_commands.py path/to/setup.py
+"""
+import ast
+import glob
+import json
+import os
+import shlex
+import sys
+
+UNKNOWN = object()
+
+
+class Evaluator:
+    def __init__(self, setup_py):
+        self.setup_py = os.path.abspath(setup_py)
+        self.root = os.path.dirname(self.setup_py)
+        self.names = {"__file__": self.setup_py}
+        self.assigned = {}
+
+    # Names bound once at module level (or in the function holding the
+    # setup() call) with a value we can evaluate.
+    def collect(self, tree):
+        counts = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        counts[t.id] = counts.get(t.id, 0) + 1
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                t = node.targets[0]
+                if isinstance(t, ast.Name) and counts.get(t.id) == 1:
+                    self.assigned[t.id] = node.value
+
+    def name(self, ident):
+        if ident in self.names:
+            return self.names[ident]
+        node = self.assigned.get(ident)
+        if node is None:
+            return UNKNOWN
+        self.names[ident] = UNKNOWN  # guards against a cycle
+        value = self.eval(node)
+        self.names[ident] = value
+        return value
+
+    def call(self, node):
+        f = node.func
+        dotted = []
+        while isinstance(f, ast.Attribute):
+            dotted.insert(0, f.attr)
+            f = f.value
+        if isinstance(f, ast.Name):
+            dotted.insert(0, f.id)
+        fname = ".".join(dotted)
+        args = [self.eval(a) for a in node.args]
+        if any(a is UNKNOWN for a in args) or node.keywords and fname not in (
+                "glob.glob", "glob"):
+            return UNKNOWN
+        if fname in ("os.path.join", "osp.join", "path.join", "join"):
+            return os.path.join(*args) if all(isinstance(a, str) for a in args) else UNKNOWN
+        if fname in ("os.path.dirname", "osp.dirname", "dirname"):
+            return os.path.dirname(args[0])
+        if fname in ("os.path.abspath", "osp.abspath", "os.path.realpath",
+                     "osp.realpath", "abspath", "realpath"):
+            return os.path.abspath(os.path.join(self.root, args[0]))
+        if fname in ("glob.glob", "glob"):
+            if not args or not isinstance(args[0], str):
+                return UNKNOWN
+            rec = any(k.arg == "recursive" and isinstance(k.value, ast.Constant)
+                      and k.value.value for k in node.keywords)
+            pattern = args[0] if os.path.isabs(args[0]) else os.path.join(self.root, args[0])
+            return sorted(glob.glob(pattern, recursive=rec))
+        if fname in ("str",) and len(args) == 1:
+            return str(args[0])
+        if fname in ("list", "sorted") and len(args) == 1 and isinstance(args[0], list):
+            return sorted(args[0]) if fname == "sorted" else list(args[0])
+        if len(dotted) >= 2 and dotted[-1] == "format":
+            base = self.eval(node.func.value)
+            if isinstance(base, str) and all(isinstance(a, (str, int)) for a in args):
+                try:
+                    return base.format(*args)
+                except (IndexError, KeyError):
+                    return UNKNOWN
+        return UNKNOWN
+
+    def eval(self, node):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    v = self.eval(e.value)
+                    if not isinstance(v, list):
+                        return UNKNOWN
+                    out.extend(v)
+                else:
+                    out.append(self.eval(e))
+            return out
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                key = self.eval(k) if k is not None else UNKNOWN
+                if isinstance(key, str):
+                    out[key] = self.eval(v)
+            return out
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            a, b = self.eval(node.left), self.eval(node.right)
+            if isinstance(a, str) and isinstance(b, str):
+                return a + b
+            if isinstance(a, list) and isinstance(b, list):
+                return a + b
+            return UNKNOWN
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for v in node.values:
+                if isinstance(v, ast.Constant):
+                    parts.append(str(v.value))
+                else:
+                    x = self.eval(v.value)
+                    if not isinstance(x, (str, int)):
+                        return UNKNOWN
+                    parts.append(str(x))
+            return "".join(parts)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+            g = node.generators[0]
+            seq = self.eval(g.iter)
+            if not isinstance(seq, list) or not isinstance(g.target, ast.Name) or g.ifs:
+                return UNKNOWN
+            out = []
+            saved = self.names.get(g.target.id, None)
+            for item in seq:
+                self.names[g.target.id] = item
+                out.append(self.eval(node.elt))
+            if saved is None:
+                self.names.pop(g.target.id, None)
+            else:
+                self.names[g.target.id] = saved
+            return out
+        return UNKNOWN
+
+
+def strings(value):
+    """The strings of a list that could be evaluated."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str)]
+
+
+def extension_commands(ev, call):
+    kind = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id
+    is_cuda = kind == "CUDAExtension"
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    name = ev.eval(kw["name"]) if "name" in kw else (
+        ev.eval(call.args[0]) if call.args else UNKNOWN)
+    sources = ev.eval(kw["sources"]) if "sources" in kw else (
+        ev.eval(call.args[1]) if len(call.args) > 1 else UNKNOWN)
+    includes = strings(ev.eval(kw["include_dirs"])) if "include_dirs" in kw else []
+    macros = ev.eval(kw["define_macros"]) if "define_macros" in kw else []
+    extra = ev.eval(kw["extra_compile_args"]) if "extra_compile_args" in kw else {}
+    if isinstance(extra, list):
+        extra = {"cxx": extra, "nvcc": []}
+    if not isinstance(extra, dict):
+        extra = {}
+    defines = []
+    for m in macros if isinstance(macros, list) else []:
+        if isinstance(m, (list, tuple)) and len(m) == 2 and isinstance(m[0], str):
+            defines.append("-D%s" % m[0] if m[1] is None else "-D%s=%s" % (m[0], m[1]))
+    common = ["-I" + (i if os.path.isabs(i) else os.path.join(ev.root, i))
+              for i in includes] + defines
+    if isinstance(name, str):
+        common.append("-DTORCH_EXTENSION_NAME=%s" % name.split(".")[-1])
+    out = []
+    for src in strings(sources):
+        path = src if os.path.isabs(src) else os.path.join(ev.root, src)
+        if not os.path.exists(path):
+            continue
+        cuda = path.endswith((".cu", ".cuh"))
+        if cuda and is_cuda:
+            args = ["nvcc"] + common + strings(extra.get("nvcc", [])) + ["-c", path]
+        else:
+            args = ["c++"] + common + strings(extra.get("cxx", [])) + ["-c", path]
+        out.append({"directory": ev.root, "file": path, "arguments": args})
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: torch_setup_commands.py setup.py", file=sys.stderr)
+        return 2
+    setup_py = sys.argv[1]
+    try:
+        with open(setup_py, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=setup_py)
+    except (OSError, SyntaxError, ValueError) as e:
+        print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
+        return 1
+    ev = Evaluator(setup_py)
+    ev.collect(tree)
+    commands = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        kind = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+        if kind in ("CUDAExtension", "CppExtension"):
+            commands.extend(extension_commands(ev, node))
+    seen, unique = set(), []
+    for c in commands:
+        if c["file"] not in seen:
+            seen.add(c["file"])
+            unique.append(c)
+    json.dump(unique, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
