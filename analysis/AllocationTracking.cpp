@@ -471,9 +471,11 @@ private:
   bool isHolder(const Expr *E, const PathState &S) const {
     return S.holds(pointerBase(E));
   }
+  /// A variable that only plain stores change: a store ends its branch
+  /// facts on the path (BranchHistory::forget), so a flag set before the
+  /// allocation still correlates its branch with the free.
   bool isUnchanging(const VarDecl *VD) const {
-    return !MemorySpaceAnalysis::get(T.Ctx, T.Arch)
-                .isModified(Cfg.function(), VD);
+    return !Cfg.hasIndirectUse(VD);
   }
   /// The histories at the function's blocks, shared by the walks of all
   /// its allocations.
@@ -532,8 +534,13 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
                         StatusUse.StoreStmt == A.StartStmt;
   // The branches every path to the allocation took.
   if (const std::optional<BranchHistory> &H =
-          branchHistories()[Start->Block->getBlockID()])
+          branchHistories()[Start->Block->getBlockID()]) {
     Initial.Branches = *H;
+    for (unsigned I = 0; I <= Start->Index && I < Start->Block->size(); ++I)
+      if (const VarDecl *V = variableStoredBy(FunctionCfg::stmtOf(
+              (*Start->Block)[I])))
+        Initial.Branches.forget(V);
+  }
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
   unsigned Budget = 20000;
   while (!Work.empty() && !Loss && Budget--) {
@@ -571,6 +578,8 @@ AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
     Last = St;
     if (step(St, S) == Done)
       return Done;
+    if (const VarDecl *V = variableStoredBy(St))
+      S.Branches.forget(V);
   }
   return Continue;
 }

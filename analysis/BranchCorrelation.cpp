@@ -222,6 +222,27 @@ bool BranchHistory::meet(const BranchHistory &O) {
   return Changed;
 }
 
+void BranchHistory::forget(const VarDecl *V) {
+  llvm::erase_if(Facts, [&](const Entry &E) { return E.first == V; });
+}
+
+const VarDecl *variableStoredBy(const Stmt *S) {
+  const Expr *Target = nullptr;
+  // A declaration met again in a loop gives the variable a new value.
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(S);
+      DS && DS->isSingleDecl())
+    return dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+      BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast_or_null<UnaryOperator>(S);
+           UO && UO->isIncrementDecrementOp())
+    Target = UO->getSubExpr();
+  const auto *DRE =
+      Target ? dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts()) : nullptr;
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 size_t BranchHistory::hash() const {
   llvm::hash_code H = llvm::hash_value(Facts.size());
   for (const auto &[VD, F] : Facts) {
@@ -258,9 +279,14 @@ historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
   for (unsigned Sweep = 0, Changed = 1; Changed && Sweep < 20; ++Sweep) {
     Changed = 0;
     for (const CFGBlock *B : Order) {
-      const std::optional<BranchHistory> &Here = In[B->getBlockID()];
-      if (!Here)
+      const std::optional<BranchHistory> &Entry = In[B->getBlockID()];
+      if (!Entry)
         continue;
+      // What the block's stores leave of the history.
+      std::optional<BranchHistory> Here = *Entry;
+      for (const CFGElement &E : *B)
+        if (const VarDecl *V = variableStoredBy(FunctionCfg::stmtOf(E)))
+          Here->forget(V);
       unsigned Index = 0;
       for (const CFGBlock::AdjacentBlock &Succ : B->succs()) {
         unsigned I = Index++;

@@ -5,7 +5,9 @@
 // `switch (mode) { case A: ... }` and its free in a second `switch (mode)`.
 // A path records what the branches it took say about such variables (a
 // BranchHistory); an edge that contradicts the history is not a path. The
-// queued-work analysis and the allocation walk share this.
+// queued-work analysis and the allocation walk share this. A variable
+// written after a branch on it no longer correlates with it: a plain store
+// (assignment, increment) ends what the history knows about it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +41,8 @@ struct EdgeFact {
 };
 
 /// Which variables may be correlated: locals and parameters that the
-/// function never modifies (the caller decides what "never" means).
+/// function never modifies, or modifies only by plain stores, which end
+/// their facts (the caller decides).
 using UnchangingPredicate = llvm::function_ref<bool(const VarDecl *)>;
 
 /// The fact that taking successor \p SuccIndex of \p From gives: the true
@@ -63,6 +66,8 @@ public:
   /// that changed this history.
   bool meet(const BranchHistory &O);
   size_t hash() const;
+  /// Drops what is known of \p V (a store to it).
+  void forget(const VarDecl *V);
 
 private:
   using Entry = std::pair<const VarDecl *, ValueFact>;
@@ -71,10 +76,17 @@ private:
   llvm::SmallVector<Entry, 2> Facts;
 };
 
+/// The local variable or parameter that \p S stores to directly: the
+/// left side of an assignment (compound or not), the operand of an
+/// increment or decrement, or the variable a declaration (re)initializes;
+/// null otherwise.
+const VarDecl *variableStoredBy(const Stmt *S);
+
 /// The history that holds on every path from the entry to each block
 /// (indexed by block ID; nullopt for blocks no path reaches, and for all
 /// but the entry when no branch says anything), so that a walk starting
-/// inside the function knows which branches led there.
+/// inside the function knows which branches led there. Stores to a
+/// variable in a block end its facts there (variableStoredBy).
 std::vector<std::optional<BranchHistory>>
 historiesAtEntry(const FunctionCfg &Cfg, ASTContext &Ctx,
                  UnchangingPredicate IsUnchanging);

@@ -3,6 +3,7 @@
 #include "LaunchConfiguration.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
+#include "MemorySpaceAnalysis.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -1407,6 +1408,91 @@ LaunchConfiguration::sitesIn(const FunctionDecl *Host) {
 llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>
 LaunchConfiguration::sharedMemoryLimitRaises(const FunctionDecl *Kernel) {
   return P->sharedMemoryLimitRaises(Kernel);
+}
+
+namespace {
+
+/// The elements the buffer passed at \p Site for the kernel's pointer
+/// parameter \p PtrParam holds past the value of \p Count, evaluated at
+/// the launch.
+std::optional<int64_t> elementsPast(const LaunchSite &Site, unsigned PtrParam,
+                                    const Expr *Count,
+                                    MemorySpaceAnalysis &MSA) {
+  const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(Site.Launch);
+  // A launcher's arguments are its parameters: their buffers are the
+  // callers'.
+  if (!Launch || Site.Via || !Count || PtrParam >= Launch->getNumArgs() ||
+      PtrParam >= Site.Kernel->getNumParams())
+    return std::nullopt;
+  QualType Elem =
+      Site.Kernel->getParamDecl(PtrParam)->getType()->getPointeeType();
+  ASTContext &Ctx = MSA.context();
+  if (Elem.isNull() || Elem->isIncompleteType() || Elem->isDependentType())
+    return std::nullopt;
+  int64_t ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+  const FunctionMemorySpaces *Host = MSA.analyse(Site.Host);
+  if (!Host || ElemBytes <= 0)
+    return std::nullopt;
+  PointerFact F = Host->factOf(Launch->getArg(PtrParam));
+  if (!F.isKnown() || F.Offset || F.Freed || !F.Size.Known)
+    return std::nullopt;
+  // A wrapper's size is read in the wrapper, with its parameters bound to
+  // the call's arguments.
+  const FunctionDecl *AllocFD = Site.Host;
+  if (F.Size.ViaCall) {
+    const FunctionDecl *Callee = F.Size.ViaCall->getDirectCallee();
+    if (!Callee || !Callee->hasBody(AllocFD))
+      return std::nullopt;
+  }
+  SymbolicSize Bytes = SymbolicSize::of(F.Size, MSA, AllocFD);
+  SymbolicSize Counted = SymbolicSize::of(Count, MSA, Site.Host);
+  if (!Bytes.valid() || !Counted.valid())
+    return std::nullopt;
+  std::optional<int64_t> Spare = Bytes.minus(Counted.times(ElemBytes)).constant();
+  if (!Spare || *Spare < 0)
+    return std::nullopt;
+  return *Spare / ElemBytes;
+}
+
+} // namespace
+
+std::optional<int64_t> LaunchConfiguration::elementsPastArgument(
+    const FunctionDecl *Kernel, unsigned PtrParam, unsigned CountParam,
+    MemorySpaceAnalysis &MSA) {
+  const KernelLaunches &L = launchesOf(Kernel);
+  if (!L.known())
+    return std::nullopt;
+  std::optional<int64_t> Least;
+  for (const LaunchSite &S : L.Sites) {
+    if (!S.ArgumentsKnown || CountParam >= S.Launch->getNumArgs())
+      return std::nullopt;
+    std::optional<int64_t> Room =
+        elementsPast(S, PtrParam, S.Launch->getArg(CountParam), MSA);
+    if (!Room)
+      return std::nullopt;
+    Least = Least ? std::min(*Least, *Room) : *Room;
+  }
+  return Least;
+}
+
+std::optional<int64_t> LaunchConfiguration::elementsPastExtent(
+    const FunctionDecl *Kernel, unsigned PtrParam, unsigned Dim,
+    MemorySpaceAnalysis &MSA) {
+  const KernelLaunches &L = launchesOf(Kernel);
+  if (!L.known() || Dim > 2)
+    return std::nullopt;
+  std::optional<int64_t> Least;
+  for (const LaunchSite &S : L.Sites) {
+    const LaunchDimension &D = S.Dims[Dim];
+    if (!S.ArgumentsKnown ||
+        (D.Cover != GridCover::Floor && D.Cover != GridCover::Exact))
+      return std::nullopt;
+    std::optional<int64_t> Room = elementsPast(S, PtrParam, D.Extent, MSA);
+    if (!Room)
+      return std::nullopt;
+    Least = Least ? std::min(*Least, *Room) : *Room;
+  }
+  return Least;
 }
 
 IndexCoverage LaunchConfiguration::coverage(const FunctionDecl *Kernel,

@@ -32,6 +32,7 @@
 
 namespace clang::tidy::cuda {
 
+class MemorySpaceAnalysis;
 class ThreadIndexAnalysis;
 
 /// How a launch's grid covers the data in one dimension.
@@ -151,6 +152,24 @@ public:
   /// source order (a launch in a launcher gives one site per call of it
   /// when its shape is settled by the callers).
   llvm::SmallVector<const LaunchSite *, 4> sitesIn(const FunctionDecl *Host);
+
+  /// How many elements, at every launch of \p Kernel, the buffer passed
+  /// for its pointer parameter \p PtrParam holds past the value passed for
+  /// its integer parameter \p CountParam: 1 for a buffer of 'n + 1'
+  /// elements launched with 'n'. The sizes come from the allocations the
+  /// memory-space analysis \p MSA sees at each launch; nullopt when a
+  /// launch's buffer or count cannot be read or their difference is not a
+  /// constant.
+  std::optional<int64_t> elementsPastArgument(const FunctionDecl *Kernel,
+                                              unsigned PtrParam,
+                                              unsigned CountParam,
+                                              MemorySpaceAnalysis &MSA);
+  /// The same, past the extent the grid of dimension \p Dim was computed
+  /// from ('n' in 'n / 256' blocks): 2 * R for a buffer padded by R on
+  /// each side. Every launch must keep its index within the extent.
+  std::optional<int64_t> elementsPastExtent(const FunctionDecl *Kernel,
+                                            unsigned PtrParam, unsigned Dim,
+                                            MemorySpaceAnalysis &MSA);
 
   /// A call that may raise a kernel's dynamic shared-memory limit.
   struct LimitRaise {

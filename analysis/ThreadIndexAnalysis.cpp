@@ -900,9 +900,15 @@ public:
   using Subst = ThreadIndexAnalysis::Subst;
   /// \p Modified, when given, says whether a variable of the analysed
   /// function is ever assigned after its declaration.
-  FactBuilder(ASTContext &Ctx, std::deque<BoundFact> &Arena, FactList &Out,
-              llvm::function_ref<bool(const VarDecl *)> Modified = nullptr)
-      : Ctx(Ctx), Arena(Arena), Out(Out), Modified(Modified) {}
+  /// \p SameValue, when given, says whether a variable that is assigned
+  /// holds at the condition the value it held at a flag's declaration.
+  FactBuilder(
+      ASTContext &Ctx, std::deque<BoundFact> &Arena, FactList &Out,
+      llvm::function_ref<bool(const VarDecl *)> Modified = nullptr,
+      llvm::function_ref<bool(const VarDecl *, const VarDecl *)> SameValue =
+          nullptr)
+      : Ctx(Ctx), Arena(Arena), Out(Out), Modified(Modified),
+        SameValue(SameValue) {}
 
   /// A comparison, a logical operator, a '!', or a bool, possibly
   /// combined with '&' or '|': 0 or 1.
@@ -949,24 +955,27 @@ public:
       return;
     }
     // bool valid = i < n; ... if (valid): the condition is the initializer,
-    // when neither the flag nor anything it reads is ever reassigned.
+    // when the flag is never reassigned and what it reads holds the same
+    // value at the flag and here (never reassigned, or the one store that
+    // reaches both: 'int i; i = ...; bool valid = i < n;').
     if (const auto *DRE = dyn_cast<DeclRefExpr>(C)) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (Modified && !S && VD && VD->isLocalVarDecl() &&
           VD->getType()->isBooleanType() && VD->hasInit() && !Modified(VD)) {
         bool Stable = true;
         struct Reads : RecursiveASTVisitor<Reads> {
-          llvm::function_ref<bool(const VarDecl *)> Modified;
+          FactBuilder &B;
+          const VarDecl *Flag;
           bool &Stable;
-          Reads(llvm::function_ref<bool(const VarDecl *)> M, bool &S)
-              : Modified(M), Stable(S) {}
+          Reads(FactBuilder &B, const VarDecl *Flag, bool &S)
+              : B(B), Flag(Flag), Stable(S) {}
           bool VisitDeclRefExpr(DeclRefExpr *R) {
             if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
-              if (Modified(V))
+              if (B.Modified(V) && !(B.SameValue && B.SameValue(V, Flag)))
                 Stable = false;
             return true;
           }
-        } Vis(Modified, Stable);
+        } Vis(*this, VD, Stable);
         Vis.TraverseStmt(const_cast<Expr *>(VD->getInit()));
         if (Stable)
           derive(VD->getInit(), Truth, S, Depth + 1);
@@ -1087,6 +1096,7 @@ private:
   std::deque<BoundFact> &Arena;
   FactList &Out;
   llvm::function_ref<bool(const VarDecl *)> Modified;
+  llvm::function_ref<bool(const VarDecl *, const VarDecl *)> SameValue;
   std::vector<std::unique_ptr<std::vector<const Expr *>>> Substs;
   std::vector<std::unique_ptr<Subst>> SubstNodes;
 };
@@ -1138,10 +1148,25 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
             auto It = F.EdgeFacts.find(Key);
             if (It == F.EdgeFacts.end()) {
               FactList Derived;
-              FactBuilder(Ctx, F.Arena, Derived,
-                          [&](const VarDecl *V) {
-                            return F.Modified.count(V) != 0;
-                          })
+              const FunctionCfg &Cfg = *F.Cfg;
+              FactBuilder(
+                  Ctx, F.Arena, Derived,
+                  [&](const VarDecl *V) { return F.Modified.count(V) != 0; },
+                  [&](const VarDecl *V, const VarDecl *Flag) {
+                    const Stmt *FlagDecl =
+                        Cfg.parents().getParent(Flag->getInit());
+                    const Expr *AtFlag =
+                        FlagDecl ? Cfg.uniqueReachingStore(V, FlagDecl)
+                                 : nullptr;
+                    // The value at the branch: after the block's last
+                    // element.
+                    const Stmt *Last = nullptr;
+                    for (const CFGElement &E : *B)
+                      if (const Stmt *St = FunctionCfg::stmtOf(E))
+                        Last = St;
+                    return AtFlag && Last &&
+                           AtFlag == Cfg.uniqueReachingStore(V, Last);
+                  })
                   .derive(Cond, Truth, nullptr);
               It = F.EdgeFacts.emplace(Key, std::move(Derived)).first;
             }
@@ -1353,6 +1378,7 @@ private:
         return V;
     V.K = IndexVerdict::PastBound;
     V.Fact = F;
+    V.Reach = Const + Off;
     return V;
   }
 

@@ -112,6 +112,10 @@ struct IndexVerdict {
   bool Whole = false;
   /// PastBound: the fact whose bound the index can reach.
   const BoundFact *Fact = nullptr;
+  /// PastBound: how far the index can reach past the fact's bound: it is
+  /// at most Fact->Bound + Reach - 1, so a buffer needs Bound + Reach
+  /// elements.
+  int64_t Reach = 0;
   /// The constant added to the whole index (1 for 'i + 1').
   int64_t Offset = 0;
   /// ThreadValue::Dims of the unguarded parts.

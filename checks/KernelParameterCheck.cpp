@@ -6,6 +6,7 @@
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
 #include "SourceLocations.h"
+#include "TypeFacts.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -42,19 +43,6 @@ bool KernelParameterCheck::isAllowedType(QualType T) const {
 }
 
 namespace {
-
-/// The special member of \p RD that makes its copies differ from a bitwise
-/// copy: a user-provided copy or move constructor or destructor.
-const FunctionDecl *userCopySemantics(const CXXRecordDecl *RD) {
-  if (const CXXDestructorDecl *D = RD->getDestructor();
-      D && D->isUserProvided())
-    return D;
-  for (const CXXConstructorDecl *C : RD->ctors())
-    if ((C->isCopyConstructor() || C->isMoveConstructor()) &&
-        C->isUserProvided())
-      return C;
-  return nullptr;
-}
 
 const CXXMethodDecl *firstVirtual(const CXXRecordDecl *RD) {
   for (const CXXMethodDecl *M : RD->methods())
@@ -94,7 +82,9 @@ std::optional<Reason> unsuitable(QualType T, unsigned Depth = 0) {
       R->Path.insert(R->Path.begin(), {F, F->getType(), F->getLocation()});
       return R;
     }
-  if (const FunctionDecl *Special = userCopySemantics(RD)) {
+  // Special members that are empty or copy member by member do what the
+  // launch's bitwise copy does.
+  if (const FunctionDecl *Special = copyWithEffects(RD)) {
     Reason R;
     R.Culprit = Special;
     R.CulpritClass = RD->getASTContext().getCanonicalTagType(RD);

@@ -2,6 +2,7 @@
 
 #include "MemcpySizeCheck.h"
 #include "MemoryCheckSupport.h"
+#include "TypeFacts.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -34,25 +35,9 @@ public:
   llvm::SmallVector<const UnaryExprOrTypeTraitExpr *, 4> Found;
 };
 
-/// The element type a pointer argument statically points to (before its
-/// conversion to void *), or null.
-QualType elementTypeOf(const Expr *Arg) {
-  const Expr *E = Arg->IgnoreParenImpCasts();
-  while (const auto *C = dyn_cast<ExplicitCastExpr>(E)) {
-    if (!C->getType()->isVoidPointerType())
-      break;
-    E = C->getSubExpr()->IgnoreParenImpCasts();
-  }
-  QualType T = E->getType();
-  if (const auto *PT = T->getAs<PointerType>())
-    T = PT->getPointeeType();
-  else if (!T->isArrayType())
-    return QualType();
-  // The elements of a 2-D or 3-D array are its scalars.
-  if (T->isArrayType())
-    return QualType(T->getBaseElementTypeUnsafe(), 0);
-  return T.getUnqualifiedType();
-}
+/// The element type a pointer argument's buffer holds, seen through casts
+/// to void * and to other element types, or null.
+QualType elementTypeOf(const Expr *Arg) { return bufferElementTypeOf(Arg); }
 
 /// Whether \p Bytes names a size: a sizeof in it, or in the initializer of
 /// a local it reads that is never modified (`size_t bytes = n * sizeof(T)`).

@@ -1,0 +1,754 @@
+//===- IndexOverruns.cpp --------------------------------------------------===//
+
+#include "IndexOverruns.h"
+#include "ArchConditionals.h"
+#include "CudaApiModel.h"
+#include "FunctionCfg.h"
+#include "MemorySpaceAnalysis.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "llvm/ADT/bit.h"
+#include <set>
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+bool isGlobalArray(const ValueDecl *D) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  return VD && VD->hasGlobalStorage() &&
+         CudaApiModel::isDeclaredDeviceVariable(VD) &&
+         !VD->hasAttr<CUDASharedAttr>() &&
+         !CudaApiModel::isDeclaredConstantVariable(VD) &&
+         VD->getType()->isArrayType();
+}
+
+const char *const ExtentNamesX[] = {
+    "n",      "N",     "size", "len",   "length",      "count",
+    "num",    "numElements",   "num_elements", "nelems", "width",
+    "cols",   "ncols", "nx",   "w",     "W",           "numCols",
+    "num_cols", "K"};
+const char *const ExtentNamesY[] = {"height", "rows",    "nrows",
+                                    "ny",     "h",       "H",
+                                    "numRows", "num_rows", "m", "M"};
+const char *const ExtentNamesZ[] = {"depth", "nz", "d", "D"};
+
+/// Whether \p P is an integer parameter named like an extent in the
+/// dimensions \p Dims (1 x, 2 y, 4 z), or like a size of any kind.
+bool isExtentNamed(const ParmVarDecl *P, unsigned Dims) {
+  if (!P->getIdentifier() || !P->getType()->isIntegerType() ||
+      P->getType()->isBooleanType())
+    return false;
+  auto In = [&](llvm::ArrayRef<const char *> Names) {
+    return llvm::is_contained(Names, P->getName());
+  };
+  if (((Dims & 1) && In(ExtentNamesX)) || ((Dims & 2) && In(ExtentNamesY)) ||
+      ((Dims & 4) && In(ExtentNamesZ)))
+    return true;
+  std::string Lower = P->getName().lower();
+  llvm::StringRef L(Lower);
+  return (Dims & 1) && (L.contains("size") || L.contains("len") ||
+                        L.contains("count") || L.starts_with("num"));
+}
+
+/// A kernel parameter that plausibly holds the extent of dimension \p Dims.
+std::string extentParameter(const FunctionDecl *Kernel, unsigned Dims) {
+  llvm::SmallVector<const ParmVarDecl *, 4> Ints;
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (isExtentNamed(P, 7) || (P->getType()->isIntegerType() &&
+                                !P->getType()->isBooleanType() &&
+                                P->getIdentifier()))
+      Ints.push_back(P);
+  if (Ints.empty())
+    return "";
+  auto Find = [&](llvm::ArrayRef<const char *> Names) -> std::string {
+    for (const char *Name : Names)
+      for (const ParmVarDecl *P : Ints)
+        if (P->getName() == Name)
+          return Name;
+    return "";
+  };
+  std::string Found;
+  if (Dims & 4)
+    Found = Find(ExtentNamesZ);
+  else if (Dims & 2)
+    Found = Find(ExtentNamesY);
+  if (Found.empty() && !(Dims & 6))
+    Found = Find(ExtentNamesX);
+  if (!Found.empty())
+    return Found;
+  if (Ints.size() == 1 && !(Dims & 6))
+    return Ints.front()->getName().str();
+  if (!(Dims & 6))
+    for (const ParmVarDecl *P : Ints)
+      if (isExtentNamed(P, 1))
+        return P->getName().str();
+  return "";
+}
+
+/// Whether \p E (less a constant added to it) is the plain global index
+/// of one dimension, blockIdx * blockDim + threadIdx, or the grid rank,
+/// directly or through never-modified locals: the index for which 'i + 1'
+/// is one past the thread's own element. A scaled or composite index
+/// ('2 * i + 1', '2048 * blockIdx.x + 2 * lane + 1') is not.
+bool isDenseGlobalIndex(const Expr *E, const FunctionDecl *FD,
+                        ThreadIndexAnalysis &TI, unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        TI.isModified(VD, FD))
+      return false;
+    return isDenseGlobalIndex(VD->getInit(), FD, TI, Depth + 1);
+  }
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return Src == TS_GridRank;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub))
+    return false;
+  if (ThreadIndexAnalysis::integerConstant(BO->getRHS(), FD->getASTContext()))
+    return isDenseGlobalIndex(BO->getLHS(), FD, TI, Depth + 1);
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // threadIdx.d + blockIdx.d * blockDim.d, in any order.
+  auto Query = [](const Expr *X, ThreadSource &S, unsigned &D) {
+    return ThreadIndexAnalysis::isThreadQuery(X, S, D);
+  };
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *T = Side ? BO->getLHS() : BO->getRHS();
+    const Expr *P = Side ? BO->getRHS() : BO->getLHS();
+    ThreadSource TS;
+    unsigned TD;
+    if (!Query(T, TS, TD) || TS != TS_ThreadInBlock)
+      continue;
+    const auto *Mul =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(P));
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    ThreadSource A, B;
+    unsigned AD, BD;
+    if (Query(Mul->getLHS(), A, AD) && Query(Mul->getRHS(), B, BD) &&
+        AD == TD && BD == TD &&
+        ((A == TS_BlockInGrid && B == TS_BlockDim) ||
+         (A == TS_BlockDim && B == TS_BlockInGrid)))
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p VD holds a thread index on some paths and another value on
+/// others: a whole value stored into it that is not derived from the thread
+/// index ('= 0', '= atomicAdd(...)'), or its address taken.
+bool storesOtherValue(const VarDecl *VD, const VariableStores &Stores,
+                      const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
+  return Stores.isAddressTaken(VD) ||
+         llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+           return !V.IsCompound && !TI.valueOf(V.Value, FD).isIndex();
+         });
+}
+
+/// How many whole values are stored into \p VD: its initializer and plain
+/// assignments ('i += s' updates the value it holds).
+unsigned plainStores(const VarDecl *VD, const VariableStores &Stores) {
+  return llvm::count_if(Stores.valuesOf(VD), [](const StoredValue &V) {
+    return !V.IsCompound;
+  });
+}
+
+/// Whether \p E mentions a variable whose value at \p At depends on the
+/// path: one that holds a thread index on some paths and another value on
+/// others ('indexW = tid * 32; ... indexW = 0;'), or one given values on
+/// several paths that meet before \p At (not an induction variable,
+/// which only its updates change). The index analysis reads such a
+/// variable flow-insensitively, so a finding there would be a guess.
+bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
+                                   const FunctionDecl *FD,
+                                   const FunctionCfg *Cfg,
+                                   const VariableStores &Stores,
+                                   ThreadIndexAnalysis &TI) {
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if ((VD->isLocalVarDecl() || isa<ParmVarDecl>(VD)) &&
+          !VD->getType()->isPointerType() && TI.isModified(VD, FD) &&
+          (storesOtherValue(VD, Stores, FD, TI) ||
+           (plainStores(VD, Stores) > 1 &&
+            (!Cfg || !Cfg->hasUniqueReachingWrite(VD, At)))))
+        return true;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (mentionsPathDependentVariable(CE, At, FD, Cfg, Stores, TI))
+        return true;
+  return false;
+}
+
+/// Whether \p S compares a value with the key \p Key (a thread index, as
+/// ThreadIndexAnalysis::variablePartKey reads it) against a bound that is
+/// not thread-derived: 'if (i < n)' around another access, a grid-stride
+/// loop over 'i', a clamp. A kernel that guards an index there expects
+/// threads past the end, so an access at the same index without the guard
+/// can run past.
+bool comparesIndex(const Stmt *S, const std::string &Key,
+                   const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isRelationalOp()) {
+    for (const Expr *Side : {BO->getLHS(), BO->getRHS()}) {
+      const Expr *Other = Side == BO->getLHS() ? BO->getRHS() : BO->getLHS();
+      // The index below an extent: 'i < n', 'n > i' (not 'i < 32').
+      bool Below = (Side == BO->getLHS()) == (BO->getOpcode() == BO_LT ||
+                                              BO->getOpcode() == BO_LE);
+      if (Below && TI.valueOf(Side, FD).isIndex() &&
+          !TI.valueOf(Other, FD).isIndex() &&
+          !ThreadIndexAnalysis::integerConstant(Other, FD->getASTContext()) &&
+          TI.variablePartKey(Side) == Key)
+        return true;
+    }
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return comparesIndex(C, Key, FD, TI);
+  });
+}
+
+bool mentions(const Stmt *S, const ParmVarDecl *P) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+    return DRE->getDecl() == P;
+  return S && llvm::any_of(S->children(),
+                           [&](const Stmt *C) { return mentions(C, P); });
+}
+
+/// Whether \p Kernel indexes in one dimension and has a parameter named
+/// like an extent that it never uses: an extent passed and forgotten
+/// ('int n' with no 'if (i < n)'). In two or three dimensions an unused
+/// extent often belongs to a dimension the launch covers exactly.
+bool usesOnlyDimensionX(const Stmt *S) {
+  if (!S)
+    return true;
+  ThreadSource Source;
+  unsigned Dim;
+  if (const auto *E = dyn_cast<Expr>(S);
+      E && ThreadIndexAnalysis::isThreadQuery(E, Source, Dim) && Dim != 0)
+    return false;
+  return llvm::all_of(S->children(),
+                      [](const Stmt *C) { return usesOnlyDimensionX(C); });
+}
+
+bool hasForgottenExtent(const FunctionDecl *Kernel) {
+  if (!usesOnlyDimensionX(Kernel->getBody()))
+    return false;
+  return llvm::any_of(Kernel->parameters(), [&](const ParmVarDecl *P) {
+    return isExtentNamed(P, 7) && !P->isReferenced() &&
+           !mentions(Kernel->getBody(), P);
+  });
+}
+
+/// Whether \p E is an index in a canonical form whose range the analysis
+/// reads with confidence: the global index of one dimension plus a
+/// constant or a uniform offset ('i', 'i + 1', 'i + k'), or rows of such
+/// indices over strides that do not come from the thread ('y * width + x', '(z
+/// * ny + y) * nx + x'), through variables that only hold their initializer,
+/// and index functions of the program over such coordinates. Scaled, decomposed
+/// ('i / m', 'i % m'), clamped and data-dependent indices are not.
+bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
+                      ThreadIndexAnalysis &TI, const Stmt *At,
+                      const FunctionCfg *Cfg, unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (isDenseGlobalIndex(E, FD, TI))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl())
+      return false;
+    // The one value that reaches the access.
+    const Expr *Value = !TI.isModified(VD, FD) ? VD->getInit()
+                        : Cfg ? Cfg->uniqueReachingStore(VD, At)
+                              : nullptr;
+    return isCanonicalIndex(Value, FD, TI, At, Cfg, Depth + 1);
+  }
+  // An index function of the program over canonical coordinates
+  // ('at3(x, y, z, nx, ny)').
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->hasBody() ||
+        ThreadIndexAnalysis::isIndexClamp(Callee))
+      return false;
+    bool AnyIndex = false;
+    for (const Expr *Arg : Call->arguments()) {
+      if (!TI.valueOf(Arg, FD).isIndex())
+        continue;
+      if (!isCanonicalIndex(Arg, FD, TI, At, Cfg, Depth + 1))
+        return false;
+      AnyIndex = true;
+    }
+    return AnyIndex;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  const Expr *L = BO->getLHS(), *R = BO->getRHS();
+  // Plus a constant or an offset that is the same for every thread (a
+  // loop's 'k', a halo).
+  if (BO->isAdditiveOp() && !TI.valueOf(R, FD).Sources)
+    return isCanonicalIndex(L, FD, TI, At, Cfg, Depth + 1);
+  if (BO->getOpcode() == BO_Add && !TI.valueOf(L, FD).Sources)
+    return isCanonicalIndex(R, FD, TI, At, Cfg, Depth + 1);
+  if (BO->getOpcode() != BO_Add)
+    return false;
+  // A tile's origin plus the thread in it: blockIdx.d * TILE +
+  // threadIdx.d, with a constant tile.
+  for (int Side = 0; Side < 2; ++Side) {
+    ThreadSource TS, BS;
+    unsigned TD, BD;
+    const auto *Mul = dyn_cast<BinaryOperator>(
+        ThreadIndexAnalysis::strip(Side ? L : R));
+    if (!ThreadIndexAnalysis::isThreadQuery(
+            ThreadIndexAnalysis::strip(Side ? R : L), TS, TD) ||
+        TS != TS_ThreadInBlock || !Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    for (int M = 0; M < 2; ++M)
+      if (ThreadIndexAnalysis::isThreadQuery(
+              ThreadIndexAnalysis::strip(M ? Mul->getRHS() : Mul->getLHS()),
+              BS, BD) &&
+          BS == TS_BlockInGrid && BD == TD &&
+          ThreadIndexAnalysis::integerConstant(
+              M ? Mul->getLHS() : Mul->getRHS(), FD->getASTContext()))
+        return true;
+  }
+  // row * stride + column, in either order.
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *Row = ThreadIndexAnalysis::strip(Side ? R : L);
+    const Expr *Col = Side ? L : R;
+    const auto *Mul = dyn_cast<BinaryOperator>(Row);
+    if (!Mul || Mul->getOpcode() != BO_Mul ||
+        !isCanonicalIndex(Col, FD, TI, At, Cfg, Depth + 1))
+      continue;
+    for (int M = 0; M < 2; ++M) {
+      const Expr *Coord = M ? Mul->getRHS() : Mul->getLHS();
+      const Expr *Stride = M ? Mul->getLHS() : Mul->getRHS();
+      if (!TI.valueOf(Stride, FD).Sources &&
+          isCanonicalIndex(Coord, FD, TI, At, Cfg, Depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the value guarded by the fact with key \p GuardKey is a row of
+/// \p E: a factor of a product ('(py + 1) * pitch + px' under 'py < n').
+bool guardedInRow(const Expr *E, const std::string &GuardKey,
+                  ThreadIndexAnalysis &TI, bool InProduct = false) {
+  if (!E)
+    return false;
+  E = ThreadIndexAnalysis::strip(E);
+  if (InProduct && TI.variablePartKey(E) == GuardKey)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl() && VD->getInit())
+      return guardedInRow(VD->getInit(), GuardKey, TI, InProduct);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  bool Product = InProduct || BO->getOpcode() == BO_Mul;
+  return guardedInRow(BO->getLHS(), GuardKey, TI, Product) ||
+         guardedInRow(BO->getRHS(), GuardKey, TI, Product);
+}
+
+/// Whether every row stride of \p E is \p Bound itself and every uniform
+/// offset a local (a loop's 'k'): then a column that reaches \p Bound runs
+/// into the next row or past the end. A row pitched otherwise
+/// ('py * (nx + 1) + px' under 'px < nx'), or an offset into a larger
+/// buffer ('start + i' under 'i <= len'), may have room.
+bool rowsArePitchedBy(const Expr *E, const Expr *Bound,
+                      const FunctionDecl *FD, ThreadIndexAnalysis &TI,
+                      unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return true;
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<ParmVarDecl>(DRE->getDecl()))
+      return false;
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl() && VD->getInit())
+      return rowsArePitchedBy(VD->getInit(), Bound, FD, TI, Depth + 1);
+    return true;
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return true;
+  if (BO->getOpcode() == BO_Mul) {
+    // The stride: a factor that is neither the thread's nor a constant.
+    for (const Expr *Factor : {BO->getLHS(), BO->getRHS()})
+      if (!TI.valueOf(Factor, FD).Sources &&
+          !ThreadIndexAnalysis::integerConstant(Factor, FD->getASTContext()))
+        return TI.variablePartKey(Factor) == TI.variablePartKey(Bound);
+    return true;
+  }
+  if (!BO->isAdditiveOp())
+    return true;
+  return rowsArePitchedBy(BO->getLHS(), Bound, FD, TI, Depth + 1) &&
+         rowsArePitchedBy(BO->getRHS(), Bound, FD, TI, Depth + 1);
+}
+
+/// Whether the bound of \p F names an extent: a parameter or a member of
+/// one ('n', 'p.size'), rather than a loop limit, a sum or a choice.
+bool boundIsExtent(const BoundFact &F) {
+  const Expr *B = F.Bound ? ThreadIndexAnalysis::strip(F.Bound) : nullptr;
+  while (const auto *ME = dyn_cast_or_null<MemberExpr>(B))
+    B = ThreadIndexAnalysis::strip(ME->getBase());
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(B);
+  return DRE && isa<ParmVarDecl>(DRE->getDecl());
+}
+
+} // namespace
+
+bool isGlobalDeviceArray(const ValueDecl *D) { return isGlobalArray(D); }
+
+std::string extentParameterName(const FunctionDecl *Kernel, unsigned Dims) {
+  return extentParameter(Kernel, Dims);
+}
+
+IndexOverruns::IndexOverruns(ASTContext &Ctx, ThreadIndexAnalysis &TI,
+                             LaunchConfiguration &Launches,
+                             const ArchConditionals &Arch)
+    : Ctx(Ctx), TI(TI), Launches(Launches), Arch(Arch) {}
+
+std::optional<GlobalAccess> IndexOverruns::accessAt(const Stmt *S,
+                                                    const FunctionCfg &Cfg) {
+  GlobalAccess A;
+  const Expr *BaseExpr = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+    BaseExpr = AS->getBase();
+    A.Index = AS->getIdx();
+    if (!AS->getBase()->getType()->isPointerType()) {
+      BaseExpr = AS->getIdx();
+      A.Index = AS->getBase();
+    }
+    A.At = AS;
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() != UO_Deref)
+      return std::nullopt;
+    const auto *Add =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(UO->getSubExpr()));
+    if (!Add || Add->getOpcode() != BO_Add)
+      return std::nullopt;
+    BaseExpr = Add->getLHS();
+    A.Index = Add->getRHS();
+    if (!BaseExpr->getType()->isPointerType())
+      std::swap(BaseExpr, A.Index);
+    A.At = UO;
+  } else {
+    return std::nullopt;
+  }
+  const auto *DRE =
+      dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(BaseExpr));
+  if (!DRE)
+    return std::nullopt;
+  const ValueDecl *D = DRE->getDecl();
+  const FunctionDecl *FD = Cfg.function();
+  if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+    if (!P->getType()->isPointerType() || P->getDeclContext() != FD ||
+        TI.isModified(P, FD))
+      return std::nullopt;
+  } else if (!isGlobalArray(D)) {
+    return std::nullopt;
+  }
+  A.Base = D;
+  // Read, write or address taken, from the context of the access.
+  const Stmt *Cur = A.At;
+  const ParentMap &PM = Cfg.parents();
+  while (const Stmt *P = PM.getParent(Cur)) {
+    if (isa<ParenExpr, ImplicitCastExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->isAssignmentOp() && BO->getLHS() == Cur)
+        A.K = GlobalAccess::Write;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(P)) {
+      if (UO->isIncrementDecrementOp())
+        A.K = GlobalAccess::Write;
+      else if (UO->getOpcode() == UO_AddrOf)
+        A.K = GlobalAccess::AddressOf;
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P)) {
+      // An element of class type assigned through its operator=
+      // ('mean[i] = m' with a half or bfloat16 element).
+      if (Op->isAssignmentOp() && Op->getNumArgs() > 0 &&
+          Op->getArg(0)->IgnoreParenImpCasts() == Cur)
+        A.K = GlobalAccess::Write;
+    } else if (isa<MaterializeTemporaryExpr>(P)) {
+      Cur = P;
+      continue;
+    }
+    break;
+  }
+  return A;
+}
+
+void IndexOverruns::overrunsIn(
+    const FunctionDecl *Kernel, const FunctionCfg &Cfg, bool OnlyCertain,
+    llvm::function_ref<void(const IndexOverrun &)> Found) {
+  // Integer arrays read at both [i] and [i + 1] are offset arrays of n + 1
+  // entries (CSR row pointers, prefix sums): their 'i + 1' is in range.
+  std::set<std::pair<const ValueDecl *, std::string>> OffsetReads;
+  for (const CFGBlock *B : Cfg.graph())
+    for (const CFGElement &E : *B)
+      if (const Stmt *S = FunctionCfg::stmtOf(E))
+        if (std::optional<GlobalAccess> A = accessAt(S, Cfg))
+          if (A->K == GlobalAccess::Read && TI.constantPart(A->Index) == 0)
+            OffsetReads.insert({A->Base, TI.variablePartKey(A->Index)});
+  auto IsOffsetArray = [&](const GlobalAccess &A) {
+    QualType T = A.Base->getType();
+    QualType Elem;
+    if (T->isPointerType())
+      Elem = T->getPointeeType();
+    else if (T->isArrayType())
+      Elem = QualType(T->getArrayElementTypeNoTypeQual(), 0);
+    return A.K == GlobalAccess::Read && !Elem.isNull() &&
+           Elem->isIntegerType() && TI.constantPart(A.Index) == 1 &&
+           OffsetReads.count({A.Base, TI.variablePartKey(A.Index)});
+  };
+  for (const CFGBlock *B : Cfg.graph()) {
+    for (const CFGElement &E : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(E);
+      if (!S)
+        continue;
+      if (std::optional<GlobalAccess> A = accessAt(S, Cfg)) {
+        IndexOverrun O;
+        O.Access = *A;
+        O.Verdict = TI.classifyIndex(A->Index, A->At, Kernel);
+        if (O.Verdict.K == IndexVerdict::PastBound && IsOffsetArray(*A))
+          continue;
+        consider(O, Kernel, OnlyCertain, Found);
+        continue;
+      }
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        helperCall(Call, Kernel, OnlyCertain, Found);
+    }
+  }
+}
+
+void IndexOverruns::consider(
+    IndexOverrun O, const FunctionDecl *Kernel, bool OnlyCertain,
+    llvm::function_ref<void(const IndexOverrun &)> Found) {
+  if (O.Verdict.K != IndexVerdict::Unbounded &&
+      O.Verdict.K != IndexVerdict::PastBound)
+    return;
+  if (OnlyCertain && !isCertain(O, Kernel))
+    return;
+  Found(O);
+}
+
+void IndexOverruns::helperCall(
+    const CallExpr *Call, const FunctionDecl *Kernel, bool OnlyCertain,
+    llvm::function_ref<void(const IndexOverrun &)> Found) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Callee || !Callee->hasBody(Def) || !isAnalysableFunction(Def, SM) ||
+      !isSeenWhole(Def, SM, Arch) || Def->hasAttr<CUDAGlobalAttr>() ||
+      Def == Kernel)
+    return;
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+  if (!Cfg)
+    return;
+  // The helper's own accesses through its pointer parameters, at an index
+  // parameter it does not bound itself.
+  for (const CFGBlock *B : Cfg->graph()) {
+    for (const CFGElement &E : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(E);
+      std::optional<GlobalAccess> A = S ? accessAt(S, *Cfg) : std::nullopt;
+      if (!A)
+        continue;
+      const auto *PtrParam = dyn_cast<ParmVarDecl>(A->Base);
+      if (!PtrParam || PtrParam->getFunctionScopeIndex() >= Call->getNumArgs())
+        continue;
+      // The pointer argument must be global memory of the kernel.
+      const auto *ArgRef = dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(
+          Call->getArg(PtrParam->getFunctionScopeIndex())));
+      if (!ArgRef)
+        continue;
+      const ValueDecl *Global = ArgRef->getDecl();
+      const auto *KP = dyn_cast<ParmVarDecl>(Global);
+      if (!(KP && KP->getDeclContext() == Kernel &&
+            KP->getType()->isPointerType() && !TI.isModified(KP, Kernel)) &&
+          !isGlobalArray(Global))
+        continue;
+      IndexOverrun O;
+      O.Access = *A;
+      O.Access.Base = Global;
+      O.Access.HelperParam = PtrParam;
+      O.ThroughCall = Call;
+      // The index: a parameter of the helper plus a constant.
+      const auto *IdxRef = [&]() -> const DeclRefExpr * {
+        const Expr *I = ThreadIndexAnalysis::strip(A->Index);
+        if (const auto *BO = dyn_cast<BinaryOperator>(I))
+          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
+            I = ThreadIndexAnalysis::strip(BO->getLHS());
+        return dyn_cast<DeclRefExpr>(I);
+      }();
+      const auto *IdxParam =
+          IdxRef ? dyn_cast<ParmVarDecl>(IdxRef->getDecl()) : nullptr;
+      if (!IdxParam && TI.valueOf(A->Index, Def).isIndex()) {
+        // The helper computes its own thread index. Report it when it has
+        // no bound in the helper and the caller bounds nothing at the call
+        // (a caller's guard on the same value spelled differently is
+        // unknown).
+        const FactList *CallerFacts = TI.boundsAt(Call, Kernel);
+        if (!CallerFacts ||
+            llvm::any_of(*CallerFacts, [](const BoundFact *F) {
+              return F->K == BoundFact::Less;
+            }))
+          continue;
+        O.Verdict = TI.classifyIndex(A->Index, A->At, Def);
+        consider(O, Kernel, OnlyCertain, Found);
+        continue;
+      }
+      if (!IdxParam || IdxParam->getDeclContext() != Def ||
+          IdxParam->getFunctionScopeIndex() >= Call->getNumArgs() ||
+          TI.isModified(IdxParam, Def))
+        continue;
+      int64_t Offset = TI.constantPart(A->Index);
+      // Guarded inside the helper: its own business.
+      if (TI.boundOn(A->Index, A->At, Def) || !TI.boundsAt(A->At, Def))
+        continue;
+      O.CallerIndex = Call->getArg(IdxParam->getFunctionScopeIndex());
+      O.Verdict = TI.classifyIndex(O.CallerIndex, Call, Kernel, Offset);
+      consider(O, Kernel, OnlyCertain, Found);
+    }
+  }
+}
+
+const VariableStores &IndexOverruns::storesOf(const FunctionDecl *Kernel) {
+  if (StoresFunction != Kernel) {
+    Stores = VariableStores::of(Kernel->getBody());
+    StoresFunction = Kernel;
+  }
+  return Stores;
+}
+
+bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
+                                   const FunctionDecl *Kernel) {
+  const IndexVerdict &V = O.Verdict;
+  const auto *Buffer = dyn_cast<ParmVarDecl>(O.Access.Base);
+  if (O.ThroughCall || !Buffer || Buffer->getDeclContext() != Kernel)
+    return false;
+  MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, Arch);
+  unsigned BufferIndex = Buffer->getFunctionScopeIndex();
+  if (V.K == IndexVerdict::PastBound) {
+    // A 1-D index against a parameter: the buffers hold Bound + Room.
+    const auto *BoundRef = dyn_cast_or_null<DeclRefExpr>(
+        V.Fact->Bound ? ThreadIndexAnalysis::strip(V.Fact->Bound) : nullptr);
+    const auto *Count =
+        BoundRef ? dyn_cast<ParmVarDecl>(BoundRef->getDecl()) : nullptr;
+    if (!Count || Count->getDeclContext() != Kernel ||
+        TI.variablePartKey(O.Access.Index) != V.Fact->LHSKey)
+      return false;
+    std::optional<int64_t> Room = Launches.elementsPastArgument(
+        Kernel, BufferIndex, Count->getFunctionScopeIndex(), MSA);
+    return Room && *Room >= V.Reach;
+  }
+  // The global index of one dimension, below the extent every launch was
+  // sized from, plus a constant offset.
+  if (V.K != IndexVerdict::Unbounded || O.Cover.K != IndexCoverage::Within ||
+      V.Offset <= 0 || !llvm::has_single_bit(V.Dims) ||
+      !isDenseGlobalIndex(O.Access.Index, Kernel, TI))
+    return false;
+  std::optional<int64_t> Room = Launches.elementsPastExtent(
+      Kernel, BufferIndex, llvm::countr_zero(V.Dims), MSA);
+  return Room && *Room >= V.Offset;
+}
+
+/// Whether the default mode reports the access: what the kernel's
+/// launches say (the coverage, kept for the note), the kernel's own
+/// evidence when no launch is visible, and the analysis's confidence in
+/// the index.
+bool IndexOverruns::isCertain(IndexOverrun &O, const FunctionDecl *Kernel) {
+  const GlobalAccess &A = O.Access;
+  const IndexVerdict &V = O.Verdict;
+  const CallExpr *ThroughCall = O.ThroughCall;
+  const Expr *CallerIndex = O.CallerIndex;
+  IndexCoverage &Cover = O.Cover;
+  // What the kernel's launches say about the unguarded dimensions: when
+  // every launch keeps the global index below the extent it was sized
+  // from, the index itself is in range (but not 'i + 1'); when one rounds
+  // its grid up, the finding points at it.
+  Cover = Launches.coverage(
+      Kernel, V.K == IndexVerdict::PastBound ? 0 : V.Dims);
+  if (Cover.K == IndexCoverage::Within && V.Offset <= 0)
+    return false;
+  // An offset that stays inside the buffer: a halo read in padding.
+  if (fitsAllocation(O, Kernel))
+    return false;
+  // 'i + 1' is one past the last element only for the plain global
+  // index; a scaled or composite index ('2 * i + 1', a tile's lanes)
+  // with a constant offset stays in what the launch was sized for.
+  if (Cover.K == IndexCoverage::Within && V.K == IndexVerdict::Unbounded &&
+      !isDenseGlobalIndex(CallerIndex ? CallerIndex : A.Index, Kernel,
+                          TI))
+    return false;
+  // Launches it cannot read: the index is unknown, a finding would be a
+  // guess. A guard that lets the index reach its bound is still one.
+  if (Cover.K == IndexCoverage::Unknown && V.K == IndexVerdict::Unbounded)
+    return false;
+  // Only indices whose range the analysis reads with confidence, and
+  // guards against an extent: a wrong guess costs more than a miss.
+  const Expr *Judged = CallerIndex ? CallerIndex : A.Index;
+  const Stmt *JudgedAt =
+      ThroughCall ? static_cast<const Stmt *>(ThroughCall) : A.At;
+  if (!isCanonicalIndex(Judged, Kernel, TI, JudgedAt,
+                        TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel)))
+    return false;
+  // 'i + 1' past a bound is certain only on a column or a 1-D index in
+  // the kernel itself: a map may have one row more than the guard's
+  // count (vertices around cells), and a helper may have guards or
+  // offset arrays of its own.
+  if (V.K == IndexVerdict::PastBound &&
+      (!boundIsExtent(*V.Fact) || ThroughCall ||
+       guardedInRow(Judged, V.Fact->LHSKey, TI) ||
+       !rowsArePitchedBy(Judged, V.Fact->Bound, Kernel, TI)))
+    return false;
+  // A bound the index may reach, over buffers one element longer.
+  if (V.K == IndexVerdict::PastBound && fitsAllocation(O, Kernel))
+    return false;
+  // No visible launch: report only what the kernel itself shows can run
+  // past, a guard elsewhere on the same index or an extent it was given
+  // and never used.
+  if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
+      !hasForgottenExtent(Kernel) &&
+      !llvm::any_of(V.Unguarded, [&](const Expr *Part) {
+        return comparesIndex(Kernel->getBody(),
+                             TI.variablePartKey(Part), Kernel,
+                             TI);
+      }))
+    return false;
+  // An unguarded part held in a variable that also holds other values:
+  // which one reaches here depends on the path.
+  if (V.K == IndexVerdict::Unbounded) {
+    const Expr *Shown = CallerIndex ? CallerIndex : A.Index;
+    const Stmt *At = ThroughCall ? static_cast<const Stmt *>(ThroughCall)
+                                 : A.At;
+    const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Kernel);
+    auto PathDependent = [&](const Expr *Part) {
+      return mentionsPathDependentVariable(Part, At, Kernel, Cfg,
+                                           storesOf(Kernel), TI);
+    };
+    if (V.Unguarded.empty() || CallerIndex
+            ? PathDependent(Shown)
+            : llvm::any_of(V.Unguarded, PathDependent))
+      return false;
+  }
+  return true;
+}
+
+} // namespace clang::tidy::cuda

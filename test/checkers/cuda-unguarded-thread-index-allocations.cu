@@ -1,0 +1,113 @@
+// cuda-unguarded-thread-index reads the allocations the launches pass: an
+// index that may reach a guard's bound, or run a constant past the extent
+// the grid was sized from, is in bounds when every buffer it touches holds
+// that many elements more (1-based ids over 'n + 1' entries, halo reads
+// inside padding). The same accesses over buffers without the room stay
+// findings.
+// RUN: %check_cuda_tidy_plugin %s cuda-unguarded-thread-index %t
+// RUN: %check_cuda_tidy_driver %s cuda-unguarded-thread-index %t
+
+#define RADIUS 3
+#define BLOCK 128
+
+// --- 1-based ids: 'id <= n' over arrays of n + 1 entries. ---
+
+__global__ void rankFromOne(int *rank, const int *parent, int n) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (id <= n)
+    rank[id] = parent[id] + 1;
+}
+
+// The same guard over arrays of exactly n entries: id == n is one past.
+__global__ void rankFromOneShort(int *rank, const int *parent, int n) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (id <= n)
+    rank[id] = parent[id] + 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'rank' at thread-derived index 'id' can reach the bound in 'id <= n' [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-2]]:16: warning: read of 'parent' at thread-derived index 'id' can reach the bound in 'id <= n' [cuda-unguarded-thread-index]
+}
+
+// One buffer has the extra entry and the other has not.
+__global__ void rankMixed(int *rank, const int *parent, int n) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (id > n)
+    return;
+  rank[id] = parent[id];
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: read of 'parent' at thread-derived index 'id' can reach the bound in 'id > n' [cuda-unguarded-thread-index]
+}
+
+void rankAll(int n) {
+  int *rank, *parent, *shortRank, *shortParent, *onlyRank;
+  cudaMalloc(&rank, (n + 1) * sizeof(int));
+  cudaMalloc(&parent, sizeof(int) * (n + 1));
+  cudaMalloc(&shortRank, n * sizeof(int));
+  cudaMalloc(&shortParent, n * sizeof(int));
+  cudaMalloc(&onlyRank, (n + 1) * sizeof(int));
+  int blocks = (n + BLOCK - 1) / BLOCK;
+  rankFromOne<<<blocks, BLOCK>>>(rank, parent, n);
+  rankFromOneShort<<<blocks, BLOCK>>>(shortRank, shortParent, n);
+  rankMixed<<<blocks, BLOCK>>>(onlyRank, shortParent, n);
+  cudaFree(rank);
+  cudaFree(parent);
+  cudaFree(shortRank);
+  cudaFree(shortParent);
+  cudaFree(onlyRank);
+}
+
+// --- Halo reads inside padding, on a grid rounded down. ---
+
+// 'in' holds n + 2 * RADIUS elements; the grid covers at most n threads.
+__global__ void smooth(float *out, const float *in) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  float sum = 0.0f;
+  for (int k = -RADIUS; k <= RADIUS; ++k)
+    sum += in[g + RADIUS + k];
+  out[g] = sum + in[g + RADIUS];
+}
+
+// Padding of RADIUS on one side only: the right-hand halo runs past.
+__global__ void smoothShort(float *out, const float *in) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  out[g] = in[g] + in[g + 2 * RADIUS];
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: read of 'in' at thread-derived index 'g + 2 * RADIUS' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
+// A guard against n, and reads up to 2 * RADIUS past it in a padded
+// buffer.
+__global__ void smoothGuarded(float *out, const float *in, int n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (g >= n)
+    return;
+  out[g] = in[g] + in[g + 2 * RADIUS];
+}
+
+void smoothAll(int n) {
+  float *out, *in, *inShort, *outAll, *inAll;
+  cudaMalloc(&out, n * sizeof(float));
+  cudaMalloc(&in, (n + 2 * RADIUS) * sizeof(float));
+  cudaMalloc(&inShort, (n + RADIUS) * sizeof(float));
+  cudaMalloc(&outAll, n * sizeof(float));
+  cudaMalloc(&inAll, (n + 2 * RADIUS) * sizeof(float));
+  smooth<<<n / BLOCK, BLOCK>>>(out, in);
+  smoothShort<<<n / BLOCK, BLOCK>>>(out, inShort);
+  smoothGuarded<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(outAll, inAll, n);
+  cudaFree(out);
+  cudaFree(in);
+  cudaFree(inShort);
+  cudaFree(outAll);
+  cudaFree(inAll);
+}
+
+// --- Sizes that cannot be read stay findings. ---
+
+// The buffer comes from the caller: its size is unknown here.
+__global__ void rankUnknown(int *rank, int n) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (id <= n)
+    rank[id] = id;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'rank' at thread-derived index 'id' can reach the bound in 'id <= n' [cuda-unguarded-thread-index]
+}
+
+void rankGiven(int *rank, int n) {
+  rankUnknown<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(rank, n);
+}
