@@ -471,4 +471,42 @@ bool CudaApiModel::isRuntimeOrDriverCall(const FunctionDecl *FD) {
   return false;
 }
 
+std::optional<CudaApiModel::PythonValue>
+CudaApiModel::pythonDtype(llvm::StringRef Name) {
+#define CUDA_PYTHON_DTYPE(N, Kind, Bytes)                                      \
+  if (Name == #N)                                                              \
+    return PythonValue{PythonValueKind::Kind, Bytes};
+#include "CudaApiModel.def"
+  return std::nullopt;
+}
+
+std::optional<llvm::StringRef>
+CudaApiModel::pythonScalarDtype(llvm::StringRef Library,
+                                llvm::StringRef PythonType, bool &Raises) {
+#define CUDA_PYTHON_SCALAR(L, T, Dtype, Passing)                               \
+  if (Library == #L && PythonType == #T) {                                     \
+    Raises = llvm::StringRef(#Passing) == "Raises";                            \
+    return llvm::StringRef(#Dtype);                                            \
+  }
+#include "CudaApiModel.def"
+  return std::nullopt;
+}
+
+bool CudaApiModel::pythonHostArrayRaises(llvm::StringRef Library) {
+#define CUDA_PYTHON_HOST_ARRAY(L, Passing)                                     \
+  if (Library == #L)                                                           \
+    return llvm::StringRef(#Passing) == "Raises";
+#include "CudaApiModel.def"
+  return false;
+}
+
+std::optional<CudaApiModel::PythonValue>
+CudaApiModel::pythonStructFormat(char C) {
+#define CUDA_PYTHON_STRUCT_FORMAT(Ch, Kind, Bytes)                             \
+  if (C == Ch)                                                                 \
+    return PythonValue{PythonValueKind::Kind, Bytes};
+#include "CudaApiModel.def"
+  return std::nullopt;
+}
+
 } // namespace clang::tidy::cuda

@@ -308,6 +308,26 @@ public:
   /// (CUDA_ARCH_SHARED_MEMORY rows), or the largest of all architectures
   /// when the table does not list it.
   static int64_t maxSharedMemoryPerBlock(std::optional<unsigned> SmVersion);
+
+  /// The kind of a value a Python-launched kernel is given
+  /// (CUDA_PYTHON_* rows).
+  enum class PythonValueKind { Bool, Signed, Unsigned, Float, Complex, Pointer };
+  struct PythonValue {
+    PythonValueKind Kind;
+    unsigned Bytes;
+  };
+  /// A numpy/CuPy dtype by name (CUDA_PYTHON_DTYPE rows).
+  static std::optional<PythonValue> pythonDtype(llvm::StringRef Name);
+  /// The dtype a library converts a Python scalar ("pyfloat", "pyint",
+  /// "pybool") to, and whether it raises instead (CUDA_PYTHON_SCALAR rows).
+  static std::optional<llvm::StringRef>
+  pythonScalarDtype(llvm::StringRef Library, llvm::StringRef PythonType,
+                    bool &Raises);
+  /// Whether a library raises for a host numpy array given to a raw kernel
+  /// (else it packs the array's bytes; CUDA_PYTHON_HOST_ARRAY rows).
+  static bool pythonHostArrayRaises(llvm::StringRef Library);
+  /// A PyCUDA prepare() format character (CUDA_PYTHON_STRUCT_FORMAT rows).
+  static std::optional<PythonValue> pythonStructFormat(char C);
 };
 
 } // namespace clang::tidy::cuda

@@ -10,6 +10,7 @@
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
+#include "KernelArgumentsCheck.h"
 #include "KernelParameterCheck.h"
 #include "LaunchConfigurationCheck.h"
 #include "MemcpyDirectionCheck.h"
@@ -35,6 +36,7 @@ public:
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
+    Factories.registerCheck<KernelArgumentsCheck>("cuda-kernel-arguments");
     Factories.registerCheck<KernelParameterCheck>("cuda-kernel-parameter");
     Factories.registerCheck<LaunchConfigurationCheck>(
         "cuda-launch-configuration");

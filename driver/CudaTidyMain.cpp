@@ -22,6 +22,7 @@
 #include "CudaToolkit.h"
 #include "FileSelection.h"
 #include "Merge.h"
+#include "PythonInput.h"
 #include "Gates.h"
 #include "Report.h"
 #include "ResultCache.h"
@@ -256,6 +257,11 @@ cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
                              cl::init(false), cl::cat(Category));
+cl::opt<std::string> PythonOpt(
+    "python",
+    cl::desc("The Python that reads .py files (default: $CUDA_TIDY_PYTHON, "
+             "else python3 on PATH; docs/python.md)"),
+    cl::value_desc("interpreter"), cl::cat(Category));
 cl::opt<std::string> InjectCrash(
     "inject-crash",
     cl::desc("Test only: crash (segv, abort, trap, stack-overflow) in the "
@@ -385,10 +391,11 @@ std::vector<std::string> validateInputs(const std::vector<std::string> &Paths,
     } else if (!llvm::sys::fs::exists(Abs)) {
       error("no such file: '" + Path + "'");
       Bad = true;
-    } else if (!cudatidy::isSupportedFileName(Path)) {
+    } else if (!cudatidy::isSupportedFileName(Path) &&
+               !cudatidy::isPythonFileName(Path)) {
       error("'" + Path +
-            "' is not a CUDA, C or C++ source file (expected .cu, .cuh, "
-            ".cpp, .cc, .cxx, .c or a header)");
+            "' is not a CUDA, C, C++ or Python source file (expected .cu, "
+            ".cuh, .cpp, .cc, .cxx, .c, a header or .py)");
       Bad = true;
     } else {
       Valid.push_back(std::string(Abs));
@@ -417,6 +424,8 @@ struct Session {
   bool BadInput = false;
   std::unique_ptr<cudatidy::CudaCompilationDatabase> Compilations;
   cudatidy::ChangedLines Changed;
+  /// The Python that reads .py files, when one may hold CUDA.
+  std::string Python;
 };
 
 /// A stage's verdict: an exit code to stop with, or none to go on.
@@ -603,6 +612,13 @@ MaybeExit listPaths(Session &S, std::vector<std::string> &Paths) {
   if (S.Database)
     Paths = cudatidy::databaseFiles(*S.Database, Skipped);
   S.WholeDatabase = true;
+  // Python files hold kernels no database lists (docs/python.md, "Whole
+  // projects").
+  size_t PythonFiles = cudatidy::addProjectPythonFiles(Cwd, BuildPath, Paths);
+  if (PythonFiles && !Quiet)
+    llvm::errs() << "cuda-tidy: note: " << PythonFiles
+                 << " Python files under '" << Cwd
+                 << "' name CuPy, PyCUDA or load_inline and are analysed\n";
   if (Paths.empty()) {
     error("the compilation database in '" + BuildPath +
           "' lists no C, C++ or CUDA source file");
@@ -679,7 +695,20 @@ MaybeExit gatherInputs(Session &S) {
        cudatidy::unknownConfigNames(*S.Provider, S.Files, /*Checks=*/false))
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
 
-  bool NeedsToolkit = llvm::any_of(S.Files, [](const std::string &F) {
+  // Python files that may hold CUDA need a Python to read them, and the
+  // toolkit to analyse their kernels; the others cost a byte scan.
+  bool PythonCuda = llvm::any_of(S.Files, [](const std::string &F) {
+    return cudatidy::isPythonFileName(F) && cudatidy::mayHoldCuda(F);
+  });
+  if (PythonCuda) {
+    std::string Why;
+    S.Python = cudatidy::findPython(PythonOpt, Why);
+    if (S.Python.empty()) {
+      error(Why);
+      return ExitUsageError;
+    }
+  }
+  bool NeedsToolkit = PythonCuda || llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
   });
   if (NeedsToolkit && !S.Toolkit) {
@@ -798,6 +827,8 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.Verbose = Verbose;
   Settings.Cache = Cache ? &*Cache : nullptr;
   Settings.Prefix = Prefix ? &*Prefix : nullptr;
+  Settings.Python = S.Python;
+  Settings.PythonHelper = cudatidy::findPythonHelper(Argv0);
   return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
 }
 

@@ -6,6 +6,8 @@
 
 #include "FileSelection.h"
 #include "CudaToolkit.h"
+#include "PythonInput.h"
+#include <algorithm>
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -93,6 +95,37 @@ std::string filterPaths(llvm::StringRef Regex,
   }
   Paths = std::move(Kept);
   return "";
+}
+
+size_t addProjectPythonFiles(llvm::StringRef Root, llvm::StringRef BuildDir,
+                             std::vector<std::string> &Paths) {
+  llvm::SmallString<256> Build(BuildDir);
+  if (!Build.empty()) {
+    llvm::sys::fs::make_absolute(Build);
+    llvm::sys::path::remove_dots(Build, /*remove_dot_dot=*/true);
+  }
+  llvm::StringSet<> Known;
+  for (const std::string &P : Paths)
+    Known.insert(P);
+  std::vector<std::string> Found;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Path = It->path();
+    llvm::StringRef Name = llvm::sys::path::filename(Path);
+    if (It->type() == llvm::sys::fs::file_type::directory_file) {
+      if ((Name.starts_with(".") && Name != ".") || Name == "site-packages" ||
+          Name == "node_modules" || Name == "__pycache__" || Name == "venv" ||
+          Path == Build)
+        It.no_push();
+      continue;
+    }
+    if (isPythonFileName(Path) && !Known.count(Path) && mayHoldCuda(Path))
+      Found.push_back(Path.str());
+  }
+  std::sort(Found.begin(), Found.end());
+  Paths.insert(Paths.end(), Found.begin(), Found.end());
+  return Found.size();
 }
 
 } // namespace cudatidy

@@ -44,6 +44,14 @@ std::vector<std::string> shardOf(const std::vector<std::string> &Files,
 std::string filterPaths(llvm::StringRef Regex,
                         std::vector<std::string> &Paths);
 
+/// Whole-project runs (-p without files): appends the .py files under
+/// \p Root that may hold CUDA (PythonInput.h, mayHoldCuda), skipping hidden
+/// folders, the build folder \p BuildDir and installed packages
+/// (site-packages, virtual environments, node_modules, __pycache__), in
+/// path order. Returns how many were added.
+size_t addProjectPythonFiles(llvm::StringRef Root, llvm::StringRef BuildDir,
+                             std::vector<std::string> &Paths);
+
 } // namespace cudatidy
 
 #endif

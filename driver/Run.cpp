@@ -6,6 +6,7 @@
 
 #include "Run.h"
 #include "CrashIsolation.h"
+#include "PythonInput.h"
 #include "StockCheckFilter.h"
 #include "FunctionCfg.h"
 #include "clang-tidy/ClangTidy.h"
@@ -91,6 +92,39 @@ private:
   const std::vector<std::string> &Args;
 };
 
+/// What one analysis reads: a file and its commands; for a Python file,
+/// its generated unit, the commands with the unit's flags, and the map.
+struct Input {
+  const std::string &File;
+  const clang::tooling::CompilationDatabase &Commands;
+  /// Added to the cache key (the Python reader's answer).
+  std::string KeyExtra;
+  const PythonUnit *Python;
+  /// Whose configuration applies (.clang-tidy files): the Python file's
+  /// for its unit.
+  const std::string &OptionsFile;
+};
+
+/// Options of one file asked for another: a Python file's unit is
+/// configured as the Python file is.
+class RedirectedOptionsProvider : public ClangTidyOptionsProvider {
+public:
+  RedirectedOptionsProvider(std::unique_ptr<ClangTidyOptionsProvider> Inner,
+                            std::string From, std::string To)
+      : Inner(std::move(Inner)), From(std::move(From)), To(std::move(To)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef FileName) override {
+    return Inner->getRawOptions(FileName == From ? llvm::StringRef(To)
+                                                 : FileName);
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+  std::string From, To;
+};
+
 /// One run over the files: the workers share it.
 class Runner {
 public:
@@ -112,10 +146,11 @@ private:
   void analyse(size_t I);
   /// The cache key of file \p I ("" without cache); true when its findings
   /// were read from the cache.
-  bool lookUp(size_t I, ClangTidyOptionsProvider &Provider, std::string &Key);
+  bool lookUp(size_t I, const Input &In, ClangTidyOptionsProvider &Provider,
+              std::string &Key);
   /// The arguments that give file \p I the precompiled prefix, if any;
   /// \p UsesPreamble: with the file's own leading includes.
-  std::vector<std::string> prefixArgs(size_t I,
+  std::vector<std::string> prefixArgs(const Input &In,
                                       ClangTidyOptionsProvider &Provider,
                                       bool &UsesPreamble);
   /// Whether \p Opts enable cuda-* checks only: a file's own preamble is
@@ -123,10 +158,16 @@ private:
   bool onlyCudaChecks(const ClangTidyOptions &Opts);
   /// Analyses file \p I with \p PrefixArgs added to its command; false if
   /// it crashed.
-  bool analyseWith(size_t I, const std::vector<std::string> &PrefixArgs,
+  bool analyseWith(size_t I, const Input &In,
+                   const std::vector<std::string> &PrefixArgs,
                    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
                    std::vector<ClangTidyError> &Errors);
   void note(const llvm::Twine &Message);
+  /// A .py file: its kernels' unit is analysed, and its findings moved back
+  /// to the Python file (PythonInput.h).
+  void analysePython(size_t I);
+  /// Analyses \p In (file \p I, or the unit of a Python file \p I).
+  void analyseInput(size_t I, const Input &In);
 
   const std::vector<std::string> &Files;
   const clang::tooling::CompilationDatabase &Compilations;
@@ -146,15 +187,15 @@ private:
   std::map<std::string, bool> OnlyCuda;
 };
 
-bool Runner::lookUp(size_t I, ClangTidyOptionsProvider &Provider,
-                    std::string &Key) {
+bool Runner::lookUp(size_t I, const Input &In,
+                    ClangTidyOptionsProvider &Provider, std::string &Key) {
   ResultCache *Cache = Settings.Cache;
   if (!Cache)
     return false;
   ClangTidyOptions Opts = Provider.getOptions(Files[I]);
   std::string ConfigText = configurationAsText(Opts) + "\nfix-notes: " +
-                           (Settings.FixNotes ? "1" : "0");
-  Key = Cache->key(Compilations, Files[I], ConfigText,
+                           (Settings.FixNotes ? "1" : "0") + In.KeyExtra;
+  Key = Cache->key(In.Commands, In.File, ConfigText,
                    Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
                    Opts.ExtraArgs.value_or(std::vector<std::string>()));
   if (!Key.empty()) {
@@ -200,19 +241,20 @@ void Runner::note(const llvm::Twine &Message) {
 }
 
 std::vector<std::string>
-Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider,
+Runner::prefixArgs(const Input &In, ClangTidyOptionsProvider &Provider,
                    bool &UsesPreamble) {
   UsesPreamble = false;
   if (!Settings.Prefix)
     return {};
+  const std::string &File = In.File;
   std::vector<clang::tooling::CompileCommand> Commands =
-      Compilations.getCompileCommands(Files[I]);
+      In.Commands.getCompileCommands(File);
   std::string Why;
   std::vector<std::string> Args;
   if (Commands.size() != 1) {
     Why = "the file has several commands";
   } else {
-    ClangTidyOptions Opts = Provider.getOptions(Files[I]);
+    ClangTidyOptions Opts = Provider.getOptions(In.OptionsFile);
     Args = Settings.Prefix->argsFor(
         Commands.front(),
         Opts.ExtraArgsBefore.value_or(std::vector<std::string>()),
@@ -221,30 +263,35 @@ Runner::prefixArgs(size_t I, ClangTidyOptionsProvider &Provider,
   }
   if (Args.empty()) {
     ++PrefixUnused;
-    note("'" + Files[I] + "' is parsed without a precompiled prefix: " + Why);
+    note("'" + File + "' is parsed without a precompiled prefix: " + Why);
   } else if (UsesPreamble) {
     if (!Why.empty())
-      note("'" + Files[I] + "' uses the first of its leading includes only: " +
+      note("'" + File + "' uses the first of its leading includes only: " +
            Why);
   } else if (!Why.empty()) {
-    note("'" + Files[I] + "' uses the implicit prefix without its own "
+    note("'" + File + "' uses the implicit prefix without its own "
          "leading includes: " + Why);
   }
   return Args;
 }
 
 bool Runner::analyseWith(
-    size_t I, const std::vector<std::string> &PrefixArgs,
+    size_t I, const Input &In, const std::vector<std::string> &PrefixArgs,
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
     std::vector<ClangTidyError> &Errors) {
-  PrefixedDatabase Prefixed(Compilations, PrefixArgs);
+  PrefixedDatabase Prefixed(In.Commands, PrefixArgs);
   const clang::tooling::CompilationDatabase &Commands =
-      PrefixArgs.empty() ? Compilations : Prefixed;
+      PrefixArgs.empty() ? In.Commands : Prefixed;
   return runIsolated(
       [&] {
-        ClangTidyContext FileContext(Settings.MakeOptionsProvider(FS), false,
-                                     false, false);
-        Errors = runFilteredClangTidy(FileContext, Commands, Files[I], FS,
+        std::unique_ptr<ClangTidyOptionsProvider> Provider =
+            Settings.MakeOptionsProvider(FS);
+        if (In.File != In.OptionsFile)
+          Provider = std::make_unique<RedirectedOptionsProvider>(
+              std::move(Provider), In.File, In.OptionsFile);
+        ClangTidyContext FileContext(std::move(Provider), false, false,
+                                     false);
+        Errors = runFilteredClangTidy(FileContext, Commands, In.File, FS,
                                       Settings.FixNotes);
         Stats[I] = FileContext.getStats();
         // The last files of the run: the process exits next.
@@ -255,19 +302,50 @@ bool Runner::analyseWith(
 }
 
 void Runner::analyse(size_t I) {
+  if (isPythonFileName(Files[I]))
+    return analysePython(I);
+  analyseInput(I, Input{Files[I], Compilations, "", nullptr, Files[I]});
+}
+
+void Runner::analysePython(size_t I) {
+  PythonUnit Unit;
+  std::string Err =
+      readPythonFile(Files[I], Settings.Python, Settings.PythonHelper, Unit);
+  for (const std::string &N : Unit.Notes)
+    note(N);
+  if (!Err.empty()) {
+    ClangTidyError E("python-error", ClangTidyError::Error, "", false);
+    E.Message.Message = Err;
+    E.Message.FilePath = Files[I];
+    E.Message.FileOffset = 0;
+    Results.PerFile[I].push_back(std::move(E));
+    return;
+  }
+  if (Unit.UnitPath.empty()) {
+    Results.PerFile[I] = std::move(Unit.Errors);
+    return;
+  }
+  note("'" + Files[I] + "': its kernels are analysed as '" + Unit.UnitPath +
+       "'");
+  PythonUnitDatabase Commands(Compilations, Unit);
+  analyseInput(I, Input{Unit.UnitPath, Commands,
+                        "\npython-unit: " + Unit.Digest, &Unit, Files[I]});
+}
+
+void Runner::analyseInput(size_t I, const Input &In) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
       Settings.MakeOptionsProvider(FS);
   std::string Key;
-  if (lookUp(I, *FileProvider, Key))
+  if (lookUp(I, In, *FileProvider, Key))
     return;
   bool UsesPreamble;
   std::vector<std::string> PrefixArgs =
-      prefixArgs(I, *FileProvider, UsesPreamble);
+      prefixArgs(In, *FileProvider, UsesPreamble);
   // A crash loses this file's results only; a crashed file is not cached.
   std::vector<ClangTidyError> Errors;
-  if (!analyseWith(I, PrefixArgs, FS, Errors)) {
+  if (!analyseWith(I, In, PrefixArgs, FS, Errors)) {
     Crashed[I] = true;
     return;
   }
@@ -278,7 +356,7 @@ void Runner::analyse(size_t I) {
       note("'" + Files[I] + "': clang refused the precompiled prefix '" +
            PrefixArgs.back() + "'; parsed again without it");
       Stats[I] = ClangTidyStats();
-      if (!analyseWith(I, {}, FS, Errors)) {
+      if (!analyseWith(I, In, {}, FS, Errors)) {
         Crashed[I] = true;
         return;
       }
@@ -286,6 +364,13 @@ void Runner::analyse(size_t I) {
       ++PrefixUsed;
       PreambleUsed += UsesPreamble;
     }
+  }
+  if (In.Python) {
+    // Cached after the move: a hit needs no map.
+    Stats[I].ErrorsIgnoredNOLINT += remapPythonErrors(*In.Python, Errors);
+    for (ClangTidyError &E : Errors)
+      if (E.Message.FilePath == In.File)
+        E.Message.FilePath = Files[I];
   }
   Results.PerFile[I] = std::move(Errors);
   if (!Key.empty())

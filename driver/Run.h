@@ -37,6 +37,9 @@ struct RunSettings {
   ResultCache *Cache = nullptr;
   /// The precompiled CUDA prefix (PrefixCache.h); null: files parse it.
   PrefixCache *Prefix = nullptr;
+  /// The Python interpreter and the helper that read .py files
+  /// (PythonInput.h); empty when no .py file is analysed.
+  std::string Python, PythonHelper;
 };
 
 struct RunResults {

@@ -6,7 +6,8 @@ Usage:
                    [--no-lint]
 
 (a) Every file the manifest (samples/manifest.json) names exists, and every
-    *.bug.cu / *.fixed.cu under samples/ is in the manifest.
+    *.bug.cu / *.fixed.cu (and *.bug.py / *.fixed.py, the Python-hosted
+    samples) under samples/ is in the manifest.
 (b) samples/gpu-results.json agrees with the manifest: it was made from the
     same sources (sha256), every bug form failed under its oracle and printed
     the oracle text, and every fixed form exited 0 plain and under every
@@ -34,6 +35,9 @@ import sys
 DIAG = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
                   r"warning: (?P<msg>.*) \[(?P<check>[^\]\s]+)\]$")
 FIXED_TOOLS = ("plain", "memcheck-leak", "racecheck", "synccheck")
+# Python forms run under memcheck without leak checking: CuPy's memory pool
+# keeps its blocks until the process ends (scripts/gpu-run-samples).
+PYTHON_FIXED_TOOLS = ("plain", "memcheck")
 ORACLE_TOOL = {
     "memcheck": "memcheck",
     "memcheck-leak": "memcheck-leak",
@@ -82,7 +86,7 @@ def check_files(rep, samples_dir, manifest):
                   f"{s.get('program')}: oracle '{s.get('oracle')}' is known")
     for root, _, files in os.walk(samples_dir):
         for name in sorted(files):
-            if name.endswith((".bug.cu", ".fixed.cu")):
+            if name.endswith((".bug.cu", ".fixed.cu", ".bug.py", ".fixed.py")):
                 rel = os.path.normpath(os.path.relpath(
                     os.path.join(root, name), samples_dir))
                 rep.check(rel in named, f"{rel} is in the manifest")
@@ -134,7 +138,8 @@ def check_gpu_results(rep, samples_dir, manifest):
                           f"{what}: verdict bug-shown", entry.get("verdict"))
             else:
                 tools = {r.get("tool") for r in runs}
-                needed = set(FIXED_TOOLS)
+                needed = set(PYTHON_FIXED_TOOLS if s["fixed"].endswith(".py")
+                             else FIXED_TOOLS)
                 if ORACLE_TOOL.get(s["oracle"]) not in ("memcheck", "plain"):
                     needed.add(ORACLE_TOOL[s["oracle"]])
                 rep.check(needed <= tools,
@@ -223,6 +228,8 @@ def check_build(rep, build_dir, samples_dir, manifest):
         return
     for s in manifest["samples"]:
         for form in ("bug", "fixed"):
+            if s[form].endswith(".py"):
+                continue  # run by Python, not built
             src = os.path.join(samples_dir, s[form])
             exe = os.path.join(build_dir, s["check"], f"{s['program']}.{form}")
             ok = os.path.isfile(exe) and os.access(exe, os.X_OK)

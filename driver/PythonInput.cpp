@@ -1,0 +1,396 @@
+//===- PythonInput.cpp - CUDA kernels inside Python files -----------------===//
+//
+// See PythonInput.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PythonInput.h"
+#include "clang-tidy/GlobList.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include <unistd.h>
+
+using namespace clang::tidy;
+
+namespace cudatidy {
+
+/// A Python file larger than this is refused before Python reads it:
+/// generated files of this size hold data, not kernels.
+static constexpr uint64_t MaxPythonFileBytes = 64u << 20;
+
+bool isPythonFileName(llvm::StringRef Path) {
+  return llvm::sys::path::extension(Path) == ".py";
+}
+
+bool mayHoldCuda(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return true; // Let the helper say why it cannot be read.
+  llvm::StringRef Text = (*Buffer)->getBuffer();
+  return Text.contains("cupy") || Text.contains("pycuda") ||
+         Text.contains("load_inline");
+}
+
+std::string findPython(llvm::StringRef Option, std::string &Error) {
+  std::string Named = Option.str();
+  const char *Source = "--python";
+  if (Named.empty()) {
+    if (std::optional<std::string> Env =
+            llvm::sys::Process::GetEnv("CUDA_TIDY_PYTHON")) {
+      Named = *Env;
+      Source = "CUDA_TIDY_PYTHON";
+    }
+  }
+  if (!Named.empty()) {
+    if (llvm::sys::fs::can_execute(Named))
+      return Named;
+    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Named))
+      return *P;
+    Error = std::string(Source) + " names '" + Named +
+            "', which is not an executable; Python files need a Python 3.8 "
+            "or later to read them";
+    return "";
+  }
+  for (const char *Name : {"python3", "python"})
+    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Name))
+      return *P;
+  Error = "no Python found to read the .py files (python3 is not on PATH); "
+          "install Python 3.8 or later, or name one with --python or "
+          "CUDA_TIDY_PYTHON";
+  return "";
+}
+
+std::string findPythonHelper(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findPythonHelper));
+  llvm::SmallString<256> P(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(P, "share", "cuda-tidy", "python",
+                          "cuda_tidy_python.py");
+  return llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+}
+
+/// An error of the Python file itself, at a byte offset of it.
+static ClangTidyError pythonError(llvm::StringRef File, unsigned Offset,
+                                  llvm::StringRef Message) {
+  ClangTidyError E("python-error", ClangTidyError::Error, "", false);
+  E.Message.Message = Message.str();
+  E.Message.FilePath = File.str();
+  E.Message.FileOffset = Offset;
+  return E;
+}
+
+/// Where the generated units are written: one folder per user, a stable
+/// name per Python file (the result cache keys on it).
+static std::string unitPathFor(llvm::StringRef Path) {
+  llvm::SmallString<256> Dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
+  llvm::sys::path::append(Dir, "cuda-tidy-python-" + std::to_string(::getuid()));
+  std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(Path));
+  std::string Name = llvm::toHex(llvm::ArrayRef<uint8_t>(Hash).take_front(8), true);
+  llvm::sys::path::append(Dir, Name);
+  llvm::sys::path::append(Dir, llvm::sys::path::filename(Path) + ".cu");
+  return std::string(Dir);
+}
+
+/// Writes \p Text to \p Path through a temporary file and a rename, so that
+/// runs in parallel never read half a unit.
+static std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
+  if (std::error_code EC =
+          llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)))
+    return "cannot create '" + llvm::sys::path::parent_path(Path).str() +
+           "': " + EC.message();
+  // Unchanged: keep the file (and its time stamp, which headers caches see).
+  if (auto Old = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false))
+    if ((*Old)->getBuffer() == Text)
+      return "";
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%%%", FD, Temp))
+    return "cannot write '" + Path.str() + "': " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    if (OS.has_error())
+      return "cannot write '" + Temp.str().str() + "'";
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path))
+    return "cannot rename '" + Temp.str().str() + "': " + EC.message();
+  return "";
+}
+
+std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
+                           llvm::StringRef Helper, PythonUnit &Out) {
+  Out = PythonUnit();
+  Out.Files.push_back(Path.str());
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(Path, Size) && Size > MaxPythonFileBytes) {
+    Out.Errors.push_back(pythonError(
+        Path, 0,
+        "the file is " + std::to_string(Size >> 20) +
+            " MiB, more than the 64 MiB a Python file may have to be read; "
+            "generated files this large hold data, not kernels"));
+    return "";
+  }
+  if (!mayHoldCuda(Path))
+    return "";
+  if (Helper.empty())
+    return "the Python reader (share/cuda-tidy/python/cuda_tidy_python.py) is "
+           "not installed beside cuda-tidy";
+
+  llvm::SmallString<128> Stdout, Stderr;
+  llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "json", Stdout);
+  llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "err", Stderr);
+  llvm::FileRemover RemoveOut(Stdout), RemoveErr(Stderr);
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(Stdout), llvm::StringRef(Stderr)};
+  std::string ErrMsg;
+  llvm::StringRef Args[] = {Python, Helper, Path};
+  int RC = llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
+                                     /*SecondsToWait=*/300, /*Memory=*/0,
+                                     &ErrMsg);
+  auto ErrText = llvm::MemoryBuffer::getFile(Stderr);
+  std::string Why = ErrText ? (*ErrText)->getBuffer().trim().str() : "";
+  if (RC != 0)
+    return "the Python reader failed on '" + Path.str() + "' (" +
+           (ErrMsg.empty() ? "exit " + std::to_string(RC) : ErrMsg) + ")" +
+           (Why.empty() ? "" : ": " + Why);
+  auto Text = llvm::MemoryBuffer::getFile(Stdout);
+  if (!Text)
+    return "cannot read the Python reader's answer";
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Text)->getBuffer());
+  if (!Parsed)
+    return "the Python reader's answer is not JSON: " +
+           llvm::toString(Parsed.takeError());
+  std::array<uint8_t, 32> Hash =
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef((*Text)->getBuffer()));
+  Out.Digest = llvm::toHex(Hash, true);
+
+  const llvm::json::Object *O = Parsed->getAsObject();
+  if (!O)
+    return "the Python reader's answer is not an object";
+  if (const llvm::json::Array *Files = O->getArray("files")) {
+    Out.Files.clear();
+    for (const llvm::json::Value &F : *Files)
+      if (std::optional<llvm::StringRef> S = F.getAsString())
+        Out.Files.push_back(S->str());
+    if (Out.Files.empty())
+      return "the Python reader named no file";
+    Out.Files.front() = Path.str();
+  }
+  if (const llvm::json::Array *Errors = O->getArray("errors"))
+    for (const llvm::json::Value &E : *Errors)
+      if (const llvm::json::Array *Pair = E.getAsArray(); Pair && Pair->size() == 2)
+        Out.Errors.push_back(pythonError(
+            Path, (*Pair)[0].getAsInteger().value_or(0),
+            (*Pair)[1].getAsString().value_or("cannot read the file")));
+  if (const llvm::json::Array *Notes = O->getArray("notes"))
+    for (const llvm::json::Value &N : *Notes)
+      if (std::optional<llvm::StringRef> S = N.getAsString())
+        Out.Notes.push_back(S->str());
+  if (const llvm::json::Array *Args = O->getArray("args"))
+    for (const llvm::json::Value &A : *Args)
+      if (std::optional<llvm::StringRef> S = A.getAsString())
+        Out.Args.push_back(S->str());
+  if (const llvm::json::Array *NoLint = O->getArray("nolint"))
+    for (const llvm::json::Value &N : *NoLint)
+      if (const llvm::json::Array *Pair = N.getAsArray(); Pair && Pair->size() == 2)
+        Out.NoLint.emplace_back((*Pair)[0].getAsInteger().value_or(0),
+                                (*Pair)[1].getAsString().value_or("*").str());
+  if (const llvm::json::Array *Map = O->getArray("map"))
+    for (const llvm::json::Value &R : *Map) {
+      const llvm::json::Array *A = R.getAsArray();
+      if (!A || A->size() != 5)
+        return "the Python reader's map is malformed";
+      PythonUnit::Run Run;
+      Run.UnitStart = (*A)[0].getAsInteger().value_or(0);
+      Run.Length = (*A)[1].getAsInteger().value_or(0);
+      Run.File = (*A)[2].getAsInteger().value_or(0);
+      Run.FileStart = (*A)[3].getAsInteger().value_or(0);
+      Run.Exact = (*A)[4].getAsBoolean().value_or(false);
+      if (Run.File >= Out.Files.size())
+        return "the Python reader's map names an unknown file";
+      Out.Map.push_back(Run);
+    }
+  llvm::StringRef Unit = O->getString("tu").value_or("");
+  if (Unit.empty() || !Out.Errors.empty())
+    return "";
+  Out.UnitPath = unitPathFor(Path);
+  return writeAtomically(Out.UnitPath, Unit);
+}
+
+std::vector<clang::tooling::CompileCommand>
+PythonUnitDatabase::getCompileCommands(llvm::StringRef File) const {
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Inner.getCompileCommands(File);
+  if (File != Unit.UnitPath)
+    return Commands;
+  for (clang::tooling::CompileCommand &C : Commands) {
+    if (C.CommandLine.empty())
+      continue;
+    // Before the file name, which is last; a later -std wins.
+    auto At = C.CommandLine.end() - 1;
+    C.CommandLine.insert(At, Unit.Args.begin(), Unit.Args.end());
+  }
+  return Commands;
+}
+
+namespace {
+
+/// Offsets of the unit, moved to the files they came from.
+class UnitMapper {
+public:
+  explicit UnitMapper(const PythonUnit &U) : U(U) {}
+
+  /// The file and offset \p Offset of the unit came from; \p Exact: byte
+  /// for byte.
+  bool map(unsigned Offset, unsigned &File, unsigned &To, bool &Exact) const {
+    if (U.Map.empty())
+      return false;
+    auto It = llvm::upper_bound(U.Map, Offset,
+                                [](unsigned O, const PythonUnit::Run &R) {
+                                  return O < R.UnitStart;
+                                });
+    if (It == U.Map.begin())
+      return false;
+    const PythonUnit::Run &R = *std::prev(It);
+    File = R.File;
+    Exact = R.Exact && Offset < R.UnitStart + R.Length;
+    To = Exact ? R.FileStart + (Offset - R.UnitStart) : R.FileStart;
+    return true;
+  }
+
+  void location(std::string &Path, unsigned &Offset) const {
+    unsigned File, To;
+    bool Exact;
+    if (Path != U.UnitPath || !map(Offset, File, To, Exact))
+      return;
+    Path = U.Files[File];
+    Offset = To;
+  }
+
+  /// Moves a fix; false when a replacement is not exact (then no fix).
+  bool fix(llvm::StringMap<clang::tooling::Replacements> &Fix) const {
+    auto It = Fix.find(U.UnitPath);
+    if (It == Fix.end())
+      return true;
+    llvm::StringMap<clang::tooling::Replacements> Moved;
+    for (const auto &Entry : Fix)
+      if (Entry.getKey() != U.UnitPath)
+        Moved[Entry.getKey()] = Entry.getValue();
+    for (const clang::tooling::Replacement &R : It->getValue()) {
+      unsigned F1, F2, B, E;
+      bool X1, X2;
+      if (!map(R.getOffset(), F1, B, X1) || !X1)
+        return false;
+      if (R.getLength()) {
+        if (!map(R.getOffset() + R.getLength() - 1, F2, E, X2) || !X2 ||
+            F2 != F1 || E - B + 1 != R.getLength())
+          return false;
+      }
+      // Text a Python literal cannot hold as written.
+      if (F1 == 0 && R.getReplacementText().find_first_of("\\'\"\n") !=
+                         llvm::StringRef::npos)
+        return false;
+      if (llvm::Error Err = Moved[U.Files[F1]].add(clang::tooling::Replacement(
+              U.Files[F1], B, R.getLength(), R.getReplacementText()))) {
+        llvm::consumeError(std::move(Err));
+        return false;
+      }
+    }
+    Fix = std::move(Moved);
+    return true;
+  }
+
+private:
+  const PythonUnit &U;
+};
+
+/// The 1-based line of each offset of the Python file.
+class PythonLines {
+public:
+  explicit PythonLines(llvm::StringRef Path) {
+    if (auto B = llvm::MemoryBuffer::getFile(Path))
+      for (size_t I = 0, E = (*B)->getBufferSize(); I < E; ++I)
+        if ((*B)->getBuffer()[I] == '\n')
+          Newlines.push_back(I);
+  }
+  unsigned line(unsigned Offset) const {
+    return llvm::lower_bound(Newlines, Offset) - Newlines.begin() + 1;
+  }
+
+private:
+  std::vector<unsigned> Newlines;
+};
+
+} // namespace
+
+unsigned remapPythonErrors(const PythonUnit &Unit,
+                           std::vector<ClangTidyError> &Errors) {
+  UnitMapper Mapper(Unit);
+  for (ClangTidyError &E : Errors) {
+    bool Exact = Mapper.fix(E.Message.Fix);
+    if (!Exact)
+      E.Message.Fix.clear();
+    Mapper.location(E.Message.FilePath, E.Message.FileOffset);
+    for (clang::tooling::FileByteRange &R : E.Message.Ranges) {
+      std::string Before = R.FilePath;
+      unsigned Start = R.FileOffset;
+      Mapper.location(R.FilePath, Start);
+      if (Before == Unit.UnitPath) {
+        // A range through the map is kept only when it is exact.
+        unsigned EndFile, End;
+        bool X1, X2;
+        unsigned StartFile;
+        unsigned Unused;
+        if (Mapper.map(R.FileOffset, StartFile, Unused, X1) &&
+            Mapper.map(R.FileOffset + (R.Length ? R.Length - 1 : 0), EndFile,
+                       End, X2) &&
+            X1 && X2 && EndFile == StartFile && End + 1 >= Start)
+          R.Length = End + 1 - Start;
+        else
+          R.Length = 0;
+      }
+      R.FileOffset = Start;
+    }
+    for (clang::tooling::DiagnosticMessage &N : E.Notes) {
+      if (!Mapper.fix(N.Fix))
+        N.Fix.clear();
+      Mapper.location(N.FilePath, N.FileOffset);
+      N.Ranges.clear();
+    }
+  }
+  if (Unit.NoLint.empty())
+    return 0;
+  PythonLines Lines(Unit.Files.front());
+  unsigned Dropped = 0;
+  llvm::erase_if(Errors, [&](const ClangTidyError &E) {
+    if (E.DiagLevel == ClangTidyError::Error ||
+        E.Message.FilePath != Unit.Files.front())
+      return false;
+    unsigned Line = Lines.line(E.Message.FileOffset);
+    for (const auto &[L, Checks] : Unit.NoLint)
+      if (L == Line && (Checks == "*" ||
+                        GlobList(Checks).contains(E.DiagnosticName))) {
+        ++Dropped;
+        return true;
+      }
+    return false;
+  });
+  return Dropped;
+}
+
+} // namespace cudatidy

@@ -1,0 +1,91 @@
+//===- PythonInput.h - CUDA kernels inside Python files ---------*- C++ -*-===//
+//
+// A .py input is read by the helper driver/python/cuda_tidy_python.py, run
+// by a Python interpreter (CPython's own ast parser reads the file). The
+// helper writes one CUDA translation unit with every kernel module of the
+// file and synthetic launches, and a map from each byte of that unit back
+// to the Python file. The driver analyses the unit as any .cu file and
+// moves every finding back through the map (docs/python.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_PYTHONINPUT_H
+#define CUDA_TIDY_PYTHONINPUT_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <string>
+#include <vector>
+
+namespace cudatidy {
+
+/// Whether \p Path names a Python source (.py).
+bool isPythonFileName(llvm::StringRef Path);
+
+/// Whether a Python file may hold CUDA: a byte scan for the words the
+/// helper looks for (cupy, pycuda, load_inline). Files without them are
+/// not given to Python at all.
+bool mayHoldCuda(llvm::StringRef Path);
+
+/// The Python that runs the helper: \p Option (--python), else
+/// $CUDA_TIDY_PYTHON, else python3 on PATH. "" and \p Error when none runs.
+std::string findPython(llvm::StringRef Option, std::string &Error);
+
+/// The helper script shipped beside the executable
+/// (<prefix>/share/cuda-tidy/python/cuda_tidy_python.py); "" if missing.
+std::string findPythonHelper(const char *Argv0);
+
+/// One Python file, as the helper read it.
+struct PythonUnit {
+  /// The generated CUDA file on disk; "" when the file holds no kernel
+  /// that can be analysed.
+  std::string UnitPath;
+  /// Flags the kernels' options ask for (-I, -std), added to the command.
+  std::vector<std::string> Args;
+  /// Files the unit's text comes from: the .py first.
+  std::vector<std::string> Files;
+  struct Run {
+    unsigned UnitStart, Length, File, FileStart;
+    bool Exact; ///< Byte for byte the file's text (else: an anchor).
+  };
+  std::vector<Run> Map;
+  /// '# NOLINT(...)' comments: the Python line they cover and their
+  /// checks ("*": all).
+  std::vector<std::pair<unsigned, std::string>> NoLint;
+  /// What was skipped and why (--verbose).
+  std::vector<std::string> Notes;
+  /// The file could not be read (syntax error, encoding, size).
+  std::vector<clang::tidy::ClangTidyError> Errors;
+  /// A digest of the helper's whole answer, for the result cache's key.
+  std::string Digest;
+};
+
+/// Runs the helper on \p Path and writes the unit under \p WorkDir.
+/// Returns "" or why the helper could not be run (an internal error).
+std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
+                           llvm::StringRef Helper, PythonUnit &Out);
+
+/// The commands of \p Inner, with the unit's flags for the unit.
+class PythonUnitDatabase : public clang::tooling::CompilationDatabase {
+public:
+  PythonUnitDatabase(const clang::tooling::CompilationDatabase &Inner,
+                     const PythonUnit &Unit)
+      : Inner(Inner), Unit(Unit) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override;
+
+private:
+  const clang::tooling::CompilationDatabase &Inner;
+  const PythonUnit &Unit;
+};
+
+/// Moves every location of \p Errors from the unit to the Python file (or
+/// the file a kernel was read from), keeps fixes only where the mapping is
+/// exact, and drops the findings that a '# NOLINT' comment covers. Returns
+/// how many were dropped.
+unsigned remapPythonErrors(const PythonUnit &Unit,
+                           std::vector<clang::tidy::ClangTidyError> &Errors);
+
+} // namespace cudatidy
+
+#endif

@@ -1,0 +1,2059 @@
+#!/usr/bin/env python3
+"""cuda-tidy's reader of Python files (docs/python.md).
+
+Reads a .py file with CPython's own parser (ast), finds the CUDA source given
+to CuPy, PyCUDA and torch.utils.cpp_extension.load_inline, and writes, as
+JSON on stdout, one CUDA translation unit holding every kernel module of the
+file, the synthetic host functions that launch them as the Python code does,
+and a map from each byte of that unit back to the Python file (or to the file
+a kernel was read from). The driver analyses the unit and reports every
+finding through the map (driver/PythonInput.cpp).
+
+Nothing is guessed: a source whose text is not known in the file (a hole
+that is not a constant of the module, a function parameter) is skipped and
+named in "notes".
+
+Usage: cuda_tidy_python.py FILE.py [--stats]
+Exit codes: 0 (JSON written, possibly with "errors"), 2 internal error.
+"""
+
+import ast
+import io
+import json
+import keyword
+import os
+import re
+import sys
+import tokenize
+
+# --- The Python-side API model -------------------------------------------
+# What CuPy, PyCUDA and torch do with kernel sources and launch arguments,
+# from their documentation and sources (/work/shared/TOOLCHAIN.md, "Python-
+# hosted CUDA"). The sizes and kinds of the dtypes, which the check compares
+# with the kernel's parameters, are rows CUDA_PYTHON_DTYPE of
+# analysis/CudaApiModel.def; this table only names them.
+
+#: numpy/CuPy dtype names and their C types in kernels (ElementwiseKernel).
+DTYPES = {
+    'bool': 'bool', 'int8': 'signed char', 'int16': 'short', 'int32': 'int',
+    'int64': 'long long', 'uint8': 'unsigned char', 'uint16': 'unsigned short',
+    'uint32': 'unsigned int', 'uint64': 'unsigned long long',
+    'float16': '__half', 'float32': 'float', 'float64': 'double',
+    'complex64': 'cuda_tidy_python::complex<float>',
+    'complex128': 'cuda_tidy_python::complex<double>',
+}
+DTYPE_ALIASES = {
+    'bool_': 'bool', 'byte': 'int8', 'ubyte': 'uint8', 'short': 'int16',
+    'ushort': 'uint16', 'intc': 'int32', 'uintc': 'uint32', 'int_': 'int64',
+    'longlong': 'int64', 'ulonglong': 'uint64', 'intp': 'int64',
+    'uintp': 'uint64', 'half': 'float16', 'single': 'float32',
+    'double': 'float64', 'float_': 'float64', 'csingle': 'complex64',
+    'cdouble': 'complex128', 'complex_': 'complex128',
+}
+#: How each library passes a Python scalar to a raw kernel: CuPy converts
+#: float to float64 and int to int64 and the driver copies the parameter's
+#: size of bytes; PyCUDA refuses both ("invalid type on parameter").
+PYTHON_SCALAR_DTYPE = {'float': 'float64', 'int': 'int64', 'bool': 'bool'}
+
+#: Array constructors: (module root, name) -> default dtype when no dtype=
+#: is given ('like': the first argument's; 'data': from the data).
+ARRAY_MAKERS = {
+    'zeros': 'float64', 'ones': 'float64', 'empty': 'float64',
+    'full': 'data1', 'arange': 'data', 'array': 'data', 'asarray': 'data',
+    'ascontiguousarray': 'data', 'linspace': 'float64',
+    'zeros_like': 'like', 'ones_like': 'like', 'empty_like': 'like',
+    'full_like': 'like', 'copy': 'data',
+    'random.rand': 'float64', 'random.randn': 'float64',
+    'random.random': 'float64', 'random.uniform': 'float64',
+    'random.standard_normal': 'float64', 'random.normal': 'float64',
+    'random.randint': 'int64',
+    'to_gpu': 'data', 'to_gpu_async': 'data',
+}
+#: Where an array made by a module lives.
+ARRAY_SPACE = {'cupy': 'device', 'cupyx': 'device', 'numpy': 'host',
+               'pycuda.gpuarray': 'device'}
+
+#: Kernel constructors: qualified name -> (library, kind, parameter names in
+#: order). Reached under any import alias.
+CONSTRUCTORS = {
+    'cupy.RawKernel': ('cupy', 'raw-kernel',
+                       ['code', 'name', 'options', 'backend', 'translate_cucomplex',
+                        'enable_cooperative_groups', 'jitify']),
+    'cupy.RawModule': ('cupy', 'raw-module',
+                       ['code', 'path', 'options', 'backend', 'translate_cucomplex',
+                        'enable_cooperative_groups', 'name_expressions', 'jitify']),
+    'cupy.ElementwiseKernel': ('cupy', 'elementwise',
+                               ['in_params', 'out_params', 'operation', 'name',
+                                'reduce_dims', 'preamble', 'no_return',
+                                'return_tuple', 'loop_prep', 'after_loop',
+                                'options']),
+    'cupy.ReductionKernel': ('cupy', 'reduction',
+                             ['in_params', 'out_params', 'map_expr',
+                              'reduce_expr', 'post_map_expr', 'identity',
+                              'name', 'reduce_type', 'reduce_dims',
+                              'preamble', 'options']),
+    'pycuda.compiler.SourceModule': ('pycuda', 'source-module',
+                                     ['source', 'nvcc', 'options', 'keep',
+                                      'no_extern_c', 'arch', 'code',
+                                      'cache_dir', 'include_dirs']),
+    'pycuda.compiler.DynamicSourceModule': ('pycuda', 'source-module',
+                                            ['source', 'nvcc', 'options',
+                                             'keep', 'no_extern_c', 'arch',
+                                             'code', 'cache_dir',
+                                             'include_dirs']),
+    # Chainer's memoizing wrappers of CuPy's kernels (chainer.backends.cuda).
+    'chainer.backends.cuda.elementwise': ('cupy', 'elementwise',
+                                          ['in_params', 'out_params', 'operation',
+                                           'name', 'reduce_dims', 'preamble',
+                                           'no_return', 'return_tuple',
+                                           'loop_prep', 'after_loop', 'options']),
+    'chainer.backends.cuda.reduce': ('cupy', 'reduction',
+                                     ['in_params', 'out_params', 'map_expr',
+                                      'reduce_expr', 'post_map_expr', 'identity',
+                                      'name', 'reduce_type', 'reduce_dims',
+                                      'preamble', 'options']),
+    'chainer.backends.cuda.raw': ('cupy', 'raw-kernel',
+                                  ['code', 'name', 'options', 'backend']),
+    'torch.utils.cpp_extension.load_inline': ('torch', 'load-inline',
+                                              ['name', 'cpp_sources',
+                                               'cuda_sources', 'functions',
+                                               'extra_cflags',
+                                               'extra_cuda_cflags']),
+}
+#: The headers load_inline puts before each CUDA source.
+LOAD_INLINE_HEADERS = ['#include <torch/types.h>\n', '#include <cuda.h>\n',
+                       '#include <cuda_runtime.h>\n']
+#: Words whose presence makes a file worth parsing (the driver scans for
+#: the same words before it starts Python at all).
+TRIGGERS = (b'cupy', b'pycuda', b'load_inline')
+#: Limits against huge generated files.
+MAX_KERNEL_TEXT = 16 << 20
+MAX_DEPTH = 40
+
+
+def canonical_dtype(name):
+    name = DTYPE_ALIASES.get(name, name)
+    return name if name in DTYPES else None
+
+
+# --- Mapped strings ----------------------------------------------------------
+
+class MStr:
+    """Text with, for each character, where it came from: (file, offset,
+    exact). exact: the character is the same character of the file, so a
+    replacement there is a replacement in the file."""
+    __slots__ = ('text', 'where')
+
+    def __init__(self, text, where):
+        assert len(text) == len(where)
+        self.text, self.where = text, where
+
+    @staticmethod
+    def anchored(text, fid, off):
+        return MStr(text, [(fid, off, False)] * len(text))
+
+    def __add__(self, other):
+        return MStr(self.text + other.text, self.where + other.where)
+
+    def slice(self, a, b):
+        return MStr(self.text[a:b], self.where[a:b])
+
+
+def join_mstr(parts):
+    text = ''.join(p.text for p in parts)
+    where = []
+    for p in parts:
+        where.extend(p.where)
+    return MStr(text, where)
+
+
+class Unknown:
+    def __init__(self, why):
+        self.why = why
+
+
+class FileHandle:
+    def __init__(self, path):
+        self.path = path
+
+
+class KernelModule:
+    """One compiled module: a constructor call."""
+
+    def __init__(self, call, lib, kind):
+        self.call, self.lib, self.kind = call, lib, kind
+        self.index = None      # position in the unit, once emitted
+        self.namespace = None
+        self.kernels = {}      # name -> parameter count (None: unknown)
+        self.extern_c = set()  # names declared extern "C" (or wrapped)
+        self.single_name = None  # RawKernel / ElementwiseKernel name
+        self.name_expressions = None
+        self.skipped = None
+
+
+class KernelRef:
+    def __init__(self, module, name, name_node):
+        self.module, self.name, self.name_node = module, name, name_node
+
+
+class Prepared:
+    def __init__(self, ref, fmt, node):
+        self.ref, self.fmt, self.node = ref, fmt, node
+
+
+# --- The reader ------------------------------------------------------------
+
+class Reader:
+    def __init__(self, path, source):
+        self.path = os.path.abspath(path)
+        self.dir = os.path.dirname(self.path)
+        self.source = source
+        self.files = [self.path]
+        self.file_texts = {0: source}
+        self.line_starts = [0]
+        for i, ch in enumerate(source):
+            if ch == '\n':
+                self.line_starts.append(i + 1)
+        self.lines_bytes = source.split('\n')
+        self.tree = ast.parse(source, filename=path)
+        self.parents = {}
+        for node in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+        self.aliases = {}
+        self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
+        self.functions = {}  # module-level function name -> FunctionDef
+        self.modules = {}    # ctor call node -> KernelModule
+        self.notes = []
+        self.memo = {}
+        self._collect()
+
+    # positions
+    def offset(self, lineno, col_bytes):
+        """Character offset in the file of a (line, UTF-8 column)."""
+        line = self.lines_bytes[lineno - 1]
+        col = len(line.encode('utf-8')[:col_bytes].decode('utf-8', 'replace'))
+        return self.line_starts[lineno - 1] + col
+
+    def node_start(self, node):
+        return self.offset(node.lineno, node.col_offset)
+
+    def node_end(self, node):
+        return self.offset(node.end_lineno, node.end_col_offset)
+
+    def where(self, node):
+        return '%s:%d:%d' % (os.path.basename(self.path), node.lineno,
+                             node.col_offset + 1)
+
+    # scopes and names
+    def _collect(self):
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.asname:
+                        self.aliases[a.asname] = a.name
+                    else:
+                        root = a.name.split('.')[0]
+                        self.aliases[root] = root
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = node.module + '.' + a.name
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[stmt.name] = stmt
+
+    def scope_of(self, node):
+        n = self.parents.get(node)
+        while n is not None and not isinstance(
+                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+            n = self.parents.get(n)
+        return n if n is not None else self.tree
+
+    def scope_assigns(self, scope):
+        if scope in self.assigns:
+            return self.assigns[scope]
+        table = {}
+        body = scope.body if isinstance(scope.body, list) else []
+        top = set(map(id, body))
+
+        def add(name, stmt, value):
+            table.setdefault(name, []).append((stmt, value, id(stmt) in top))
+
+        def visit(n):
+            for child in ast.iter_child_nodes(n):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                      ast.Lambda, ast.ClassDef)):
+                    if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        add(child.name, child, None)
+                    continue
+                if isinstance(child, ast.Assign):
+                    for t in child.targets:
+                        if isinstance(t, ast.Name):
+                            add(t.id, child, child.value)
+                        elif isinstance(t, (ast.Tuple, ast.List)):
+                            for e in t.elts:
+                                if isinstance(e, ast.Name):
+                                    add(e.id, child, None)
+                elif isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name):
+                    add(child.target.id, child, child.value)
+                elif isinstance(child, ast.AugAssign) and isinstance(child.target, ast.Name):
+                    add(child.target.id, child, child)
+                elif isinstance(child, (ast.ListComp, ast.SetComp, ast.DictComp,
+                                        ast.GeneratorExp)):
+                    continue  # its variables are its own
+                elif isinstance(child, (ast.For, ast.AsyncFor)):
+                    for e in ast.walk(child.target):
+                        if isinstance(e, ast.Name):
+                            add(e.id, child, None)
+                elif isinstance(child, ast.withitem) and child.optional_vars is not None:
+                    if isinstance(child.optional_vars, ast.Name):
+                        add(child.optional_vars.id, self.parents[child], child)
+                elif isinstance(child, ast.NamedExpr):
+                    add(child.target.id, child, child.value)
+                elif isinstance(child, (ast.Global, ast.Nonlocal)):
+                    for name in child.names:
+                        add(name, child, None)
+                visit(child)
+
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = scope.args
+            for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+                if arg is not None:
+                    table.setdefault(arg.arg, []).append((scope, None, True))
+        visit(scope)
+        self.assigns[scope] = table
+        return table
+
+    def definition(self, name_node):
+        """The expression a name stands for where it is read: the last
+        assignment before it in straight-line code of its scope, else of
+        the module. None: not known."""
+        name = name_node.id
+        scope = self.scope_of(name_node)
+        line = name_node.lineno
+        while True:
+            entries = self.scope_assigns(scope).get(name)
+            if entries:
+                if scope is self.tree or not isinstance(scope, ast.Module):
+                    pass
+                if isinstance(scope, ast.Module) and self.scope_of(name_node) is not scope:
+                    # Read from a function: the module's last binding, if it
+                    # is the only one at the top level and none is nested.
+                    if len(entries) == 1 and entries[0][2]:
+                        return entries[0]
+                    if all(e[2] for e in entries) and all(
+                            isinstance(e[1], ast.AugAssign) for e in entries[1:]):
+                        return entries[-1]
+                    return None
+                before = [e for e in entries if e[0].lineno <= line and
+                          e[0] is not scope and not self._encloses(e[0], name_node)]
+                params = [e for e in entries if e[0] is scope]
+                if not before:
+                    return None if params else None
+                last = before[-1]
+                return last if last[2] else None
+            if isinstance(scope, ast.Module):
+                return None
+            scope = self.scope_of(scope)
+
+    def _encloses(self, stmt, node):
+        n = node
+        while n is not None:
+            if n is stmt:
+                return True
+            n = self.parents.get(n)
+        return False
+
+    def qualname(self, expr):
+        if isinstance(expr, ast.Name):
+            return self.aliases.get(expr.id)
+        if isinstance(expr, ast.Attribute):
+            base = self.qualname(expr.value)
+            return base + '.' + expr.attr if base else None
+        return None
+
+    def ctor_of(self, call):
+        q = self.qualname(call.func)
+        if not q:
+            return None
+        if q in CONSTRUCTORS:
+            return q
+        parts = q.split('.')
+        for full in CONSTRUCTORS:
+            if parts[0] == full.split('.')[0] and parts[-1] == full.split('.')[-1]:
+                return full
+        return None
+
+    # evaluation
+    def arg(self, call, names, key, default=None):
+        if key in names:
+            i = names.index(key)
+            if i < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:i + 1]):
+                return call.args[i]
+        for kw in call.keywords:
+            if kw.arg == key:
+                return kw.value
+        return default
+
+    def literal(self, node):
+        """Decodes the string literal tokens of node's span with positions."""
+        start, end = self.node_start(node), self.node_end(node)
+        text = self.source
+        i = start
+        parts = []
+        holes = [v for v in node.values if isinstance(v, ast.FormattedValue)] \
+            if isinstance(node, ast.JoinedStr) else []
+        hole_index = [0]
+        while i < end:
+            ch = text[i]
+            if ch in ' \t\r\n\f()':
+                i += 1
+                continue
+            if ch == '\\' and i + 1 < end and text[i + 1] == '\n':
+                i += 2
+                continue
+            if ch == '#':
+                while i < end and text[i] != '\n':
+                    i += 1
+                continue
+            m = re.compile(r'([rRbBuUfF]{0,2})(\'\'\'|"""|\'|")').match(text, i)
+            if not m:
+                return Unknown('unexpected text in a string literal')
+            prefix = m.group(1).lower()
+            quote = m.group(2)
+            i = m.end()
+            raw, fmt = 'r' in prefix, 'f' in prefix
+            chars, where = [], []
+            while True:
+                if i >= end + 1 and not text.startswith(quote, i):
+                    return Unknown('unterminated literal')
+                if text.startswith(quote, i):
+                    i += len(quote)
+                    break
+                c = text[i]
+                if fmt and c in '{}':
+                    if text.startswith(c * 2, i):
+                        chars.append(c)
+                        where.append((0, i, False))
+                        i += 2
+                        continue
+                    if c == '}':
+                        return Unknown('unbalanced } in an f-string')
+                    j, depth = i + 1, 1
+                    while j < len(text) and depth:
+                        if text[j] == '{':
+                            depth += 1
+                        elif text[j] == '}':
+                            depth -= 1
+                        j += 1
+                    if hole_index[0] >= len(holes):
+                        return Unknown('f-string holes do not match')
+                    hole = holes[hole_index[0]]
+                    hole_index[0] += 1
+                    value = self.format_hole(hole.value, hole.conversion,
+                                             hole.format_spec, i)
+                    if isinstance(value, Unknown):
+                        return value
+                    chars.append(value.text)
+                    where.extend(value.where)
+                    i = j
+                    continue
+                if c == '\\':
+                    if raw:
+                        nxt = text[i + 1] if i + 1 < len(text) else ''
+                        chars.append(c)
+                        where.append((0, i, True))
+                        if nxt in (quote[0], '\\'):
+                            chars.append(nxt)
+                            where.append((0, i + 1, True))
+                            i += 2
+                        else:
+                            i += 1
+                        continue
+                    decoded, length = decode_escape(text, i)
+                    if decoded is None:
+                        return Unknown('unknown escape in a string literal')
+                    chars.append(decoded)
+                    where.extend([(0, i, False)] * len(decoded))
+                    i += length
+                    continue
+                chars.append(c)
+                where.append((0, i, True))
+                i += 1
+            parts.append(MStr(''.join(chars), where))
+        if not parts:
+            return Unknown('no literal')
+        return join_mstr(parts)
+
+    def format_hole(self, expr, conversion, spec, at):
+        v = self.eval(expr)
+        if isinstance(v, Unknown):
+            return Unknown('the hole at %s is not a constant (%s)' % (
+                self.where(expr), v.why))
+        spec_text = ''
+        if spec is not None:
+            s = self.eval(spec)
+            if not isinstance(s, MStr):
+                return Unknown('format spec is not a constant')
+            spec_text = s.text
+        if isinstance(v, MStr) and conversion in (-1, ord('s')) and not spec_text:
+            return v
+        value = v.text if isinstance(v, MStr) else v
+        if not isinstance(value, (int, float, str, bool)):
+            return Unknown('the hole at %s is not a constant' % self.where(expr))
+        if conversion == ord('r'):
+            value = repr(value)
+        try:
+            out = format(value, spec_text)
+        except (ValueError, TypeError):
+            return Unknown('bad format spec')
+        return MStr.anchored(out, 0, at)
+
+    def eval(self, node, depth=0):
+        key = id(node)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = Unknown('recursive definition')
+        v = self._eval(node, depth)
+        self.memo[key] = v
+        return v
+
+    def _eval(self, node, depth):
+        if depth > MAX_DEPTH:
+            return Unknown('too deep')
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                return self.literal(node)
+            if isinstance(node.value, bytes):
+                return Unknown('bytes')
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return self.literal(node)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            out = []
+            for e in node.elts:
+                v = self.eval(e, depth + 1)
+                if isinstance(v, Unknown):
+                    return v
+                out.append(v)
+            return tuple(out)
+        if isinstance(node, ast.Name):
+            if node.id == '__file__':
+                return self.path
+            if node.id in ('True', 'False', 'None'):
+                return {'True': True, 'False': False, 'None': None}[node.id]
+            d = self.definition(node)
+            if d is None:
+                return Unknown("'%s' is not a constant of the module" % node.id)
+            stmt, value, _ = d
+            if isinstance(value, ast.AugAssign):
+                left = self.eval_name_before(node.id, stmt, depth)
+                right = self.eval(value.value, depth + 1)
+                return self.binop(value.op, left, right, value)
+            if isinstance(value, ast.withitem):
+                return self.eval(value.context_expr, depth + 1)
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return ('function', stmt)
+            if value is None:
+                return Unknown("'%s' is a parameter or loop variable" % node.id)
+            return self.eval(value, depth + 1)
+        if isinstance(node, ast.BinOp):
+            left = self.eval(node.left, depth + 1)
+            right = self.eval(node.right, depth + 1)
+            return self.binop(node.op, left, right, node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self.eval(node.operand, depth + 1)
+            return -v if isinstance(v, (int, float)) and not isinstance(v, bool) else Unknown('unary')
+        if isinstance(node, ast.Call):
+            return self.eval_call(node, depth)
+        if isinstance(node, ast.Dict):
+            return self.dict_value(node, depth)
+        if isinstance(node, ast.Attribute):
+            base = self.eval(node.value, depth + 1)
+            if isinstance(base, str) and node.attr == 'parent':
+                return os.path.dirname(base)
+            return Unknown('attribute')
+        return Unknown(type(node).__name__)
+
+    def eval_name_before(self, name, stmt, depth):
+        probe = ast.Name(id=name, ctx=ast.Load())
+        probe.lineno = stmt.lineno - 1 if stmt.lineno > 1 else 1
+        probe.col_offset = 0
+        self.parents[probe] = self.parents.get(stmt)
+        if probe.lineno >= stmt.lineno:
+            return Unknown('no earlier value')
+        return self.eval(probe, depth + 1)
+
+    def binop(self, op, left, right, node):
+        if isinstance(left, Unknown):
+            return left
+        if isinstance(right, Unknown):
+            return right
+        if isinstance(op, ast.Add):
+            if isinstance(left, MStr) and isinstance(right, MStr):
+                return left + right
+            if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+                return left + right
+            if isinstance(left, tuple) and isinstance(right, tuple):
+                return left + right
+        if isinstance(op, ast.Mod) and isinstance(left, MStr):
+            return self.percent(left, right, node)
+        if isinstance(op, ast.Div) and isinstance(left, str) and isinstance(right, MStr):
+            return os.path.join(left, right.text)  # pathlib's '/'
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (left, right)):
+            try:
+                if isinstance(op, ast.Sub):
+                    return left - right
+                if isinstance(op, ast.Mult):
+                    return left * right
+                if isinstance(op, ast.FloorDiv):
+                    return left // right
+                if isinstance(op, ast.Div):
+                    return left / right
+                if isinstance(op, ast.Mod):
+                    return left % right
+                if isinstance(op, ast.LShift):
+                    return left << right
+                if isinstance(op, ast.Pow) and abs(right) < 64:
+                    return left ** right
+            except (ZeroDivisionError, TypeError, ValueError):
+                return Unknown('arithmetic')
+        if isinstance(op, ast.Mult) and isinstance(left, MStr) and isinstance(right, int) and 0 <= right < 4096:
+            return join_mstr([left] * right)
+        return Unknown('operator')
+
+    def as_text(self, v):
+        if isinstance(v, MStr):
+            return v.text
+        return v
+
+    def percent(self, fmt, values, node):
+        at = self.node_start(node)
+        if not isinstance(values, (tuple, dict)):
+            values = (values,)
+        out, i, k = [], 0, 0
+        spec = re.compile(r'%(\([^)]*\))?([#0\- +]*)(\d+|\*)?(\.(\d+|\*))?[hlL]?([diouxXeEfFgGcrsa%])')
+        text = fmt.text
+        while i < len(text):
+            j = text.find('%', i)
+            if j < 0:
+                out.append(fmt.slice(i, len(text)))
+                break
+            out.append(fmt.slice(i, j))
+            m = spec.match(text, j)
+            if not m:
+                return Unknown('bad % format')
+            if m.group(6) == '%':
+                out.append(MStr('%', [fmt.where[j]]))
+            else:
+                if m.group(1):
+                    if not isinstance(values, dict):
+                        return Unknown('% format needs a mapping')
+                    v = values.get(m.group(1)[1:-1])
+                else:
+                    if isinstance(values, dict) or k >= len(values):
+                        return Unknown('% format arguments')
+                    v = values[k]
+                    k += 1
+                if v is None or isinstance(v, Unknown):
+                    return Unknown('% hole is not a constant')
+                if isinstance(v, MStr) and m.group(0) == '%s':
+                    out.append(v)
+                else:
+                    try:
+                        s = ('%' + m.group(0)[1 + len(m.group(1) or ''):]) % (self.as_text(v),)
+                    except (TypeError, ValueError):
+                        return Unknown('% format')
+                    out.append(MStr.anchored(s, fmt.where[j][0], fmt.where[j][1]))
+            i = m.end()
+        return join_mstr(out)
+
+    def dict_value(self, node, depth):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                return Unknown('** in a dict')
+            kv = self.eval(k, depth + 1)
+            if not isinstance(kv, MStr):
+                return Unknown('dict key')
+            out[kv.text] = self.eval(v, depth + 1)
+        return out
+
+    def brace_format(self, fmt, args, kwargs):
+        text, out, i, auto = fmt.text, [], 0, 0
+        while i < len(text):
+            c = text[i]
+            if c in '{}' and text.startswith(c * 2, i):
+                out.append(MStr(c, [fmt.where[i]]))
+                i += 2
+                continue
+            if c == '}':
+                return Unknown('unbalanced }')
+            if c != '{':
+                j = i
+                while j < len(text) and text[j] not in '{}':
+                    j += 1
+                out.append(fmt.slice(i, j))
+                i = j
+                continue
+            j = text.find('}', i)
+            if j < 0:
+                return Unknown('unbalanced {')
+            field = text[i + 1:j]
+            spec = ''
+            conv = None
+            if ':' in field:
+                field, spec = field.split(':', 1)
+            if '!' in field:
+                field, conv = field.split('!', 1)
+            if field == '':
+                key, auto = auto, auto + 1
+            elif field.isdigit():
+                key = int(field)
+            elif field.isidentifier():
+                key = field
+            else:
+                return Unknown('format field %r' % field)
+            v = (args[key] if isinstance(key, int) and key < len(args)
+                 else kwargs.get(key) if isinstance(key, str) else None)
+            if v is None or isinstance(v, Unknown):
+                return Unknown('the format hole {%s} is not a constant' % field)
+            if isinstance(v, MStr) and not spec and conv in (None, 's'):
+                out.append(v)
+            else:
+                value = self.as_text(v)
+                if conv == 'r':
+                    value = repr(value)
+                try:
+                    s = format(value, spec)
+                except (ValueError, TypeError):
+                    return Unknown('format spec')
+                out.append(MStr.anchored(s, fmt.where[i][0], fmt.where[i][1]))
+            i = j + 1
+        return join_mstr(out)
+
+    def eval_call(self, call, depth):
+        func = call.func
+        q = self.qualname(func)
+        ctor = self.ctor_of(call)
+        if ctor:
+            return self.module_of(call, ctor)
+        if isinstance(func, ast.Attribute):
+            base = self.eval(func.value, depth + 1)
+            name = func.attr
+            if isinstance(base, KernelModule) and name in ('get_function', 'get_kernel'):
+                if call.args:
+                    n = self.eval(call.args[0], depth + 1)
+                    if isinstance(n, MStr):
+                        return KernelRef(base, n.text, call.args[0])
+                return Unknown('kernel name is not a constant')
+            if isinstance(base, KernelRef) and name == 'prepare':
+                if call.args:
+                    f = self.eval(call.args[0], depth + 1)
+                    if isinstance(f, (MStr, tuple)):
+                        return Prepared(base, f, call)
+                return Unknown('prepare format')
+            if isinstance(base, FileHandle) and name == 'read':
+                return self.read_file(base.path, call)
+            if isinstance(base, str) and name in ('read_text', 'open'):
+                if name == 'read_text':
+                    return self.read_file(base, call)
+                return FileHandle(base)
+            if isinstance(base, MStr):
+                return self.string_method(base, name, call, depth)
+            return Unknown('call of %s' % name)
+        if isinstance(func, ast.Name):
+            if func.id == 'open' and call.args:
+                p = self.eval(call.args[0], depth + 1)
+                if isinstance(p, MStr):
+                    p = p.text
+                if isinstance(p, str):
+                    return FileHandle(p if os.path.isabs(p) else os.path.join(self.dir, p))
+                return Unknown('file name is not a constant')
+            if func.id == 'str' and len(call.args) == 1:
+                v = self.eval(call.args[0], depth + 1)
+                if isinstance(v, (int, float)) or isinstance(v, MStr):
+                    return v if isinstance(v, MStr) else MStr.anchored(
+                        str(v), 0, self.node_start(call))
+                return Unknown('str() of an unknown value')
+            if func.id in ('int', 'float') and len(call.args) == 1:
+                v = self.eval(call.args[0], depth + 1)
+                if isinstance(v, (int, float)):
+                    return int(v) if func.id == 'int' else float(v)
+                return Unknown('conversion')
+            d = self.eval(func, depth + 1)
+            if isinstance(d, tuple) and d and d[0] == 'function' and not call.args and not call.keywords:
+                returns = [n for n in ast.walk(d[1]) if isinstance(n, ast.Return)]
+                if len(returns) == 1 and returns[0].value is not None:
+                    return self.eval(returns[0].value, depth + 1)
+        if q in ('os.path.join',):
+            parts = [self.eval(a, depth + 1) for a in call.args]
+            parts = [p.text if isinstance(p, MStr) else p for p in parts]
+            if all(isinstance(p, str) for p in parts):
+                return os.path.join(*parts)
+        if q in ('os.path.dirname', 'os.path.abspath', 'os.path.realpath'):
+            p = self.eval(call.args[0], depth + 1) if call.args else None
+            if isinstance(p, str):
+                return os.path.dirname(p) if q.endswith('dirname') else p
+        if q in ('pathlib.Path', 'pathlib.PurePath') and len(call.args) == 1:
+            p = self.eval(call.args[0], depth + 1)
+            return p.text if isinstance(p, MStr) else p if isinstance(p, str) else Unknown('path')
+        if q in ('textwrap.dedent',) and len(call.args) == 1:
+            v = self.eval(call.args[0], depth + 1)
+            return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
+        return Unknown('call')
+
+    def string_method(self, s, name, call, depth):
+        args = [self.eval(a, depth + 1) for a in call.args]
+        if any(isinstance(a, Unknown) for a in args):
+            return next(a for a in args if isinstance(a, Unknown))
+        if name == 'format':
+            kwargs = {k.arg: self.eval(k.value, depth + 1) for k in call.keywords if k.arg}
+            if any(k.arg is None for k in call.keywords):
+                return Unknown('**kwargs in format')
+            return self.brace_format(s, args, kwargs)
+        if name == 'replace' and len(args) >= 2 and isinstance(args[0], MStr):
+            new = args[1] if isinstance(args[1], MStr) else (
+                MStr.anchored(str(args[1]), 0, self.node_start(call))
+                if isinstance(args[1], (int, float)) else None)
+            if new is None or not args[0].text:
+                return Unknown('replace')
+            out, i = [], 0
+            while True:
+                j = s.text.find(args[0].text, i)
+                if j < 0:
+                    break
+                out.append(s.slice(i, j))
+                out.append(MStr(new.text, new.where if new.where and new.where[0][1] != self.node_start(call)
+                                else [(s.where[j][0], s.where[j][1], False)] * len(new.text)))
+                i = j + len(args[0].text)
+            out.append(s.slice(i, len(s.text)))
+            return join_mstr(out)
+        if name in ('strip', 'lstrip', 'rstrip') and not args:
+            t = s.text
+            a = len(t) - len(t.lstrip()) if name != 'rstrip' else 0
+            b = len(t.rstrip()) if name != 'lstrip' else len(t)
+            return s.slice(a, max(a, b))
+        if name == 'join' and len(args) == 1 and isinstance(args[0], tuple):
+            parts = []
+            for k, p in enumerate(args[0]):
+                if not isinstance(p, MStr):
+                    return Unknown('join of non-strings')
+                if k:
+                    parts.append(s)
+                parts.append(p)
+            return join_mstr(parts) if parts else MStr('', [])
+        return Unknown('str.%s' % name)
+
+    def read_file(self, path, call):
+        path = os.path.normpath(path)
+        try:
+            with open(path, 'rb') as f:
+                data = f.read(MAX_KERNEL_TEXT + 1)
+        except OSError:
+            return Unknown("cannot read '%s'" % path)
+        if len(data) > MAX_KERNEL_TEXT:
+            return Unknown("'%s' is too large" % path)
+        try:
+            text = data.decode('utf-8')
+        except UnicodeDecodeError:
+            return Unknown("'%s' is not UTF-8" % path)
+        if path not in self.files:
+            self.files.append(path)
+            self.file_texts[len(self.files) - 1] = text
+        fid = self.files.index(path)
+        return MStr(text, [(fid, k, True) for k in range(len(text))])
+
+    def module_of(self, call, ctor):
+        if call in self.modules:
+            return self.modules[call]
+        lib, kind, names = CONSTRUCTORS[ctor]
+        m = KernelModule(call, lib, kind)
+        m.arg_names = names
+        self.modules[call] = m
+        return m
+
+
+def decode_escape(text, i):
+    """(decoded text, source length) of the escape at text[i] == '\\'."""
+    c = text[i + 1] if i + 1 < len(text) else ''
+    simple = {'n': '\n', 't': '\t', '\\': '\\', "'": "'", '"': '"', 'a': '\a',
+              'b': '\b', 'f': '\f', 'v': '\v', 'r': '\r', '\n': ''}
+    if c in simple:
+        return simple[c], 2
+    if c in '01234567':
+        m = re.compile(r'[0-7]{1,3}').match(text, i + 1)
+        return chr(int(m.group(0), 8)), 1 + len(m.group(0))
+    lengths = {'x': 2, 'u': 4, 'U': 8}
+    if c in lengths:
+        h = text[i + 2:i + 2 + lengths[c]]
+        try:
+            return chr(int(h, 16)), 2 + lengths[c]
+        except ValueError:
+            return None, 0
+    if c == 'N':
+        return None, 0
+    return '\\' + c, 2  # an unknown escape keeps its backslash
+
+
+def dedent(s):
+    lines, pos = [], 0
+    text = s.text
+    while pos < len(text):
+        j = text.find('\n', pos)
+        j = len(text) if j < 0 else j + 1
+        lines.append((pos, j))
+        pos = j
+    margin = None
+    for a, b in lines:
+        line = text[a:b]
+        if line.strip():
+            ws = line[:len(line) - len(line.lstrip(' \t'))]
+            if margin is None:
+                margin = ws
+            else:
+                k = 0
+                while k < min(len(margin), len(ws)) and margin[k] == ws[k]:
+                    k += 1
+                margin = margin[:k]
+    margin = margin or ''
+    out = []
+    for a, b in lines:
+        line = text[a:b]
+        if not line.strip():
+            nl = line.endswith('\n')
+            out.append(s.slice(b - 1, b) if nl else MStr('', []))
+        else:
+            out.append(s.slice(a + len(margin), b))
+    return join_mstr(out) if out else s
+
+
+# --- Argument facts ----------------------------------------------------------
+
+class Facts:
+    """What a launch argument is, as far as the file says."""
+
+    def __init__(self, reader):
+        self.r = reader
+
+    def dtype_of_value(self, node, depth=0):
+        """A dtype name from a dtype expression (cp.float32, 'float32',
+        numpy.dtype('f4') is not read)."""
+        q = self.r.qualname(node)
+        if q:
+            last = q.split('.')[-1]
+            if q.split('.')[0] in ('numpy', 'cupy'):
+                return canonical_dtype(last)
+        if isinstance(node, ast.Name) and node.id in PYTHON_SCALAR_DTYPE:
+            return PYTHON_SCALAR_DTYPE[node.id]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return canonical_dtype(node.value)
+        if isinstance(node, ast.Name) and depth < 8:
+            d = self.r.definition(node)
+            if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return self.dtype_of_value(d[1], depth + 1)
+        return None
+
+    def fact(self, node, lib, depth=0):
+        """'pyfloat', 'pyint', 'pybool', 'scalar:<dtype>',
+        'array:<space>:<dtype or ?>[:view=<how>]', 'devptr' or 'unknown'."""
+        if depth > 12:
+            return 'unknown'
+        r = self.r
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool):
+                return 'pybool'
+            if isinstance(v, int):
+                return 'pyint'
+            if isinstance(v, float):
+                return 'pyfloat'
+            return 'unknown'
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            f = self.fact(node.operand, lib, depth + 1)
+            return f if f in ('pyint', 'pyfloat') else 'unknown'
+        if isinstance(node, ast.BinOp):
+            a = self.fact(node.left, lib, depth + 1)
+            b = self.fact(node.right, lib, depth + 1)
+            if a in ('pyint', 'pyfloat') and b in ('pyint', 'pyfloat'):
+                if isinstance(node.op, ast.Div) or 'pyfloat' in (a, b):
+                    return 'pyfloat'
+                if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+                    return 'pyint'
+            return 'unknown'
+        if isinstance(node, ast.Name):
+            d = r.definition(node)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return 'unknown'
+            return self.fact(d[1], lib, depth + 1)
+        if isinstance(node, ast.Attribute):
+            base = self.fact(node.value, lib, depth + 1)
+            if node.attr == 'T' and base.startswith('array:'):
+                return without_view(base) + ':view=T'
+            if node.attr in ('size', 'ndim', 'nbytes', 'itemsize'):
+                return 'pyint'
+            if node.attr in ('gpudata', 'ptr'):
+                return 'devptr'
+            return 'unknown'
+        if isinstance(node, ast.Subscript):
+            base = self.fact(node.value, lib, depth + 1)
+            if isinstance(node.value, ast.Attribute) and node.value.attr == 'shape':
+                return 'pyint'
+            if not base.startswith('array:'):
+                return 'unknown'
+            how = subscript_view(node.slice)
+            if how == 'element':
+                return 'unknown'
+            if how:
+                return without_view(base) + ':view=' + how
+            return base
+        if isinstance(node, ast.Call):
+            return self.call_fact(node, lib, depth)
+        return 'unknown'
+
+    def call_fact(self, node, lib, depth):
+        r = self.r
+        q = r.qualname(node.func) or ''
+        root = q.split('.')[0]
+        last = q.split('.')[-1]
+        if q in ('float',) or (isinstance(node.func, ast.Name) and node.func.id == 'float'):
+            return 'pyfloat'
+        if isinstance(node.func, ast.Name) and node.func.id in ('int', 'len'):
+            return 'pyint'
+        if root in ('numpy', 'cupy') and canonical_dtype(last) and len(q.split('.')) == 2:
+            return 'scalar:' + canonical_dtype(last)
+        if isinstance(node.func, ast.Attribute):
+            m = node.func.attr
+            base_node = node.func.value
+            if m == 'astype' and node.args:
+                base = self.fact(base_node, lib, depth + 1)
+                dt = self.dtype_of_value(node.args[0])
+                space = base.split(':')[1] if base.startswith('array:') else None
+                if space and dt:
+                    return 'array:%s:%s' % (space, dt)
+                return 'unknown'
+            if m in ('copy', 'ravel', 'flatten', 'reshape', 'view') and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                if base.startswith('array:'):
+                    if m == 'view':
+                        return 'unknown'
+                    return without_view(base) if m in ('copy', 'flatten') else (
+                        base if m in ('reshape', 'ravel') and ':view=' not in base else
+                        without_view(base) if m == 'ravel' else 'unknown')
+                return 'unknown'
+            if m in ('transpose', 'swapaxes') and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                if base.startswith('array:'):
+                    return without_view(base) + ':view=T'
+                return 'unknown'
+            if m == 'get' and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                return ('array:host:' + base.split(':')[2]) if base.startswith('array:device') else 'unknown'
+        if not q:
+            return 'unknown'
+        if q.startswith('pycuda.driver.') and last in ('In', 'Out', 'InOut') and node.args:
+            base = self.fact(node.args[0], lib, depth + 1)
+            if base.startswith('array:host'):
+                return 'array:device:' + base.split(':')[2]
+            return 'unknown'
+        if q.startswith('pycuda.driver.') and last in ('mem_alloc', 'mem_alloc_like', 'to_device'):
+            return 'devptr'
+        space = None
+        for mod, sp in ARRAY_SPACE.items():
+            if q.startswith(mod + '.'):
+                space = sp
+        if q.startswith('pycuda.gpuarray.'):
+            space = 'device'
+        if not space:
+            return 'unknown'
+        name = q.split('.', 1)[1] if not q.startswith('pycuda.gpuarray.') else q[len('pycuda.gpuarray.'):]
+        if name.startswith('cuda.') or name not in ARRAY_MAKERS:
+            if root == 'cupy' and name in ('asnumpy',):
+                base = self.fact(node.args[0], lib, depth + 1) if node.args else 'unknown'
+                return ('array:host:' + base.split(':')[2]) if base.startswith('array:') else 'unknown'
+            return 'unknown'
+        rule = ARRAY_MAKERS[name]
+        dt = None
+        for kw in node.keywords:
+            if kw.arg == 'dtype':
+                dt = self.dtype_of_value(kw.value) or '?'
+        if dt is None and name in ('zeros', 'ones', 'empty') and len(node.args) >= 2:
+            dt = self.dtype_of_value(node.args[1]) or '?'
+        if dt is None:
+            if rule in ('float64', 'int64'):
+                dt = rule
+                if name.startswith('random.') and root == 'cupy' and rule == 'float64' and False:
+                    dt = '?'
+            elif rule == 'like' and node.args:
+                base = self.fact(node.args[0], lib, depth + 1)
+                dt = base.split(':')[2] if base.startswith('array:') else '?'
+            elif rule in ('data', 'data1') and node.args:
+                src = node.args[1] if rule == 'data1' and len(node.args) > 1 else node.args[0]
+                base = self.fact(src, lib, depth + 1)
+                if base.startswith('array:'):
+                    dt = base.split(':')[2]
+                elif name == 'arange' or rule == 'data1':
+                    kinds = [self.fact(a, lib, depth + 1) for a in node.args]
+                    if all(k in ('pyint', 'pyfloat') for k in kinds):
+                        dt = 'float64' if 'pyfloat' in kinds else 'int64'
+                elif isinstance(src, (ast.List, ast.Tuple)) and src.elts:
+                    kinds = [self.fact(a, lib, depth + 1) for a in src.elts]
+                    if all(k in ('pyint', 'pyfloat') for k in kinds):
+                        dt = 'float64' if 'pyfloat' in kinds else 'int64'
+            dt = dt or '?'
+        return 'array:%s:%s' % (space, dt)
+
+
+def without_view(fact):
+    return fact.split(':view=')[0]
+
+
+def subscript_view(sl):
+    """How an index makes a view: 'step', 'column', None (contiguous or a
+    leading range), 'element' (a scalar)."""
+    def is_step(s):
+        return isinstance(s, ast.Slice) and s.step is not None and not (
+            isinstance(s.step, ast.Constant) and s.step.value == 1)
+    if isinstance(sl, ast.Slice):
+        return 'step' if is_step(sl) else None
+    if isinstance(sl, ast.Tuple):
+        elts = sl.elts
+        if any(is_step(e) for e in elts):
+            return 'step'
+        if len(elts) >= 2 and isinstance(elts[0], ast.Slice) and not isinstance(elts[-1], ast.Slice):
+            return 'column'
+        if all(not isinstance(e, ast.Slice) for e in elts):
+            return 'element'
+        return None
+    return 'element'
+
+
+# --- The translation unit ------------------------------------------------------
+
+PRELUDE = r'''namespace cuda_tidy_python {
+template <unsigned I, class... T> struct at_;
+template <class H, class... T> struct at_<0, H, T...> { typedef H type; };
+template <unsigned I, class H, class... T> struct at_<I, H, T...> : at_<I - 1, T...> {};
+template <class F, unsigned I> struct param_;
+template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
+template <class F, unsigned I> using param_t = typename param_<F, I>::type;
+struct indexer { long long n; __device__ long long size() const { return n; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } __device__ long long size() const { return n_; } };
+template <class T> struct complex { T re, im; };
+}
+#define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
+#define __CT_EXTB namespace __ct_extern_c
+'''
+
+
+class Unit:
+    """The translation unit under construction, with its map."""
+
+    def __init__(self):
+        self.parts = []
+
+    def add(self, m):
+        self.parts.append(m)
+
+    def syn(self, text, fid, off):
+        self.parts.append(MStr.anchored(text, fid, off))
+
+    def build(self):
+        return join_mstr(self.parts)
+
+
+def c_identifier(name):
+    s = re.sub(r'\W', '_', name)
+    if not s or s[0].isdigit() or keyword.iskeyword(s) or s in CXX_KEYWORDS or s.startswith('__'):
+        s = 'py_' + s
+    return s
+
+
+CXX_KEYWORDS = set('''alignas alignof asm auto bool break case catch char class const
+constexpr const_cast continue decltype default delete do double dynamic_cast else enum
+explicit export extern false float for friend goto if inline int long mutable namespace
+new noexcept nullptr operator private protected public register reinterpret_cast return
+short signed sizeof static static_assert static_cast struct switch template this
+thread_local throw true try typedef typeid typename union unsigned using virtual void
+volatile wchar_t while dim3 min max'''.split())
+
+
+EXTERN_C = re.compile(r'extern\s*"C"')
+
+
+class Emitter:
+    def __init__(self, reader, facts):
+        self.r = reader
+        self.facts = facts
+        self.unit = Unit()
+        self.body = Unit()
+        self.includes = []  # MStr lines
+        self.include_keys = set()
+        self.args = []
+        self.std = None
+        self.stats = {'found': 0, 'analysed': 0, 'skipped': []}
+        self.launch_count = 0
+        self.cupy_include = find_cupy_include()
+
+    def note(self, node, why):
+        self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))
+        self.stats['skipped'].append(why)
+
+    def options(self, m, value):
+        """-D/-I/-std of options=(...): the module's defines, and the unit's
+        include folders and standard."""
+        defines = []
+        if value is None:
+            return defines
+        v = self.r.eval(value)
+        if isinstance(v, MStr):
+            v = (v,)
+        if not isinstance(v, tuple):
+            self.r.notes.append('%s: options are not constants; analysed without them'
+                                % self.r.where(value))
+            return defines
+        opts = [o.text if isinstance(o, MStr) else str(o) for o in v]
+        i = 0
+        while i < len(opts):
+            o = opts[i]
+            nxt = opts[i + 1] if i + 1 < len(opts) else ''
+            for flag in ('-D', '--define-macro=', '--define-macro'):
+                if o.startswith(flag):
+                    d = o[len(flag):] or nxt
+                    if not o[len(flag):]:
+                        i += 1
+                    defines.append(d)
+                    break
+            else:
+                for flag in ('-I', '--include-path=', '--include-path'):
+                    if o.startswith(flag):
+                        d = o[len(flag):] or nxt
+                        if not o[len(flag):]:
+                            i += 1
+                        self.add_include_dir(d)
+                        break
+                else:
+                    m2 = re.match(r'--?std=(c\+\+\d\d)', o)
+                    if m2 and (self.std is None or m2.group(1) > self.std):
+                        self.std = m2.group(1)
+            i += 1
+        return defines
+
+    def add_include_dir(self, d):
+        d = d if os.path.isabs(d) else os.path.join(self.r.dir, d)
+        if '-I' + d not in self.args:
+            self.args.append('-I' + d)
+
+    def module(self, m):
+        r = self.r
+        call = m.call
+        names = m.arg_names
+        self.stats['found'] += 1
+        get = lambda key: r.arg(call, names, key)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return self.note(call, 'arguments passed with * or **')
+        if m.kind in ('raw-kernel', 'raw-module'):
+            code_node = get('code')
+            if code_node is None and m.kind == 'raw-module' and get('path') is not None:
+                return self.note(call, 'a RawModule loaded from a cubin or PTX path')
+            code = r.eval(code_node) if code_node is not None else Unknown('no code')
+            if m.kind == 'raw-kernel':
+                n = get('name')
+                nv = r.eval(n) if n is not None else Unknown('no name')
+                if isinstance(nv, MStr):
+                    m.single_name = (nv.text, n)
+            ne = get('name_expressions')
+            if ne is not None:
+                m.name_expressions = r.eval(ne)
+            opts = get('options')
+            jit = get('jitify')
+            if jit is not None and r.eval(jit) is True:
+                return self.note(call, 'jitify=True preprocesses the source')
+            return self.emit_source(m, code, opts, wrap_c=False, headers=[])
+        if m.kind == 'source-module':
+            code = r.eval(get('source')) if get('source') is not None else Unknown('no source')
+            ne = get('no_extern_c')
+            no_extern_c = ne is not None and r.eval(ne) is True
+            inc = get('include_dirs')
+            if inc is not None:
+                dirs = r.eval(inc)
+                if isinstance(dirs, tuple):
+                    for d in dirs:
+                        d = d.text if isinstance(d, MStr) else d
+                        if isinstance(d, str):
+                            self.add_include_dir(d)
+            return self.emit_source(m, code, get('options'), wrap_c=not no_extern_c, headers=[])
+        if m.kind == 'load-inline':
+            src = get('cuda_sources')
+            if src is None:
+                self.stats['found'] -= 1
+                return None
+            code = r.eval(src)
+            if isinstance(code, tuple) and all(isinstance(c, MStr) for c in code):
+                code = join_mstr([c + MStr('\n', [(0, r.node_start(call), False)]) for c in code])
+            if not torch_include_known(self.args):
+                return self.note(call, "load_inline's CUDA source needs torch's headers "
+                                       "(torch/types.h); pass -I<torch>/include with --extra-arg")
+            return self.emit_source(m, code, get('extra_cuda_cflags'), wrap_c=False,
+                                    headers=LOAD_INLINE_HEADERS, namespace=False)
+        if m.kind in ('elementwise', 'reduction'):
+            return self.emit_generated(m)
+        return None
+
+    def emit_source(self, m, code, opts, wrap_c, headers, namespace=True):
+        r = self.r
+        call = m.call
+        if isinstance(code, Unknown):
+            return self.note(call, code.why)
+        if not isinstance(code, MStr):
+            return self.note(call, 'the source is not a string')
+        if len(code.text) > MAX_KERNEL_TEXT:
+            return self.note(call, 'the source is larger than %d bytes' % MAX_KERNEL_TEXT)
+        text = code.text
+        # Includes the analysis cannot resolve skip the module: clang would
+        # stop at them and nothing of the module would be analysed.
+        for inc in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', text, re.M):
+            name = inc.group(2)
+            if name.startswith('cupy/') and not self.cupy_include:
+                return self.note(call, "it includes <%s>, and CuPy's headers are not "
+                                       "installed for this Python" % name)
+            if inc.group(1) == '"' and not self.resolvable(name):
+                return self.note(call, 'it includes "%s", which is not beside the script '
+                                       'or in an include folder' % name)
+        if self.cupy_include and '-I' + self.cupy_include not in self.args:
+            self.args.append('-I' + self.cupy_include)
+        at = r.node_start(call)
+        index = len(self.stats['skipped']) + self.stats['analysed']
+        m.index = index
+        m.namespace = '__ct_m%d' % index
+        defines = self.options(m, opts)
+        self.stats['analysed'] += 1
+        # Leading includes go first, so that the module's namespace holds
+        # none (they are blanked where they were, offsets unchanged).
+        chars = list(text)
+        for inc in re.finditer(r'^[ \t]*#[ \t]*include[^\n]*', text, re.M):
+            key = re.sub(r'\s+', '', inc.group(0))
+            if key not in self.include_keys:
+                self.include_keys.add(key)
+                self.includes.append(code.slice(inc.start(), inc.end()) +
+                                     MStr.anchored('\n', 0, at))
+            for k in range(inc.start(), inc.end()):
+                chars[k] = ' '
+        for h in headers:
+            key = h.strip().replace(' ', '')
+            if key not in self.include_keys:
+                self.include_keys.add(key)
+                self.includes.append(MStr.anchored(h, 0, at))
+        # extern "C" keeps its length: a marker the check reads.
+        for ec in EXTERN_C.finditer(text):
+            after = text[ec.end():].lstrip()
+            repl = '__CT_EXTB' if after.startswith('{') else '__CT_EXTC'
+            repl = repl + ' ' * (ec.end() - ec.start() - len(repl))
+            if len(repl) != ec.end() - ec.start():
+                continue
+            chars[ec.start():ec.end()] = list(repl)
+        body = MStr(''.join(chars), code.where)
+        self.scan_kernels(m, text, wrap_c)
+        b = self.body
+        b.syn('\n', 0, at)
+        for d in defines:
+            name, _, value = d.partition('=')
+            b.syn('#define %s %s\n' % (name, value or '1'), 0, at)
+        if namespace:
+            b.syn('namespace %s { namespace __ct_extern_c {} using namespace __ct_extern_c;\n'
+                  % m.namespace, 0, at)
+            if wrap_c:
+                b.syn('namespace __ct_extern_c {\n', 0, at)
+        b.add(body)
+        if namespace:
+            b.syn('\n}%s\n' % (' }' if wrap_c else ''), 0, at)
+        for d in defines + re.findall(r'^[ \t]*#[ \t]*define[ \t]+(\w+)', text, re.M):
+            b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
+        return m
+
+    def resolvable(self, name):
+        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')]
+        return any(os.path.exists(os.path.join(d, name)) for d in dirs)
+
+    def scan_kernels(self, m, text, wrap_c):
+        """The __global__ functions of the source, their parameter counts and
+        whether each is extern "C" -- only to decide whether a launch can be
+        written; the check reads the parsed declarations."""
+        clean = strip_comments(text)
+        for g in re.finditer(r'__global__', clean):
+            start = max(clean.rfind(';', 0, g.start()), clean.rfind('}', 0, g.start()),
+                        clean.rfind('{', 0, g.start()))
+            head = clean[start + 1:g.start()]
+            tail_m = re.compile(r'[^;{(]*?(\w+)\s*\(').match(clean, g.end())
+            if not tail_m:
+                continue
+            name = tail_m.group(1)
+            depth, j = 1, tail_m.end()
+            while j < len(clean) and depth:
+                depth += {'(': 1, ')': -1}.get(clean[j], 0)
+                j += 1
+            params = clean[tail_m.end():j - 1]
+            count = count_params(params)
+            templated = 'template' in head
+            prev = m.kernels.get(name, 'none')
+            m.kernels[name] = None if (prev != 'none' or templated) else count
+            if wrap_c or EXTERN_C.search(head) or in_extern_c_block(clean, g.start()):
+                m.extern_c.add(name)
+
+    def emit_generated(self, m):
+        """ElementwiseKernel and ReductionKernel: the kernel CuPy generates
+        around the user's code, written from CuPy's documentation."""
+        r = self.r
+        call = m.call
+        get = lambda key: r.arg(call, m.arg_names, key)
+        at = r.node_start(call)
+        vals = {}
+        for key in ('in_params', 'out_params', 'operation', 'name', 'preamble',
+                    'loop_prep', 'after_loop', 'map_expr', 'reduce_expr',
+                    'post_map_expr', 'identity', 'reduce_type'):
+            node = get(key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                return self.note(call, '%s: %s' % (key, v.why))
+            if key == 'identity' and isinstance(v, (int, float)):
+                v = MStr.anchored(repr(v), 0, r.node_start(node))
+            if not isinstance(v, MStr):
+                return self.note(call, '%s is not a string' % key)
+            vals[key] = v
+        name = vals.get('name', MStr('kernel', [(0, at, False)] * 6)).text
+        if not re.match(r'^\w+$', name):
+            return self.note(call, 'kernel name')
+        params = []
+        generic = set()
+        for key in ('in_params', 'out_params'):
+            if key not in vals:
+                continue
+            spec = vals[key].text.strip()
+            if not spec:
+                continue
+            for p in spec.split(','):
+                words = p.split()
+                raw = words[:1] == ['raw']
+                words = [w for w in words if w not in ('raw', 'const')]
+                if len(words) != 2 or not re.match(r'^\w+$', words[1]):
+                    return self.note(call, 'parameter list %r' % spec)
+                tname, pname = words
+                ctype = DTYPES.get(canonical_dtype(tname) or '', None)
+                if ctype is None:
+                    generic.add(tname)
+                    ctype = tname
+                params.append((ctype, pname, raw, key == 'out_params'))
+        self.stats['found'] += 1
+        index = len(self.stats['skipped']) + self.stats['analysed']
+        m.index = index
+        m.namespace = '__ct_m%d' % index
+        m.single_name = None
+        m.generated = True
+        defines = self.options(m, get('options'))
+        self.stats['analysed'] += 1
+        b = self.body
+        b.syn('\n', 0, at)
+        for d in defines:
+            n, _, value = d.partition('=')
+            b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
+        b.syn('namespace %s {\n' % m.namespace, 0, at)
+        if 'preamble' in vals:
+            b.add(vals['preamble'])
+            b.syn('\n', 0, at)
+        if generic:
+            b.syn('template <%s>\n' % ', '.join('class ' + g for g in sorted(generic)), 0, at)
+        sig = []
+        for ctype, pname, raw, out in params:
+            if raw:
+                sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
+            else:
+                sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
+        b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
+        if 'loop_prep' in vals:
+            b.add(vals['loop_prep'])
+            b.syn(';\n', 0, at)
+        reduction = m.kind == 'reduction'
+        if reduction:
+            rtype = vals['reduce_type'].text if 'reduce_type' in vals else (
+                params[-1][0] if params else 'float')
+            b.syn('typedef %s _type_reduce;\n_type_reduce _s = _type_reduce(' % rtype, 0, at)
+            if 'identity' in vals:
+                b.add(vals['identity'])
+            else:
+                b.syn('0', 0, at)
+            b.syn(');\n', 0, at)
+        b.syn('for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; '
+              'i < _ind.size(); i += (long long)blockDim.x * gridDim.x) {\n', 0, at)
+        for ctype, pname, raw, out in params:
+            if raw or (reduction and out):
+                continue
+            b.syn('%s%s &%s = _raw_%s[i];\n' % ('' if out else 'const ', ctype, pname, pname), 0, at)
+        if reduction:
+            b.syn('_type_reduce a = _s, b = _type_reduce(', 0, at)
+            b.add(vals.get('map_expr', MStr.anchored('0', 0, at)))
+            b.syn(');\n_s = _type_reduce(', 0, at)
+            b.add(vals.get('reduce_expr', MStr.anchored('a', 0, at)))
+            b.syn(');\n(void)a; (void)b;\n}\n{ _type_reduce a = _s;\n', 0, at)
+            for ctype, pname, raw, out in params:
+                if out and not raw:
+                    b.syn('%s &%s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
+            if 'post_map_expr' in vals:
+                b.add(vals['post_map_expr'])
+            b.syn(';\n}\n', 0, at)
+        else:
+            if 'operation' in vals:
+                b.add(vals['operation'])
+            b.syn(';\n}\n', 0, at)
+        if 'after_loop' in vals:
+            b.add(vals['after_loop'])
+            b.syn(';\n', 0, at)
+        b.syn('}\n}\n', 0, at)
+        for d in defines:
+            b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
+        return m
+
+    # launches
+    def launches(self):
+        r = self.r
+        for node in ast.walk(r.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ('prepared_call', 'prepared_timed_call',
+                                                                 'prepared_async_call'):
+                p = r.eval(func.value)
+                if isinstance(p, KernelRef):
+                    p = self.prepared_for(func.value)
+                if isinstance(p, Prepared) and p.ref.module.index is not None:
+                    self.emit_prepared(node, p, func.attr)
+                continue
+            ref = r.eval(func) if isinstance(func, (ast.Name, ast.Attribute, ast.Call)) else None
+            if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
+                ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
+            if isinstance(ref, KernelRef) and ref.module.index is not None:
+                if ref.module.lib == 'cupy':
+                    self.emit_cupy_launch(node, ref)
+                elif ref.module.lib == 'pycuda':
+                    self.emit_pycuda_launch(node, ref)
+        # kernel lookups (RawKernel name, get_function) for the name rule
+        for m in r.modules.values():
+            if m.index is None or getattr(m, 'generated', False):
+                continue
+            if m.kind == 'raw-kernel' and m.single_name:
+                self.emit_lookup(m, m.single_name[0], m.single_name[1])
+        for node in ast.walk(r.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == 'get_function' and node.args:
+                ref = r.eval(node)
+                if isinstance(ref, KernelRef) and ref.module.index is not None:
+                    self.emit_lookup(ref.module, ref.name, ref.name_node)
+
+    def prepared_for(self, func_value):
+        """f.prepare(fmt) earlier in the same scope, f a name."""
+        if not isinstance(func_value, ast.Name):
+            return None
+        scope = self.r.scope_of(func_value)
+        best = None
+        for n in ast.walk(scope):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr == 'prepare' and isinstance(n.func.value, ast.Name) and \
+                    n.func.value.id == func_value.id and n.lineno <= func_value.lineno and \
+                    (best is None or n.lineno > best.lineno):
+                best = n
+        v = self.r.eval(best) if best is not None else None
+        return v if isinstance(v, Prepared) else None
+
+    def emit_lookup(self, m, name, name_node):
+        r = self.r
+        at = r.node_start(name_node)
+        lib = m.lib
+        expr = m.name_expressions
+        has_ne = 1 if expr is not None and not isinstance(expr, Unknown) else 0
+        if isinstance(expr, Unknown):
+            has_ne = 2
+        if has_ne == 1 and isinstance(expr, tuple):
+            names = [e.text for e in expr if isinstance(e, MStr)]
+            if name in names:
+                return
+        self.launch_count += 1
+        b = self.body
+        b.syn('\n__attribute__((annotate("cuda-tidy-python-lookup|%s|%s|%s|%d"))) static void '
+              % (lib, m.namespace, name.replace('"', ''), has_ne), 0, at)
+        b.syn('__ct_lookup_%d' % self.launch_count, 0, at)
+        b.syn('() {}\n', 0, at)
+
+    def dims(self, node, lib):
+        """A grid or block as a list of (C++ MStr) per dimension; None:
+        unknown; the fact 'notuple' when it is not a tuple."""
+        r = self.r
+        v = node
+        for _ in range(8):
+            if isinstance(v, ast.Name):
+                d = r.definition(v)
+                if d and isinstance(d[1], (ast.Tuple, ast.List)):
+                    v = d[1]
+                    continue
+            break
+        if isinstance(v, (ast.Tuple, ast.List)):
+            return [e for e in v.elts], False
+        f = self.facts.fact(v, lib)
+        if f in ('pyint',) or (isinstance(v, ast.Constant) and isinstance(v.value, int)):
+            return [node], True
+        return None, False
+
+    def translate(self, e, params, depth=0):
+        """A Python integer expression as C++ over named sizes; None when it
+        cannot be written."""
+        r = self.r
+        at = r.node_start(e)
+        if depth > 10:
+            return None
+        if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+            return MStr.anchored(str(e.value), 0, at)
+        if isinstance(e, ast.Name):
+            d = r.definition(e)
+            if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                v = r.eval(d[1])
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return MStr.anchored(str(v), 0, at)
+                t = self.translate(d[1], params, depth + 1)
+                if t is not None:
+                    return paren(t, at)
+            return self.size_param(e, params)
+        if isinstance(e, (ast.Attribute, ast.Subscript)) or (
+                isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == 'len'):
+            return self.size_param(e, params)
+        if isinstance(e, ast.Call):
+            q = r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+            if (q in ('int',) or q.split('.')[-1] in ('int32', 'int64', 'uint32', 'uint64', 'intp')) \
+                    and len(e.args) == 1:
+                return self.translate(e.args[0], params, depth + 1)
+            if q in ('math.ceil', 'numpy.ceil') and len(e.args) == 1 and \
+                    isinstance(e.args[0], ast.BinOp) and isinstance(e.args[0].op, ast.Div):
+                return self.ceil_div(e.args[0].left, e.args[0].right, params, depth, at)
+            return None
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            o = e.operand
+            if isinstance(o, ast.BinOp) and isinstance(o.op, ast.FloorDiv) and \
+                    isinstance(o.left, ast.UnaryOp) and isinstance(o.left.op, ast.USub):
+                return self.ceil_div(o.left.operand, o.right, params, depth, at)
+            return None
+        if isinstance(e, ast.BinOp):
+            ops = {ast.Add: ' + ', ast.Sub: ' - ', ast.Mult: ' * ', ast.FloorDiv: ' / ',
+                   ast.Mod: ' % '}
+            op = ops.get(type(e.op))
+            if op is None:
+                return None
+            a = self.translate(e.left, params, depth + 1)
+            b = self.translate(e.right, params, depth + 1)
+            if a is None or b is None:
+                return None
+            return paren(join_mstr([paren(a, at), MStr.anchored(op, 0, at), paren(b, at)]), at)
+        return None
+
+    def ceil_div(self, num, den, params, depth, at):
+        a = self.translate(num, params, depth + 1)
+        b = self.translate(den, params, depth + 1)
+        if a is None or b is None:
+            return None
+        s = lambda t: MStr.anchored(t, 0, at)
+        return join_mstr([s('(('), a, s(') + ('), b, s(') - 1) / ('), b, s(')')])
+
+    def size_param(self, e, params):
+        r = self.r
+        src = ast.get_source_segment(r.source, e) or ''
+        if src in params:
+            return params[src][1]
+        name = c_identifier(src.replace('.', '_').replace('[', '_').replace(']', '').replace(
+            '(', '_').replace(')', '').replace(' ', ''))
+        while any(p[0] == name for p in params.values()):
+            name += '_'
+        m = MStr.anchored(name, 0, r.node_start(e))
+        if isinstance(e, ast.Name):
+            m = MStr(name, [(0, r.node_start(e) + min(k, len(src) - 1), name == src)
+                            for k in range(len(name))])
+        params[src] = (name, m, e)
+        return m
+
+    def kernel_params(self, ref):
+        count = ref.module.kernels.get(ref.name)
+        return count
+
+    def emit_cupy_launch(self, node, ref):
+        r = self.r
+        args = node.args
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if any(isinstance(a, ast.Starred) for a in args):
+            return
+        grid = args[0] if len(args) > 0 else kw.get('grid')
+        block = args[1] if len(args) > 1 else kw.get('block')
+        kargs = args[2] if len(args) > 2 else kw.get('args')
+        shared = kw.get('shared_mem')
+        if grid is None or block is None or kargs is None:
+            return
+        karg_list = None
+        v = kargs
+        for _ in range(8):
+            if isinstance(v, ast.Name):
+                d = r.definition(v)
+                if d and isinstance(d[1], (ast.Tuple, ast.List)):
+                    v = d[1]
+                    continue
+            break
+        if isinstance(v, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in v.elts):
+            karg_list = v.elts
+        self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
+
+    def emit_pycuda_launch(self, node, ref):
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        block = kw.get('block')
+        grid = kw.get('grid', ast.Tuple(elts=[ast.Constant(1)], ctx=ast.Load()))
+        if block is None:
+            return
+        if not hasattr(grid, 'lineno'):
+            ast.copy_location(grid, node)
+            ast.copy_location(grid.elts[0], node)
+        self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
+
+    def emit_prepared(self, node, prepared, how):
+        args = node.args
+        if any(isinstance(a, ast.Starred) for a in args) or len(args) < 2:
+            return
+        skip = 3 if how == 'prepared_async_call' else 2
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        fmt = prepared.fmt
+        fmt_text = fmt.text if isinstance(fmt, MStr) else None
+        self.emit_launch(node, prepared.ref, args[0], args[1], kw.get('shared_size'),
+                         args[skip:], 'pycuda-prepared', node, fmt_text=fmt_text,
+                         fmt_node=prepared.node.args[0])
+
+    def emit_launch(self, node, ref, grid, block, shared, kargs, lib, kargs_node,
+                    fmt_text=None, fmt_node=None):
+        r = self.r
+        at = r.node_start(node)
+        m = ref.module
+        kernel = '%s::%s' % (m.namespace, ref.name)
+        count = m.kernels.get(ref.name)
+        if ref.name not in m.kernels or not re.match(r'^\w+$', ref.name):
+            return
+        self.launch_count += 1
+        params = {}
+        dims = {}
+        facts = []
+        for what, node_ in (('grid', grid), ('block', block)):
+            elts, notuple = self.dims(node_, lib.split('-')[0])
+            out = []
+            if elts is None:
+                out = None
+            else:
+                for e in elts[:3]:
+                    t = self.translate(e, params)
+                    if t is None:
+                        out = None
+                        break
+                    out.append(t)
+            dims[what] = out
+            if notuple and lib == 'cupy':
+                facts.append((what + '-notuple', node_))
+        b = self.body
+        s = lambda t: b.syn(t, 0, at)
+        s('\n__attribute__((annotate("cuda-tidy-python-launch|%s%s"))) static void '
+          % (lib, ('|' + fmt_text.replace('"', '')) if fmt_text is not None else ''))
+        s('__ct_launch_%d(' % self.launch_count)
+        first = [True]
+
+        def sep():
+            if not first[0]:
+                s(', ')
+            first[0] = False
+        for src, (name, mname, e) in params.items():
+            sep()
+            s('long long ')
+            b.add(mname)
+        for what, node_ in facts:
+            sep()
+            s('__attribute__((annotate("cuda-tidy-python-%s"))) long long ' % what)
+            b.add(MStr.anchored('__%s' % what.replace('-', '_'), 0, r.node_start(node_)))
+        arg_names = []
+        if kargs is not None:
+            for i, a in enumerate(kargs):
+                fact = self.facts.fact(a, lib)
+                sep()
+                s('__attribute__((annotate("cuda-tidy-python-arg|%s|%s"))) ' % (lib, fact))
+                if count is not None and i < count:
+                    s('cuda_tidy_python::param_t<decltype(&%s), %d> ' % (kernel, i))
+                else:
+                    s('long long ')
+                pname = MStr.anchored('__a%d' % i, 0, r.node_start(a))
+                b.add(pname)
+                arg_names.append((a, pname))
+        else:
+            sep()
+            s('__attribute__((annotate("cuda-tidy-python-args-unknown"))) int ')
+            b.add(MStr.anchored('__args', 0, r.node_start(kargs_node)))
+        s(') {\n  (void)&%s;\n' % kernel)
+        if count is not None and kargs is not None and count == len(kargs) and \
+                dims['grid'] is not None and dims['block'] is not None:
+            def dim3(ds):
+                out = [MStr.anchored('dim3(', 0, at)]
+                for k, d in enumerate(ds):
+                    if k:
+                        out.append(MStr.anchored(', ', 0, at))
+                    out.append(d)
+                out.append(MStr.anchored(')', 0, at))
+                return join_mstr(out)
+            b.add(MStr.anchored('  ' + kernel, 0, at))
+            b.add(MStr.anchored('<<<', 0, at))
+            b.add(dim3(dims['grid']))
+            s(', ')
+            b.add(dim3(dims['block']))
+            if shared is not None:
+                t = self.translate(shared, params)
+                s(', ')
+                b.add(t if t is not None else MStr.anchored('0', 0, r.node_start(shared)))
+            s('>>>(')
+            for i, (a, pname) in enumerate(arg_names):
+                if i:
+                    s(', ')
+                src = ast.get_source_segment(r.source, strip_int(r, a)) or ''
+                if src in params:
+                    b.add(params[src][1])
+                else:
+                    b.add(pname)
+            # CuPy and PyCUDA raise when the launch fails.
+            s(');\n  if (cudaGetLastError() != cudaSuccess) __builtin_trap();\n')
+        s('}\n')
+
+
+def strip_int(r, a):
+    """np.int32(n) -> n: the size passed is the size in the grid."""
+    while isinstance(a, ast.Call) and len(a.args) == 1:
+        q = r.qualname(a.func) or (a.func.id if isinstance(a.func, ast.Name) else '')
+        if q == 'int' or q.split('.')[-1] in ('int32', 'int64', 'uint32', 'uint64', 'intp', 'uintp'):
+            a = a.args[0]
+        else:
+            break
+    return a
+
+
+def paren(m, at):
+    return join_mstr([MStr.anchored('(', 0, at), m, MStr.anchored(')', 0, at)])
+
+
+def strip_comments(text):
+    """The text with comments and string literals blanked, same length."""
+    out = list(text)
+    for mm in re.finditer(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', text, re.S):
+        if mm.group(0).startswith('"'):
+            continue
+        for k in range(mm.start(), mm.end()):
+            if out[k] != '\n':
+                out[k] = ' '
+    return ''.join(out)
+
+
+def in_extern_c_block(clean, pos):
+    for mm in EXTERN_C.finditer(clean, 0, pos):
+        rest = clean[mm.end():pos]
+        if rest.lstrip().startswith('{'):
+            depth = 0
+            for ch in rest:
+                depth += {'{': 1, '}': -1}.get(ch, 0)
+            if depth > 0:
+                return True
+    return False
+
+
+def count_params(params):
+    p = params.strip()
+    if not p or p == 'void':
+        return 0
+    if '...' in p or '#' in p:
+        return None
+    depth, count = 0, 1
+    for ch in p:
+        if ch in '(<[{':
+            depth += 1
+        elif ch in ')>]}':
+            depth -= 1
+        elif ch == ',' and depth == 0:
+            count += 1
+    return count if depth == 0 else None
+
+
+def find_cupy_include():
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec('cupy')
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for loc in spec.submodule_search_locations:
+        inc = os.path.join(loc, '_core', 'include')
+        if os.path.isdir(inc):
+            return inc
+    return None
+
+
+def torch_include_known(args):
+    extra = os.environ.get('CUDA_TIDY_TORCH_INCLUDE', '')
+    dirs = [a[2:] for a in args if a.startswith('-I')] + [d for d in extra.split(os.pathsep) if d]
+    for d in dirs:
+        if os.path.exists(os.path.join(d, 'torch', 'types.h')):
+            if '-I' + d not in args:
+                args.append('-I' + d)
+            return True
+    return False
+
+
+# --- NOLINT comments --------------------------------------------------------------
+
+def nolint_comments(source):
+    out = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type != tokenize.COMMENT:
+                continue
+            m = re.search(r'NOLINT(NEXTLINE)?(\(([^)]*)\))?', tok.string)
+            if m:
+                checks = m.group(3) if m.group(2) else '*'
+                line = tok.start[0] + (1 if m.group(1) else 0)
+                out.append([line, checks.strip()])
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return out
+
+
+# --- Output ---------------------------------------------------------------------
+
+def byte_offsets(text):
+    """Character offset -> UTF-8 byte offset (list, one past the end too)."""
+    out = [0] * (len(text) + 1)
+    b = 0
+    for i, ch in enumerate(text):
+        out[i] = b
+        b += 1 if ord(ch) < 0x80 else len(ch.encode('utf-8', 'surrogatepass'))
+    out[len(text)] = b
+    return out
+
+
+def compress(unit, files_text):
+    """[unit byte start, byte length, file, file byte start, exact] runs."""
+    ub = byte_offsets(unit.text)
+    fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
+    runs = []
+    for i, (fid, off, exact) in enumerate(unit.where):
+        start, end = ub[i], ub[i + 1]
+        fo = fb[fid][min(off, len(fb[fid]) - 1)]
+        if runs:
+            last = runs[-1]
+            if exact and last[4] and last[2] == fid and last[0] + last[1] == start and \
+                    last[3] + last[1] == fo:
+                last[1] += end - start
+                continue
+            if not exact and not last[4] and last[2] == fid and last[3] == fo and \
+                    last[0] + last[1] == start:
+                last[1] += end - start
+                continue
+        runs.append([start, end - start, fid, fo, bool(exact)])
+    return runs
+
+
+def error_result(path, data, line, col, message):
+    """An error at a 1-based line and character column, as a byte offset."""
+    starts = [0] + [k + 1 for k, b in enumerate(data) if b == 0x0a]
+    start = starts[min(max(line, 1), len(starts)) - 1]
+    end = data.find(b'\n', start)
+    head = data[start:end if end >= 0 else len(data)]
+    try:
+        col_bytes = len(head.decode('utf-8')[:max(col, 1) - 1].encode('utf-8'))
+    except UnicodeDecodeError:
+        col_bytes = max(col, 1) - 1
+    return {'version': 1, 'files': [os.path.abspath(path)], 'tu': '', 'map': [],
+            'args': [], 'nolint': [], 'notes': [],
+            'errors': [[start + col_bytes, message]],
+            'stats': {'found': 0, 'analysed': 0, 'skipped': []}}
+
+
+def analyse(path, data):
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:
+        return error_result(path, data, 1, 1, 'cannot read the file: %s' % e)
+    try:
+        source = data.decode(encoding if encoding != 'utf-8-sig' else 'utf-8-sig')
+    except (UnicodeDecodeError, LookupError) as e:
+        bad = getattr(e, 'start', 0)
+        line = data.count(b'\n', 0, bad) + 1
+        col = bad - (data.rfind(b'\n', 0, bad) + 1) + 1
+        return error_result(path, data, line, col, 'the file is not valid %s (byte 0x%02x at offset %d); '
+                            'Python cannot read it' % (encoding.upper(), data[bad] if bad < len(data) else 0, bad))
+    source = source.replace('\r\n', '\n') if '\r\n' in source and False else source
+    try:
+        reader = Reader(path, source)
+    except SyntaxError as e:
+        line = e.lineno or 1
+        return error_result(path, data, line, max(1, e.offset or 1),
+                            'Python syntax error: %s' % e.msg)
+    except (ValueError, RecursionError, MemoryError) as e:
+        return error_result(path, data, 1, 1, 'cannot parse the file: %s' % e)
+    facts = Facts(reader)
+    em = Emitter(reader, facts)
+    for node in ast.walk(reader.tree):
+        if isinstance(node, ast.Call):
+            ctor = reader.ctor_of(node)
+            if ctor:
+                em.module(reader.module_of(node, ctor))
+    em.launches()
+    if em.stats['analysed'] == 0:
+        tu = MStr('', [])
+    else:
+        unit = Unit()
+        for inc in em.includes:
+            unit.add(inc)
+        unit.syn(PRELUDE, 0, 0)
+        unit.add(em.body.build())
+        tu = unit.build()
+    args = list(em.args) + ['-I' + reader.dir]
+    args.append('-std=' + (em.std or 'c++17'))
+    return {
+        'version': 1,
+        'files': reader.files,
+        'tu': tu.text,
+        'map': compress(tu, reader.file_texts) if tu.text else [],
+        'args': args,
+        'nolint': nolint_comments(source),
+        'notes': reader.notes,
+        'errors': [],
+        'stats': em.stats,
+    }
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write('usage: cuda_tidy_python.py FILE.py [--stats]\n')
+        return 2
+    path = argv[1]
+    with open(path, 'rb') as f:
+        data = f.read()
+    sys.setrecursionlimit(10000)
+    result = analyse(path, data)
+    if '--stats' in argv[2:]:
+        json.dump({'file': path, 'stats': result['stats'], 'errors': result['errors'],
+                   'notes': result['notes']}, sys.stdout)
+    elif '--tu' in argv[2:]:
+        sys.stdout.write(result['tu'])
+    else:
+        json.dump(result, sys.stdout)
+    sys.stdout.write('\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,3 @@
+import cupy
+# café
+k = 1

@@ -1,0 +1,4 @@
+import os
+
+def main():
+    print(os.getcwd())
