@@ -281,9 +281,16 @@ void addTorchFlags(CompileCommand &Command) {
       Added.push_back(std::string("-D") + Define);
   if (!definesOrUndefines(Args, "TORCH_API_INCLUDE_EXTENSION_H"))
     Added.push_back("-DTORCH_API_INCLUDE_EXTENSION_H");
-  if (!definesOrUndefines(Args, "TORCH_EXTENSION_NAME"))
+  // An extension's sources share one name and usually one folder: the
+  // folder's name keeps one precompiled prefix for all of them.
+  if (!definesOrUndefines(Args, "TORCH_EXTENSION_NAME")) {
+    llvm::SmallString<256> Abs(Command.Filename);
+    if (!llvm::sys::path::is_absolute(Abs))
+      llvm::sys::path::make_absolute(Command.Directory, Abs);
     Added.push_back("-DTORCH_EXTENSION_NAME=" +
-                    identifierOf(llvm::sys::path::stem(Command.Filename)));
+                    identifierOf(llvm::sys::path::filename(
+                        llvm::sys::path::parent_path(Abs))));
+  }
   if (!llvm::any_of(Args, [](const std::string &A) {
         return StringRef(A).starts_with("-std=") ||
                StringRef(A).starts_with("--std=");
