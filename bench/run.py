@@ -15,6 +15,7 @@ cache, cold against warm.
 usage: bench/run.py [--reps 5] [--quick] [--files N] [--jobs N]
                     [--cuda-tidy PATH]
        bench/run.py --prefix [--files N] [--reps 3] [--cuda-tidy PATH]
+       bench/run.py --torch FILE... [--reps 1]
 
 --prefix measures the precompiled CUDA prefix (docs/driver.md) on a spread of
 cuda-samples and HeCBench files (the corpus records in --corpus-results give
@@ -243,6 +244,59 @@ def whole_runs(args, files, tidy, work):
                                          statistics.median(v) / base))
 
 
+def cpu_measured(cmd, env=None, cwd=None):
+    """Runs cmd; returns (CPU seconds, user and system, of it and its
+    children; exit code): on a shared machine CPU time is steadier than
+    wall time."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    return usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def torch_bench(args):
+    """--torch FILE...: PyTorch extension files (torch found as the driver
+    finds it: set PYTHONPATH or CUDA_TIDY_PYTHON). Per file, interleaved:
+    the floor (clang -fsyntax-only with exactly the command the driver
+    prints under --verbose), cold (an empty prefix folder: the implicit
+    prefix is built, the file parsed whole), second (the same folder again:
+    the file's leading includes, torch's headers, are precompiled in this
+    run) and warm (a third run that uses them); result cache off, CPU time
+    (user + system) of each process tree."""
+    tidy = args.cuda_tidy
+    rows = []
+    for f in args.torch:
+        out = subprocess.run([tidy, "--verbose", "--no-cache", "--no-prefix-cache",
+                              "--checks=-*,cuda-*", f], capture_output=True,
+                             text=True).stderr
+        line = next((l for l in out.splitlines() if "' with: " in l), None)
+        if not line:
+            print(f"{f}: the driver printed no command:\n{out[-800:]}")
+            continue
+        argv = shlex.split(line.split("' with: ", 1)[1])
+        floor_cmd = [args.clang, "-fsyntax-only"] + argv[1:]
+        for rep in range(args.reps):
+            work = tempfile.mkdtemp(prefix="cuda-tidy-torch-bench-")
+            env = dict(os.environ, CUDA_TIDY_PREFIX_DIR=work)
+            run = [tidy, "--no-cache", "--quiet", "--checks=-*,cuda-*", f]
+            floor, rc0 = cpu_measured(floor_cmd)
+            cold, rc1 = cpu_measured(run, env)
+            second, rc2 = cpu_measured(run, env)
+            warm, rc3 = cpu_measured(run, env)
+            shutil.rmtree(work, ignore_errors=True)
+            rows.append((f, floor, cold, second, warm, (rc0, rc1, rc2, rc3)))
+            print(f"{os.path.basename(f)}: floor {floor:.2f} s, cold "
+                  f"{cold:.2f} s ({cold / floor:.2f}x), second {second:.2f} s "
+                  f"({second / floor:.2f}x), warm {warm:.2f} s "
+                  f"({warm / floor:.2f}x); exit codes {rc0} {rc1} {rc2} {rc3}",
+                  flush=True)
+    if rows:
+        med = lambda i: statistics.median(r[i] / r[1] for r in rows)
+        print(f"median ratio to the floor: cold {med(2):.2f}x, second "
+              f"{med(3):.2f}x, warm {med(4):.2f}x over {len(rows)} runs")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
@@ -256,9 +310,14 @@ def main():
     ap.add_argument("--prefix", action="store_true",
                     help="measure the precompiled prefix on the corpus")
     ap.add_argument("--corpus-results", default="/work/corpus-results")
+    ap.add_argument("--torch", nargs="+", default=[],
+                    help="measure these PyTorch extension files (see "
+                         "torch_bench)")
     args = ap.parse_args()
     if args.prefix:
         return prefix_bench(args)
+    if args.torch:
+        return torch_bench(args)
     reps = 3 if args.quick else max(5, args.reps)
 
     tidy = args.cuda_tidy

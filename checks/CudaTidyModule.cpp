@@ -17,6 +17,10 @@
 #include "MemcpySizeCheck.h"
 #include "MissingHostSyncCheck.h"
 #include "MissingSyncthreadsCheck.h"
+#include "TensorContiguityCheck.h"
+#include "TensorDeviceCheck.h"
+#include "TensorDtypeCheck.h"
+#include "TorchDefaultStreamCheck.h"
 #include "UncheckedApiCallCheck.h"
 #include "UncheckedKernelLaunchCheck.h"
 #include "UnguardedThreadIndexCheck.h"
@@ -45,6 +49,11 @@ public:
     Factories.registerCheck<MissingHostSyncCheck>("cuda-missing-host-sync");
     Factories.registerCheck<MissingSyncthreadsCheck>(
         "cuda-missing-syncthreads");
+    Factories.registerCheck<TensorContiguityCheck>("cuda-tensor-contiguity");
+    Factories.registerCheck<TensorDeviceCheck>("cuda-tensor-device");
+    Factories.registerCheck<TensorDtypeCheck>("cuda-tensor-dtype");
+    Factories.registerCheck<TorchDefaultStreamCheck>(
+        "cuda-torch-default-stream");
     Factories.registerCheck<UncheckedApiCallCheck>("cuda-unchecked-api-call");
     Factories.registerCheck<UncheckedKernelLaunchCheck>(
         "cuda-unchecked-kernel-launch");

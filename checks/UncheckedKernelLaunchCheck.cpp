@@ -30,6 +30,7 @@ void UncheckedKernelLaunchCheck::storeOptions(
 void UncheckedKernelLaunchCheck::startTranslationUnit() {
   Summaries.clear();
   InProgress.clear();
+  Torch.reset();
 }
 
 bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
@@ -164,11 +165,16 @@ void UncheckedKernelLaunchCheck::checkFunction(const FunctionDecl &Function,
       // The error may still be examined by whoever calls this function:
       // leave it to them when they are in this translation unit, and stay
       // silent when the callers cannot be known.
-      if (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD))
+      // A function bound to Python (a PyTorch extension's m.def) is called
+      // by Python code, which examines no launch error.
+      if (!Torch)
+        Torch = std::make_unique<TorchTensorAnalysis>(Ctx);
+      bool Bound = Torch->isBoundToPython(FD);
+      if (!Bound && (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD)))
         continue;
       // A launcher other translation units may call (extern "C", declared
       // in a header): its callers there may examine the error.
-      if (!ReportExportedLaunchers && FD->isExternallyVisible() &&
+      if (!Bound && !ReportExportedLaunchers && FD->isExternallyVisible() &&
           !FD->isMain())
         continue;
       report(Call, Origin, R, Cfg, SM, Ctx.getLangOpts());

@@ -4,6 +4,7 @@
 #define CUDA_TIDY_UNCHECKEDKERNELLAUNCHCHECK_H
 
 #include "CudaFunctionCheck.h"
+#include "TorchTensors.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -59,6 +60,8 @@ private:
   const bool ReportExportedLaunchers;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
+  /// Which functions are bound to Python (PyTorch extensions).
+  std::unique_ptr<TorchTensorAnalysis> Torch;
 };
 
 } // namespace clang::tidy::cuda

@@ -552,12 +552,11 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
 MaybeExit checkTorchFound(Session &S) {
   std::vector<std::string> Missing;
   for (const std::string &F : S.Files) {
-    if (!cudatidy::includesTorchHeaders(F))
-      continue;
     std::vector<CompileCommand> Commands =
         S.Compilations->getCompileCommands(F);
-    if (llvm::none_of(Commands, [](const CompileCommand &C) {
-          return cudatidy::namesTorchInclude(C.CommandLine);
+    if (llvm::any_of(Commands, [](const CompileCommand &C) {
+          return cudatidy::commandIncludesTorch(C) &&
+                 !cudatidy::namesTorchInclude(C.CommandLine);
         }))
       Missing.push_back(F);
   }

@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -197,36 +198,111 @@ std::string identifierOf(StringRef Stem) {
 
 void setTorchSettings(TorchSettings S) { Settings = std::move(S); }
 
-bool includesTorchHeaders(StringRef Path) {
-  static std::mutex M;
-  static llvm::StringMap<bool> Known;
-  std::lock_guard<std::mutex> Lock(M);
-  auto It = Known.find(Path);
-  if (It != Known.end())
-    return It->second;
-  bool Found = false;
-  if (auto Text = llvm::MemoryBuffer::getFile(Path)) {
-    llvm::SmallVector<StringRef, 0> Lines;
-    (*Text)->getBuffer().split(Lines, '\n');
-    for (StringRef Line : Lines) {
-      Line = Line.ltrim();
-      if (!Line.consume_front("#"))
-        continue;
-      Line = Line.ltrim();
-      if (!Line.consume_front("include"))
-        continue;
-      Line = Line.ltrim();
-      if (!Line.consume_front("<") && !Line.consume_front("\""))
-        continue;
-      if (Line.starts_with("torch/") || Line.starts_with("ATen/") ||
-          Line.starts_with("c10/")) {
-        Found = true;
+namespace {
+
+/// The folders of a command's -I and -iquote options.
+std::vector<std::string> quotedSearchDirs(const std::vector<std::string> &Args,
+                                          StringRef Directory) {
+  std::vector<std::string> Dirs;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    std::string Dir;
+    for (StringRef Flag : {"-I", "-iquote", "-isystem"}) {
+      if (A == Flag && I + 1 < Args.size())
+        Dir = Args[I + 1];
+      else if (A.starts_with(Flag) && A.size() > Flag.size() &&
+               !A.drop_front(Flag.size()).starts_with("-"))
+        Dir = A.drop_front(Flag.size()).str();
+      if (!Dir.empty())
         break;
+    }
+    if (Dir.empty())
+      continue;
+    llvm::SmallString<256> D(Dir);
+    if (!llvm::sys::path::is_absolute(D))
+      llvm::sys::path::make_absolute(Directory, D);
+    Dirs.push_back(std::string(D));
+  }
+  return Dirs;
+}
+
+/// Whether \p Path, or a header it includes with quotes (found beside it or
+/// in \p Dirs, at most \p Depth levels down), includes a torch, ATen or c10
+/// header.
+bool includesTorchFrom(StringRef Path, const std::vector<std::string> &Dirs,
+                       unsigned Depth, llvm::StringSet<> &Seen) {
+  if (!Seen.insert(Path).second)
+    return false;
+  auto Text = llvm::MemoryBuffer::getFile(Path);
+  if (!Text)
+    return false;
+  llvm::SmallVector<StringRef, 0> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  std::vector<std::string> Quoted;
+  for (StringRef Line : Lines) {
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("include"))
+      continue;
+    Line = Line.ltrim();
+    bool IsQuoted = Line.consume_front("\"");
+    if (!IsQuoted && !Line.consume_front("<"))
+      continue;
+    if (Line.starts_with("torch/") || Line.starts_with("ATen/") ||
+        Line.starts_with("c10/"))
+      return true;
+    if (IsQuoted)
+      Quoted.push_back(Line.take_until([](char C) { return C == '"'; }).str());
+  }
+  if (Depth == 0)
+    return false;
+  StringRef Here = llvm::sys::path::parent_path(Path);
+  for (const std::string &Name : Quoted) {
+    llvm::SmallString<256> Found(Here);
+    llvm::sys::path::append(Found, Name);
+    if (!llvm::sys::fs::exists(Found)) {
+      Found.clear();
+      for (const std::string &D : Dirs) {
+        llvm::SmallString<256> C(D);
+        llvm::sys::path::append(C, Name);
+        if (llvm::sys::fs::exists(C)) {
+          Found = C;
+          break;
+        }
       }
     }
+    if (!Found.empty() && includesTorchFrom(Found, Dirs, Depth - 1, Seen))
+      return true;
   }
-  Known[Path] = Found;
-  return Found;
+  return false;
+}
+
+bool includesTorchCached(StringRef Path, const std::vector<std::string> &Dirs) {
+  static std::mutex M;
+  static std::map<std::pair<std::string, std::vector<std::string>>, bool> Known;
+  std::lock_guard<std::mutex> Lock(M);
+  auto Key = std::make_pair(Path.str(), Dirs);
+  auto It = Known.find(Key);
+  if (It != Known.end())
+    return It->second;
+  llvm::StringSet<> Seen;
+  return Known[Key] = includesTorchFrom(Path, Dirs, /*Depth=*/3, Seen);
+}
+
+} // namespace
+
+bool includesTorchHeaders(StringRef Path) {
+  return includesTorchCached(Path, {});
+}
+
+bool commandIncludesTorch(const CompileCommand &Command) {
+  llvm::SmallString<256> File(Command.Filename);
+  if (!llvm::sys::path::is_absolute(File))
+    llvm::sys::path::make_absolute(Command.Directory, File);
+  return includesTorchCached(
+      File, quotedSearchDirs(Command.CommandLine, Command.Directory));
 }
 
 bool namesTorchInclude(const std::vector<std::string> &Args) {
@@ -259,7 +335,7 @@ const TorchInstall *findTorch(std::string &Error) {
 }
 
 void addTorchFlags(CompileCommand &Command) {
-  if (!includesTorchHeaders(Command.Filename))
+  if (!commandIncludesTorch(Command))
     return;
   std::vector<std::string> &Args = Command.CommandLine;
   std::vector<std::string> Added;
@@ -281,9 +357,16 @@ void addTorchFlags(CompileCommand &Command) {
       Added.push_back(std::string("-D") + Define);
   if (!definesOrUndefines(Args, "TORCH_API_INCLUDE_EXTENSION_H"))
     Added.push_back("-DTORCH_API_INCLUDE_EXTENSION_H");
-  if (!definesOrUndefines(Args, "TORCH_EXTENSION_NAME"))
+  // An extension's sources share one name and usually one folder: the
+  // folder's name keeps one precompiled prefix for all of them.
+  if (!definesOrUndefines(Args, "TORCH_EXTENSION_NAME")) {
+    llvm::SmallString<256> Abs(Command.Filename);
+    if (!llvm::sys::path::is_absolute(Abs))
+      llvm::sys::path::make_absolute(Command.Directory, Abs);
     Added.push_back("-DTORCH_EXTENSION_NAME=" +
-                    identifierOf(llvm::sys::path::stem(Command.Filename)));
+                    identifierOf(llvm::sys::path::filename(
+                        llvm::sys::path::parent_path(Abs))));
+  }
   if (!llvm::any_of(Args, [](const std::string &A) {
         return StringRef(A).starts_with("-std=") ||
                StringRef(A).starts_with("--std=");

@@ -52,10 +52,14 @@ struct TorchInstall {
 /// Sets the options the functions below use (once, from main).
 void setTorchSettings(TorchSettings Settings);
 
-/// Whether the file \p Path includes a torch, ATen or c10 header (or
-/// <Python.h> through torch/extension.h's usual companions): then it needs
-/// torch's include folders.
+/// Whether the file \p Path includes a torch, ATen or c10 header, itself or
+/// through headers it includes with quotes from its own folder (three
+/// levels deep): then it needs torch's include folders.
 bool includesTorchHeaders(llvm::StringRef Path);
+
+/// The same for a command's file, looking for quoted headers in the
+/// command's -I, -iquote and -isystem folders too.
+bool commandIncludesTorch(const clang::tooling::CompileCommand &Command);
 
 /// Whether \p Args already name torch's include folder (-I, -isystem).
 bool namesTorchInclude(const std::vector<std::string> &Args);

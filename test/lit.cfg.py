@@ -99,3 +99,13 @@ config.environment["CUDA_TIDY_PREFIX_DIR"] = os.path.join(
 
 # The build folder, for the test of `cmake --install` (driver/install.test).
 config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))
+
+# PyTorch's real headers, fetched by scripts/setup.sh (scripts/fetch-torch-headers)
+# into build/torch/site-packages: the extension tests (test/torch) find torch
+# there through Python, as users' installs are found.
+torch_site = os.path.join(config.cuda_tidy_obj_root, "torch", "site-packages")
+if os.path.exists(os.path.join(torch_site, "torch", "include", "torch", "extension.h")):
+    config.available_features.add("torch")
+config.substitutions.append(("%torch_site", torch_site))
+config.substitutions.append(("%with_torch",
+                             "env PYTHONPATH=%s CUDA_TIDY_PYTHON=python3" % torch_site))

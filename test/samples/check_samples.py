@@ -84,6 +84,18 @@ def check_files(rep, samples_dir, manifest):
                       f"{rel} exists")
         rep.check(s.get("oracle") in ORACLE_TOOL,
                   f"{s.get('program')}: oracle '{s.get('oracle')}' is known")
+    for s in manifest.get("torch_samples", []):
+        for key in ("check", "program", "bug", "fixed", "runner", "line",
+                    "oracle", "oracle_text"):
+            rep.check(key in s, f"torch sample {s.get('program', '?')} "
+                                f"has '{key}'")
+        for form in ("bug", "fixed", "runner"):
+            rel = s.get(form, "")
+            named.add(os.path.normpath(rel))
+            rep.check(os.path.isfile(os.path.join(samples_dir, rel)),
+                      f"{rel} exists")
+        rep.check(s.get("oracle") == "wrong-result",
+                  f"{s.get('program')}: a torch sample checks its own result")
     for root, _, files in os.walk(samples_dir):
         for name in sorted(files):
             if name.endswith((".bug.cu", ".fixed.cu", ".bug.py", ".fixed.py")):
@@ -153,11 +165,87 @@ def check_gpu_results(rep, samples_dir, manifest):
                           f"{what}: fixed form exits 0 everywhere", str(bad))
 
 
-def lint(cuda_tidy, checks, path, repo):
+def check_torch_gpu_results(rep, samples_dir, manifest):
+    """The torch samples' entries (scripts/gpu-run-torch-samples): the bug
+    form's own check failed with the oracle text, the fixed form ran plain
+    and under memcheck with exit 0, both from the current sources."""
+    if not manifest.get("torch_samples"):
+        return
+    with open(os.path.join(samples_dir, "gpu-results.json")) as f:
+        results = json.load(f)
+    env = results.get("torch_environment", {})
+    rep.check(bool(env.get("gpu")) and bool(env.get("torch_version")),
+              "torch GPU results name the GPU and PyTorch", json.dumps(env))
+    by_file = {os.path.normpath(e.get("file", "")): e
+               for e in results.get("torch_samples", [])}
+    for s in manifest["torch_samples"]:
+        for form in ("bug", "fixed"):
+            rel = os.path.normpath(s[form])
+            what = f"GPU results for {rel}"
+            entry = by_file.get(rel)
+            if not rep.check(entry is not None, f"{what} exist"):
+                continue
+            rep.check(entry.get("sha256") == sha256(os.path.join(samples_dir, rel)),
+                      f"{what} are for the current source",
+                      "source changed since the GPU run: rerun "
+                      "scripts/gpu-run-torch-samples")
+            runs = entry.get("runs", [])
+            plain = [r for r in runs if r.get("tool") == "plain"]
+            if form == "bug":
+                rep.check(bool(plain) and all(
+                    r.get("exit") not in (0, None) and r.get("oracle_text_found")
+                    for r in plain) and entry.get("verdict") == "bug-shown",
+                    f"{what}: bug form printed {s['oracle_text']!r} and failed",
+                    str([(r.get("exit"), r.get("output_tail")) for r in plain]))
+            else:
+                tools = {r.get("tool") for r in runs}
+                bad = [(r.get("tool"), r.get("exit")) for r in runs
+                       if r.get("exit") != 0]
+                rep.check({"plain", "memcheck"} <= tools and not bad and
+                          entry.get("verdict") == "clean",
+                          f"{what}: fixed form exits 0 plain and under memcheck",
+                          str(bad or sorted(tools)))
+
+
+def check_torch_lint(rep, cuda_tidy, samples_dir, manifest, repo, torch_site):
+    """Lints the torch samples against PyTorch's real headers, found through
+    Python in torch_site."""
+    samples = manifest.get("torch_samples", [])
+    if not samples:
+        return
+    if not torch_site or not os.path.exists(
+            os.path.join(torch_site, "torch", "include", "torch", "extension.h")):
+        print("note: torch samples not linted: no PyTorch headers "
+              "(scripts/setup.sh fetches them into build/torch)")
+        return
+    env = dict(os.environ, PYTHONPATH=torch_site, CUDA_TIDY_PYTHON="python3")
+    all_checks = sorted({s["check"] for s in samples})
+    for s in samples:
+        for form in ("bug", "fixed"):
+            path = os.path.join(samples_dir, s[form])
+            rel = os.path.relpath(path, repo)
+            rc, diags, out = lint(cuda_tidy, all_checks, path, repo, env)
+            if not rep.check(rc in (0, 1), f"cuda-tidy ran on {rel}",
+                             f"exit {rc}: {out.strip()[-600:]}"):
+                continue
+            if form == "bug":
+                mine = [d for d in diags if d["check"] == s["check"]]
+                rep.check(len(mine) == 1 and int(mine[0]["line"]) == s["line"],
+                          f"{rel}:{s['line']}: warning [{s['check']}], once",
+                          str([(d["check"], d["line"]) for d in mine]))
+                others = [d for d in diags if d["check"] != s["check"]]
+            else:
+                others = diags
+            rep.check(not others, f"{rel}: no finding of "
+                      f"{'any torch check' if form == 'fixed' else 'other torch checks'}",
+                      "; ".join(d.group(0) for d in others))
+
+
+def lint(cuda_tidy, checks, path, repo, env=None):
     cmd = [cuda_tidy, f"--checks=-*,{','.join(checks)}", path, "--"]
     try:
         proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True,
-                              timeout=LINT_TIMEOUT)
+                              timeout=LINT_TIMEOUT, env=env)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, [], str(e)
     diags = []
@@ -247,6 +335,9 @@ def main():
     ap.add_argument("--nvcc-build-dir", required=True,
                     help="a build of samples/CMakeLists.txt, or 'none'")
     ap.add_argument("--repo", required=True, help="the repository root")
+    ap.add_argument("--torch-site", default=None,
+                    help="a site-packages folder with PyTorch's headers, for "
+                         "linting the torch samples")
     ap.add_argument("--no-lint", action="store_true",
                     help="skip running cuda-tidy on the samples")
     opts = ap.parse_args()
@@ -262,11 +353,14 @@ def main():
                   "the manifest lists samples")
         check_files(rep, samples_dir, manifest)
         check_gpu_results(rep, samples_dir, manifest)
+        check_torch_gpu_results(rep, samples_dir, manifest)
         if opts.nvcc_build_dir != "none":
             check_build(rep, os.path.abspath(opts.nvcc_build_dir), samples_dir,
                         manifest)
         if not opts.no_lint:
             check_lint(rep, opts.cuda_tidy, samples_dir, manifest, repo)
+            check_torch_lint(rep, opts.cuda_tidy, samples_dir, manifest, repo,
+                             opts.torch_site)
     print(f"{rep.passed} passed, {rep.failed} failed")
     return 1 if rep.failed else 0
 

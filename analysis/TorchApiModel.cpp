@@ -1,0 +1,213 @@
+//===- TorchApiModel.cpp --------------------------------------------------===//
+
+#include "TorchApiModel.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace clang::tidy::cuda {
+namespace {
+
+struct Tables {
+  llvm::StringSet<> TensorClasses, CurrentStream, DispatchAliases;
+  llvm::StringMap<TensorPointerInfo> Pointers;
+  llvm::StringMap<unsigned> Queries, Conversions;
+  llvm::StringMap<TensorFactoryInfo> Factories;
+  llvm::StringMap<llvm::StringRef> ScalarTypes;
+  llvm::StringMap<bool> Guards;
+  llvm::StringSet<> Bindings; ///< "Class::Method"
+  llvm::StringMap<std::pair<bool, int>> Allocator;
+
+  Tables() {
+    constexpr unsigned Contiguous = TP_Contiguous, Cuda = TP_Cuda,
+                       Dtype = TP_Dtype;
+    constexpr bool Alloc = true, Free = false;
+#define TORCH_TENSOR_CLASS(Q) TensorClasses.insert(#Q);
+#define TORCH_TENSOR_POINTER(M, Typed, Strided)                                \
+  Pointers[#M] = TensorPointerInfo{Typed != 0, Strided != 0};
+#define TORCH_TENSOR_QUERY(M, P) Queries[#M] |= P;
+#define TORCH_TENSOR_CONVERSION(M, P) Conversions[#M] |= P;
+#define TORCH_TENSOR_FACTORY(N, Like) Factories[#N] = TensorFactoryInfo{Like};
+#define TORCH_SCALAR_TYPE(E, T) ScalarTypes[#E] = #T;
+#define TORCH_DISPATCH_ALIAS(N) DispatchAliases.insert(#N);
+#define TORCH_CURRENT_STREAM(Q) CurrentStream.insert(#Q);
+#define TORCH_DEVICE_GUARD(Q, SetsStream) Guards[#Q] = SetsStream != 0;
+#define TORCH_BINDING(C, M) Bindings.insert(#C "::" #M);
+#define TORCH_CUDA_ALLOCATOR(Q, Role, Arg) Allocator[#Q] = {Role, Arg};
+#include "CudaApiModel.def"
+    (void)Contiguous, (void)Cuda, (void)Dtype, (void)Alloc, (void)Free;
+  }
+};
+
+const Tables &tables() {
+  static const Tables T;
+  return T;
+}
+
+const CXXRecordDecl *recordOf(QualType T) {
+  T = T.getNonReferenceType();
+  return T->getAsCXXRecordDecl();
+}
+
+/// The method \p Call calls on an object, and that object.
+const CXXMethodDecl *methodOf(const CallExpr *Call, const Expr *&Object) {
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+  if (!MC)
+    return nullptr;
+  Object = MC->getImplicitObjectArgument();
+  return MC->getMethodDecl();
+}
+
+bool isTensorRecord(const CXXRecordDecl *RD) {
+  if (!RD)
+    return false;
+  return tables().TensorClasses.contains(RD->getQualifiedNameAsString());
+}
+
+} // namespace
+
+bool TorchApiModel::isTensorType(QualType T) {
+  return !T.isNull() && isTensorRecord(recordOf(T));
+}
+
+const Expr *TorchApiModel::tensorObject(const CallExpr *Call) {
+  const Expr *Object = nullptr;
+  const CXXMethodDecl *MD = methodOf(Call, Object);
+  if (!MD || !Object || !isTensorRecord(MD->getParent()))
+    return nullptr;
+  return Object;
+}
+
+std::optional<TensorPointerInfo>
+TorchApiModel::pointerCall(const CallExpr *Call) {
+  const Expr *Object = tensorObject(Call);
+  if (!Object)
+    return std::nullopt;
+  const auto *MD = cast<CXXMemberCallExpr>(Call)->getMethodDecl();
+  if (!MD->getIdentifier())
+    return std::nullopt;
+  auto It = tables().Pointers.find(MD->getName());
+  if (It == tables().Pointers.end())
+    return std::nullopt;
+  TensorPointerInfo Info = It->second;
+  // data_ptr() without a template argument returns void*.
+  if (!MD->getTemplateSpecializationArgs() && !MD->getPrimaryTemplate())
+    Info.Typed = false;
+  return Info;
+}
+
+unsigned TorchApiModel::queriedProperties(const CallExpr *Call) {
+  const Expr *Object = nullptr;
+  const CXXMethodDecl *MD = methodOf(Call, Object);
+  if (!MD || !MD->getIdentifier() || !Object)
+    return TP_None;
+  auto It = tables().Queries.find(MD->getName());
+  if (It == tables().Queries.end())
+    return TP_None;
+  // x.is_cuda(), or x.device().is_cuda(), x.options().dtype(),
+  // x.type().is_cuda() (what a tensor method returns, asked in turn).
+  if (isTensorRecord(MD->getParent()))
+    return It->second;
+  const auto *Inner =
+      dyn_cast<CallExpr>(Object->IgnoreParenImpCasts()->IgnoreImplicit());
+  if (Inner && tensorObject(Inner))
+    return It->second;
+  return TP_None;
+}
+
+unsigned TorchApiModel::establishedProperties(const CallExpr *Call) {
+  const Expr *Object = nullptr;
+  const CXXMethodDecl *MD = methodOf(Call, Object);
+  if (!MD || !MD->getIdentifier() || !isTensorRecord(MD->getParent()))
+    return TP_None;
+  auto It = tables().Conversions.find(MD->getName());
+  return It == tables().Conversions.end() ? TP_None : It->second;
+}
+
+std::optional<TensorFactoryInfo>
+TorchApiModel::factoryCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD))
+    return std::nullopt;
+  auto It = tables().Factories.find(FD->getName());
+  if (It == tables().Factories.end() || !isTensorType(FD->getReturnType()))
+    return std::nullopt;
+  return It->second;
+}
+
+llvm::StringRef TorchApiModel::cppTypeOfScalarType(llvm::StringRef E) {
+  auto It = tables().ScalarTypes.find(E);
+  return It == tables().ScalarTypes.end() ? "" : It->second;
+}
+
+llvm::StringRef TorchApiModel::scalarTypeNamed(const Expr *E) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      E = C->getNumArgs() == 1 ? C->getArg(0) : nullptr;
+    else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+        const auto *ED = dyn_cast<EnumDecl>(EC->getDeclContext());
+        if (ED && ED->getName() == "ScalarType" &&
+            !cppTypeOfScalarType(EC->getName()).empty())
+          return EC->getName();
+        return "";
+      }
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      E = VD && VD->isConstexpr() ? VD->getInit() : nullptr;
+    } else if (const auto *MTE = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = MTE->getSubExpr();
+    } else {
+      return "";
+    }
+  }
+  return "";
+}
+
+bool TorchApiModel::isDispatchAlias(const NamedDecl *D) {
+  return D && D->getIdentifier() &&
+         tables().DispatchAliases.contains(D->getName());
+}
+
+bool TorchApiModel::isCurrentStreamFunction(const FunctionDecl *FD) {
+  return FD && tables().CurrentStream.contains(FD->getQualifiedNameAsString());
+}
+
+bool TorchApiModel::isDeviceGuard(const CXXRecordDecl *RD) {
+  return RD && tables().Guards.count(RD->getQualifiedNameAsString());
+}
+
+bool TorchApiModel::isBindingCall(const CallExpr *Call) {
+  const Expr *Object = nullptr;
+  const CXXMethodDecl *MD = methodOf(Call, Object);
+  if (!MD || !MD->getIdentifier())
+    return false;
+  return tables().Bindings.contains(MD->getParent()->getQualifiedNameAsString() +
+                                    "::" + MD->getName().str());
+}
+
+std::optional<bool> TorchApiModel::allocatorCall(const FunctionDecl *FD,
+                                                 int &Arg) {
+  if (!FD)
+    return std::nullopt;
+  auto It = tables().Allocator.find(FD->getQualifiedNameAsString());
+  if (It == tables().Allocator.end())
+    return std::nullopt;
+  Arg = It->second.second;
+  return It->second.first;
+}
+
+bool TorchApiModel::declaresTensor(const ASTContext &Ctx) {
+  // The translation unit's lookup of "at": a namespace holding TensorBase.
+  const TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
+  for (const NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
+    if (const auto *NS = dyn_cast<NamespaceDecl>(ND))
+      for (const NamedDecl *Inner :
+           NS->lookup(&Ctx.Idents.get("TensorBase")))
+        if (isa<CXXRecordDecl>(Inner))
+          return true;
+  return false;
+}
+
+} // namespace clang::tidy::cuda

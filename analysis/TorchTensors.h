@@ -1,0 +1,111 @@
+//===- TorchTensors.h - What extension code knows about its tensors -*- C++ -*-===//
+//
+// In a PyTorch extension, a tensor that comes from Python may have any
+// layout, device and dtype; the extension must check or convert it before
+// it hands a raw pointer to a kernel. This analysis answers, for a tensor
+// expression at a point of a function, whether a property (TensorProperty:
+// contiguous, on a GPU, of one dtype) is
+//
+// - guaranteed: a query of it (x.is_contiguous(), x.is_cuda(),
+//   x.scalar_type(), a CHECK_INPUT-style macro, a device guard built from
+//   x.device()) comes before the point in the function that declares x, or
+//   x was made by a conversion (x.contiguous(), x.cuda(), x.to(...)) or by
+//   a factory whose options fix it;
+// - from Python: x is a parameter of a function bound to Python in this
+//   translation unit (PYBIND11_MODULE's m.def, TORCH_LIBRARY), or is passed
+//   down to x from one through same-TU calls, with no such evidence on the
+//   way;
+// - known to be CPU: x was made by a factory whose options name no device;
+// - unknown otherwise (a function with no caller here, a tensor returned by
+//   an unknown function): the checks stay silent.
+//
+// It also finds the raw pointers and accessors that reach a kernel launch
+// (directly, through local pointer variables, pointer arithmetic and
+// same-TU calls), and the dtype an AT_DISPATCH_* case fixes for the tensor
+// it switches on. Facts are gathered once per function that declares a
+// tensor and memoized per translation unit. Docs: docs/torch.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_TORCHTENSORS_H
+#define CUDA_TIDY_TORCHTENSORS_H
+
+#include "TorchApiModel.h"
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+
+namespace clang::tidy::cuda {
+
+enum class TensorOrigin { Guaranteed, FromPython, KnownCpu, Unknown };
+
+struct TensorVerdict {
+  TensorOrigin Origin = TensorOrigin::Unknown;
+  /// FromPython: the bound function's parameter the tensor comes from.
+  const ParmVarDecl *PythonParam = nullptr;
+  /// FromPython: the binding call (m.def) that exposes that function.
+  const CallExpr *Binding = nullptr;
+  /// KnownCpu: the factory call that made the tensor.
+  const CallExpr *Factory = nullptr;
+};
+
+/// A raw pointer or accessor taken from a tensor that reaches a kernel.
+struct TensorPointerUse {
+  const CallExpr *PointerCall; ///< x.data_ptr<float>(), x.packed_accessor32<...>()
+  const Expr *Tensor;          ///< x
+  const CallExpr *Launch;      ///< the kernel launch it reaches
+  const FunctionDecl *Kernel;  ///< the launched kernel (may be null)
+  TensorPointerInfo Info;
+};
+
+class TorchTensorAnalysis {
+public:
+  explicit TorchTensorAnalysis(ASTContext &Ctx);
+  ~TorchTensorAnalysis();
+
+  /// Whether the translation unit includes torch at all.
+  bool enabled() const { return Enabled; }
+
+  /// Whether \p FD is bound to Python in this translation unit: its caller
+  /// is Python code, which examines no CUDA error itself.
+  bool isBoundToPython(const FunctionDecl *FD);
+
+  /// What is known of \p Property of \p Tensor where \p At is evaluated.
+  TensorVerdict verdict(const Expr *Tensor, TensorProperty Property,
+                        const Stmt *At);
+
+  /// The pointers and accessors taken from tensors that reach each kernel
+  /// launch written in \p FD's body (not in nested lambdas, which are
+  /// functions of their own).
+  llvm::SmallVector<TensorPointerUse, 4> pointersToKernels(const FunctionDecl &FD);
+
+  /// The element type an AT_DISPATCH_* case fixes for the tensor of
+  /// \p PointerCall (its scalar_t), or a null type.
+  QualType dispatchedType(const CallExpr *PointerCall);
+
+  /// The dtype a conversion or factory fixes for \p Tensor ("Float"), or "".
+  llvm::StringRef convertedScalarType(const Expr *Tensor);
+
+  /// Where a finding at \p Loc is shown: code in an AT_DISPATCH_* lambda is
+  /// expanded once per case, each a different macro location of one line.
+  static SourceLocation findingLocation(SourceLocation Loc,
+                                        const SourceManager &SM);
+
+  /// The variable \p E names (through parentheses, casts and copies).
+  static const VarDecl *variableOf(const Expr *E);
+
+  /// Whether \p T (a pointee type) is the element type of \p ScalarType.
+  static bool isElementTypeOf(QualType T, llvm::StringRef ScalarType);
+
+  struct Impl; ///< The state, defined in TorchTensors.cpp.
+
+private:
+  std::unique_ptr<Impl> P;
+  bool Enabled;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,34 @@
+//===- TensorContiguityCheck.h ----------------------------------*- C++ -*-===//
+
+#ifndef CUDA_TIDY_TENSORCONTIGUITYCHECK_H
+#define CUDA_TIDY_TENSORCONTIGUITYCHECK_H
+
+#include "CudaFunctionCheck.h"
+#include "TorchTensors.h"
+#include <memory>
+
+namespace clang::tidy::cuda {
+
+/// Finds raw pointers taken from tensors that come from Python with no
+/// .contiguous() or is_contiguous() on the way and reach a kernel, which
+/// indexes them as if the tensor were contiguous.
+///
+/// For the user-facing documentation see:
+/// docs/checks/cuda-tensor-contiguity.md
+class TensorContiguityCheck : public CudaFunctionCheck {
+public:
+  TensorContiguityCheck(StringRef Name, ClangTidyContext *Context)
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::All, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/false}) {}
+
+private:
+  void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
+                     ASTContext &Ctx) override;
+  void startTranslationUnit() override { Tensors.reset(); }
+  std::unique_ptr<TorchTensorAnalysis> Tensors;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,58 @@
+//===- TensorDeviceCheck.cpp ----------------------------------------------===//
+
+#include "TensorDeviceCheck.h"
+#include "SourceLocations.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
+                                      const FunctionCfg &, ASTContext &Ctx) {
+  if (!Tensors)
+    Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
+  if (!Tensors->enabled())
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // One finding per launch and Python argument: y = empty_like(x) shares
+  // x's cause.
+  llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
+  for (const TensorPointerUse &U : Tensors->pointersToKernels(FD)) {
+    TensorVerdict V = Tensors->verdict(U.Tensor, TP_Cuda, U.PointerCall);
+    const VarDecl *Tensor = TorchTensorAnalysis::variableOf(U.Tensor);
+    if (!Tensor || (V.Origin != TensorOrigin::FromPython &&
+                    V.Origin != TensorOrigin::KnownCpu))
+      continue;
+    if (V.PythonParam && !Seen.insert({U.Launch, V.PythonParam}).second)
+      continue;
+    SourceLocation Loc = reportOnce(
+        TorchTensorAnalysis::findingLocation(U.PointerCall->getBeginLoc(), SM),
+        SM);
+    if (Loc.isInvalid())
+      continue;
+    if (V.Origin == TensorOrigin::KnownCpu) {
+      diag(Loc, "tensor %0 is on the CPU (its options name no device), but "
+                "its %select{pointer|accessor}1 reaches %select{a kernel|"
+                "kernel %3}2")
+          << Tensor << U.Info.Strided << (U.Kernel != nullptr) << U.Kernel;
+      diag(userVisibleLocation(V.Factory->getBeginLoc(), SM),
+           "%0 is created here; pass options with a CUDA device (e.g. "
+           "another tensor's options())",
+           DiagnosticIDs::Note)
+          << Tensor;
+      continue;
+    }
+    diag(Loc, "%select{pointer|accessor}1 of tensor %0 reaches %select{a "
+              "kernel|kernel %3}2, but nothing checks that %0 is a CUDA "
+              "tensor: a CPU tensor from Python gives the kernel a host "
+              "address; check is_cuda() first")
+        << Tensor << U.Info.Strided << (U.Kernel != nullptr) << U.Kernel;
+    diag(userVisibleLocation(U.Launch->getBeginLoc(), SM),
+         "the kernel is launched here", DiagnosticIDs::Note);
+    if (V.Binding)
+      diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
+           "%0 comes from Python through this binding", DiagnosticIDs::Note)
+          << V.PythonParam;
+  }
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,2 @@
+#pragma once
+#define EXTRA_FOUND 1

@@ -1,0 +1,4 @@
+#pragma once
+#ifndef TILE
+#error "TILE comes from setup.py's define_macros"
+#endif
