@@ -4,26 +4,12 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
-#include "VariableStores.h"
+#include "ThreadDivergence.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang-tidy/utils/ASTUtils.h"
-
-using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
 namespace {
-
-void collectRefs(const Stmt *S,
-                 llvm::SmallPtrSetImpl<const DeclRefExpr *> &Out) {
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-    Out.insert(DRE);
-  for (const Stmt *Child : S->children())
-    if (Child)
-      collectRefs(Child, Out);
-}
 
 bool isLoop(const Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
@@ -70,326 +56,10 @@ bool betterCondition(const Expr *C, const Expr *Old, const CallExpr *Call,
 
 } // namespace
 
-DivergentSyncthreadsCheck::Divergence
-DivergentSyncthreadsCheck::divergenceOfVar(const VarDecl *VD,
-                                           const FunctionDecl *FD, int Depth) {
-  if (!VD || VD->hasGlobalStorage() || VD->hasAttr<CUDASharedAttr>() ||
-      Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
-      VD->getType()->isReferenceType())
-    return Divergence::None;
-  auto It = VarCache.find(VD);
-  if (It != VarCache.end())
-    return It->second;
-  VarCache[VD] = Divergence::None; // Cycles add nothing.
-  Divergence D = Divergence::None;
-  for (const StoredValue &V : Stores.valuesOf(VD)) {
-    Divergence VDiv = divergenceOf(V.Value, FD, Depth + 1);
-    if (VDiv == Divergence::ThreadIndex ||
-        (VDiv == Divergence::PerThreadData && D == Divergence::None))
-      D = VDiv;
-  }
-  VarCache[VD] = D;
-  return D;
-}
-
-DivergentSyncthreadsCheck::Divergence
-DivergentSyncthreadsCheck::divergenceOf(const Expr *E, const FunctionDecl *FD,
-                                        int Depth) {
-  E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 12 || E->isValueDependent())
-    return Divergence::None;
-  constexpr unsigned PerThread = TS_ThreadInBlock | TS_GridRank;
-  ThreadSource Src;
-  unsigned Dim;
-  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
-    return (Src & PerThread) ? Divergence::ThreadIndex : Divergence::None;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E); DRE && CondRefs.count(DRE))
-    if (std::optional<Divergence> D = divergenceReaching(DRE, FD, Depth))
-      return *D;
-  // valueOf() joins every value a variable ever holds; a condition whose
-  // variables are read at the condition is left to the cases below.
-  if (E->getType()->isIntegralOrEnumerationType() && !mentionsCondRef(E) &&
-      (Analysis->valueOf(E, FD).Sources & PerThread))
-    return Divergence::ThreadIndex;
-  auto Either = [](Divergence A, Divergence B) {
-    if (A == Divergence::ThreadIndex || B == Divergence::ThreadIndex)
-      return Divergence::ThreadIndex;
-    if (A == Divergence::PerThreadData || B == Divergence::PerThreadData)
-      return Divergence::PerThreadData;
-    return Divergence::None;
-  };
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    return divergenceOfVar(dyn_cast<VarDecl>(DRE->getDecl()), FD, Depth);
-  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
-    if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
-      return divergenceOf(BO->getRHS(), FD, Depth + 1);
-    return Either(divergenceOf(BO->getLHS(), FD, Depth + 1),
-                  divergenceOf(BO->getRHS(), FD, Depth + 1));
-  }
-  if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
-    Divergence Sub = divergenceOf(UO->getSubExpr(), FD, Depth + 1);
-    if (UO->getOpcode() == UO_Deref && Sub != Divergence::None)
-      return Divergence::PerThreadData;
-    return Sub;
-  }
-  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    // A load through a per-thread index or pointer reads per-thread data.
-    if (Either(divergenceOf(AS->getBase(), FD, Depth + 1),
-               divergenceOf(AS->getIdx(), FD, Depth + 1)) != Divergence::None)
-      return Divergence::PerThreadData;
-    return Divergence::None;
-  }
-  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
-    return Either(divergenceOf(CO->getCond(), FD, Depth + 1),
-                  Either(divergenceOf(CO->getTrueExpr(), FD, Depth + 1),
-                         divergenceOf(CO->getFalseExpr(), FD, Depth + 1)));
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    Divergence D = divergenceOf(ME->getBase(), FD, Depth + 1);
-    return D == Divergence::None ? D : Divergence::PerThreadData;
-  }
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    // __syncthreads_count/and/or return the same value to every thread.
-    if (CudaApiModel::barrierOf(Call))
-      return Divergence::None;
-    if (CudaApiModel::returnsPerThreadValue(Call))
-      return Divergence::PerThreadData;
-    if (isa<CXXMemberCallExpr>(Call) || isa<CUDAKernelCallExpr>(Call))
-      return Divergence::None;
-    Divergence D = Divergence::None;
-    for (const Expr *Arg : Call->arguments())
-      D = Either(D, divergenceOf(Arg, FD, Depth + 1));
-    return D == Divergence::None ? D : Divergence::PerThreadData;
-  }
-  return Divergence::None;
-}
-
-bool DivergentSyncthreadsCheck::mentionsCondRef(const Stmt *S) const {
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && CondRefs.count(DRE))
-    return true;
-  for (const Stmt *Child : S->children())
-    if (Child && mentionsCondRef(Child))
-      return true;
-  return false;
-}
-
-namespace {
-/// The variable an assignment or increment writes, or null.
-const VarDecl *writtenVar(const Stmt *S) {
-  const Expr *Target = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    Target = BO->getLHS();
-  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-           UO && UO->isIncrementDecrementOp())
-    Target = UO->getSubExpr();
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(Target));
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
-/// The values stored into \p VD that reach the end of \p At: on each path
-/// backwards, the nearest plain store and every compound store after it
-/// (null for a parameter's incoming value). False when the variable is
-/// declared without a value on the way.
-bool reachingValues(const VarDecl *VD, const CFGBlock *At,
-                    llvm::SmallVectorImpl<const Expr *> &Out) {
-  llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
-  llvm::SmallVector<const CFGBlock *, 16> Work{At};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.pop_back_val();
-    if (!Seen.insert(B).second)
-      continue;
-    bool Stored = false;
-    for (auto It = B->rbegin(), End = B->rend(); It != End && !Stored; ++It) {
-      const Stmt *S = FunctionCfg::stmtOf(*It);
-      if (!S)
-        continue;
-      if (const auto *DS = dyn_cast<DeclStmt>(S)) {
-        if (!DS->isSingleDecl() || DS->getSingleDecl() != VD)
-          continue;
-        if (!VD->getInit())
-          return false;
-        Out.push_back(VD->getInit());
-        Stored = true;
-      } else if (writtenVar(S) == VD) {
-        // x += v and ++x also keep the older value: the walk goes on.
-        const auto *BO = dyn_cast<BinaryOperator>(S);
-        if (BO)
-          Out.push_back(BO->getRHS());
-        Stored = BO && BO->getOpcode() == BO_Assign;
-      }
-    }
-    if (Stored)
-      continue;
-    if (B->pred_empty()) {
-      if (!isa<ParmVarDecl>(VD))
-        return false;
-      Out.push_back(nullptr);
-    }
-    for (const CFGBlock *Pred : B->preds())
-      if (Pred)
-        Work.push_back(Pred);
-  }
-  return true;
-}
-} // namespace
-
-std::optional<DivergentSyncthreadsCheck::Divergence>
-DivergentSyncthreadsCheck::divergenceReaching(const DeclRefExpr *Ref,
-                                              const FunctionDecl *FD,
-                                              int Depth) {
-  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
-  if (!VD || !CondBlock || VD->hasGlobalStorage() ||
-      VD->getType()->isReferenceType() || Stores.isAddressTaken(VD) ||
-      Stores.mayBeWrittenByCallee(VD))
-    return std::nullopt;
-  llvm::SmallVector<const Expr *, 4> Values;
-  if (!reachingValues(VD, CondBlock, Values))
-    return std::nullopt;
-  Divergence D = Divergence::None;
-  for (const Expr *V : Values) {
-    Divergence VDiv = V ? divergenceOf(V, FD, Depth + 1) : Divergence::None;
-    if (VDiv == Divergence::ThreadIndex ||
-        (VDiv == Divergence::PerThreadData && D == Divergence::None))
-      D = VDiv;
-  }
-  return D;
-}
-
-namespace {
-/// \p E with never-reassigned locals replaced by their initializers.
-const Expr *resolved(const Expr *E, const VariableStores &Stores) {
-  for (int Steps = 0; Steps < 8; ++Steps) {
-    E = ThreadIndexAnalysis::strip(E);
-    const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E);
-    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
-        VD->getType()->isReferenceType() || Stores.isAssigned(VD) ||
-        Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD))
-      return E;
-    E = VD->getInit();
-  }
-  return E;
-}
-
-/// The factors of a product, resolved.
-void productFactors(const Expr *E, const VariableStores &Stores,
-                    llvm::SmallVectorImpl<const Expr *> &Out) {
-  E = resolved(E, Stores);
-  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
-      BO && BO->getOpcode() == BO_Mul) {
-    productFactors(BO->getLHS(), Stores, Out);
-    productFactors(BO->getRHS(), Stores, Out);
-    return;
-  }
-  Out.push_back(E);
-}
-
-bool sameValue(const Expr *A, const Expr *B, const ASTContext &Ctx) {
-  ThreadSource SA, SB;
-  unsigned DA, DB;
-  if (ThreadIndexAnalysis::isThreadQuery(A, SA, DA) &&
-      ThreadIndexAnalysis::isThreadQuery(B, SB, DB))
-    return SA == SB && DA == DB;
-  return A && B && utils::areStatementsIdentical(A, B, Ctx);
-}
-
-/// Whether every factor of \p Part appears in \p Whole (a product that
-/// is then a multiple of \p Part).
-bool isProductMultiple(const Expr *Whole, const Expr *Part,
-                       const VariableStores &Stores, const ASTContext &Ctx) {
-  llvm::SmallVector<const Expr *, 4> W, P;
-  productFactors(Whole, Stores, W);
-  productFactors(Part, Stores, P);
-  for (const Expr *F : P) {
-    auto It = llvm::find_if(W, [&](const Expr *G) {
-      return G && sameValue(F, G, Ctx);
-    });
-    if (It == W.end())
-      return false;
-    *It = nullptr;
-  }
-  return W.size() > P.size();
-}
-
-bool isQuery(const Expr *E, ThreadSource Src, unsigned Dim) {
-  ThreadSource S;
-  unsigned D;
-  return ThreadIndexAnalysis::isThreadQuery(E, S, D) && S == Src && D == Dim;
-}
-
-/// Whether \p Start takes every value of [0, \p Stride) once per thread:
-/// threadIdx.d with stride blockDim.d, or the grid rank
-/// blockIdx.d * blockDim.d + threadIdx.d with stride blockDim.d * gridDim.d.
-bool startsBelowStride(const Expr *Start, const Expr *Stride,
-                       const VariableStores &Stores) {
-  llvm::SmallVector<const Expr *, 2> S;
-  productFactors(Stride, Stores, S);
-  Start = resolved(Start, Stores);
-  for (unsigned D = 0; D < 3; ++D) {
-    if (S.size() == 1 && isQuery(S[0], TS_BlockDim, D) &&
-        isQuery(Start, TS_ThreadInBlock, D))
-      return true;
-    if (S.size() != 2 ||
-        !((isQuery(S[0], TS_BlockDim, D) && isQuery(S[1], TS_GridDim, D)) ||
-          (isQuery(S[1], TS_BlockDim, D) && isQuery(S[0], TS_GridDim, D))))
-      continue;
-    const auto *Sum = dyn_cast_or_null<BinaryOperator>(Start);
-    if (!Sum || Sum->getOpcode() != BO_Add)
-      continue;
-    for (auto [Block, Thread] : {std::pair{Sum->getLHS(), Sum->getRHS()},
-                                 std::pair{Sum->getRHS(), Sum->getLHS()}}) {
-      llvm::SmallVector<const Expr *, 2> B;
-      productFactors(Block, Stores, B);
-      if (isQuery(resolved(Thread, Stores), TS_ThreadInBlock, D) &&
-          B.size() == 2 &&
-          ((isQuery(B[0], TS_BlockInGrid, D) &&
-            isQuery(B[1], TS_BlockDim, D)) ||
-           (isQuery(B[1], TS_BlockInGrid, D) && isQuery(B[0], TS_BlockDim, D))))
-        return true;
-    }
-  }
-  return false;
-}
-} // namespace
-
-bool DivergentSyncthreadsCheck::hasUniformTripCount(const Stmt *Loop,
-                                                    const FunctionDecl *FD,
-                                                    const ASTContext &Ctx) {
-  // for (i = start; i < bound; i += stride), with start in [0, stride) and
-  // bound a multiple of stride: every thread makes bound / stride trips.
-  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
-  if (!For || !For->getCond() || !For->getInc())
-    return false;
-  const auto *Init = dyn_cast_or_null<DeclStmt>(For->getInit());
-  const auto *I = Init && Init->isSingleDecl()
-                      ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                      : nullptr;
-  if (!I || !I->getInit() || Stores.isAddressTaken(I) ||
-      Stores.mayBeWrittenByCallee(I) || Stores.valuesOf(I).size() != 2)
-    return false;
-  const auto *Cond =
-      dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(For->getCond()));
-  const auto *Inc = dyn_cast<CompoundAssignOperator>(For->getInc());
-  if (!Cond || Cond->getOpcode() != BO_LT || !Inc ||
-      Inc->getOpcode() != BO_AddAssign || writtenVar(Inc) != I)
-    return false;
-  const auto *CondVar =
-      dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(Cond->getLHS()));
-  if (!CondVar || CondVar->getDecl() != I)
-    return false;
-  const Expr *Bound = Cond->getRHS(), *Stride = Inc->getRHS();
-  return divergenceOf(Bound, FD, 1) == Divergence::None &&
-         divergenceOf(Stride, FD, 1) == Divergence::None &&
-         startsBelowStride(I->getInit(), Stride, Stores) &&
-         isProductMultiple(Bound, Stride, Stores, Ctx);
-}
-
 void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
                                               const FunctionCfg &Cfg,
                                               ASTContext &Ctx) {
-  const FunctionDecl *FD = &Function;
   const SourceManager &SM = Ctx.getSourceManager();
-  Analysis = &threadIndex(Ctx);
 
   llvm::SmallVector<std::pair<const CallExpr *, const CFGBlock *>, 4> Barriers;
   for (const CFGBlock *B : Cfg.graph())
@@ -406,9 +76,7 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
   if (!Cfg.controlDependencies(&Cfg.graph().getEntry()))
     return;
 
-  VarCache.clear();
-  // Parameters are uniform unless assigned.
-  Stores = VariableStores::of(FD->getBody());
+  ThreadDivergence Divergences(Function, threadIndex(Ctx));
 
   const ParentMap &PM = Cfg.parents();
   for (const auto &[Call, Block] : Barriers) {
@@ -428,14 +96,9 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
             return endsInNoReturn(S.getReachableBlock());
           }))
         continue;
-      CondBlock = Dep;
-      CondRefs.clear();
-      collectRefs(C, CondRefs);
-      Divergence D = divergenceOf(C, FD, 0);
-      CondRefs.clear();
-      CondBlock = nullptr;
+      Divergence D = Divergences.ofCondition(C, Dep);
       if (D == Divergence::None ||
-          hasUniformTripCount(FunctionCfg::owningStatement(T, PM), FD, Ctx))
+          Divergences.hasUniformTripCount(FunctionCfg::owningStatement(T, PM)))
         continue;
       // The nearest condition before the barrier explains it best.
       if (Cond && !betterCondition(C, Cond, Call, SM))
