@@ -99,3 +99,11 @@ config.environment["CUDA_TIDY_PREFIX_DIR"] = os.path.join(
 
 # The build folder, for the test of `cmake --install` (driver/install.test).
 config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))
+
+# cuda-clangd (test/clangd), when the build has it (CUDA_TIDY_CLANGD);
+# Neovim's LSP client drives the editing session test.
+if getattr(config, "cuda_clangd", ""):
+    config.available_features.add("cuda-clangd")
+    config.substitutions.append(("%cuda-clangd", config.cuda_clangd))
+if shutil.which("nvim", path=config.environment["PATH"]):
+    config.available_features.add("nvim")
