@@ -525,6 +525,68 @@ void TranslationUnitAnalyses::buildCallGraph() {
   Collector.finish();
 }
 
+namespace {
+/// The functions a body calls or constructs with (and destroys with),
+/// directly.
+class DirectCallees : public RecursiveASTVisitor<DirectCallees> {
+public:
+  bool shouldVisitImplicitCode() const { return true; }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *F = C->getDirectCallee())
+      Found.push_back(F);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    const CXXConstructorDecl *Ctor = E->getConstructor();
+    Found.push_back(Ctor);
+    if (const CXXDestructorDecl *Dtor = Ctor->getParent()->getDestructor())
+      Found.push_back(Dtor);
+    return true;
+  }
+  llvm::SmallVector<const FunctionDecl *, 16> Found;
+};
+
+bool bodyWasSkipped(const FunctionDecl *FD) {
+  if (llvm::any_of(FD->redecls(), [](const FunctionDecl *R) {
+        return R->hasSkippedBody();
+      }))
+    return true;
+  const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+  return Pattern && Pattern != FD &&
+         llvm::any_of(Pattern->redecls(), [](const FunctionDecl *R) {
+           return R->hasSkippedBody();
+         });
+}
+} // namespace
+
+bool TranslationUnitAnalyses::reachesSkippedBody(const FunctionDecl *FD) {
+  if (!MaySkipBodies) {
+    std::vector<Decl *> Scope = Ctx.getTraversalScope();
+    MaySkipBodies =
+        !(Scope.size() == 1 && isa<TranslationUnitDecl>(Scope.front()));
+  }
+  if (!*MaySkipBodies || !FD)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+    return false;
+  if (bodyWasSkipped(FD))
+    return true;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return false;
+  auto [It, Inserted] = ReachesSkipped.try_emplace(Def, false);
+  if (!Inserted)
+    return It->second; // Known, or being computed (a cycle).
+  DirectCallees Callees;
+  Callees.TraverseStmt(Def->getBody());
+  bool Reaches = llvm::any_of(Callees.Found, [&](const FunctionDecl *F) {
+    return reachesSkippedBody(F);
+  });
+  ReachesSkipped[Def] = Reaches;
+  return Reaches;
+}
+
 bool TranslationUnitAnalyses::hasKnownCallers(const FunctionDecl *FD) {
   // Sema marks every function that any expression names: one it never
   // marked has no callers, and the walk of the translation unit is saved.

@@ -188,6 +188,13 @@ public:
   /// taken), so that its callers cannot all be known.
   bool isAddressTaken(const FunctionDecl *FD);
 
+  /// Whether \p FD, or a function it reaches through direct calls and
+  /// constructions outside system headers, has a body that clang skipped.
+  /// clangd parses the headers of a file's preamble without function bodies
+  /// (docs/editors.md): facts about such a function are unknown there, so
+  /// the checks stay silent about \p FD.
+  bool reachesSkippedBody(const FunctionDecl *FD);
+
   ASTContext &context() { return Ctx; }
 
   /// The memory-space analysis of this translation unit (see
@@ -219,6 +226,10 @@ private:
   friend bool isAnalysableFunction(const FunctionDecl *FD,
                                    const SourceManager &SM);
   bool CallGraphBuilt = false;
+  /// Whether any body may be skipped: the traversal scope is not the whole
+  /// translation unit (unset until asked).
+  std::optional<bool> MaySkipBodies;
+  llvm::DenseMap<const FunctionDecl *, bool> ReachesSkipped;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
   std::unique_ptr<MemorySpaceAnalysis> MemorySpaces;

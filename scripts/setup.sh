@@ -7,7 +7,10 @@ BUILD="$ROOT/build"
 LLVM_ROOT=/usr/lib/llvm-22
 PACKAGES=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev
           cmake ninja-build python3 make git bear pre-commit python3-yaml
-          python3-jsonschema)
+          python3-jsonschema
+          # test/clangd/lsp-session.test drives cuda-clangd from Neovim's
+          # LSP client; bench/clangd_latency.py compares with stock clangd.
+          neovim clangd-22)
 
 missing_packages() {
   local missing=()

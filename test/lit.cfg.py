@@ -109,3 +109,10 @@ if os.path.exists(os.path.join(torch_site, "torch", "include", "torch", "extensi
 config.substitutions.append(("%torch_site", torch_site))
 config.substitutions.append(("%with_torch",
                              "env PYTHONPATH=%s CUDA_TIDY_PYTHON=python3" % torch_site))
+# cuda-clangd (test/clangd), when the build has it (CUDA_TIDY_CLANGD);
+# Neovim's LSP client drives the editing session test.
+if getattr(config, "cuda_clangd", ""):
+    config.available_features.add("cuda-clangd")
+    config.substitutions.append(("%cuda-clangd", config.cuda_clangd))
+if shutil.which("nvim", path=config.environment["PATH"]):
+    config.available_features.add("nvim")

@@ -40,11 +40,17 @@ end
 
 -- The diagnostics clangd published for the buffer's current text.
 local function diagnostics_now(bufnr)
-  local version = vim.lsp.util.buf_versions[bufnr]
-  if not vim.wait(timeout, function() return published[version] ~= nil end, 20) then
-    fail('no diagnostics for version ' .. tostring(version))
+  -- The version is known once the client has sent didOpen (after the
+  -- server's initialize answer).
+  local function current()
+    local version = vim.lsp.util.buf_versions[bufnr]
+    return version ~= nil and published[version]
   end
-  local diags = published[version]
+  if not vim.wait(timeout, function() return current() end, 20) then
+    fail('no diagnostics for version ' ..
+      tostring(vim.lsp.util.buf_versions[bufnr]))
+  end
+  local diags = current()
   table.sort(diags, function(a, b)
     if a.range.start.line ~= b.range.start.line then
       return a.range.start.line < b.range.start.line
