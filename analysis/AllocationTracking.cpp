@@ -154,7 +154,7 @@ bool AllocationTracker::isTracked(ResourceKind K) const {
 
 std::optional<std::pair<AllocationKind, int>>
 AllocationTracker::allocationMadeBy(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   if (!Callee)
     return std::nullopt;
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
@@ -182,7 +182,7 @@ AllocationTracker::allocationMadeBy(const CallExpr *Call) {
 }
 
 bool AllocationTracker::releases(const CallExpr *Call, unsigned Arg) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   if (!Callee)
     return false;
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
@@ -200,7 +200,7 @@ bool AllocationTracker::releases(const CallExpr *Call, unsigned Arg) {
 bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
   if (isa<CUDAKernelCallExpr>(Call))
     return false; // The kernel gets a copy for the launch.
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   if (!Callee)
     return true;
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee))
@@ -208,11 +208,14 @@ bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
            (Api->Library == ApiLibrary::CLib && Api->Alloc); // realloc
   if (const Summary *S = summaryOf(Callee))
     return Arg >= S->Params.size() || S->Params[Arg] == ParamUse::MayKeep;
-  // Other CUDA runtime and driver calls use pointers for the call's length.
+  // Other CUDA runtime, driver and library calls (cuBLAS, cuSPARSE, ...)
+  // use pointers for the call's length or keep them in a descriptor; none
+  // frees them.
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
-      CudaApiModel::isTypeNamed(Callee->getReturnType(),
-                                {"cudaError_t", "CUresult"}))
+      (CudaApiModel::isTypeNamed(Callee->getReturnType(),
+                                 {"cudaError_t", "CUresult"}) ||
+       CudaApiModel::isRuntimeOrDriverCall(Callee)))
     return false;
   return true;
 }

@@ -90,7 +90,36 @@ public:
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       if (U->getOpcode() == UO_Deref)
         return pointee(U->getSubExpr(), Depth + 1);
+    // v[i], v.at(i), v.front(), v.back() of a host container: its elements.
+    if (const Expr *Container = containerOfElement(E))
+      return append(lvalue(Container, Depth + 1), nullptr);
     return std::nullopt;
+  }
+
+  /// The host container (std::vector, ...) whose element \p E names
+  /// through operator[], at(), front() or back(), or whose elements the
+  /// pointer \p E points to through data().
+  static const Expr *containerOfElement(const Expr *E, bool Data = false) {
+    const Expr *Object = nullptr;
+    const CXXMethodDecl *M = nullptr;
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      if (Data || Op->getOperator() != OO_Subscript || Op->getNumArgs() != 2)
+        return nullptr;
+      Object = Op->getArg(0);
+      M = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      M = MC->getMethodDecl();
+      Object = MC->getImplicitObjectArgument();
+      if (!M || !M->getIdentifier())
+        return nullptr;
+      StringRef Name = M->getName();
+      if (Data ? Name != "data"
+               : (Name != "at" && Name != "front" && Name != "back"))
+        return nullptr;
+    }
+    if (!M || !Object || !CudaApiModel::isHostContainer(M->getParent()))
+      return nullptr;
+    return Object;
   }
 
   /// What the pointer value \p E points into.
@@ -118,6 +147,8 @@ public:
     if (const auto *U = dyn_cast<UnaryOperator>(E))
       if (U->getOpcode() == UO_AddrOf)
         return lvalue(U->getSubExpr(), Depth + 1);
+    if (const Expr *Container = containerOfElement(E, /*Data=*/true))
+      return append(lvalue(Container, Depth + 1), nullptr);
     if (const auto *B = dyn_cast<BinaryOperator>(E))
       if (B->isAdditiveOp()) {
         if (B->getLHS()->getType()->isPointerType())
@@ -928,11 +959,15 @@ private:
                                                       const CopyInfo &CI);
   std::pair<bool, bool> accessKind(const Expr *E) const;
   void checkElementAccess(const Expr *E, const WorkState &St);
+  /// \p AnyMemory: the access reaches device memory as well (CUDA-aware
+  /// MPI), not only host-visible memory.
   bool checkPointerUse(const Stmt *At, const Expr *Ptr, bool Reads,
-                       bool Writes, const WorkState &St);
+                       bool Writes, const WorkState &St,
+                       bool AnyMemory = false);
   bool checkAccess(const Stmt *At, const Expr *Named,
                    const std::optional<LocKey> &Key, const Stmt *AllocSite,
-                   bool Reads, bool Writes, const WorkState &St);
+                   bool Reads, bool Writes, const WorkState &St,
+                   bool AnyMemory = false);
   void checkFree(const Stmt *At, const Expr *Ptr,
                  std::optional<unsigned> Stream, const WorkState &St);
   void report(SyncHazard::Kind K, const Stmt *At, const Expr *Named,
@@ -1224,6 +1259,18 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
     transferUnmodelledCall(C, Callee, St, Report);
     return;
   }
+  // A library that reads or writes the buffer itself (CUDA-aware MPI), in
+  // no order with queued device work, and waits for none of it.
+  if (Api->DirectReadArg >= 0 || Api->DirectWriteArg >= 0) {
+    if (Report && !St.Pending.empty()) {
+      const Expr *Read = CudaApiModel::argument(C, Api->DirectReadArg);
+      const Expr *Written = CudaApiModel::argument(C, Api->DirectWriteArg);
+      if (!(Read && checkPointerUse(C, Read, true, false, St, true)) &&
+          Written)
+        checkPointerUse(C, Written, false, true, St, true);
+    }
+    return;
+  }
   for (const ApiTransfer &T : ApiTransfers)
     if (T.Applies(*Api)) {
       (this->*T.Apply)(C, *Api, St, Report);
@@ -1425,6 +1472,13 @@ void FunctionAsyncWork::checkCallArguments(const CallExpr *C,
                                            const FunctionDecl *Callee,
                                            const WorkState &St) {
   bool Library = isInSystemHeader(Callee, SM);
+  // An element of a host container that a copy may still write.
+  if (Library)
+    if (const Expr *Container = KeyBuilder::containerOfElement(C)) {
+      auto [Reads, Writes] = accessKind(C);
+      checkAccess(C, Container, Keys.lvalue(C), nullptr, Reads, Writes, St);
+      return;
+    }
   unsigned Skip = objectArgumentCount(C, Callee);
   for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
     const Expr *Ptr = C->getArg(I);
@@ -1663,7 +1717,7 @@ void FunctionAsyncWork::checkElementAccess(const Expr *E, const WorkState &St) {
 
 bool FunctionAsyncWork::checkPointerUse(const Stmt *At, const Expr *Ptr,
                                         bool Reads, bool Writes,
-                                        const WorkState &St) {
+                                        const WorkState &St, bool AnyMemory) {
   if (!Ptr->getType()->isPointerType())
     return false;
   const Stmt *AllocSite = nullptr;
@@ -1671,7 +1725,8 @@ bool FunctionAsyncWork::checkPointerUse(const Stmt *At, const Expr *Ptr,
   if (F.isKnown())
     AllocSite = F.AllocSite;
   (void)At; // The finding points at the argument.
-  return checkAccess(Ptr, Ptr, Keys.pointee(Ptr), AllocSite, Reads, Writes, St);
+  return checkAccess(Ptr, Ptr, Keys.pointee(Ptr), AllocSite, Reads, Writes, St,
+                     AnyMemory);
 }
 
 static bool matches(const WorkInfo::Buffer &B, const std::optional<LocKey> &Key,
@@ -1683,19 +1738,20 @@ static bool matches(const WorkInfo::Buffer &B, const std::optional<LocKey> &Key,
 bool FunctionAsyncWork::checkAccess(const Stmt *At, const Expr *Named,
                                     const std::optional<LocKey> &Key,
                                     const Stmt *AllocSite, bool Reads,
-                                    bool Writes, const WorkState &St) {
+                                    bool Writes, const WorkState &St,
+                                    bool AnyMemory) {
   if (!Key && !AllocSite)
     return false;
   llvm::SmallVector<const Stmt *, 2> WrittenBy, UsedBy, PageableWrites;
   for (const auto &[Site, Ordered] : St.Pending) {
     const WorkInfo &W = Works.at(Site);
     for (const WorkInfo::Buffer &B : W.Writes)
-      if (B.HostVisible && matches(B, Key, AllocSite)) {
+      if ((B.HostVisible || AnyMemory) && matches(B, Key, AllocSite)) {
         (B.Pageable ? PageableWrites : WrittenBy).push_back(Site);
         break;
       }
     for (const WorkInfo::Buffer &B : W.Reads)
-      if (B.HostVisible && matches(B, Key, AllocSite)) {
+      if ((B.HostVisible || AnyMemory) && matches(B, Key, AllocSite)) {
         UsedBy.push_back(Site);
         break;
       }
@@ -1997,6 +2053,7 @@ bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
         if (const ApiFunction *Api = CudaApiModel::lookup(C))
           Reportable = (Api->Free && Api->Free->StreamArg >= 0) ||
                        (Api->Event && Api->Event->Role == EventRole::Elapsed) ||
+                       Api->DirectReadArg >= 0 || Api->DirectWriteArg >= 0 ||
                        (A.pageableCopies() && IsAsyncCopy(Api));
       if (Queues && Reportable)
         return true;

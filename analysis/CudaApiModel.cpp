@@ -78,6 +78,12 @@ public:
   entry(#N, ApiLibrary::CLib).ExitStatusArg = Status;
 #define CUDA_EXIT_HANDLER(N, Fn)                                               \
   entry(#N, ApiLibrary::CLib).ExitHandlerArg = Fn;
+#define CUDA_DIRECT_ACCESS(N, L, Read, Write)                                  \
+  {                                                                            \
+    ApiFunction &F = entry(#N, ApiLibrary::L);                                 \
+    F.DirectReadArg = Read;                                                    \
+    F.DirectWriteArg = Write;                                                  \
+  }
 
 #define CUDA_STREAM_FLAGS(N, Flags, NonBlocking)                               \
   {                                                                            \
@@ -157,7 +163,31 @@ const ApiFunction *CudaApiModel::lookup(const FunctionDecl *FD) {
 }
 
 const ApiFunction *CudaApiModel::lookup(const CallExpr *Call) {
-  return Call ? lookup(Call->getDirectCallee()) : nullptr;
+  return lookup(calleeOf(Call));
+}
+
+const FunctionDecl *CudaApiModel::calleeOf(const CallExpr *Call) {
+  if (!Call)
+    return nullptr;
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD;
+  const auto *Lookup =
+      dyn_cast_or_null<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParens());
+  if (!Lookup || Lookup->getNumDecls() == 0)
+    return nullptr;
+  const FunctionDecl *Found = nullptr;
+  for (const NamedDecl *D : Lookup->decls()) {
+    const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction();
+    if (!FD || !FD->getIdentifier() ||
+        (!isRuntimeOrDriverCall(FD) && !lookup(FD)) ||
+        (Found && Found->getName() != FD->getName()))
+      return nullptr;
+    // The C function rather than a C++ template overload of it.
+    if (!Found || (Found->getDescribedFunctionTemplate() &&
+                   !FD->getDescribedFunctionTemplate()))
+      Found = FD;
+  }
+  return Found;
 }
 
 bool CudaApiModel::isTypeNamed(QualType T,
@@ -282,7 +312,11 @@ CudaApiModel::copyKindOf(const Expr *Kind, const ASTContext &Ctx) {
   Expr::EvalResult R;
   if (Kind->isValueDependent() || !Kind->EvaluateAsInt(R, Ctx))
     return std::nullopt;
-  switch (R.Val.getInt().getExtValue()) {
+  return copyKindOfValue(R.Val.getInt().getExtValue());
+}
+
+std::optional<CopyDirection> CudaApiModel::copyKindOfValue(int64_t Value) {
+  switch (Value) {
   case 0:
     return CopyDirection::HostToHost;
   case 1:
@@ -442,6 +476,16 @@ CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
   if (It == Rows.end())
     return std::nullopt;
   return It->second;
+}
+
+bool CudaApiModel::isShutdownStatus(const EnumConstantDecl *EC) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+#define CUDA_SHUTDOWN_STATUS(Enumerator) S.insert(#Enumerator);
+#include "CudaApiModel.def"
+    return S;
+  }();
+  return EC && EC->getIdentifier() && Names.contains(EC->getName());
 }
 
 bool CudaApiModel::isRuntimeOrDriverCall(const FunctionDecl *FD) {

@@ -27,7 +27,7 @@ enum MemorySpace : unsigned {
   MS_Symbol = 1u << 5,
 };
 
-enum class ApiLibrary { Runtime, Driver, CLib };
+enum class ApiLibrary { Runtime, Driver, CLib, Mpi };
 
 enum class CopyDirection {
   None,
@@ -204,6 +204,11 @@ struct ApiFunction {
   int ExitStatusArg = -1;
   /// atexit() and the like: the function it registers (-1: not one).
   int ExitHandlerArg = -1;
+  /// A host library call that reads (writes) the buffer at this argument
+  /// itself, device memory included, without waiting for device work
+  /// queued on any stream (CUDA-aware MPI); -1: none.
+  int DirectReadArg = -1;
+  int DirectWriteArg = -1;
   bool endsProgram() const { return ExitStatusArg >= 0; }
   /// Stream creation: the flags argument, and the flag bit that makes the
   /// stream non-blocking (-1 and 0 when the call takes no flags).
@@ -229,6 +234,12 @@ public:
   /// namespace std).
   static const ApiFunction *lookup(const FunctionDecl *FD);
   static const ApiFunction *lookup(const CallExpr *Call);
+  /// The function \p Call calls: its direct callee, or, for a call that a
+  /// template pattern leaves unresolved (a dependent argument), the runtime,
+  /// driver or C library function that every candidate of its name lookup
+  /// is (overloads of one API name, such as cudaMalloc and its template).
+  /// Null when the callee is not known.
+  static const FunctionDecl *calleeOf(const CallExpr *Call);
   /// The entry for a name, for tests and docs.
   static const ApiFunction *lookupName(llvm::StringRef Name);
 
@@ -248,6 +259,10 @@ public:
   /// Whether \p FD is a CUDA runtime or driver function that needs the
   /// runtime set up (CUDA_API_PREFIX rows, less CUDA_STATELESS_CALL).
   static bool isRuntimeOrDriverCall(const FunctionDecl *FD);
+
+  /// Whether \p EC is a status the runtime or driver returns while it
+  /// unloads at exit (CUDA_SHUTDOWN_STATUS rows).
+  static bool isShutdownStatus(const EnumConstantDecl *EC);
 
   /// Whether \p E is a kernel launch: a '<<<...>>>' call or a modelled
   /// launch function. Returns the launch call.
@@ -289,6 +304,9 @@ public:
   /// it is a constant.
   static std::optional<CopyDirection> copyKindOf(const Expr *Kind,
                                                  const ASTContext &Ctx);
+  /// The direction a cudaMemcpyKind value gives, for a value known
+  /// otherwise than as a constant expression.
+  static std::optional<CopyDirection> copyKindOfValue(int64_t Value);
 
   /// The stream a constant handle value names (0, cudaStreamLegacy,
   /// cudaStreamPerThread).

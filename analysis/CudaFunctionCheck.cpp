@@ -4,6 +4,7 @@
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
 #include "SourceLocations.h"
+#include "TemplatePatterns.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 
@@ -63,7 +64,10 @@ void CudaFunctionCheck::onStartOfTranslationUnit() {
 void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
   const SourceManager &SM = *Result.SourceManager;
-  if (!isAnalysableFunction(FD, SM) ||
+  // A pattern is analysable only while nothing instantiates it.
+  InPattern = isTemplatePattern(FD);
+  if ((InPattern && !Kind.AnalysesTemplatePatterns) ||
+      !isAnalysableFunction(FD, SM) ||
       (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch)))
     return;
   ASTContext &Ctx = *Result.Context;

@@ -3,9 +3,10 @@
 // Every cuda-tidy check analyses one function definition at a time. This
 // base owns what they all repeat: the language guard, the one
 // functionDecl(isDefinition()) matcher, the reset of the per-translation-unit
-// caches, the __CUDA_ARCH__ recording, and the skip of template patterns,
-// system headers and bodies the compilation does not see whole. A check
-// implements checkFunction() and says only what is particular to it.
+// caches, the __CUDA_ARCH__ recording, and the skip of template patterns
+// (unless the check reads them, see TemplatePatterns.h), system headers and
+// bodies the compilation does not see whole. A check implements
+// checkFunction() and says only what is particular to it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,11 @@ public:
     CheckLanguages Languages = CheckLanguages::Cuda;
     /// Skip functions part of whose body a __CUDA_ARCH__ conditional hid.
     bool NeedsWholeBody = true;
+    /// Also give the check the pattern of each template that the
+    /// translation unit never instantiates (isUninstantiatedPattern). The
+    /// check then reads from a pattern only what TemplatePatterns.h says
+    /// is safe: facts about dependent expressions are unknown.
+    bool AnalysesTemplatePatterns = false;
   };
 
   CudaFunctionCheck(StringRef Name, ClangTidyContext *Context, Traits T);
@@ -77,20 +83,25 @@ protected:
   /// location when the check reported there already: a template's findings
   /// are reported once, however many instantiations contain them.
   SourceLocation reportOnce(SourceLocation Loc, const SourceManager &SM);
+  /// Whether the function being checked is an uninstantiated template
+  /// pattern (only for checks whose Traits ask for patterns).
+  bool inTemplatePattern() const { return InPattern; }
 
 private:
   const Traits Kind;
   ArchConditionals Arch;
   Preprocessor *PP = nullptr;
   llvm::DenseSet<unsigned> Reported;
+  bool InPattern = false;
 };
 
 /// A check that reads the memory-space analysis of host code, statement by
 /// statement (the four memory checks).
 class MemorySpaceCheck : public CudaFunctionCheck {
 public:
-  MemorySpaceCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, Traits()) {}
+  MemorySpaceCheck(StringRef Name, ClangTidyContext *Context,
+                   Traits T = Traits())
+      : CudaFunctionCheck(Name, Context, T) {}
 
 protected:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

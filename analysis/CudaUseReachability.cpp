@@ -4,10 +4,12 @@
 #include "CudaApiModel.h"
 #include "MemorySpaceAnalysis.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 #include <deque>
 
 namespace clang::tidy::cuda {
@@ -53,12 +55,100 @@ namespace {
 /// The destructor that destroying an object of type \p T runs, when it is
 /// user code.
 const CXXDestructorDecl *userDestructor(QualType T, const SourceManager &SM) {
+  if (T.isNull() || T->isDependentType())
+    return nullptr;
   const CXXRecordDecl *RD =
       T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return nullptr;
   const CXXDestructorDecl *D = RD->getDestructor();
   return D && !D->isTrivial() && isUserFunction(D, SM) ? D : nullptr;
+}
+
+/// The call operator of a deleter class (a struct or a lambda's closure).
+const FunctionDecl *callOperatorOf(const CXXRecordDecl *RD,
+                                   const SourceManager &SM) {
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  if (RD->isLambda())
+    return RD->getLambdaCallOperator();
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getOverloadedOperator() == OO_Call && isUserFunction(M, SM))
+      return M;
+  return nullptr;
+}
+
+bool isInStd(const Decl *D) { return D->isInStdNamespace(); }
+
+bool isStdSmartPointerClass(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() || !isInStd(RD))
+    return false;
+  return RD->getName() == "unique_ptr" || RD->getName() == "shared_ptr";
+}
+
+void collectDestruction(QualType T, const SourceManager &SM, unsigned Depth,
+                        std::vector<const FunctionDecl *> &Out) {
+  if (T.isNull() || T->isDependentType() || Depth > 4)
+    return;
+  T = T.getNonReferenceType();
+  if (const CXXDestructorDecl *D = userDestructor(T, SM)) {
+    Out.push_back(D);
+    return;
+  }
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl());
+  if (!Spec || !isInStd(Spec))
+    return;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (isStdSmartPointerClass(Spec)) {
+    // unique_ptr<T, Deleter>: a deleter of user code, else `delete`.
+    if (Args.size() > 1 && Args[1].getKind() == TemplateArgument::Type) {
+      const CXXRecordDecl *Deleter = Args[1].getAsType()->getAsCXXRecordDecl();
+      if (Deleter && !isInStd(Deleter)) {
+        if (const FunctionDecl *Op = callOperatorOf(Deleter, SM))
+          Out.push_back(Op);
+        return;
+      }
+      if (!Deleter) // A function pointer: installed at construction.
+        return;
+    }
+    if (Args.size() > 0 && Args[0].getKind() == TemplateArgument::Type)
+      collectDestruction(Args[0].getAsType(), SM, Depth + 1, Out);
+    return;
+  }
+  // Containers, pairs, tuples, optionals: their elements are destroyed.
+  // (weak_ptr, span, reference_wrapper own nothing.)
+  static const llvm::StringSet<> Owning = {
+      "vector", "deque",    "list",          "forward_list",       "array",
+      "map",    "multimap", "unordered_map", "unordered_multimap", "set",
+      "multiset", "unordered_set", "unordered_multiset", "pair", "tuple",
+      "optional", "variant", "stack", "queue", "priority_queue"};
+  if (!Spec->getIdentifier() || !Owning.contains(Spec->getName()))
+    return;
+  for (const TemplateArgument &A : Args.asArray()) {
+    if (A.getKind() == TemplateArgument::Type)
+      collectDestruction(A.getAsType(), SM, Depth + 1, Out);
+    else if (A.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &P : A.pack_elements())
+        if (P.getKind() == TemplateArgument::Type)
+          collectDestruction(P.getAsType(), SM, Depth + 1, Out);
+  }
+}
+
+/// Whether \p FD compares something with an enumerator that says the
+/// runtime is unloading (the API model's CUDA_SHUTDOWN_STATUS rows).
+bool examinesShutdownStatus(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *EC = dyn_cast<EnumConstantDecl>(E->getDecl());
+          EC && CudaApiModel::isShutdownStatus(EC))
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
 }
 
 class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
@@ -75,7 +165,7 @@ public:
       Uses.push_back({CudaUse::Launch, C, K->getDirectCallee()});
       return true;
     }
-    const FunctionDecl *Callee = C->getDirectCallee();
+    const FunctionDecl *Callee = CudaApiModel::calleeOf(C);
     if (CudaApiModel::isRuntimeOrDriverCall(Callee))
       Uses.push_back({CudaUse::ApiCall, C, Callee});
     else
@@ -137,11 +227,15 @@ CudaUseReachability::bodyOf(const FunctionDecl *FD) {
       for (const CXXCtorInitializer *Init : Ctor->inits())
         Scan.TraverseStmt(Init->getInit());
     Scan.TraverseStmt(Def->getBody());
-    // A destructor then destroys the members and bases.
+    if (examinesShutdownStatus(Def))
+      for (CudaUse &U : B->Uses)
+        U.ExpectsShutdown = U.K == CudaUse::ApiCall;
+    // A destructor then destroys the members (and what their smart pointers
+    // own) and bases.
     if (const auto *Dtor = dyn_cast<CXXDestructorDecl>(Def)) {
       const CXXRecordDecl *RD = Dtor->getParent();
       for (const FieldDecl *F : RD->fields())
-        if (const CXXDestructorDecl *D = userDestructor(F->getType(), SM))
+        for (const FunctionDecl *D : destructionOf(F->getType(), SM))
           B->Callees.push_back({D, nullptr});
       for (const CXXBaseSpecifier &Base : RD->bases())
         if (const CXXDestructorDecl *D = userDestructor(Base.getType(), SM))
@@ -151,6 +245,39 @@ CudaUseReachability::bodyOf(const FunctionDecl *FD) {
   It = Bodies.find(FD);
   It->second = std::move(B);
   return *It->second;
+}
+
+std::vector<const FunctionDecl *>
+CudaUseReachability::destructionOf(QualType T, const SourceManager &SM) {
+  std::vector<const FunctionDecl *> Out;
+  collectDestruction(T, SM, 0, Out);
+  return Out;
+}
+
+bool CudaUseReachability::isStdSmartPointer(QualType T) {
+  return !T.isNull() && isStdSmartPointerClass(T->getAsCXXRecordDecl());
+}
+
+const Expr *CudaUseReachability::installedDeleter(const Expr *E) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Expr *Found = nullptr;
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+    bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+      if (C->getNumArgs() >= 2 && isStdSmartPointer(C->getType()))
+        Found = C->getArg(1);
+      return !Found;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+      const CXXMethodDecl *M = C->getMethodDecl();
+      if (M && M->getIdentifier() && M->getName() == "reset" &&
+          C->getNumArgs() >= 2 &&
+          isStdSmartPointer(C->getImplicitObjectArgument()->getType()))
+        Found = C->getArg(1);
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
 }
 
 std::vector<CudaUse>

@@ -30,6 +30,10 @@ struct CudaUse {
   /// through which it is reached (null when it is in the root itself).
   const FunctionDecl *In = nullptr;
   const Expr *Through = nullptr;
+  /// ApiCall: the function holding the call compares a status with the
+  /// runtime's shutdown status (cudaErrorCudartUnloading), so it expects to
+  /// run while the runtime unloads.
+  bool ExpectsShutdown = false;
 };
 
 class CudaUseReachability {
@@ -43,6 +47,20 @@ public:
   std::vector<CudaUse> reachableFrom(const FunctionDecl *Root);
   /// The same for evaluating \p E (a variable's initializer).
   std::vector<CudaUse> reachableFromExpr(const Expr *E);
+
+  /// The functions of this translation unit that destroying an object of
+  /// type \p T runs: its destructor, and for what it owns through standard
+  /// smart pointers (also inside standard containers, pairs and tuples) the
+  /// deleter its type names or the owned object's destructor.
+  static std::vector<const FunctionDecl *>
+  destructionOf(QualType T, const SourceManager &SM);
+  /// The deleter that \p E installs in a standard smart pointer: the
+  /// argument passed after the pointer to its constructor or to reset(),
+  /// anywhere in \p E (namedFunction says which function it is). Null
+  /// when none.
+  static const Expr *installedDeleter(const Expr *E);
+  /// Whether \p T is std::unique_ptr or std::shared_ptr.
+  static bool isStdSmartPointer(QualType T);
 
 private:
   struct Body {

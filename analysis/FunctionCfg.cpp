@@ -4,6 +4,7 @@
 #include "AsyncWorkAnalysis.h"
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
+#include "TemplatePatterns.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/Dominators.h"
@@ -318,7 +319,9 @@ bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
   if (It != Known.end())
     return It->second;
   bool Analysable = FD->doesThisDeclarationHaveABody() && FD->getBody() &&
-                    !FD->isDependentContext() && !FD->isInvalidDecl() &&
+                    (!FD->isDependentContext() ||
+                     isUninstantiatedPattern(FD)) &&
+                    !FD->isInvalidDecl() &&
                     !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
   Known[FD] = Analysable;
   return Analysable;
@@ -431,7 +434,7 @@ std::optional<int64_t> TranslationUnitAnalyses::integerConstant(const Expr *E) {
     return It->second;
   std::optional<int64_t> Value;
   Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects)
+  if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx) && !R.HasSideEffects)
     Value = R.Val.getInt().getExtValue();
   IntegerConstants[E] = Value;
   return Value;
@@ -463,8 +466,10 @@ class CallCollector : public RecursiveASTVisitor<CallCollector> {
 public:
   CallCollector(const SourceManager &SM,
                 llvm::DenseSet<const FunctionDecl *> &Called,
-                llvm::DenseSet<const FunctionDecl *> &AddressTaken)
-      : SM(SM), Called(Called), AddressTaken(AddressTaken) {}
+                llvm::DenseSet<const FunctionDecl *> &AddressTaken,
+                llvm::DenseSet<const FunctionDecl *> &Instantiated)
+      : SM(SM), Called(Called), AddressTaken(AddressTaken),
+        Instantiated(Instantiated) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
 
@@ -473,6 +478,12 @@ public:
         SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
       return true;
     return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->isDependentContext() && FD->doesThisDeclarationHaveABody())
+      if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+        Instantiated.insert(Pattern->getCanonicalDecl());
+    return true;
   }
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *FD = C->getDirectCallee())
@@ -510,6 +521,7 @@ private:
   const SourceManager &SM;
   llvm::DenseSet<const FunctionDecl *> &Called;
   llvm::DenseSet<const FunctionDecl *> &AddressTaken;
+  llvm::DenseSet<const FunctionDecl *> &Instantiated;
   llvm::DenseSet<const DeclRefExpr *> Callees;
   llvm::SmallVector<std::pair<const DeclRefExpr *, const FunctionDecl *>, 32>
       Referenced;
@@ -520,7 +532,8 @@ void TranslationUnitAnalyses::buildCallGraph() {
   if (CallGraphBuilt)
     return;
   CallGraphBuilt = true;
-  CallCollector Collector(Ctx.getSourceManager(), Called, AddressTaken);
+  CallCollector Collector(Ctx.getSourceManager(), Called, AddressTaken,
+                          InstantiatedPatterns);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   Collector.finish();
 }
@@ -594,6 +607,11 @@ bool TranslationUnitAnalyses::hasKnownCallers(const FunctionDecl *FD) {
     return false;
   buildCallGraph();
   return Called.count(FD->getCanonicalDecl());
+}
+
+bool TranslationUnitAnalyses::hasInstantiationOf(const FunctionDecl *Pattern) {
+  buildCallGraph();
+  return InstantiatedPatterns.count(Pattern->getCanonicalDecl());
 }
 
 bool TranslationUnitAnalyses::isAddressTaken(const FunctionDecl *FD) {

@@ -187,6 +187,9 @@ public:
   /// Whether \p FD is used other than by a direct call (its address is
   /// taken), so that its callers cannot all be known.
   bool isAddressTaken(const FunctionDecl *FD);
+  /// Whether the translation unit instantiates the template pattern
+  /// \p Pattern (a definition in a dependent context) with a body.
+  bool hasInstantiationOf(const FunctionDecl *Pattern);
 
   /// Whether \p FD, or a function it reaches through direct calls and
   /// constructions outside system headers, has a body that clang skipped.
@@ -232,14 +235,17 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> ReachesSkipped;
   llvm::DenseSet<const FunctionDecl *> Called;
   llvm::DenseSet<const FunctionDecl *> AddressTaken;
+  llvm::DenseSet<const FunctionDecl *> InstantiatedPatterns;
   std::unique_ptr<MemorySpaceAnalysis> MemorySpaces;
   std::unique_ptr<AsyncWorkAnalysis> AsyncWork;
   std::unique_ptr<ThreadIndexAnalysis> ThreadIndex;
   std::unique_ptr<LaunchConfiguration> Launches;
 };
 
-/// Whether \p FD's body should be analysed: a definition that is not a
-/// template pattern and not in a system header.
+/// Whether \p FD's body should be analysed: a definition not in a system
+/// header that is either not a template pattern or a pattern the
+/// translation unit never instantiates (isUninstantiatedPattern; checks
+/// are given those only when their Traits ask for them).
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM);
 
 /// Whether the analysed compilation sees \p FD's body whole: no part of it

@@ -135,7 +135,8 @@ static std::optional<bool> fixedCondition(const Expr *Cond, ASTContext &Ctx) {
     return Op->getOperator() == OO_EqualEqual ? Same : !Same;
   }
   bool Value = false;
-  if (Cond->EvaluateAsBooleanCondition(Value, Ctx))
+  if (!Cond->isValueDependent() &&
+      Cond->EvaluateAsBooleanCondition(Value, Ctx))
     return Value;
   return std::nullopt;
 }

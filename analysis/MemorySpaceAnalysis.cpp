@@ -2,6 +2,7 @@
 
 #include "MemorySpaceAnalysis.h"
 #include "BranchCorrelation.h"
+#include "TemplatePatterns.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -177,6 +178,8 @@ const Expr *accessedPointer(const Expr *E) {
 //===----------------------------------------------------------------------===//
 // One function
 //===----------------------------------------------------------------------===//
+
+static const ValueDecl *outlivingStorage(const Expr *E);
 
 class FunctionAnalyzer {
 public:
@@ -487,9 +490,10 @@ PointerFact FunctionAnalyzer::evalArrayObject(const Expr *E) const {
       return PointerFact::unknown();
     PointerFact F = PointerFact::inSpace(MS_Host);
     F.AllocDecl = VD;
-    if (const auto *CAT = Ctx.getAsConstantArrayType(VD->getType())) {
+    if (const auto *CAT = Ctx.getAsConstantArrayType(VD->getType());
+        CAT && knownTypeSize(QualType(CAT, 0), Ctx)) {
       F.Size.Known = true;
-      F.Size.Constant = Ctx.getTypeSizeInChars(CAT).getQuantity();
+      F.Size.Constant = *knownTypeSize(QualType(CAT, 0), Ctx);
       F.ElemType = CAT->getElementType().getUnqualifiedType();
     }
     return F;
@@ -519,9 +523,9 @@ PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
       return PointerFact::unknown();
     PointerFact F = PointerFact::inSpace(MS_Host);
     F.AllocDecl = VD;
-    if (!VD->getType()->isIncompleteType()) {
+    if (std::optional<int64_t> Bytes = knownTypeSize(VD->getType(), Ctx)) {
       F.Size.Known = true;
-      F.Size.Constant = Ctx.getTypeSizeInChars(VD->getType()).getQuantity();
+      F.Size.Constant = *Bytes;
     }
     return F;
   }
@@ -531,7 +535,8 @@ PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
     if (!F.Unknown) {
       if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Sub)) {
         Expr::EvalResult Zero;
-        if (!AS->getIdx()->EvaluateAsInt(Zero, Ctx) ||
+        if (AS->getIdx()->isValueDependent() ||
+            !AS->getIdx()->EvaluateAsInt(Zero, Ctx) ||
             Zero.Val.getInt() != 0)
           F.Offset = true;
       } else if (isa<MemberExpr>(Sub)) {
@@ -547,7 +552,8 @@ PointerFact FunctionAnalyzer::evalAddressOf(const Expr *Sub,
       if (CudaApiModel::isHostContainer(RD)) {
         PointerFact F = evalContainerData(OC->getArg(0));
         Expr::EvalResult Zero;
-        if (!OC->getArg(1)->EvaluateAsInt(Zero, Ctx) ||
+        if (OC->getArg(1)->isValueDependent() ||
+            !OC->getArg(1)->EvaluateAsInt(Zero, Ctx) ||
             Zero.Val.getInt() != 0)
           F.Offset = true;
         return F;
@@ -652,6 +658,8 @@ PointerFact FunctionAnalyzer::evalCast(const CastExpr *CE,
   case CK_LValueToRValue: {
     if (auto L = locOf(CE->getSubExpr()))
       return read(*L, St);
+    if (const ValueDecl *S = outlivingStorage(CE->getSubExpr()))
+      return MSA.storageFact(S);
     return PointerFact::unknown();
   }
   case CK_ArrayToPointerDecay:
@@ -1790,6 +1798,236 @@ bool MemorySpaceAnalysis::kernelDereferences(const FunctionDecl *Kernel,
     F.TraverseStmt(Def->getBody());
   } while (F.Grew && !F.Found);
   return KernelDerefs[Key] = F.Found;
+}
+
+//===----------------------------------------------------------------------===//
+// Storage that outlives a function: members read through `this`, globals
+//===----------------------------------------------------------------------===//
+
+/// The member (through `this`) or file-scope pointer variable that the
+/// lvalue \p E names, or null.
+static const ValueDecl *outlivingStorage(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParens();
+  if (!E->getType()->isPointerType())
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+        !isDeviceVariable(VD) && !isManagedVariable(VD))
+      return VD->getCanonicalDecl();
+    return nullptr;
+  }
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+namespace {
+/// Every store into outliving storage in the translation unit.
+class StorageSpaceScan : public RecursiveASTVisitor<StorageSpaceScan> {
+public:
+  explicit StorageSpaceScan(ASTContext &Ctx)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    const FunctionDecl *Saved = Current;
+    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+      Current = FD;
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    Current = Saved;
+    return R;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    const ApiFunction *Api = CudaApiModel::lookup(C);
+    int Out = Api && Api->Alloc ? Api->Alloc->PtrOutArg : -1;
+    const FunctionDecl *Callee = C->getDirectCallee();
+    for (unsigned I = 0, N = C->getNumArgs(); I != N; ++I) {
+      const Expr *Arg = C->getArg(I)->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(Arg);
+          U && U->getOpcode() == UO_AddrOf && static_cast<int>(I) == Out)
+        if (const ValueDecl *S = storageOf(U->getSubExpr())) {
+          ++HandledAddr[S];
+          PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
+          F.AllocSite = C;
+          F.Allocator = Callee;
+          store(S, F, U->getSubExpr());
+          continue;
+        }
+      // Bound to a non-const reference parameter: the callee may store.
+      if (Callee && I < Callee->getNumParams() &&
+          Callee->getParamDecl(I)->getType()->isReferenceType() &&
+          !Callee->getParamDecl(I)
+               ->getType()
+               .getNonReferenceType()
+               .isConstQualified())
+        if (const ValueDecl *S = storageOf(C->getArg(I)))
+          Unknown.insert(S);
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (const ValueDecl *S = storageOf(U->getSubExpr())) {
+      if (U->getOpcode() == UO_AddrOf)
+        ++AddrTaken[S];
+      else if (U->isIncrementDecrementOp())
+        Unknown.insert(S);
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    if (const ValueDecl *S = storageOf(BO->getLHS())) {
+      if (BO->getOpcode() != BO_Assign)
+        Unknown.insert(S);
+      else
+        store(S, valueOf(BO->getRHS()), BO->getLHS());
+    }
+    return true;
+  }
+  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
+    if (const FieldDecl *F = Init->getMember();
+        F && F->getType()->isPointerType() && Init->getInit())
+      storeDirect(F, valueOf(Init->getInit()));
+    return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
+  }
+  bool VisitFieldDecl(FieldDecl *F) {
+    if (F->getType()->isPointerType() && F->hasInClassInitializer() &&
+        F->getInClassInitializer())
+      storeDirect(F, valueOf(F->getInClassInitializer()));
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getType()->isPointerType() && VD->getInit() &&
+        outlivingStorageDecl(VD))
+      storeDirect(VD->getCanonicalDecl(), valueOf(VD->getInit()));
+    return true;
+  }
+
+  llvm::DenseMap<const ValueDecl *, PointerFact> facts() const {
+    llvm::DenseMap<const ValueDecl *, PointerFact> Result;
+    for (const auto &[S, F] : Facts) {
+      if (Unknown.count(S) || AddrTaken.lookup(S) > HandledAddr.lookup(S) ||
+          !F.isKnown() || !eligible(S))
+        continue;
+      Result[S] = F;
+    }
+    return Result;
+  }
+
+private:
+  static bool outlivingStorageDecl(const VarDecl *VD) {
+    return VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+           !isDeviceVariable(VD) && !isManagedVariable(VD);
+  }
+  /// The storage \p E names, marking a member reached other than through
+  /// `this` in its own class's method as unknown.
+  const ValueDecl *storageOf(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      if (!F || !F->getType()->isPointerType())
+        return nullptr;
+      const auto *M = dyn_cast_or_null<CXXMethodDecl>(Current);
+      if (!isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()) || !M ||
+          M->getParent() != F->getParent())
+        Unknown.insert(F);
+      return F;
+    }
+    return outlivingStorage(E);
+  }
+  /// The space a stored value points into, as far as a store alone says.
+  PointerFact valueOf(const Expr *E) const {
+    E = E->IgnoreParenCasts();
+    if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+        Expr::NPCK_NotNull)
+      return PointerFact::null();
+    if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+      if (New->getNumPlacementArgs() > 0)
+        return PointerFact::unknown();
+      PointerFact F = PointerFact::inSpace(MS_Host);
+      F.AllocSite = New;
+      return F;
+    }
+    if (const auto *C = dyn_cast<CallExpr>(E))
+      if (const ApiFunction *Api = CudaApiModel::lookup(C);
+          Api && Api->Alloc && Api->Alloc->PtrOutArg < 0) {
+        PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
+        F.AllocSite = C;
+        F.Allocator = C->getDirectCallee();
+        return F;
+      }
+    return PointerFact::unknown();
+  }
+  void store(const ValueDecl *S, const PointerFact &F, const Expr *) {
+    storeDirect(S, F);
+  }
+  void storeDirect(const ValueDecl *S, const PointerFact &F) {
+    auto [It, New] = Facts.try_emplace(S, F);
+    if (New)
+      return;
+    PointerFact &Old = It->second;
+    if (F.Unknown || Old.Unknown) {
+      Unknown.insert(S);
+      return;
+    }
+    const Stmt *Site = Old.AllocSite ? Old.AllocSite : F.AllocSite;
+    const FunctionDecl *Allocator = Old.AllocSite ? Old.Allocator : F.Allocator;
+    Old = PointerFact::join(Old, F);
+    Old.AllocSite = Site;
+    Old.Allocator = Allocator;
+  }
+  bool eligible(const ValueDecl *S) const {
+    auto InMainFile = [&](const Decl *D) {
+      return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+    };
+    if (const auto *VD = dyn_cast<VarDecl>(S))
+      return llvm::all_of(VD->redecls(), InMainFile);
+    // A class none of whose methods is defined elsewhere.
+    const auto *RD = dyn_cast<CXXRecordDecl>(S->getDeclContext());
+    if (!RD || RD->isDependentContext() || RD->isUnion() ||
+        isa<ClassTemplateSpecializationDecl>(RD))
+      return false;
+    return llvm::all_of(RD->methods(), [](const CXXMethodDecl *MD) {
+      return MD->isImplicit() || MD->isDefaulted() || MD->isDeleted() ||
+             MD->hasBody() || MD->isPureVirtual();
+    });
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const FunctionDecl *Current = nullptr;
+  llvm::DenseMap<const ValueDecl *, PointerFact> Facts;
+  llvm::DenseSet<const ValueDecl *> Unknown;
+  llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
+};
+} // namespace
+
+PointerFact MemorySpaceAnalysis::storageFact(const ValueDecl *Storage) {
+  if (!StorageFacts) {
+    StorageSpaceScan Scan(Ctx);
+    Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+    StorageFacts = Scan.facts();
+  }
+  auto It = StorageFacts->find(Storage);
+  if (It == StorageFacts->end())
+    return PointerFact::unknown();
+  PointerFact F = It->second;
+  F.MaybeNull = true; // Before its first store, or after a reset.
+  F.Size = AllocSize();
+  if (const auto *PT = Storage->getType()->getAs<PointerType>())
+    if (!PT->getPointeeType()->isVoidType())
+      F.ElemType = PT->getPointeeType().getUnqualifiedType();
+  return F;
 }
 
 bool MemorySpaceAnalysis::isModified(const FunctionDecl *FD,

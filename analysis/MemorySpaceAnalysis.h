@@ -265,6 +265,13 @@ public:
   /// Whether the variable \p VD in \p FD is written after its
   /// initialization (assigned, incremented, or its address taken).
   bool isModified(const FunctionDecl *FD, const VarDecl *VD);
+  /// The space of a pointer kept in storage that outlives a function: a
+  /// member of a class read through `this`, or a file-scope variable of the
+  /// main file. Known when every store into it in the translation unit
+  /// (the class's methods, for a member whose class has them all here)
+  /// gives it the same space: allocations, `new`, null. Unknown otherwise,
+  /// and when its address escapes.
+  PointerFact storageFact(const ValueDecl *Storage);
 
   ASTContext &context() { return Ctx; }
   const ArchConditionals &arch() const { return *Arch; }
@@ -300,6 +307,7 @@ private:
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> KernelDerefs;
   llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
       ModifiedVars;
+  std::optional<llvm::DenseMap<const ValueDecl *, PointerFact>> StorageFacts;
 };
 
 /// A polynomial in opaque atoms with integer coefficients, for comparing

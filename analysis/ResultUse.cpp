@@ -157,7 +157,7 @@ bool isResultExamined(const ResultUse &Use, const FunctionCfg &Cfg) {
 }
 
 bool recordsLastError(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   static const llvm::StringRef RuntimeError[] = {"cudaError_t", "cudaError"};
   return Callee && !isa<CUDAKernelCallExpr>(Call) &&
          CudaApiModel::isTypeNamed(Callee->getReturnType(), RuntimeError);
@@ -279,7 +279,7 @@ const CallExpr *reevaluatedOnFailure(const CallExpr *Call,
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &E : *B) {
       const auto *Other = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
-      if (!Other || Other->getDirectCallee() != Call->getDirectCallee() ||
+      if (!Other || CudaApiModel::calleeOf(Other) != CudaApiModel::calleeOf(Call) ||
           !sameMacroArgument(Call, Other, SM))
         continue;
       // Inside a branch of a condition that holds the first evaluation.

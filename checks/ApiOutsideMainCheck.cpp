@@ -6,6 +6,8 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
 
@@ -35,13 +37,62 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
     std::vector<const VarDecl *> Vars;
     std::vector<const FunctionDecl *> Attributed;
     std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Handlers;
+    /// What is stored into each static smart pointer after its
+    /// initializer (assignments, reset calls), and those that main empties.
+    llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> Stores;
+    llvm::DenseSet<const VarDecl *> EmptiedInMain;
+    const FunctionDecl *Current = nullptr;
     explicit Finder(const SourceManager &SM) : SM(SM) {}
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool TraverseDecl(Decl *D) {
       if (D && !isa<TranslationUnitDecl>(D) &&
           SM.isInSystemHeader(D->getLocation()))
         return true;
-      return RecursiveASTVisitor::TraverseDecl(D);
+      const FunctionDecl *Outer = Current;
+      if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
+        Current = FD;
+      bool Result = RecursiveASTVisitor::TraverseDecl(D);
+      Current = Outer;
+      return Result;
+    }
+    static const VarDecl *staticSmartPointer(const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return VD && VD->getStorageDuration() != SD_Automatic &&
+                     CudaUseReachability::isStdSmartPointer(VD->getType())
+                 ? VD->getCanonicalDecl()
+                 : nullptr;
+    }
+    void stored(const VarDecl *VD, const Expr *Value, bool Empties) {
+      if (Empties) {
+        if (Current && Current->isMain())
+          EmptiedInMain.insert(VD);
+        return;
+      }
+      Stores[VD].push_back(Value);
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (C->getOperator() == OO_Equal && C->getNumArgs() == 2)
+        if (const VarDecl *VD = staticSmartPointer(C->getArg(0)))
+          stored(VD, C->getArg(1),
+                 C->getArg(1)->IgnoreImpCasts()->isNullPointerConstant(
+                     VD->getASTContext(), Expr::NPC_ValueDependentIsNotNull));
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *C) {
+      const CXXMethodDecl *M = C->getMethodDecl();
+      const VarDecl *VD = staticSmartPointer(C->getImplicitObjectArgument());
+      if (!VD || !M || !M->getIdentifier())
+        return true;
+      // reset() (its argument defaulted or null) and release() empty it.
+      if (M->getName() == "release")
+        stored(VD, C, /*Empties=*/true);
+      else if (M->getName() == "reset")
+        stored(VD, C,
+               C->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(C->getArg(0)) ||
+                   C->getArg(0)->IgnoreImpCasts()->isNullPointerConstant(
+                       VD->getASTContext(), Expr::NPC_ValueDependentIsNotNull));
+      return true;
     }
     bool VisitVarDecl(VarDecl *VD) {
       if (VD->getStorageDuration() == SD_Static ||
@@ -66,8 +117,16 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
   } F(Ctx.getSourceManager());
   F.TraverseDecl(Ctx.getTranslationUnitDecl());
 
-  for (const VarDecl *VD : F.Vars)
-    checkVariable(VD, Ctx);
+  for (const VarDecl *VD : F.Vars) {
+    const VarDecl *Canon = VD->getCanonicalDecl();
+    if (F.EmptiedInMain.count(Canon))
+      continue; // Released before main returns.
+    auto It = F.Stores.find(Canon);
+    checkVariable(VD,
+                  It == F.Stores.end() ? llvm::ArrayRef<const Expr *>()
+                                       : llvm::ArrayRef(It->second),
+                  Ctx);
+  }
   for (const FunctionDecl *FD : F.Attributed) {
     bool Before = FD->hasAttr<ConstructorAttr>();
     if (Before && !CheckInitializers)
@@ -81,7 +140,9 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
            {Root::ExitHandler, FD, Call->getBeginLoc()}, Ctx);
 }
 
-void ApiOutsideMainCheck::checkVariable(const VarDecl *VD, ASTContext &Ctx) {
+void ApiOutsideMainCheck::checkVariable(const VarDecl *VD,
+                                        llvm::ArrayRef<const Expr *> Stores,
+                                        ASTContext &Ctx) {
   if (!VD->isThisDeclarationADefinition() ||
       VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>() ||
       VD->hasAttr<CUDASharedAttr>() || VD->getType()->isDependentType())
@@ -94,13 +155,27 @@ void ApiOutsideMainCheck::checkVariable(const VarDecl *VD, ASTContext &Ctx) {
   if (CheckInitializers && InitBeforeMain)
     report(Reach->reachableFromExpr(VD->getInit()),
            {Root::Initializer, VD, VD->getLocation()}, Ctx);
-  const CXXRecordDecl *RD =
-      VD->getType()->getBaseElementTypeUnsafe()->getAsCXXRecordDecl();
-  const CXXDestructorDecl *Dtor =
-      RD && RD->hasDefinition() ? RD->getDestructor() : nullptr;
-  if (Dtor && !Dtor->isTrivial())
-    report(Reach->reachableFrom(Dtor), {Root::Destructor, VD, VD->getLocation()},
-           Ctx);
+  // At exit: its destructor, what it owns through smart pointers, and the
+  // deleters its initializer or later stores install.
+  const Root AtExit{Root::Destructor, VD, VD->getLocation()};
+  for (const FunctionDecl *D :
+       CudaUseReachability::destructionOf(VD->getType(), Ctx.getSourceManager()))
+    report(Reach->reachableFrom(D), AtExit, Ctx);
+  if (!CudaUseReachability::isStdSmartPointer(VD->getType()))
+    return;
+  std::vector<const Expr *> Installers(Stores.begin(), Stores.end());
+  if (VD->getInit())
+    Installers.push_back(VD->getInit());
+  for (const Expr *E : Installers) {
+    const Expr *Deleter = CudaUseReachability::installedDeleter(E);
+    const FunctionDecl *FD = namedFunction(Deleter);
+    if (!FD)
+      continue;
+    if (CudaApiModel::isRuntimeOrDriverCall(FD))
+      report({CudaUse{CudaUse::ApiCall, Deleter, FD}}, AtExit, Ctx);
+    else
+      report(Reach->reachableFrom(FD), AtExit, Ctx);
+  }
 }
 
 void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
@@ -109,6 +184,9 @@ void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
   bool Before = R.K == Root::Initializer || R.K == Root::CtorAttr;
   for (const CudaUse &U : Uses) {
     if (U.K == CudaUse::ManagedAccess)
+      continue;
+    // Code that handles cudaErrorCudartUnloading expects to run at exit.
+    if (!Before && U.ExpectsShutdown)
       continue;
     SourceLocation Loc = reportOnce(U.At->getBeginLoc(), SM);
     if (Loc.isInvalid())

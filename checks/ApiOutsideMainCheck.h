@@ -34,7 +34,8 @@ private:
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Scanned = false; }
   void scanTranslationUnit(ASTContext &Ctx);
-  void checkVariable(const VarDecl *VD, ASTContext &Ctx);
+  void checkVariable(const VarDecl *VD, llvm::ArrayRef<const Expr *> Stores,
+                     ASTContext &Ctx);
   void report(const std::vector<CudaUse> &Uses, const Root &R,
               ASTContext &Ctx);
 

@@ -1,6 +1,7 @@
 //===- DeviceMemoryLeakCheck.cpp ------------------------------------------===//
 
 #include "DeviceMemoryLeakCheck.h"
+#include "CudaApiModel.h"
 #include "SourceLocations.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -13,7 +14,9 @@ namespace clang::tidy::cuda {
 DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : CudaFunctionCheck(Name, Context,
-                        {FunctionScope::All, CheckLanguages::CudaOrCxx}),
+                        {FunctionScope::All, CheckLanguages::CudaOrCxx,
+                         /*NeedsWholeBody=*/true,
+                         /*AnalysesTemplatePatterns=*/true}),
       IgnoreMainExit(Options.get("IgnoreMainExit", false)),
       RawCheckedResources(Options.get("CheckedResources", "Streams;Events")) {
   for (StringRef Item : utils::options::parseStringList(RawCheckedResources)) {
@@ -64,7 +67,7 @@ void DeviceMemoryLeakCheck::checkFunction(const FunctionDecl &FD,
     SourceLocation Loc = reportOnce(A.Site->getBeginLoc(), SM);
     if (Loc.isInvalid())
       continue;
-    const FunctionDecl *Allocator = A.Site->getDirectCallee();
+    const FunctionDecl *Allocator = CudaApiModel::calleeOf(A.Site);
     bool IsResource = A.Kind.Resource.has_value();
     diag(Loc, "%0 allocated into %1 by %2 is not %select{freed|destroyed}3 "
               "on every path")
@@ -106,7 +109,7 @@ void DeviceMemoryLeakCheck::reportStorage(const StorageLeak &L,
   diag(Loc, "%0 allocated into %select{file-scope variable|member}1 %2 by "
             "%3 is never %select{freed|destroyed}4")
       << L.Kind.describe() << IsMember << L.Storage
-      << L.Site->getDirectCallee()->getDeclName() << IsResource;
+      << CudaApiModel::calleeOf(L.Site)->getDeclName() << IsResource;
   if (IsMember)
     diag(L.Storage->getLocation(),
          "no destructor or method of %0 %select{frees|destroys}1 %2",

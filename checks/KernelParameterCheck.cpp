@@ -20,7 +20,8 @@ KernelParameterCheck::KernelParameterCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::Cuda,
-                         /*NeedsWholeBody=*/false}),
+                         /*NeedsWholeBody=*/false,
+                         /*AnalysesTemplatePatterns=*/true}),
       RawAllowedTypes(Options.get("AllowedTypes", "")) {
   AllowedTypes = utils::options::parseStringList(RawAllowedTypes);
 }
@@ -157,13 +158,16 @@ void KernelParameterCheck::checkReferenceParameter(const FunctionDecl &Kernel,
   for (const CUDAKernelCallExpr *K : Sites) {
     if (Index >= K->getNumArgs())
       continue;
-    const Expr *Arg = K->getArg(Index)->IgnoreParenImpCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
+    // A default argument is written at the parameter.
+    const Expr *Arg = K->getArg(Index);
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (VD && isManagedVariableDecl(VD))
       continue;
     if (!HostArgument)
-      HostArgument = K->getArg(Index);
+      HostArgument = Arg;
   }
   if (!Sites.empty() && !HostArgument)
     return;

@@ -2,6 +2,9 @@
 
 #include "MemcpyDirectionCheck.h"
 #include "MemoryCheckSupport.h"
+#include "MemorySpaceAnalysis.h"
+#include "ReachingValues.h"
+#include "TemplatePatterns.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -11,7 +14,10 @@ namespace clang::tidy::cuda {
 
 MemcpyDirectionCheck::MemcpyDirectionCheck(StringRef Name,
                                            ClangTidyContext *Context)
-    : MemorySpaceCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context,
+                       {FunctionScope::All, CheckLanguages::Cuda,
+                        /*NeedsWholeBody=*/true,
+                        /*AnalysesTemplatePatterns=*/true}),
       IgnoreSingleSide(Options.get("IgnoreSingleSide", false)) {}
 
 void MemcpyDirectionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
@@ -73,9 +79,24 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
       (unsigned)CI.DstArg >= N || (unsigned)CI.SrcArg >= N)
     return;
   const Expr *KindArg = Call->getArg(CI.KindArg);
-  std::optional<CopyDirection> Kind = CudaApiModel::copyKindOf(KindArg, Ctx);
-  if (!Kind || *Kind == CopyDirection::Default)
-    return;
+  // The kinds the argument may be: a constant, or the constants a local
+  // variable holds on the paths that reach the call, each with its store.
+  llvm::SmallVector<std::pair<CopyDirection, const Stmt *>, 4> Kinds;
+  if (std::optional<CopyDirection> K = CudaApiModel::copyKindOf(KindArg, Ctx)) {
+    Kinds.push_back({*K, nullptr});
+  } else if (const auto *DRE =
+                 dyn_cast<DeclRefExpr>(KindArg->IgnoreParenImpCasts())) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, arch());
+    auto IsUnchanging = [&](const VarDecl *V) {
+      return !M.cfg().hasIndirectUse(V) && !MSA.isModified(M.function(), V);
+    };
+    if (auto Values = reachingConstants(VD, Call, M.cfg(), Ctx, IsUnchanging))
+      for (const ReachingValue &RV : *Values)
+        if (std::optional<CopyDirection> K =
+                CudaApiModel::copyKindOfValue(RV.Value))
+          Kinds.push_back({*K, RV.Store});
+  }
   const Expr *DstE = Call->getArg(CI.DstArg), *SrcE = Call->getArg(CI.SrcArg);
   PointerFact DstF, SrcF;
   Side Dst = Side::None, Src = Side::None;
@@ -95,22 +116,32 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
   // Managed and mapped memory are valid as either side: never flagged.
   if ((DstF.Spaces | SrcF.Spaces) & (MS_Managed | MS_Mapped))
     return;
-  auto [WantDst, WantSrc] = expected(*Kind);
-  bool DstWrong = Dst != Side::None && Dst != WantDst;
-  bool SrcWrong = Src != Side::None && Src != WantSrc;
-  // A copy to or from a symbol accepts only these two kinds.
-  if (Symbolic && !DstWrong && !SrcWrong)
-    return;
-  if (!DstWrong && !SrcWrong)
-    return;
   bool Both = Dst != Side::None && Src != Side::None;
   if (!Both && IgnoreSingleSide)
     return;
+  // The first kind that contradicts the sides (cudaMemcpyDefault never does).
+  const std::pair<CopyDirection, const Stmt *> *Wrong = nullptr;
+  Side WantDst = Side::None, WantSrc = Side::None;
+  bool DstWrong = false, SrcWrong = false;
+  for (const auto &K : Kinds) {
+    if (K.first == CopyDirection::Default)
+      continue;
+    std::tie(WantDst, WantSrc) = expected(K.first);
+    DstWrong = Dst != Side::None && Dst != WantDst;
+    SrcWrong = Src != Side::None && Src != WantSrc;
+    if (DstWrong || SrcWrong) {
+      Wrong = &K;
+      break;
+    }
+  }
+  if (!Wrong)
+    return;
+  const CopyDirection *Kind = &Wrong->first;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = independentCallee(Call);
   std::string DstName = pointerName(DstE, Ctx), SrcName = pointerName(SrcE, Ctx);
   if (Both) {
     CopyDirection Right = directionFor(Dst, Src);
@@ -135,8 +166,9 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
                << Describe(CI.Flags & CF_ToSymbol, DstE, Dst, DstName)
                << copyKindName(*Kind) << copyKindName(Right);
       const Expr *K = KindArg->IgnoreParenImpCasts();
-      if (!isa<CXXDefaultArgExpr>(KindArg) && isa<DeclRefExpr>(K) &&
-          !K->getBeginLoc().isMacroID() && !K->getEndLoc().isMacroID())
+      if (!Wrong->second && !isa<CXXDefaultArgExpr>(KindArg) &&
+          isa<DeclRefExpr>(K) && !K->getBeginLoc().isMacroID() &&
+          !K->getEndLoc().isMacroID())
         D << FixItHint::CreateReplacement(K->getSourceRange(),
                                           copyKindName(Right));
     }
@@ -151,6 +183,12 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
         << Callee->getDeclName() << copyKindName(*Kind) << sideName(WantSrc)
         << SrcName << sideName(Src);
   }
+  // A kind chosen at run time: where the variable gets the wrong one.
+  if (Wrong->second)
+    diag(Wrong->second->getBeginLoc(), "%0 is set to %1 here",
+         DiagnosticIDs::Note)
+        << cast<DeclRefExpr>(KindArg->IgnoreParenImpCasts())->getDecl()
+        << copyKindName(*Kind);
   if (Dst != Side::None && !(CI.Flags & CF_ToSymbol))
     noteAllocation(*this, DstF, SM);
   if (Src != Side::None && !(CI.Flags & CF_FromSymbol))

@@ -5,6 +5,7 @@
 #include "FunctionCfg.h"
 #include "ResultUse.h"
 #include "SourceLocations.h"
+#include "TemplatePatterns.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -23,7 +24,8 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
                                              ClangTidyContext *Context)
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::Any,
-                         /*NeedsWholeBody=*/false}),
+                         /*NeedsWholeBody=*/false,
+                         /*AnalysesTemplatePatterns=*/true}),
       RawCheckedReturnTypes(
           Options.get("CheckedReturnTypes", DefaultCheckedReturnTypes)),
       RawIgnoredFunctions(
@@ -84,7 +86,9 @@ void UncheckedApiCallCheck::checkFunction(const FunctionDecl &FD,
 void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
                                       const FunctionCfg &Cfg,
                                       const SourceManager &SM) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  // In a template pattern, a call left unresolved by a dependent argument
+  // still names the API function when every candidate is that function.
+  const FunctionDecl *Callee = independentCallee(Call);
   if (!Callee || isa<CUDAKernelCallExpr>(Call))
     return;
   if (!CudaApiModel::isTypeNamed(Callee->getReturnType(), CheckedReturnTypes))
@@ -162,7 +166,7 @@ SourceRange UncheckedApiCallCheck::wrappableRange(const CallExpr *Call,
       R.getBegin().isMacroID() || R.getEnd().isMacroID())
     return {};
   const LangOptions &LO =
-      Call->getDirectCallee()->getASTContext().getLangOpts();
+      independentCallee(Call)->getASTContext().getLangOpts();
   SourceLocation AfterEnd = Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO);
   if (AfterEnd.isInvalid())
     return {};
@@ -175,14 +179,14 @@ void UncheckedApiCallCheck::reportReevaluation(const CallExpr *Call,
   SourceLocation Loc = reportOnce(Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
-  const LangOptions &LO = Call->getDirectCallee()->getASTContext().getLangOpts();
+  const LangOptions &LO = independentCallee(Call)->getASTContext().getLangOpts();
   StringRef Macro = Lexer::getImmediateMacroName(Call->getBeginLoc(), SM, LO);
   CharSourceRange Range = CharSourceRange::getTokenRange(
       SM.getSpellingLoc(Call->getBeginLoc()),
       SM.getSpellingLoc(Call->getEndLoc()));
   std::string Text = Lexer::getSourceText(Range, SM, LO).str();
   if (Macro.empty() || Text.empty() || Text.size() > 60)
-    Text = Call->getDirectCallee()->getNameAsString() + "(...)";
+    Text = independentCallee(Call)->getNameAsString() + "(...)";
   diag(Loc, "macro '%0' evaluates '%1' again when it fails")
       << Macro << Text;
   // Where the macro's body uses its argument the second time.

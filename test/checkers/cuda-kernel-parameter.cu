@@ -194,7 +194,9 @@ __constant__ float constant_coeffs[4];
 __device__ float device_square(float x) { return x * x; }
 __device__ UnaryOp device_op = device_square;
 
+// Not instantiated here: the pattern's reference is one for every T.
 template <typename T> __global__ void generic_ref(const T &x, float *out) {
+  // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: kernel parameter 'x' is a reference; the kernel receives the host address of its argument [cuda-kernel-parameter]
   out[0] = x;
 }
 

@@ -361,12 +361,15 @@ void loop_alternating(size_t n, int iters) {
   cudaMemcpy(h, a, n * sizeof(float), cudaMemcpyDeviceToHost);
 }
 
+// A kind chosen at run time is checked on each path: when 'up' is false the
+// copy asks for cudaMemcpyDeviceToHost (cuda-memcpy-direction-runtime.cu).
 void kind_from_variable(size_t n, bool up) {
   float *h = (float *)malloc(n * sizeof(float));
   float *d;
   cudaMalloc(&d, n * sizeof(float));
   cudaMemcpyKind k = up ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   cudaMemcpy(d, h, n * sizeof(float), k);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'd' is device memory and the source 'h' is host memory, but the kind is cudaMemcpyDeviceToHost [cuda-memcpy-direction]
 }
 
 void address_escapes(size_t n) {

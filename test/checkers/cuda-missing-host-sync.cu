@@ -527,8 +527,8 @@ void multi_stream_indexed_sync(int n) {
   printf("%f\n", h[n]);
 }
 
-// The copies into pageable memory return when done; reading 'raw' works
-// today but is reported (ReportPageableAsyncCopies), the vector is not seen.
+// The copies into pageable memory return when done; reading 'raw' and the
+// vector's elements works today but is reported (ReportPageableAsyncCopies).
 void pageable_destination_is_synchronous(int n, float *d, cudaStream_t s) {
   std::vector<float> host(n);
   float *raw = (float *)malloc(n * sizeof(float));
@@ -536,7 +536,8 @@ void pageable_destination_is_synchronous(int n, float *d, cudaStream_t s) {
                              cudaMemcpyDeviceToHost, s));
   CUDA_CHECK(cudaMemcpyAsync(raw, d, n * sizeof(float), cudaMemcpyDeviceToHost, s));
   printf("%f %f\n", host[0], raw[0]);
-  // CHECK-MESSAGES: :[[@LINE-1]]:30: warning: 'raw' is read on the host before the asynchronous copy into it is known to finish; it works only while 'raw' is pageable memory, for which the copy returns when done [cuda-missing-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: 'host' is read on the host before the asynchronous copy into it is known to finish; it works only while 'host' is pageable memory, for which the copy returns when done [cuda-missing-host-sync]
+  // CHECK-MESSAGES: :[[@LINE-2]]:30: warning: 'raw' is read on the host before the asynchronous copy into it is known to finish; it works only while 'raw' is pageable memory, for which the copy returns when done [cuda-missing-host-sync]
   free(raw);
 }
 
