@@ -637,6 +637,31 @@ const VariableStores &IndexOverruns::storesOf(const FunctionDecl *Kernel) {
   return Stores;
 }
 
+/// The read of threadIdx in dimension \p Dim inside \p E, looking through
+/// locals that hold their initializer.
+static const Expr *threadQueryIn(const Expr *E, const FunctionDecl *FD,
+                                 unsigned Dim, ThreadIndexAnalysis &TI,
+                                 unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return nullptr;
+  E = ThreadIndexAnalysis::strip(E);
+  ThreadSource Source;
+  unsigned D;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Source, D))
+    return Source == TS_ThreadInBlock && D == Dim ? E : nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->isLocalVarDecl() && !TI.isModified(VD, FD)
+               ? threadQueryIn(VD->getInit(), FD, Dim, TI, Depth + 1)
+               : nullptr;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (const Expr *Found = threadQueryIn(CE, FD, Dim, TI, Depth + 1))
+        return Found;
+  return nullptr;
+}
+
 bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
                                    const FunctionDecl *Kernel) {
   const IndexVerdict &V = O.Verdict;
@@ -664,9 +689,26 @@ bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
       V.Offset <= 0 || !llvm::has_single_bit(V.Dims) ||
       !isDenseGlobalIndex(O.Access.Index, Kernel, TI))
     return false;
-  std::optional<int64_t> Room = Launches.elementsPastExtent(
-      Kernel, BufferIndex, llvm::countr_zero(V.Dims), MSA);
-  return Room && *Room >= V.Offset;
+  unsigned Dim = llvm::countr_zero(V.Dims);
+  std::optional<int64_t> Room =
+      Launches.elementsPastExtent(Kernel, BufferIndex, Dim, MSA);
+  if (!Room)
+    return false;
+  // The next block's first elements ('in[g + B]' with a block of B) under
+  // a guard 'threadIdx.x < C': the index stays below the extent plus C.
+  int64_t Reach = V.Offset;
+  const std::optional<int64_t> &Block = Launches.launchesOf(Kernel).BlockDim[Dim];
+  if (Block && *Block > 0 && V.Offset >= *Block)
+    if (const Expr *Thread = threadQueryIn(O.Access.Index, Kernel, Dim, TI))
+      if (const FactList *Facts = TI.boundsAt(O.Access.At, Kernel)) {
+        std::string Key = TI.variablePartKey(Thread);
+        for (const BoundFact *F : *Facts)
+          if (F->K == BoundFact::Less && F->LHSKey == Key &&
+              F->RHSKey.empty() && F->RHSConst > 0 &&
+              F->RHSConst <= *Block)
+            Reach = std::min(Reach, V.Offset - *Block + F->RHSConst);
+      }
+  return *Room >= Reach;
 }
 
 /// Whether the default mode reports the access: what the kernel's

@@ -111,3 +111,40 @@ __global__ void rankUnknown(int *rank, int n) {
 void rankGiven(int *rank, int n) {
   rankUnknown<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(rank, n);
 }
+
+// --- The next block's first elements, read by the first threads. ---
+
+// Threads below RADIUS read BLOCK elements ahead: at most RADIUS past the
+// extent, inside padding of RADIUS.
+__global__ void haloAhead(int *out, const int *in) {
+  int g = threadIdx.x + blockIdx.x * blockDim.x;
+  int v = in[g];
+  if (threadIdx.x < RADIUS)
+    v += in[g + BLOCK];
+  out[g] = v;
+}
+
+// The same read by threads below 2 * RADIUS runs past that padding.
+__global__ void haloAheadWide(int *out, const int *in) {
+  int g = threadIdx.x + blockIdx.x * blockDim.x;
+  int v = in[g];
+  if (threadIdx.x < 2 * RADIUS)
+    v += in[g + BLOCK];
+  // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: read of 'in' at thread-derived index 'g + BLOCK' has no upper bound on this path [cuda-unguarded-thread-index]
+  out[g] = v;
+}
+
+void haloAll(int length) {
+  int *in, *out, *in2, *out2;
+  cudaMalloc(&in, (length + RADIUS) * sizeof(int));
+  cudaMalloc(&out, length * sizeof(int));
+  cudaMalloc(&in2, (length + RADIUS) * sizeof(int));
+  cudaMalloc(&out2, length * sizeof(int));
+  dim3 grid(length / BLOCK), block(BLOCK);
+  haloAhead<<<grid, block>>>(out, in);
+  haloAheadWide<<<grid, block>>>(out2, in2);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(in2);
+  cudaFree(out2);
+}
