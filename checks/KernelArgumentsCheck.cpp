@@ -226,8 +226,12 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
   }
   if (!ArgsKnown || Kernel->isVariadic() || Kernel->isTemplated())
     return;
-  if (Prepared && !Format.empty()) {
-    checkFormat(Launch, Format, *Kernel, Ctx);
+  if (Prepared) {
+    // prepared_call packs the arguments by the format: the format is what
+    // must match the kernel.
+    if (!Format.empty())
+      checkFormat(Launch, Format, *Kernel, Ctx);
+    return;
   }
   unsigned Params = Kernel->getNumParams();
   if (Args.size() != Params) {
@@ -243,8 +247,6 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
         << Kernel->getName();
     return;
   }
-  if (Prepared)
-    return; // prepared_call converts each argument by the format.
   for (unsigned I = 0; I < Params; ++I)
     checkArgument(*Args[I].first, Lib, Args[I].second, *Kernel->getParamDecl(I),
                   *Kernel, Ctx);

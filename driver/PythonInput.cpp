@@ -54,8 +54,10 @@ std::string findPython(llvm::StringRef Option, std::string &Error) {
   if (!Named.empty()) {
     if (llvm::sys::fs::can_execute(Named))
       return Named;
-    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Named))
-      return *P;
+    // A bare name is looked up on PATH; a path must be an executable.
+    if (!Named.empty() && !llvm::StringRef(Named).contains('/'))
+      if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Named))
+        return *P;
     Error = std::string(Source) + " names '" + Named +
             "', which is not an executable; Python files need a Python 3.8 "
             "or later to read them";

@@ -274,7 +274,16 @@ class Reader:
             return self.assigns[scope]
         table = {}
         body = scope.body if isinstance(scope.body, list) else []
-        top = set(map(id, body))
+        top = set()
+        pending = list(body)
+        while pending:
+            stmt = pending.pop()
+            top.add(id(stmt))
+            # The bodies of 'with' and 'try' run straight through.
+            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                pending.extend(stmt.body)
+            elif isinstance(stmt, ast.Try):
+                pending.extend(stmt.body)
 
         def add(name, stmt, value):
             table.setdefault(name, []).append((stmt, value, id(stmt) in top))
@@ -345,8 +354,12 @@ class Reader:
                             isinstance(e[1], ast.AugAssign) for e in entries[1:]):
                         return entries[-1]
                     return None
+                # An assignment never sees itself ('x = x + 1'); a 'with' or
+                # 'for' binds the names its body reads.
                 before = [e for e in entries if e[0].lineno <= line and
-                          e[0] is not scope and not self._encloses(e[0], name_node)]
+                          e[0] is not scope and not (
+                              isinstance(e[0], (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                              and self._encloses(e[0], name_node))]
                 params = [e for e in entries if e[0] is scope]
                 if not before:
                     return None if params else None
@@ -738,6 +751,21 @@ class Reader:
         ctor = self.ctor_of(call)
         if ctor:
             return self.module_of(call, ctor)
+        if q in ('os.path.join',):
+            parts = [self.eval(a, depth + 1) for a in call.args]
+            parts = [p.text if isinstance(p, MStr) else p for p in parts]
+            if all(isinstance(p, str) for p in parts):
+                return os.path.join(*parts)
+        if q in ('os.path.dirname', 'os.path.abspath', 'os.path.realpath'):
+            p = self.eval(call.args[0], depth + 1) if call.args else None
+            if isinstance(p, str):
+                return os.path.dirname(p) if q.endswith('dirname') else p
+        if q in ('pathlib.Path', 'pathlib.PurePath') and len(call.args) == 1:
+            p = self.eval(call.args[0], depth + 1)
+            return p.text if isinstance(p, MStr) else p if isinstance(p, str) else Unknown('path')
+        if q in ('textwrap.dedent',) and len(call.args) == 1:
+            v = self.eval(call.args[0], depth + 1)
+            return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
         if isinstance(func, ast.Attribute):
             base = self.eval(func.value, depth + 1)
             name = func.attr
@@ -786,21 +814,6 @@ class Reader:
                 returns = [n for n in ast.walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
-        if q in ('os.path.join',):
-            parts = [self.eval(a, depth + 1) for a in call.args]
-            parts = [p.text if isinstance(p, MStr) else p for p in parts]
-            if all(isinstance(p, str) for p in parts):
-                return os.path.join(*parts)
-        if q in ('os.path.dirname', 'os.path.abspath', 'os.path.realpath'):
-            p = self.eval(call.args[0], depth + 1) if call.args else None
-            if isinstance(p, str):
-                return os.path.dirname(p) if q.endswith('dirname') else p
-        if q in ('pathlib.Path', 'pathlib.PurePath') and len(call.args) == 1:
-            p = self.eval(call.args[0], depth + 1)
-            return p.text if isinstance(p, MStr) else p if isinstance(p, str) else Unknown('path')
-        if q in ('textwrap.dedent',) and len(call.args) == 1:
-            v = self.eval(call.args[0], depth + 1)
-            return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
         return Unknown('call')
 
     def string_method(self, s, name, call, depth):
@@ -1446,7 +1459,6 @@ class Emitter:
                     generic.add(tname)
                     ctype = tname
                 params.append((ctype, pname, raw, key == 'out_params'))
-        self.stats['found'] += 1
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
         m.namespace = '__ct_m%d' % index
@@ -1599,8 +1611,7 @@ class Emitter:
             break
         if isinstance(v, (ast.Tuple, ast.List)):
             return [e for e in v.elts], False
-        f = self.facts.fact(v, lib)
-        if f in ('pyint',) or (isinstance(v, ast.Constant) and isinstance(v.value, int)):
+        if is_int_expr(self.r, v):
             return [node], True
         return None, False
 
@@ -1828,6 +1839,22 @@ class Emitter:
             # CuPy and PyCUDA raise when the launch fails.
             s(');\n  if (cudaGetLastError() != cudaSuccess) __builtin_trap();\n')
         s('}\n')
+
+
+def is_int_expr(r, e):
+    """Whether e is certainly an integer (never a tuple): an int literal,
+    arithmetic of such, int(), len(), math.ceil()."""
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, int) and not isinstance(e.value, bool)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.FloorDiv, ast.Add, ast.Sub, ast.Mod)):
+        return not any(isinstance(x, (ast.Tuple, ast.List)) for x in (e.left, e.right)) and (
+            is_int_expr(r, e.left) or is_int_expr(r, e.right) or isinstance(e.op, ast.FloorDiv))
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        return is_int_expr(r, e.operand)
+    if isinstance(e, ast.Call):
+        q = r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+        return q in ('int', 'len', 'math.ceil', 'math.floor')
+    return False
 
 
 def strip_int(r, a):

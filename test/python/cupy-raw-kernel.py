@@ -16,9 +16,9 @@ extern "C" __global__ void scale(float* y, float a, int n) {
     if (i < n) y[i] *= a;
 }
 '''
-# CHECK: cupy-raw-kernel.py:[[@LINE-8]]:5: warning: write to 'y' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
-# CHECK: cupy-raw-kernel.py:[[@LINE-9]]:16: warning: read of 'x' at thread-derived index 'i'
-# CHECK: cupy-raw-kernel.py:[[@LINE-10]]:23: warning: read of 'y' at thread-derived index 'i'
+# CHECK: cupy-raw-kernel.py:[[@LINE-7]]:5: warning: write to 'y' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+# CHECK: cupy-raw-kernel.py:[[@LINE-8]]:16: warning: read of 'x' at thread-derived index 'i'
+# CHECK: cupy-raw-kernel.py:[[@LINE-9]]:23: warning: read of 'y' at thread-derived index 'i'
 mod = cp.RawModule(code=code)
 axpy = mod.get_function("axpy")
 scale = mod.get_function("scale")

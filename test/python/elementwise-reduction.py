@@ -47,9 +47,9 @@ extern "C" __global__ void shared_sum(const float *in, float *out) {
     }
 }
 ''', 'shared_sum')
-# CHECK: elementwise-reduction.py:[[@LINE-7]]:16: warning: {{.*}}[cuda-missing-syncthreads]
+# CHECK: elementwise-reduction.py:[[@LINE-5]]:44: warning: read of shared 'buf' at 'k' {{.*}}[cuda-missing-syncthreads]
 # JSON: "check": "cuda-missing-syncthreads"
-# JSON: "file": "{{.*}}elementwise-reduction.py"
-# JSON: "line": 44
-# JSON: "column": 16
+# JSON-NEXT: "column": 44
+# JSON-NEXT: "file": "{{.*}}elementwise-reduction.py"
+# JSON: "line": 45
 # CHECK: exit=1

@@ -1,66 +1,84 @@
 # Where kernel sources come from: literals (triple-quoted, raw, implicitly
 # concatenated, with escapes), constants, %, .format, f-strings,
 # str.replace, open(path).read() beside the script. Unknown holes are
-# skipped, and --verbose says so.
-# RUN: %cuda-tidy --no-cache --quiet --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
+# skipped, and --verbose says so. Each kernel reads a shared element
+# another thread wrote, with no barrier: cuda-missing-syncthreads reports
+# it at the read, whatever the launches.
+# RUN: %cuda-tidy --no-cache --quiet --verbose -checks='-*,cuda-missing-syncthreads' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
+# RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.out
+# The kernel read from a file is reported in that file (sorted first).
+# CHECK: shared_swap.cu:4:10: warning: read of shared 'tile'
 import os
 import cupy
 from cupy import RawKernel as RK
 
-BLOCK = 128
-NAME = "fill"
+BLOCK = 64
+NAME = "k2"
 
-# Implicit concatenation with escapes: positions are still exact lines and
-# columns (no fix-it where the text is not the file's byte for byte).
-k1 = RK("extern \"C\" __global__ void k1(int *p) {\n"
-        "  p[blockIdx.x * blockDim.x + threadIdx.x] = 1;\n"
+# Implicit concatenation with escapes: lines and columns are still those of
+# the file (and no fix-it is offered where the text is not the file's).
+k1 = RK("extern \"C\" __global__ void k1(float *p) {\n"
+        "  __shared__ float t[64]; t[threadIdx.x] = p[threadIdx.x];\n"
+        "  p[threadIdx.x] = t[63 - threadIdx.x];\n"
         "}\n", "k1")
-# CHECK: kernel-sources.py:[[@LINE-2]]:10: warning: write to 'p' at thread-derived index
+# CHECK: kernel-sources.py:[[@LINE-2]]:29: warning: read of shared 't'
 
 # %-formatting with module constants.
 k2 = cupy.RawKernel(r'''
-extern "C" __global__ void %s(float *out, int n) {
-    __shared__ float tile[%d];
-    tile[threadIdx.x] = out[threadIdx.x];
+extern "C" __global__ void %s(float *p) {
+    __shared__ float t[%d];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[%d - 1 - threadIdx.x];
 }
-''' % (NAME, BLOCK), NAME)
-# CHECK: kernel-sources.py:[[@LINE-4]]:23: warning: read of 'out' at thread-derived index
-# .format and f-strings.
+''' % (NAME, BLOCK, BLOCK), NAME)
+# CHECK: kernel-sources.py:[[@LINE-3]]:22: warning: read of shared 't'
+
+# .format and f-strings: the text after a hole keeps its column.
 k3 = cupy.RawKernel('''
-extern "C" __global__ void {name}(float *v) {{
-    v[blockIdx.x * {block} + threadIdx.x] = 0;
+extern "C" __global__ void {name}(float *p) {{
+    __shared__ float t[{block}];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[{block} - 1 - threadIdx.x];
 }}
 '''.format(name="k3", block=BLOCK), "k3")
-# CHECK: kernel-sources.py:[[@LINE-3]]:5: warning: write to 'v' at thread-derived index
+# CHECK: kernel-sources.py:[[@LINE-3]]:22: warning: read of shared 't'
 k4 = cupy.RawKernel(f'''
-extern "C" __global__ void k4(float *v) {{
-    v[blockIdx.x * {BLOCK} + threadIdx.x] = 0;
+extern "C" __global__ void k4(float *p) {{
+    __shared__ float t[{BLOCK}];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[{BLOCK} - 1 - threadIdx.x];
 }}
 ''', "k4")
-# CHECK: kernel-sources.py:[[@LINE-3]]:5: warning: write to 'v' at thread-derived index
+# CHECK: kernel-sources.py:[[@LINE-3]]:22: warning: read of shared 't'
 
-# str.replace of a template.
+# str.replace of a template, and a name bound earlier in the function.
 TEMPLATE = r'''
-extern "C" __global__ void k5(TYPE *v) {
-    v[threadIdx.x + blockIdx.x * blockDim.x] = 0;
+extern "C" __global__ void k5(TYPE *p) {
+    __shared__ TYPE t[64];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[63 - threadIdx.x];
 }
 '''
-k5 = cupy.RawKernel(TEMPLATE.replace("TYPE", "double"), "k5")
-# CHECK: kernel-sources.py:[[@LINE-4]]:5: warning: write to 'v' at thread-derived index
+
+
+def make_k5():
+    src = TEMPLATE.replace("TYPE", "double")
+    return cupy.RawKernel(src, "k5")
+# CHECK: kernel-sources.py:[[@LINE-8]]:22: warning: read of shared 't'
 
 
 def from_file():
     here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "Inputs", "saxpy_kernel.cu")) as f:
+    with open(os.path.join(here, "Inputs", "shared_swap.cu")) as f:
         src = f.read()
-    return cupy.RawKernel(src, "saxpy")
-# CHECK: saxpy_kernel.cu:3:3: warning: write to 'y' at thread-derived index
-# CHECK: saxpy_kernel.cu:3:15: warning: read of 'x' at thread-derived index
+    return cupy.RawKernel(src, "shared_swap")
+
 
 
 def unknown(n, dtype):
     # A hole that is a parameter: skipped, never guessed.
     return cupy.RawKernel('extern "C" __global__ void k(%s *p) { p[threadIdx.x] = 0; }'
                           % dtype, "k")
-# CHECK: note: kernel-sources.py:[[@LINE-2]]:12: kernel source skipped: '% hole is not a constant'
+# NOTE: note: kernel-sources.py:[[@LINE-2]]:12: kernel source skipped: 'dtype' is not a constant of the module
+# CHECK: exit=1

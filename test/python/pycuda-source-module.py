@@ -25,7 +25,7 @@ __global__ void mangled(float *a) { a[threadIdx.x] = 0; }
 """, no_extern_c=True)
 f = cxx.get_function("mangled")
 # CHECK: pycuda-source-module.py:[[@LINE-1]]:22: warning: kernel 'mangled' is not extern "C" (the module has no_extern_c=True): its name is mangled, and PyCUDA does not find it by 'mangled'; declare it extern "C" [cuda-kernel-arguments]
-# CHECK: pycuda-source-module.py:[[@LINE-5]]:17: note: kernel 'mangled' declared here
+# CHECK: pycuda-source-module.py:[[@LINE-4]]:17: note: kernel 'mangled' declared here
 missing = mod.get_function("thrice")
 # CHECK: pycuda-source-module.py:[[@LINE-1]]:28: warning: kernel 'thrice' is not defined in the source given to the module; PyCUDA fails to find it when the kernel is first used [cuda-kernel-arguments]
 
