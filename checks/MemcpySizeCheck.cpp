@@ -487,6 +487,20 @@ bool MemcpySizeCheck::checkSmallSizeof(
   QualType T = elementSizeofOf(Bytes, Ctx);
   if (!usable(T) || T->isPointerType())
     return false;
+  // One whole object copied to or from its address: 'memcpy(&key, words,
+  // sizeof(key))' fills the key, whatever the other buffer holds.
+  const auto *OneSizeof =
+      dyn_cast<UnaryExprOrTypeTraitExpr>(Bytes->IgnoreParenImpCasts());
+  if (OneSizeof && llvm::any_of(Buffers, [&](const Expr *P) {
+        const auto *Addr =
+            P ? dyn_cast<UnaryOperator>(P->IgnoreParenImpCasts()) : nullptr;
+        if (!Addr || Addr->getOpcode() != UO_AddrOf)
+          return false;
+        QualType Object = Addr->getSubExpr()->getType();
+        return usable(Object) && !Object->isArrayType() &&
+               Ctx.getTypeSizeInChars(Object) == Ctx.getTypeSizeInChars(T);
+      }))
+    return false;
   for (const Expr *P : Buffers) {
     if (!P)
       continue;

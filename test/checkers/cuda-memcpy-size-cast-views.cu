@@ -8,6 +8,7 @@
 
 #include "error_macros.h"
 #include <cstdlib>
+#include <cstring>
 
 // ---------------------------------------------------------------------------
 // Negative cases: the view's type is not what the buffers hold.
@@ -34,6 +35,17 @@ void void_buffer_view(size_t n) {
                         cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaFree(raw));
   free(h);
+}
+
+// The low bytes of a word buffer copied into a smaller key: the count is
+// in the key's elements.
+template <typename Key> void low_bytes(Key &key) {
+  unsigned words[(sizeof(Key) + 3) / 4] = {0x12345678u};
+  memcpy(&key, words, sizeof(Key));
+}
+void low_bytes_of_a_char() {
+  unsigned char c;
+  low_bytes(c);
 }
 
 // ---------------------------------------------------------------------------
