@@ -136,10 +136,11 @@ void KernelArgumentsCheck::checkFunction(const FunctionDecl &FD,
 
 void KernelArgumentsCheck::checkLookup(const FunctionDecl &Lookup,
                                        StringRef Spec, ASTContext &Ctx) {
-  // library|namespace|name|name_expressions (0 none, 1 given, 2 unknown)
-  SmallVector<StringRef, 4> Parts;
+  // library|namespace|name|name_expressions (0 none, 1 given, 2 unknown)|
+  // wrapped in extern "C" by the library (PyCUDA without no_extern_c)
+  SmallVector<StringRef, 5> Parts;
   Spec.split(Parts, '|');
-  if (Parts.size() != 4 || Parts[3] == "2")
+  if (Parts.size() != 5 || Parts[3] == "2")
     return;
   StringRef Library = Parts[0], Name = Parts[2];
   const NamespaceDecl *Module = nullptr;
@@ -172,7 +173,7 @@ void KernelArgumentsCheck::checkLookup(const FunctionDecl &Lookup,
         << Name << Who;
     return;
   }
-  if (NameExpressions)
+  if (NameExpressions || Parts[4] == "1")
     return;
   if (llvm::any_of(Found, [](const FunctionDecl *FD) { return isExternC(*FD); }))
     return;
@@ -314,6 +315,11 @@ void KernelArgumentsCheck::checkArgument(const ParmVarDecl &Arg,
   if (What == "scalar" && Fact.size() >= 2) {
     std::optional<Value> Sent = CudaApiModel::pythonDtype(Fact[1]);
     if (!Sent || sameValue(*Sent, *Reads))
+      return;
+    // An 8-byte integer given to a pointer is an address ('numpy.uintp(p)').
+    if (Reads->Kind == Kind::Pointer &&
+        (Sent->Kind == Kind::Signed || Sent->Kind == Kind::Unsigned) &&
+        Sent->Bytes == 8)
       return;
     if (Reads->Kind == Kind::Pointer)
       diag(Loc, "%0 scalar passed to pointer parameter %1 of '%2'; the "

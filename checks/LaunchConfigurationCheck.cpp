@@ -76,6 +76,10 @@ bool isWithin(SourceLocation Loc, const CallExpr *Call,
 void LaunchConfigurationCheck::checkFunction(const FunctionDecl &FD,
                                              const FunctionCfg &Cfg,
                                              ASTContext &Ctx) {
+  // Launches from device code (dynamic parallelism) are configured from the
+  // parent's gridDim/blockDim, which the analysis does not read: silent.
+  if (FD.hasAttr<CUDAGlobalAttr>() || FD.hasAttr<CUDADeviceAttr>())
+    return;
   LaunchConfiguration &Launches = TranslationUnitAnalyses::get(Ctx).launches();
   for (const LaunchSite *S : Launches.sitesIn(&FD)) {
     if (!S->Kernel)

@@ -706,6 +706,7 @@ MaybeExit gatherInputs(Session &S) {
       error(Why);
       return ExitUsageError;
     }
+    S.Python = cudatidy::resolvePython(S.Python);
   }
   bool NeedsToolkit = PythonCuda || llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);

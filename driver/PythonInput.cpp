@@ -72,6 +72,27 @@ std::string findPython(llvm::StringRef Option, std::string &Error) {
   return "";
 }
 
+std::string resolvePython(llvm::StringRef Python) {
+  // Launchers such as pyenv's shims cost more than Python's own start-up:
+  // ask the interpreter where it is, once a run.
+  llvm::SmallString<128> Out;
+  if (llvm::sys::fs::createTemporaryFile("cuda-tidy-python", "txt", Out))
+    return Python.str();
+  llvm::FileRemover Remove(Out);
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef("")};
+  llvm::StringRef Args[] = {Python, "-S", "-c",
+                            "import sys; print(sys.executable)"};
+  if (llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
+                                /*SecondsToWait=*/60) != 0)
+    return Python.str();
+  auto Text = llvm::MemoryBuffer::getFile(Out);
+  if (!Text)
+    return Python.str();
+  std::string Exe = (*Text)->getBuffer().trim().str();
+  return !Exe.empty() && llvm::sys::fs::can_execute(Exe) ? Exe : Python.str();
+}
+
 std::string findPythonHelper(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&findPythonHelper));
@@ -159,7 +180,16 @@ std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
   std::optional<llvm::StringRef> Redirects[] = {
       llvm::StringRef(""), llvm::StringRef(Stdout), llvm::StringRef(Stderr)};
   std::string ErrMsg;
-  llvm::StringRef Args[] = {Python, Helper, Path};
+  // Imported rather than run as a script, so that Python keeps its compiled
+  // form beside it; -S: no site start-up (the reader needs only the
+  // standard library, and finds CuPy's headers itself when a kernel needs
+  // them).
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Helper);
+  llvm::StringRef Args[] = {
+      Python, "-S", "-c",
+      "import sys; sys.path.insert(0, sys.argv[1]); "
+      "import cuda_tidy_python as m; sys.exit(m.main(sys.argv[1:]))",
+      Dir, Path};
   int RC = llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
                                      /*SecondsToWait=*/300, /*Memory=*/0,
                                      &ErrMsg);

@@ -31,6 +31,10 @@ bool mayHoldCuda(llvm::StringRef Path);
 /// $CUDA_TIDY_PYTHON, else python3 on PATH. "" and \p Error when none runs.
 std::string findPython(llvm::StringRef Option, std::string &Error);
 
+/// The interpreter \p Python runs (sys.executable), past launchers such as
+/// pyenv's shims; \p Python itself when it cannot say.
+std::string resolvePython(llvm::StringRef Python);
+
 /// The helper script shipped beside the executable
 /// (<prefix>/share/cuda-tidy/python/cuda_tidy_python.py); "" if missing.
 std::string findPythonHelper(const char *Argv0);

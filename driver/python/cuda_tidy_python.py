@@ -24,7 +24,7 @@ import keyword
 import os
 import re
 import sys
-import tokenize
+
 
 # --- The Python-side API model -------------------------------------------
 # What CuPy, PyCUDA and torch do with kernel sources and launch arguments,
@@ -240,6 +240,13 @@ class Reader:
 
     def node_end(self, node):
         return self.offset(node.end_lineno, node.end_col_offset)
+
+    def segment(self, node):
+        """The source text of a node (ast.get_source_segment splits the
+        whole file on each call)."""
+        if not hasattr(node, 'end_lineno') or node.end_lineno is None:
+            return None
+        return self.source[self.node_start(node):self.node_end(node)]
 
     def where(self, node):
         return '%s:%d:%d' % (os.path.basename(self.path), node.lineno,
@@ -988,6 +995,17 @@ class Facts:
         if isinstance(node, ast.BinOp):
             a = self.fact(node.left, lib, depth + 1)
             b = self.fact(node.right, lib, depth + 1)
+            # An array with a Python scalar keeps its dtype (a Python scalar
+            # is weak in numpy's and CuPy's promotion), but an integer array
+            # with a float becomes float64; arrays of one dtype keep it.
+            for arr, other in ((a, b), (b, a)):
+                if arr.startswith('array:') and isinstance(node.op, (
+                        ast.Add, ast.Sub, ast.Mult)):
+                    dt = arr.split(':')[2]
+                    if other == 'pyint' or (other == 'pyfloat' and dt.startswith(('float', 'complex'))):
+                        return without_view(arr)
+                    if other.startswith('array:') and other.split(':')[1:3] == arr.split(':')[1:3]:
+                        return without_view(arr)
             if a in ('pyint', 'pyfloat') and b in ('pyint', 'pyfloat'):
                 if isinstance(node.op, ast.Div) or 'pyfloat' in (a, b):
                     return 'pyfloat'
@@ -1206,7 +1224,7 @@ class Emitter:
         self.std = None
         self.stats = {'found': 0, 'analysed': 0, 'skipped': []}
         self.launch_count = 0
-        self.cupy_include = find_cupy_include()
+        self.cupy_include = None  # looked for when a kernel includes <cupy/...>
 
     def note(self, node, why):
         self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))
@@ -1296,6 +1314,8 @@ class Emitter:
                         d = d.text if isinstance(d, MStr) else d
                         if isinstance(d, str):
                             self.add_include_dir(d)
+            if self.r.ctor_of(call).endswith('DynamicSourceModule') and '-fgpu-rdc' not in self.args:
+                self.args.append('-fgpu-rdc')  # PyCUDA compiles it with -rdc=true
             return self.emit_source(m, code, get('options'), wrap_c=not no_extern_c, headers=[])
         if m.kind == 'load-inline':
             src = get('cuda_sources')
@@ -1328,9 +1348,14 @@ class Emitter:
         # stop at them and nothing of the module would be analysed.
         for inc in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', text, re.M):
             name = inc.group(2)
+            if name.startswith('cupy/') and self.cupy_include is None:
+                self.cupy_include = find_cupy_include() or ''
             if name.startswith('cupy/') and not self.cupy_include:
                 return self.note(call, "it includes <%s>, and CuPy's headers are not "
                                        "installed for this Python" % name)
+            if name.startswith('pycuda') and not self.resolvable(name):
+                return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
+                                       "include_dirs or -I" % name)
             if inc.group(1) == '"' and not self.resolvable(name):
                 return self.note(call, 'it includes "%s", which is not beside the script '
                                        'or in an include folder' % name)
@@ -1341,6 +1366,7 @@ class Emitter:
         m.index = index
         m.namespace = '__ct_m%d' % index
         defines = self.options(m, opts)
+        self.implicit_headers(m, text, at)
         self.stats['analysed'] += 1
         # Leading includes go first, so that the module's namespace holds
         # none (they are blanked where they were, offsets unchanged).
@@ -1376,14 +1402,25 @@ class Emitter:
         if namespace:
             b.syn('namespace %s { namespace __ct_extern_c {} using namespace __ct_extern_c;\n'
                   % m.namespace, 0, at)
-            if wrap_c:
-                b.syn('namespace __ct_extern_c {\n', 0, at)
+            m.wrapped_c = wrap_c
         b.add(body)
         if namespace:
-            b.syn('\n}%s\n' % (' }' if wrap_c else ''), 0, at)
+            b.syn('\n}\n', 0, at)
         for d in defines + re.findall(r'^[ \t]*#[ \t]*define[ \t]+(\w+)', text, re.M):
             b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
         return m
+
+    def implicit_headers(self, m, text, at):
+        """What NVRTC and CuPy's headers give a CuPy kernel implicitly:
+        float16, assert."""
+        if m.lib != 'cupy':
+            return
+        for word, header, extra in (('float16', '#include <cuda_fp16.h>\n',
+                                     'typedef __half float16;\n'),
+                                    ('assert', '#include <assert.h>\n', '')):
+            if word in text and header not in self.include_keys:
+                self.include_keys.add(header)
+                self.includes.append(MStr.anchored(header + extra, 0, at))
 
     def resolvable(self, name):
         dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')]
@@ -1456,8 +1493,10 @@ class Emitter:
                 tname, pname = words
                 ctype = DTYPES.get(canonical_dtype(tname) or '', None)
                 if ctype is None:
-                    generic.add(tname)
-                    ctype = tname
+                    # CuPy typedefs the placeholder to each call's dtype:
+                    # the text is not known until then.
+                    return self.note(call, 'generic type %r: CuPy chooses it at each call'
+                                     % tname)
                 params.append((ctype, pname, raw, key == 'out_params'))
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
@@ -1466,6 +1505,8 @@ class Emitter:
         m.generated = True
         defines = self.options(m, get('options'))
         self.stats['analysed'] += 1
+        self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
+            p[0] for p in params), at)
         b = self.body
         b.syn('\n', 0, at)
         for d in defines:
@@ -1592,8 +1633,9 @@ class Emitter:
                 return
         self.launch_count += 1
         b = self.body
-        b.syn('\n__attribute__((annotate("cuda-tidy-python-lookup|%s|%s|%s|%d"))) static void '
-              % (lib, m.namespace, name.replace('"', ''), has_ne), 0, at)
+        b.syn('\n__attribute__((annotate("cuda-tidy-python-lookup|%s|%s|%s|%d|%d"))) static void '
+              % (lib, m.namespace, name.replace('"', ''), has_ne,
+                 1 if getattr(m, 'wrapped_c', False) else 0), 0, at)
         b.syn('__ct_lookup_%d' % self.launch_count, 0, at)
         b.syn('() {}\n', 0, at)
 
@@ -1675,7 +1717,7 @@ class Emitter:
 
     def size_param(self, e, params):
         r = self.r
-        src = ast.get_source_segment(r.source, e) or ''
+        src = r.segment(e) or ''
         if src in params:
             return params[src][1]
         name = c_identifier(src.replace('.', '_').replace('[', '_').replace(']', '').replace(
@@ -1831,7 +1873,7 @@ class Emitter:
             for i, (a, pname) in enumerate(arg_names):
                 if i:
                     s(', ')
-                src = ast.get_source_segment(r.source, strip_int(r, a)) or ''
+                src = r.segment(strip_int(r, a)) or ''
                 if src in params:
                     b.add(params[src][1])
                 else:
@@ -1916,6 +1958,11 @@ def count_params(params):
 def find_cupy_include():
     try:
         import importlib.util
+        import site
+        # Run with -S: the site folders are added only now, when needed.
+        for d in site.getsitepackages() + [site.getusersitepackages()]:
+            if d not in sys.path:
+                sys.path.append(d)
         spec = importlib.util.find_spec('cupy')
     except (ImportError, ValueError):
         return None
@@ -1943,6 +1990,9 @@ def torch_include_known(args):
 
 def nolint_comments(source):
     out = []
+    if 'NOLINT' not in source:
+        return out
+    import tokenize
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type != tokenize.COMMENT:
@@ -1961,6 +2011,8 @@ def nolint_comments(source):
 
 def byte_offsets(text):
     """Character offset -> UTF-8 byte offset (list, one past the end too)."""
+    if text.isascii():
+        return range(len(text) + 1)
     out = [0] * (len(text) + 1)
     b = 0
     for i, ch in enumerate(text):
@@ -2009,6 +2061,7 @@ def error_result(path, data, line, col, message):
 
 
 def analyse(path, data):
+    import tokenize
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as e:
@@ -2070,7 +2123,14 @@ def main(argv):
     with open(path, 'rb') as f:
         data = f.read()
     sys.setrecursionlimit(10000)
-    result = analyse(path, data)
+    try:
+        result = analyse(path, data)
+    except Exception as e:  # a defect of the reader, never a silent pass
+        import traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        sys.stderr.write('internal error: %s: %s (cuda_tidy_python.py:%d)\n'
+                         % (type(e).__name__, e, where.lineno))
+        return 2
     if '--stats' in argv[2:]:
         json.dump({'file': path, 'stats': result['stats'], 'errors': result['errors'],
                    'notes': result['notes']}, sys.stdout)

@@ -53,4 +53,13 @@ twice.prepare("Pdi")
 twice.prepared_call((2, 1), (256, 1, 1), a_gpu.gpudata, 2.0, 400)
 # CHECK: pycuda-source-module.py:[[@LINE-1]]:1: warning: prepare() format character 'd' packs 8 bytes for parameter 's' of type 'float' of 'twice', which reads 4; the kernel reads the wrong bytes [cuda-kernel-arguments]
 
+# Dynamic parallelism: DynamicSourceModule compiles with -rdc=true; a
+# launch from device code, configured from the parent's gridDim and
+# blockDim, is not read (no cuda-launch-configuration finding).
+from pycuda.compiler import DynamicSourceModule
+dyn = DynamicSourceModule("""
+__global__ void child(int *p) { p[threadIdx.x] = 0; }
+__global__ void parent(int *p) { child<<<gridDim.x, blockDim.x>>>(p); }
+""")
+
 # CHECK: exit=1
