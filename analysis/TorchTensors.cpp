@@ -92,6 +92,14 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBodies() const { return true; }
 
+  /// torch's and CUDA's headers bind nothing of the extension's.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        I.SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (const FunctionDecl *FD = Call->getDirectCallee())
       if (!isa<CXXMethodDecl>(FD) || !cast<CXXMethodDecl>(FD)->isInstance())
@@ -482,12 +490,12 @@ TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
     }
     if (auto Info = TorchApiModel::factoryCall(Call))
       return factoryVerdict(Call, *Info, Property, At, Depth);
-    // Other tensor methods (views, slices, casts) keep the device and the
-    // dtype of their tensor; their layout is not known.
+    // Other tensor methods (views, slices, .contiguous() for the device)
+    // keep the device and the dtype of their tensor; their layout is not
+    // known.
     if (const Expr *Obj = TorchApiModel::tensorObject(Call);
         Obj && Property != TP_Contiguous &&
-        TorchApiModel::isTensorType(Call->getType()) &&
-        !TorchApiModel::establishedProperties(Call))
+        TorchApiModel::isTensorType(Call->getType()))
       return verdict(Obj, Property, At, Depth + 1);
     return V;
   }

@@ -707,17 +707,22 @@ findLoadBuildDatabase(StringRef SourceFile) {
 
 std::unique_ptr<CompilationDatabase>
 findTorchDatabaseFor(StringRef FirstFile, std::string &Error) {
-  if (FirstFile.empty() || !includesTorchHeaders(FirstFile))
+  if (FirstFile.empty())
     return nullptr;
-  if (auto DB = findLoadBuildDatabase(FirstFile))
-    return DB;
+  if (includesTorchHeaders(FirstFile))
+    if (auto DB = findLoadBuildDatabase(FirstFile))
+      return DB;
   llvm::SmallString<256> Dir(FirstFile);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_filename(Dir);
   while (!Dir.empty()) {
     llvm::SmallString<256> Setup(Dir);
     llvm::sys::path::append(Setup, "setup.py");
-    if (llvm::sys::fs::exists(Setup)) {
+    // A torch extension's setup.py (the file may reach torch's headers
+    // only through the include folders it names).
+    auto Text = llvm::MemoryBuffer::getFile(Setup);
+    if (Text && ((*Text)->getBuffer().contains("CUDAExtension") ||
+                 (*Text)->getBuffer().contains("CppExtension"))) {
       std::string Why;
       if (auto DB = loadSetupPy(Setup, Why))
         return DB;

@@ -88,8 +88,8 @@ std::unique_ptr<clang::tooling::CompilationDatabase>
 findLoadBuildDatabase(llvm::StringRef SourceFile);
 
 /// With no compile_commands.json for \p FirstFile: when it includes torch,
-/// the build.ninja of a load() build that names it, else the nearest
-/// setup.py above it. A setup.py that cannot be read is only warned about
+/// the build.ninja of a load() build that names it; else the nearest
+/// setup.py above it that builds a CUDAExtension or CppExtension. A setup.py that cannot be read is only warned about
 /// (the file is then analysed with the default command).
 std::unique_ptr<clang::tooling::CompilationDatabase>
 findTorchDatabaseFor(llvm::StringRef FirstFile, std::string &Error);
