@@ -1,11 +1,10 @@
 // REQUIRES: torch
-// RUN: %with_torch %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch,cuda-unguarded-thread-index,cuda-launch-configuration,cuda-device-memory-leak %t
+// RUN: %with_torch %check_cuda_tidy_driver %s cuda-unchecked-kernel-launch,cuda-unguarded-thread-index,cuda-launch-configuration %t
 // The existing checks in an extension: torch's launch check macro counts as
 // an examination of the launch error, numel() sizes the grid and the guard.
 
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
-#include <c10/cuda/CUDACachingAllocator.h>
 
 __global__ void add_one(float *x, int64_t n) {
   int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -63,20 +62,6 @@ void too_many_threads(torch::Tensor t) {
                                                            t.numel());
   // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of 'add_one' asks for 2048 threads per block, more than the 1024 the device allows [cuda-launch-configuration]
   C10_CUDA_KERNEL_LAUNCH_CHECK();
-}
-
-// The caching allocator's raw interface is device memory to free.
-void scratch_leak(int64_t n) {
-  void *tmp = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));
-  // CHECK-NOTES: :[[@LINE-1]]:9: warning: {{.*}} [cuda-device-memory-leak]
-  cudaMemsetAsync(tmp, 0, n * sizeof(float), at::cuda::getCurrentCUDAStream());
-}
-// CHECK-NOTES: :[[@LINE-1]]:1: note: {{.*}}
-
-void scratch_freed(int64_t n) {
-  void *tmp = c10::cuda::CUDACachingAllocator::raw_alloc(n * sizeof(float));
-  cudaMemsetAsync(tmp, 0, n * sizeof(float), at::cuda::getCurrentCUDAStream());
-  c10::cuda::CUDACachingAllocator::raw_delete(tmp);
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
