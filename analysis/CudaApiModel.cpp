@@ -99,11 +99,22 @@ public:
 #include "CudaApiModel.def"
     for (auto &E : Entries)
       E.second.Name = E.first();
+    // Functions named with their namespaces: PyTorch's caching allocator.
+    constexpr bool Alloc = true, Free = false;
+#define TORCH_CUDA_ALLOCATOR(Q, Role, Arg) qualifiedAllocator(#Q, Role, Arg);
+#include "CudaApiModel.def"
   }
 
   const ApiFunction *find(llvm::StringRef Name) const {
     auto It = Entries.find(Name);
     return It == Entries.end() ? nullptr : &It->second;
+  }
+  /// \p FD's entry among the functions named with their namespaces.
+  const ApiFunction *findQualified(const FunctionDecl *FD) const {
+    if (!QualifiedLastNames.contains(FD->getName()))
+      return nullptr;
+    auto It = Qualified.find(FD->getQualifiedNameAsString());
+    return It == Qualified.end() ? nullptr : &It->second;
   }
 
 private:
@@ -112,7 +123,19 @@ private:
     F.Library = Lib;
     return F;
   }
+  /// raw_alloc returns device memory of Arg bytes; raw_delete frees Arg.
+  void qualifiedAllocator(llvm::StringRef Name, bool Allocates, int Arg) {
+    ApiFunction &F = Qualified[Name];
+    F.Name = Name;
+    QualifiedLastNames.insert(Name.rsplit("::").second);
+    if (Allocates)
+      F.Alloc = AllocInfo{MS_Device, -1, Arg, -1, -1, -1};
+    else
+      F.Free = FreeInfo{MS_Device, Arg, -1};
+  }
   llvm::StringMap<ApiFunction> Entries;
+  llvm::StringMap<ApiFunction> Qualified;
+  llvm::StringSet<> QualifiedLastNames;
 };
 
 const Table &table() {
@@ -152,6 +175,8 @@ const ApiFunction *CudaApiModel::lookup(const FunctionDecl *FD) {
   // stream-ordered calls (cudaMemcpy_ptds, cudaMemcpyAsync_ptsz).
   if (!F && (Name.ends_with("_ptds") || Name.ends_with("_ptsz")))
     F = table().find(Name.drop_back(5));
+  if (!F && !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return table().findQualified(FD);
   if (!F)
     return nullptr;
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();

@@ -183,8 +183,8 @@ bool TorchApiModel::isBindingCall(const CallExpr *Call) {
   const CXXMethodDecl *MD = methodOf(Call, Object);
   if (!MD || !MD->getIdentifier())
     return false;
-  return tables().Bindings.contains(MD->getParent()->getQualifiedNameAsString() +
-                                    "::" + MD->getName().str());
+  return tables().Bindings.contains(
+      MD->getParent()->getQualifiedNameAsString() + "::" + MD->getName().str());
 }
 
 std::optional<bool> TorchApiModel::allocatorCall(const FunctionDecl *FD,
@@ -203,8 +203,7 @@ bool TorchApiModel::declaresTensor(const ASTContext &Ctx) {
   const TranslationUnitDecl *TU = Ctx.getTranslationUnitDecl();
   for (const NamedDecl *ND : TU->lookup(&Ctx.Idents.get("at")))
     if (const auto *NS = dyn_cast<NamespaceDecl>(ND))
-      for (const NamedDecl *Inner :
-           NS->lookup(&Ctx.Idents.get("TensorBase")))
+      for (const NamedDecl *Inner : NS->lookup(&Ctx.Idents.get("TensorBase")))
         if (isa<CXXRecordDecl>(Inner))
           return true;
   return false;

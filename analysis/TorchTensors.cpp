@@ -76,9 +76,8 @@ struct TorchTensorAnalysis::Impl {
   TensorVerdict paramVerdict(const ParmVarDecl *PVD, unsigned Property,
                              unsigned Depth);
   TensorVerdict factoryVerdict(const CallExpr *Call,
-                               const TensorFactoryInfo &Info,
-                               unsigned Property, const Stmt *At,
-                               unsigned Depth);
+                               const TensorFactoryInfo &Info, unsigned Property,
+                               const Stmt *At, unsigned Depth);
   void pointerOrigins(const Expr *E, unsigned Depth,
                       llvm::SmallVectorImpl<const CallExpr *> &Out);
 };
@@ -91,6 +90,14 @@ public:
   explicit ScanVisitor(TorchTensorAnalysis::Impl &I) : I(I) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitLambdaBodies() const { return true; }
+
+  /// torch's and CUDA's headers bind nothing of the extension's.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        I.SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
 
   bool VisitCallExpr(CallExpr *Call) {
     if (const FunctionDecl *FD = Call->getDirectCallee())
@@ -147,8 +154,8 @@ private:
         const Expr *Obj = TorchApiModel::tensorObject(Call);
         if (!Obj)
           if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
-            if (const auto *Inner = dyn_cast<CallExpr>(
-                    strip(MC->getImplicitObjectArgument())))
+            if (const auto *Inner =
+                    dyn_cast<CallExpr>(strip(MC->getImplicitObjectArgument())))
               Obj = TorchApiModel::tensorObject(Inner);
         const VarDecl *VD = varOf(Obj);
         return VD && TorchApiModel::isTensorType(VD->getType()) ? VD : nullptr;
@@ -277,9 +284,8 @@ bool mentionsCuda(const Stmt *S) {
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     const ValueDecl *D = DRE->getDecl();
-    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->isConstexpr() &&
-                                               VD->getInit() &&
-                                               mentionsCuda(VD->getInit()))
+    if (const auto *VD = dyn_cast<VarDecl>(D);
+        VD && VD->isConstexpr() && VD->getInit() && mentionsCuda(VD->getInit()))
       return true;
     if (const auto *EC = dyn_cast<EnumConstantDecl>(D))
       if (EC->getName() == "CUDA")
@@ -348,7 +354,8 @@ void TorchTensorAnalysis::Impl::scan() {
   V.TraverseAST(Ctx);
 }
 
-const FunctionFacts &TorchTensorAnalysis::Impl::factsOf(const FunctionDecl *FD) {
+const FunctionFacts &
+TorchTensorAnalysis::Impl::factsOf(const FunctionDecl *FD) {
   auto It = Facts.find(FD);
   if (It != Facts.end())
     return It->second;
@@ -363,7 +370,8 @@ const FunctionFacts &TorchTensorAnalysis::Impl::factsOf(const FunctionDecl *FD) 
 bool TorchTensorAnalysis::Impl::evidenceBefore(const VarDecl *VD,
                                                unsigned Property,
                                                const Stmt *At) {
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   // A lambda's parameter or local: the lambda's own body.
   if (!FD)
     return false;
@@ -386,7 +394,7 @@ TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
   TensorVerdict V;
   const auto *FD = dyn_cast_or_null<FunctionDecl>(PVD->getDeclContext());
   if (!FD || (isa<CXXMethodDecl>(FD) &&
-                 cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
+              cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
     return V;
   const FunctionDecl *Def = FD->getDefinition() ? FD->getDefinition() : FD;
   if (auto It = Entries.find(Def); It != Entries.end()) {
@@ -431,10 +439,10 @@ TensorVerdict TorchTensorAnalysis::Impl::factoryVerdict(
   if (Info.LikeArg >= 0 && unsigned(Info.LikeArg) < Call->getNumArgs()) {
     // *_like(x): x's device and dtype, and x's strides unless a memory
     // format is named.
-    if (Property == TP_Contiguous &&
-        mentionsType(Call, {"MemoryFormat"}))
+    if (Property == TP_Contiguous && mentionsType(Call, {"MemoryFormat"}))
       V.Origin = TensorOrigin::Unknown;
-    else if (Property == TP_Dtype && mentionsType(Call, {"ScalarType", "TypeMeta"}))
+    else if (Property == TP_Dtype &&
+             mentionsType(Call, {"ScalarType", "TypeMeta"}))
       V.Origin = TensorOrigin::Guaranteed;
     else if (Property == TP_Cuda && mentionsCuda(Call))
       V.Origin = TensorOrigin::Guaranteed;
@@ -482,12 +490,12 @@ TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
     }
     if (auto Info = TorchApiModel::factoryCall(Call))
       return factoryVerdict(Call, *Info, Property, At, Depth);
-    // Other tensor methods (views, slices, casts) keep the device and the
-    // dtype of their tensor; their layout is not known.
+    // Other tensor methods (views, slices, .contiguous() for the device)
+    // keep the device and the dtype of their tensor; their layout is not
+    // known.
     if (const Expr *Obj = TorchApiModel::tensorObject(Call);
         Obj && Property != TP_Contiguous &&
-        TorchApiModel::isTensorType(Call->getType()) &&
-        !TorchApiModel::establishedProperties(Call))
+        TorchApiModel::isTensorType(Call->getType()))
       return verdict(Obj, Property, At, Depth + 1);
     return V;
   }
@@ -510,7 +518,8 @@ TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
 }
 
 void TorchTensorAnalysis::Impl::pointerOrigins(
-    const Expr *E, unsigned Depth, llvm::SmallVectorImpl<const CallExpr *> &Out) {
+    const Expr *E, unsigned Depth,
+    llvm::SmallVectorImpl<const CallExpr *> &Out) {
   E = strip(E);
   if (!E || Depth > 4)
     return;
@@ -599,8 +608,7 @@ TorchTensorAnalysis::pointersToKernels(const FunctionDecl &FD) {
       P->pointerOrigins(Arg, 0, Origins);
       for (const CallExpr *PC : Origins)
         Uses.push_back({PC, TorchApiModel::tensorObject(PC), Launch,
-                        K->getDirectCallee(),
-                        *TorchApiModel::pointerCall(PC)});
+                        K->getDirectCallee(), *TorchApiModel::pointerCall(PC)});
     }
   }
   return Uses;
@@ -629,8 +637,8 @@ llvm::StringRef TorchTensorAnalysis::convertedScalarType(const Expr *Tensor) {
   if (!Converts && !TorchApiModel::factoryCall(Call))
     return "";
   // x.float(), x.half(), x.double(): the method names the dtype.
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call); MC && Converts &&
-                                                          Call->getNumArgs() == 0) {
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+      MC && Converts && Call->getNumArgs() == 0) {
     llvm::StringRef M = MC->getMethodDecl()->getName();
     if (M == "float")
       return "Float";
@@ -668,8 +676,7 @@ bool TorchTensorAnalysis::isElementTypeOf(QualType T,
   llvm::StringRef Want = TorchApiModel::cppTypeOfScalarType(ScalarType);
   if (Want.empty() || T.isNull())
     return true; // unknown: never a mismatch
-  std::string Have =
-      T.getCanonicalType().getUnqualifiedType().getAsString();
+  std::string Have = T.getCanonicalType().getUnqualifiedType().getAsString();
   return Have == Want;
 }
 

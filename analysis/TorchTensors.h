@@ -1,4 +1,4 @@
-//===- TorchTensors.h - What extension code knows about its tensors -*- C++ -*-===//
+//===- TorchTensors.h - What extensions know of their tensors ---*- C++ -*-===//
 //
 // In a PyTorch extension, a tensor that comes from Python may have any
 // layout, device and dtype; the extension must check or convert it before
@@ -53,10 +53,11 @@ struct TensorVerdict {
 
 /// A raw pointer or accessor taken from a tensor that reaches a kernel.
 struct TensorPointerUse {
-  const CallExpr *PointerCall; ///< x.data_ptr<float>(), x.packed_accessor32<...>()
-  const Expr *Tensor;          ///< x
-  const CallExpr *Launch;      ///< the kernel launch it reaches
-  const FunctionDecl *Kernel;  ///< the launched kernel (may be null)
+  /// x.data_ptr<float>(), x.packed_accessor32<...>()
+  const CallExpr *PointerCall;
+  const Expr *Tensor;         ///< x
+  const CallExpr *Launch;     ///< the kernel launch it reaches
+  const FunctionDecl *Kernel; ///< the launched kernel (may be null)
   TensorPointerInfo Info;
 };
 
@@ -79,7 +80,8 @@ public:
   /// The pointers and accessors taken from tensors that reach each kernel
   /// launch written in \p FD's body (not in nested lambdas, which are
   /// functions of their own).
-  llvm::SmallVector<TensorPointerUse, 4> pointersToKernels(const FunctionDecl &FD);
+  llvm::SmallVector<TensorPointerUse, 4>
+  pointersToKernels(const FunctionDecl &FD);
 
   /// The element type an AT_DISPATCH_* case fixes for the tensor of
   /// \p PointerCall (its scalar_t), or a null type.

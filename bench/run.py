@@ -266,12 +266,16 @@ def torch_bench(args):
     tidy = args.cuda_tidy
     rows = []
     for f in args.torch:
-        out = subprocess.run([tidy, "--verbose", "--no-cache", "--no-prefix-cache",
-                              "--checks=-*,cuda-*", f], capture_output=True,
-                             text=True).stderr
-        line = next((l for l in out.splitlines() if "' with: " in l), None)
+        # The driver prints the command before it parses: read it, then stop.
+        proc = subprocess.Popen([tidy, "--verbose", "--no-cache",
+                                 "--no-prefix-cache", "--checks=-*,cuda-*", f],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        line = next((l for l in proc.stderr if "' with: " in l), None)
+        proc.kill()
+        proc.wait()
         if not line:
-            print(f"{f}: the driver printed no command:\n{out[-800:]}")
+            print(f"{f}: the driver printed no command")
             continue
         argv = shlex.split(line.split("' with: ", 1)[1])
         floor_cmd = [args.clang, "-fsyntax-only"] + argv[1:]

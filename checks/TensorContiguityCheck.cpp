@@ -21,8 +21,7 @@ void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
     // Accessors carry the strides; raw pointers are indexed densely.
     if (U.Info.Strided)
       continue;
-    TensorVerdict V =
-        Tensors->verdict(U.Tensor, TP_Contiguous, U.PointerCall);
+    TensorVerdict V = Tensors->verdict(U.Tensor, TP_Contiguous, U.PointerCall);
     const VarDecl *Tensor = TorchTensorAnalysis::variableOf(U.Tensor);
     if (V.Origin != TensorOrigin::FromPython || !Tensor)
       continue;

@@ -3,8 +3,8 @@
 #include "TensorDtypeCheck.h"
 #include "SourceLocations.h"
 #include "TorchApiModel.h"
-#include "llvm/ADT/DenseSet.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
 namespace {
@@ -89,7 +89,8 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
       if (V.Origin != TensorOrigin::FromPython ||
           !Seen.insert(V.PythonParam).second)
         continue;
-      SourceLocation Loc = reportOnce(TorchTensorAnalysis::findingLocation(Cast->getBeginLoc(), SM), SM);
+      SourceLocation Loc = reportOnce(
+          TorchTensorAnalysis::findingLocation(Cast->getBeginLoc(), SM), SM);
       if (Loc.isInvalid())
         continue;
       diag(Loc, "untyped pointer of tensor %0 is cast to %1, but nothing "
@@ -103,7 +104,8 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
             << V.PythonParam;
       continue;
     }
-    SourceLocation Loc = reportOnce(TorchTensorAnalysis::findingLocation(Cast->getBeginLoc(), SM), SM);
+    SourceLocation Loc = reportOnce(
+        TorchTensorAnalysis::findingLocation(Cast->getBeginLoc(), SM), SM);
     if (Loc.isInvalid())
       continue;
     if (!Dispatched.isNull())
@@ -126,7 +128,8 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
       continue;
     const VarDecl *Tensor =
         TorchTensorAnalysis::variableOf(TorchApiModel::tensorObject(Call));
-    SourceLocation Loc = reportOnce(TorchTensorAnalysis::findingLocation(Call->getBeginLoc(), SM), SM);
+    SourceLocation Loc = reportOnce(
+        TorchTensorAnalysis::findingLocation(Call->getBeginLoc(), SM), SM);
     if (!Tensor || Loc.isInvalid())
       continue;
     diag(Loc, "tensor %0 is read as %1 in the AT_DISPATCH case for %2; that "

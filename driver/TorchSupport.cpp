@@ -39,8 +39,8 @@ constexpr const char *TorchCudaDefines[] = {
     "__CUDA_NO_BFLOAT16_CONVERSIONS__", "__CUDA_NO_HALF2_OPERATORS__"};
 
 /// Prints a Python program's JSON output, or why it failed.
-std::optional<llvm::json::Value>
-runPythonJson(llvm::ArrayRef<StringRef> Args, std::string &Error) {
+std::optional<llvm::json::Value> runPythonJson(llvm::ArrayRef<StringRef> Args,
+                                               std::string &Error) {
   llvm::SmallString<128> Out, Err;
   if (llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "out", Out) ||
       llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "err", Err)) {
@@ -50,9 +50,9 @@ runPythonJson(llvm::ArrayRef<StringRef> Args, std::string &Error) {
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out),
                                           StringRef(Err)};
   std::string ExecError;
-  int Rc = llvm::sys::ExecuteAndWait(Args.front(), Args, std::nullopt,
-                                     Redirects, /*SecondsToWait=*/120, 0,
-                                     &ExecError);
+  int Rc =
+      llvm::sys::ExecuteAndWait(Args.front(), Args, std::nullopt, Redirects,
+                                /*SecondsToWait=*/120, 0, &ExecError);
   auto OutText = llvm::MemoryBuffer::getFile(Out);
   auto ErrText = llvm::MemoryBuffer::getFile(Err);
   llvm::sys::fs::remove(Out);
@@ -63,11 +63,12 @@ runPythonJson(llvm::ArrayRef<StringRef> Args, std::string &Error) {
       Why = StringRef((*ErrText)->getBuffer()).trim().rsplit('\n').second.str();
     if (Why.empty() && ErrText)
       Why = StringRef((*ErrText)->getBuffer()).trim().str();
-    Error = "'" + Args.front().str() + "' failed" +
-            (Why.empty() ? "" : ": " + Why);
+    Error =
+        "'" + Args.front().str() + "' failed" + (Why.empty() ? "" : ": " + Why);
     return std::nullopt;
   }
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*OutText)->getBuffer());
+  llvm::Expected<llvm::json::Value> V =
+      llvm::json::parse((*OutText)->getBuffer());
   if (!V) {
     Error = "'" + Args.front().str() + "' printed no JSON (" +
             llvm::toString(V.takeError()) + ")";
@@ -152,12 +153,12 @@ std::optional<TorchInstall> locateTorch(std::string &Error) {
       T.Version = V->str();
   }
   if (!llvm::sys::fs::exists(Include + "/torch/extension.h")) {
-    Error = Settings.ExplicitInclude.empty()
-                ? "the PyTorch package at '" +
-                      llvm::sys::path::parent_path(Include).str() +
-                      "' has no C++ headers (include/torch/extension.h)"
-                : "--torch-include '" + Include +
-                      "' holds no torch/extension.h";
+    Error =
+        Settings.ExplicitInclude.empty()
+            ? "the PyTorch package at '" +
+                  llvm::sys::path::parent_path(Include).str() +
+                  "' has no C++ headers (include/torch/extension.h)"
+            : "--torch-include '" + Include + "' holds no torch/extension.h";
     return std::nullopt;
   }
   T.IncludeDirs = {Include, Include + "/torch/csrc/api/include"};
@@ -178,7 +179,8 @@ bool definesOrUndefines(const std::vector<std::string> &Args, StringRef Name) {
     if (startsWithDefineOf(Args[I], Name))
       return true;
     if ((Args[I] == "-D" || Args[I] == "-U") && I + 1 < Args.size() &&
-        (Args[I + 1] == Name || StringRef(Args[I + 1]).starts_with((Name + "=").str())))
+        (Args[I + 1] == Name ||
+         StringRef(Args[I + 1]).starts_with((Name + "=").str())))
       return true;
   }
   return false;
@@ -488,8 +490,8 @@ std::unique_ptr<CompilationDatabase> loadTorchNinja(StringRef BuildNinja,
                                                     std::string &Error) {
   auto Text = llvm::MemoryBuffer::getFile(BuildNinja);
   if (!Text) {
-    Error = "cannot read '" + BuildNinja.str() + "': " +
-            Text.getError().message();
+    Error =
+        "cannot read '" + BuildNinja.str() + "': " + Text.getError().message();
     return nullptr;
   }
   // Join "$\n" continuations, then read line by line.
@@ -705,19 +707,24 @@ findLoadBuildDatabase(StringRef SourceFile) {
   return nullptr;
 }
 
-std::unique_ptr<CompilationDatabase>
-findTorchDatabaseFor(StringRef FirstFile, std::string &Error) {
-  if (FirstFile.empty() || !includesTorchHeaders(FirstFile))
+std::unique_ptr<CompilationDatabase> findTorchDatabaseFor(StringRef FirstFile,
+                                                          std::string &Error) {
+  if (FirstFile.empty())
     return nullptr;
-  if (auto DB = findLoadBuildDatabase(FirstFile))
-    return DB;
+  if (includesTorchHeaders(FirstFile))
+    if (auto DB = findLoadBuildDatabase(FirstFile))
+      return DB;
   llvm::SmallString<256> Dir(FirstFile);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_filename(Dir);
   while (!Dir.empty()) {
     llvm::SmallString<256> Setup(Dir);
     llvm::sys::path::append(Setup, "setup.py");
-    if (llvm::sys::fs::exists(Setup)) {
+    // A torch extension's setup.py (the file may reach torch's headers
+    // only through the include folders it names).
+    auto Text = llvm::MemoryBuffer::getFile(Setup);
+    if (Text && ((*Text)->getBuffer().contains("CUDAExtension") ||
+                 (*Text)->getBuffer().contains("CppExtension"))) {
       std::string Why;
       if (auto DB = loadSetupPy(Setup, Why))
         return DB;

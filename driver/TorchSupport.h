@@ -1,4 +1,4 @@
-//===- TorchSupport.h - PyTorch extensions: headers, flags, builds -*- C++ -*-===//
+//===- TorchSupport.h - PyTorch extensions: headers, flags ------*- C++ -*-===//
 //
 // A PyTorch C++/CUDA extension (torch.utils.cpp_extension) is compiled with
 // torch's include folders, Python's, and flags that torch's build adds. This
@@ -88,9 +88,10 @@ std::unique_ptr<clang::tooling::CompilationDatabase>
 findLoadBuildDatabase(llvm::StringRef SourceFile);
 
 /// With no compile_commands.json for \p FirstFile: when it includes torch,
-/// the build.ninja of a load() build that names it, else the nearest
-/// setup.py above it. A setup.py that cannot be read is only warned about
-/// (the file is then analysed with the default command).
+/// the build.ninja of a load() build that names it; else the nearest
+/// setup.py above it that builds a CUDAExtension or CppExtension. A setup.py
+/// that cannot be read is only warned about (the file is then analysed with the
+/// default command).
 std::unique_ptr<clang::tooling::CompilationDatabase>
 findTorchDatabaseFor(llvm::StringRef FirstFile, std::string &Error);
 

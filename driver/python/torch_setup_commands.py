@@ -25,32 +25,67 @@ class Evaluator:
         self.root = os.path.dirname(self.setup_py)
         self.names = {"__file__": self.setup_py}
         self.assigned = {}
+        self.added = {}
 
-    # Names bound once at module level (or in the function holding the
-    # setup() call) with a value we can evaluate.
+    # What each name may hold: every value assigned to it anywhere in the
+    # file (the branches of a setup.py assign a name in several places),
+    # and what is appended, extended or added to it.
     def collect(self, tree):
-        counts = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     if isinstance(t, ast.Name):
-                        counts[t.id] = counts.get(t.id, 0) + 1
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                t = node.targets[0]
-                if isinstance(t, ast.Name) and counts.get(t.id) == 1:
-                    self.assigned[t.id] = node.value
+                        self.assigned.setdefault(t.id, []).append(node.value)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
+                    and isinstance(node.op, ast.Add):
+                self.added.setdefault(node.target.id, []).append(("extend", node.value))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and isinstance(node.func.value, ast.Name) \
+                    and node.func.attr in ("append", "extend") and len(node.args) == 1:
+                self.added.setdefault(node.func.value.id, []).append(
+                    (node.func.attr, node.args[0]))
 
     def name(self, ident):
         if ident in self.names:
             return self.names[ident]
-        node = self.assigned.get(ident)
-        if node is None:
+        nodes = self.assigned.get(ident)
+        if not nodes:
             return UNKNOWN
         self.names[ident] = UNKNOWN  # guards against a cycle
-        value = self.eval(node)
+        values = [self.eval(n) for n in nodes]
+        known = [v for v in values if v is not UNKNOWN]
+        if len(nodes) == 1 and known and not isinstance(known[0], list):
+            value = known[0]
+        elif known and all(isinstance(v, list) for v in known):
+            # A list assigned in several branches: the union, plus what is
+            # added to it (extra include folders and sources are harmless).
+            value = []
+            for v in known:
+                value.extend(x for x in v if x not in value)
+            for how, arg in self.added.get(ident, []):
+                x = self.eval(arg)
+                if how == "append" and x is not UNKNOWN and x not in value:
+                    value.append(x)
+                elif how == "extend" and isinstance(x, list):
+                    value.extend(y for y in x if y not in value)
+        else:
+            value = UNKNOWN
         self.names[ident] = value
         return value
+
+    def extension_kind(self, func):
+        """CUDAExtension or CppExtension, called directly or through a name
+        that holds one (extension = CUDAExtension)."""
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name in ("CUDAExtension", "CppExtension"):
+            return name
+        kinds = set()
+        for n in self.assigned.get(name, []) if name else []:
+            k = n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", None)
+            if k in ("CUDAExtension", "CppExtension"):
+                kinds.add(k)
+        return "CUDAExtension" if "CUDAExtension" in kinds else (
+            kinds.pop() if kinds else None)
 
     def call(self, node):
         f = node.func
@@ -163,8 +198,7 @@ def strings(value):
 
 
 def extension_commands(ev, call):
-    kind = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id
-    is_cuda = kind == "CUDAExtension"
+    is_cuda = ev.extension_kind(call.func) == "CUDAExtension"
     kw = {k.arg: k.value for k in call.keywords if k.arg}
     name = ev.eval(kw["name"]) if "name" in kw else (
         ev.eval(call.args[0]) if call.args else UNKNOWN)
@@ -216,17 +250,18 @@ def main():
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        f = node.func
-        kind = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
-        if kind in ("CUDAExtension", "CppExtension"):
+        if ev.extension_kind(node.func):
             commands.extend(extension_commands(ev, node))
     seen, unique = set(), []
     for c in commands:
         if c["file"] not in seen:
             seen.add(c["file"])
             unique.append(c)
-    json.dump(unique, sys.stdout, indent=1)
-    print()
+    try:
+        json.dump(unique, sys.stdout, indent=1)
+        print()
+    except BrokenPipeError:
+        pass
     return 0
 
 

@@ -17,6 +17,7 @@ __global__ void add_one_unguarded(float *x) {
   x[i] += 1.0f;
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: write to 'x' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
   // CHECK-NOTES: :[[@LINE-2]]:5: note: guard the access with the extent of 'x', for example 'if (i >= n) return;' where n is its number of elements
+  // CHECK-NOTES: :[[@LINE+34]]:3: note: this launch rounds the grid up: the last block runs past 'n'
 }
 
 void checked(torch::Tensor t) {
@@ -52,7 +53,6 @@ void unguarded(torch::Tensor t) {
   int64_t n = t.numel();
   add_one_unguarded<<<(n + 255) / 256, 256, 0,
                       at::cuda::getCurrentCUDAStream()>>>(t.data_ptr<float>());
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: this launch rounds the grid up: the last block runs past 'n'
 
   C10_CUDA_KERNEL_LAUNCH_CHECK();
 }
