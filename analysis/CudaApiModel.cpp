@@ -513,6 +513,24 @@ bool CudaApiModel::isShutdownStatus(const EnumConstantDecl *EC) {
   return EC && EC->getIdentifier() && Names.contains(EC->getName());
 }
 
+std::optional<unsigned>
+CudaApiModel::warpVotePredicateOf(const CallExpr *Call) {
+  static const llvm::StringMap<unsigned> Rows = [] {
+    llvm::StringMap<unsigned> M;
+#define CUDA_WARP_VOTE(Name, PredicateArg) M[#Name] = PredicateArg;
+#include "CudaApiModel.def"
+    return M;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return std::nullopt;
+  auto It = Rows.find(FD->getName());
+  if (It == Rows.end() || It->second >= Call->getNumArgs())
+    return std::nullopt;
+  return It->second;
+}
+
 bool CudaApiModel::isRuntimeOrDriverCall(const FunctionDecl *FD) {
   static const llvm::StringSet<> Stateless = [] {
     llvm::StringSet<> S;

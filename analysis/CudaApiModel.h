@@ -296,6 +296,9 @@ public:
   /// one: a function of the global namespace.
   static std::optional<WarpCollectiveInfo>
   warpCollectiveOf(const CallExpr *Call);
+  /// The predicate argument of a warp vote that returns the lanes whose
+  /// predicate holds (CUDA_WARP_VOTE rows).
+  static std::optional<unsigned> warpVotePredicateOf(const CallExpr *Call);
   /// Whether \p Call returns a value that differs between threads whatever
   /// its arguments (CUDA_PER_THREAD_RESULT rows).
   static bool returnsPerThreadValue(const CallExpr *Call);

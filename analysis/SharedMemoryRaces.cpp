@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
+#include <functional>
 
 namespace clang::tidy::cuda {
 
@@ -589,6 +590,59 @@ bool SharedMemoryRaces::noThreadAt(int64_t Offset) {
          Offset >= *L.BlockDim[0];
 }
 
+std::pair<int64_t, int64_t>
+SharedMemoryRaces::threadRange(const Access &A) {
+  int64_t Lo = 0, Hi = INT64_MAX;
+  if (!A.Thread || A.Coeff != 1)
+    return {Lo, Hi};
+  const KernelLaunches &L =
+      TranslationUnitAnalyses::get(Kernel->getASTContext())
+          .launches()
+          .launchesOf(Kernel);
+  if (L.known() && L.BlockDim[0] && *L.BlockDim[0] > 0)
+    Hi = *L.BlockDim[0] - 1;
+  bool Known;
+  std::string Key = Analysis->variablePartKey(A.Thread);
+  for (auto [F, Fn] : factsAt(A, Known))
+    if (F->K == BoundFact::Less && F->LHSKey == Key && F->RHSKey.empty())
+      Hi = std::min(Hi, F->RHSConst - 1);
+  // 'tid >= c', 'tid > c', 'c <= tid', through '&&', on the side where
+  // the condition holds.
+  std::function<void(const Expr *, const FunctionDecl *)> Lower =
+      [&](const Expr *E, const FunctionDecl *Fn) {
+        const auto *BO =
+            dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(E));
+        if (!BO)
+          return;
+        if (BO->getOpcode() == BO_LAnd) {
+          Lower(BO->getLHS(), Fn);
+          Lower(BO->getRHS(), Fn);
+          return;
+        }
+        if (!BO->isRelationalOp())
+          return;
+        ASTContext &Ctx = Fn->getASTContext();
+        BinaryOperatorKind Op = BO->getOpcode();
+        const Expr *Tid = BO->getLHS(), *Value = BO->getRHS();
+        if (!isThreadId(Tid, Fn)) {
+          std::swap(Tid, Value);
+          Op = BinaryOperator::reverseComparisonOp(Op);
+        }
+        auto V = constantOf(Value, Ctx);
+        if (!V || !isThreadId(Tid, Fn) ||
+            Analysis->variablePartKey(Tid) != Key)
+          return;
+        if (Op == BO_GE)
+          Lo = std::max(Lo, *V);
+        else if (Op == BO_GT)
+          Lo = std::max(Lo, *V + 1);
+      };
+  for (const Condition &C : conditionsOver(A))
+    if (!C.Negated)
+      Lower(C.Cond, C.Fn);
+  return {Lo, Hi};
+}
+
 bool SharedMemoryRaces::underTileGuard(const Access &A) {
   bool Known;
   for (auto [F, Fn] : factsAt(A, Known))
@@ -631,6 +685,13 @@ bool SharedMemoryRaces::conflicts(const Access &First,
         return false;
       if (!GuardsHold)
         return AfterChange;
+      // tFirst = tSecond + K cannot hold within the threads' ranges (a
+      // fold step: threads 256..319 read s[tid] and write s[tid - 256]).
+      auto [Lo1, Hi1] = threadRange(First);
+      auto [Lo2, Hi2] = threadRange(Second);
+      if ((Hi2 != INT64_MAX && Hi2 + K < Lo1) ||
+          (Hi1 != INT64_MAX && Hi1 < Lo2 + K))
+        return false;
       // The larger of the two threads is past a constant guard.
       if (K > 0)
         return !guardedBelow(First, "", K, FD);

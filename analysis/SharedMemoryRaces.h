@@ -121,6 +121,10 @@ private:
   llvm::SmallVector<Condition, 4> conditionsOver(const Access &A);
   bool underTileGuard(const Access &A);
   bool noThreadAt(int64_t Offset);
+  /// The constant range of the threads that make \p A: lower bounds from
+  /// the conditions around it ('tid >= 256'), upper bounds from its facts
+  /// and from the launches' block.
+  std::pair<int64_t, int64_t> threadRange(const Access &A);
   /// The BoundFacts at \p A: in its function, and at the helper's call.
   using FactIn = std::pair<const BoundFact *, const FunctionDecl *>;
   llvm::SmallVector<FactIn, 8> factsAt(const Access &A, bool &Known);

@@ -7,6 +7,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -256,6 +257,10 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
     return eval(*T ? CO->getTrueExpr() : CO->getFalseExpr(), Th, Depth + 1);
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (std::optional<unsigned> Pred = CudaApiModel::warpVotePredicateOf(Call)) {
+      std::optional<int64_t> Mask = vote(Call, *Pred, Th, Depth);
+      return Mask ? Value::known(*Mask, false) : Value::unknown();
+    }
     // A lane-id helper: `__device__ int laneId() { return threadIdx.x & 31; }`.
     const FunctionDecl *FD = Call->getDirectCallee();
     if (FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD))
@@ -264,6 +269,108 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
           return eval(Ret, Th, Depth + 1);
   }
   return Value::unknown();
+}
+
+std::optional<int64_t> WarpLanes::vote(const CallExpr *Call,
+                                       unsigned PredicateArg, const Thread &Th,
+                                       int Depth) {
+  int64_t Warp = Th.Linear / 32;
+  auto Key = std::pair(Call, Warp);
+  if (auto It = Votes.find(Key); It != Votes.end())
+    return It->second;
+  Votes[Key] = std::nullopt; // A vote in its own predicate: unknown.
+  // Only a vote that every lane of the warp reaches: the lanes that skip
+  // it would be missing from its result.
+  std::optional<CfgPoint> At = Cfg.pointOf(Call);
+  auto Reached = At ? In.find(At->Block) : In.end();
+  if (Reached == In.end() || Reached->second[Warp] != Exist[Warp])
+    return std::nullopt;
+  Value Mask = eval(Call->getArg(0), Th, Depth + 1);
+  if (Mask.K != Value::Known)
+    return std::nullopt;
+  int64_t Lanes = 0;
+  for (unsigned L = 0; L < 32; ++L) {
+    if (!(Exist[Warp] >> L & 1))
+      continue;
+    std::optional<bool> T =
+        truth(Call->getArg(PredicateArg), threadAt(32 * Warp + L), Depth + 1);
+    if (!T)
+      return std::nullopt;
+    if (*T)
+      Lanes |= int64_t(1) << L;
+  }
+  return Votes[Key] = Lanes & Mask.C & 0xffffffff;
+}
+
+std::optional<int64_t> WarpLanes::valueFor(const Expr *E, int64_t Thread) {
+  Value V = eval(E, threadAt(Thread), 0);
+  return V.K == Value::Known ? std::optional<int64_t>(V.C) : std::nullopt;
+}
+
+bool WarpLanes::reachedExactly(const CFGBlock *B,
+                               ThreadDivergence &Divergences) {
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{B};
+  llvm::SmallVector<const CFGBlock *, 8> Work{B};
+  while (!Work.empty()) {
+    auto Deps = Cfg.controlDependencies(Work.pop_back_val());
+    if (!Deps)
+      return false;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      Work.push_back(D);
+      const auto *C = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(D)->getTerminatorCondition());
+      if (!C)
+        return false;
+      if (Divergences.ofCondition(C, D) == Divergence::None)
+        continue;
+      auto Split = split(C);
+      if (!Split)
+        return false;
+      const WarpLaneSets &At = reaching(D);
+      for (unsigned W = 0; W < 32; ++W)
+        if (At[W] & Split->first[W] & Split->second[W])
+          return false;
+    }
+  }
+  return true;
+}
+
+const Expr *WarpLanes::laneVaryingLoad(const Expr *Cond, int Depth) {
+  Cond = ThreadIndexAnalysis::strip(Cond);
+  if (!Cond || Depth > 6)
+    return nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(Cond)) {
+    // Two lanes of a warp read different elements.
+    int64_t Count = std::min<int64_t>(ThreadCount, 32);
+    std::optional<int64_t> First;
+    for (int64_t T = 0; T < Count; ++T) {
+      Value V = eval(AS->getIdx(), threadAt(T), 0);
+      if (V.K != Value::Known && V.K != Value::Mult32)
+        break;
+      if (First && *First != V.C)
+        return AS;
+      First = V.C;
+    }
+  }
+  // A vote or a barrier reduction gives the whole warp one value.
+  if (const auto *Call = dyn_cast<CallExpr>(Cond);
+      Call && (CudaApiModel::warpCollectiveOf(Call) ||
+               CudaApiModel::barrierOf(Call)))
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        Stores.isAssigned(VD) || Stores.isAddressTaken(VD))
+      return nullptr;
+    return laneVaryingLoad(VD->getInit(), Depth + 1);
+  }
+  for (const Stmt *Child : Cond->children())
+    if (const auto *E = dyn_cast_or_null<Expr>(Child))
+      if (const Expr *Load = laneVaryingLoad(E, Depth + 1))
+        return Load;
+  return nullptr;
 }
 
 std::optional<bool> WarpLanes::truth(const Expr *E, const Thread &Th,

@@ -20,6 +20,7 @@
 #define CUDA_TIDY_WARPLANES_H
 
 #include "FunctionCfg.h"
+#include "ThreadDivergence.h"
 #include "VariableStores.h"
 #include "llvm/ADT/DenseMap.h"
 #include <array>
@@ -52,6 +53,19 @@ public:
   /// The lanes of every warp that hold in \p Sets, or'ed together.
   static uint32_t anyWarp(const WarpLaneSets &Sets);
 
+  /// The value of \p E for the thread of linear index \p Thread, when it
+  /// can be evaluated (a mask computed per lane, a ballot's lane mask).
+  std::optional<int64_t> valueFor(const Expr *E, int64_t Thread);
+  /// The threads of the block that the model enumerates.
+  int64_t threadCount() const { return ThreadCount; }
+  /// Whether reaching(B) is exact: every condition that decides whether
+  /// \p B runs is either evaluated for each lane or the same for every
+  /// thread of the block (\p Divergences).
+  bool reachedExactly(const CFGBlock *B, ThreadDivergence &Divergences);
+  /// A load in \p Cond whose index differs between the lanes of a warp
+  /// ('valid[tid]'): per-thread data the lanes of one warp may disagree on.
+  const Expr *laneVaryingLoad(const Expr *Cond, int Depth = 0);
+
   /// The value of an expression for one thread (WarpLanes.cpp).
   struct Value;
   /// One thread: its coordinates in the block and its linear index.
@@ -78,6 +92,11 @@ private:
   llvm::DenseMap<const Expr *,
                  std::optional<std::pair<WarpLaneSets, WarpLaneSets>>>
       Splits;
+  /// A vote's lane mask, per call and warp.
+  llvm::DenseMap<std::pair<const CallExpr *, int64_t>, std::optional<int64_t>>
+      Votes;
+  std::optional<int64_t> vote(const CallExpr *Call, unsigned PredicateArg,
+                              const Thread &T, int Depth);
 };
 
 } // namespace clang::tidy::cuda

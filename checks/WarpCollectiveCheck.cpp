@@ -3,6 +3,7 @@
 #include "WarpCollectiveCheck.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
+#include "ThreadDivergence.h"
 #include "ThreadIndexAnalysis.h"
 #include "WarpLanes.h"
 #include "clang/AST/ExprCXX.h"
@@ -161,6 +162,61 @@ std::string calleeName(const CallExpr *Call) {
   return Call->getDirectCallee()->getName().str();
 }
 
+/// The warp collective that the same-TU __device__ helper \p Call calls
+/// on every path, with a mask that is one of the helper's parameters
+/// ('unsigned ballot(int p, unsigned mask = 0xffffffff)'): the call, and
+/// the parameter's index.
+std::optional<std::pair<const CallExpr *, unsigned>>
+wrappedCollective(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>() ||
+      Def->hasAttr<CUDAGlobalAttr>() || isa<CXXMethodDecl>(Def) ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body)
+    return std::nullopt;
+  VariableStores Stores = VariableStores::of(Body);
+  std::optional<std::pair<const CallExpr *, unsigned>> Found;
+  // A statement of the body itself, or what it returns.
+  for (const Stmt *S : Body->body()) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+      S = Ret->getRetValue();
+    else if (const auto *DS = dyn_cast<DeclStmt>(S);
+             DS && DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        S = VD->getInit();
+    const auto *E = dyn_cast_or_null<Expr>(S);
+    const auto *Inner = E ? dyn_cast<CallExpr>(E->IgnoreParenImpCasts())
+                          : nullptr;
+    std::optional<WarpCollectiveInfo> Info =
+        Inner ? CudaApiModel::warpCollectiveOf(Inner) : std::nullopt;
+    if (!Info || Info->MaskArg < 0)
+      continue;
+    const auto *Ref = dyn_cast<DeclRefExpr>(
+        ThreadIndexAnalysis::strip(Inner->getArg(Info->MaskArg)));
+    const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+    if (!P || Stores.isAssigned(P) || Stores.isAddressTaken(P) || Found)
+      return std::nullopt;
+    Found = {Inner, P->getFunctionScopeIndex()};
+  }
+  return Found;
+}
+
+/// Whether \p E names a parameter of its function.
+bool mentionsParameter(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return isa<ParmVarDecl>(DRE->getDecl());
+  for (const Stmt *Child : E->children())
+    if (mentionsParameter(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
 } // namespace
 
 void WarpCollectiveCheck::checkWidth(const Collective &C, ASTContext &Ctx) {
@@ -209,7 +265,7 @@ void WarpCollectiveCheck::checkSourceLane(const Collective &C,
   }
 }
 
-void WarpCollectiveCheck::checkMask(const Collective &C,
+bool WarpCollectiveCheck::checkMask(const Collective &C,
                                     llvm::ArrayRef<Collective> All,
                                     WarpLanes &Lanes, const FunctionCfg &Cfg,
                                     ASTContext &Ctx) {
@@ -229,14 +285,14 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
     if (Reach[W])
       Missing |= *C.Mask & Lanes.existing()[W] & ~Reach[W] & ~Elsewhere[W];
   if (!Missing)
-    return;
+    return false;
   const SourceManager &SM = Ctx.getSourceManager();
   const CFGBlock *Why = excludingCondition(C, Missing, Lanes, Cfg, SM);
   if (!Why)
-    return;
+    return false;
   SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
-    return;
+    return true;
   // The whole condition of the if or loop, of which Why may test one part.
   const Stmt *Owner =
       FunctionCfg::owningStatement(Why->getTerminatorStmt(), Cfg.parents());
@@ -258,34 +314,149 @@ void WarpCollectiveCheck::checkMask(const Collective &C,
        "%0 %select{leave|leaves}1 here", DiagnosticIDs::Note)
       << laneText(Leaving) << (llvm::popcount(Leaving) == 1)
       << Cond->getSourceRange();
+  return true;
 }
 
-void WarpCollectiveCheck::checkFunction(const FunctionDecl &,
+bool WarpCollectiveCheck::checkCallers(const Collective &C, WarpLanes &Lanes,
+                                       ThreadDivergence &Divergences,
+                                       ASTContext &Ctx) {
+  const Expr *MaskArg = C.Inner || C.Info.MaskArg < 0
+                            ? nullptr
+                            : CudaApiModel::argument(C.Call, C.Info.MaskArg);
+  if (!MaskArg || isa<CXXDefaultArgExpr>(MaskArg) ||
+      !Lanes.reachedExactly(C.Block, Divergences))
+    return false;
+  const WarpLaneSets &Reach = Lanes.reaching(C.Block);
+  uint32_t Outside = 0;
+  for (int64_t T = 0; T < Lanes.threadCount(); ++T) {
+    unsigned W = T / 32, L = T % 32;
+    if (!((Reach[W] & Lanes.existing()[W]) >> L & 1))
+      continue;
+    std::optional<int64_t> Mask = Lanes.valueFor(MaskArg, T);
+    if (!Mask)
+      return false;
+    if (!(*Mask >> L & 1))
+      Outside |= 1u << L;
+  }
+  if (!Outside)
+    return false;
+  SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), Ctx.getSourceManager());
+  if (Loc.isInvalid())
+    return true;
+  bool One = llvm::popcount(Outside) == 1;
+  if (C.Mask)
+    diag(Loc, "'%0' is executed by %1, which %select{its mask %2 does not "
+              "name|are not in its mask %2}3")
+        << calleeName(C.Call) << laneText(Outside) << hexMask(*C.Mask)
+        << (One ? 0 : 1) << MaskArg->getSourceRange();
+  else
+    diag(Loc, "'%0' is executed by %1, which the mask '%2' computed for "
+              "%select{it does not name|them does not name}3")
+        << calleeName(C.Call) << laneText(Outside)
+        << ThreadIndexAnalysis::textOf(MaskArg, Ctx) << (One ? 0 : 1)
+        << MaskArg->getSourceRange();
+  return true;
+}
+
+void WarpCollectiveCheck::checkDataBranch(const Collective &C,
+                                          WarpLanes &Lanes,
+                                          ThreadDivergence &Divergences,
+                                          const FunctionCfg &Cfg,
+                                          ASTContext &Ctx) {
+  if (!C.Mask || llvm::popcount(*C.Mask) < 2)
+    return;
+  // The nearest condition the call depends on whose lanes may disagree.
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
+  std::deque<const CFGBlock *> Work{C.Block};
+  const Expr *Cond = nullptr, *Load = nullptr;
+  while (!Work.empty() && !Cond) {
+    auto Deps = Cfg.controlDependencies(Work.front());
+    Work.pop_front();
+    if (!Deps)
+      return;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      Work.push_back(D);
+      const auto *T = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(D)->getTerminatorCondition());
+      if (!T || Divergences.ofCondition(T, D) != Divergence::PerThreadData)
+        continue;
+      if ((Load = Lanes.laneVaryingLoad(T))) {
+        Cond = T;
+        break;
+      }
+    }
+  }
+  if (!Cond)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "'%0' with mask %1 runs under a condition on per-thread data: "
+            "lanes of a warp may disagree on '%2', and the lanes that do "
+            "not execute it are still in the mask")
+      << calleeName(C.Call) << hexMask(*C.Mask)
+      << ThreadIndexAnalysis::textOf(Load, Ctx);
+  diag(userVisibleLocation(Cond->getBeginLoc(), SM),
+       "the lanes may take different sides here", DiagnosticIDs::Note)
+      << Cond->getSourceRange();
+}
+
+void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
                                         const FunctionCfg &Cfg,
                                         ASTContext &Ctx) {
   llvm::SmallVector<Collective, 8> Calls;
   for (const CFGBlock *B : Cfg.graph())
-    for (const CFGElement &El : *B)
-      if (const auto *Call =
-              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
-        if (auto Info = CudaApiModel::warpCollectiveOf(Call)) {
-          Collective C{Call, B, *Info, std::nullopt};
-          if (std::optional<int64_t> M = constantArg(Call, Info->MaskArg, Ctx,
-                                                     /*AllowDefault=*/true))
-            C.Mask = static_cast<uint32_t>(*M);
-          Calls.push_back(C);
-        }
+    for (const CFGElement &El : *B) {
+      const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
+      if (!Call)
+        continue;
+      if (auto Info = CudaApiModel::warpCollectiveOf(Call)) {
+        Collective C{Call, B, *Info, std::nullopt};
+        if (std::optional<int64_t> M = constantArg(Call, Info->MaskArg, Ctx,
+                                                   /*AllowDefault=*/true))
+          C.Mask = static_cast<uint32_t>(*M);
+        Calls.push_back(C);
+      } else if (auto Wrapped = wrappedCollective(Call, Ctx)) {
+        // A helper that passes its mask parameter on: the collective is
+        // made at its call, with the argument (or the default) as mask.
+        WarpCollectiveInfo Info{static_cast<int>(Wrapped->second), -1, -1};
+        Collective C{Call, B, Info, std::nullopt, Wrapped->first};
+        if (std::optional<int64_t> M = constantArg(Call, Info.MaskArg, Ctx,
+                                                   /*AllowDefault=*/true))
+          C.Mask = static_cast<uint32_t>(*M);
+        Calls.push_back(C);
+      }
+    }
   if (Calls.empty())
     return;
   std::optional<WarpLanes> Lanes;
+  std::optional<ThreadDivergence> Divergences;
   for (const Collective &C : Calls) {
-    checkWidth(C, Ctx);
-    checkSourceLane(C, Ctx);
-    if (!C.Mask || !*C.Mask)
+    if (!C.Inner) {
+      checkWidth(C, Ctx);
+      checkSourceLane(C, Ctx);
+    }
+    if (C.Info.MaskArg < 0 || (C.Mask && !*C.Mask))
       continue;
-    if (!Lanes)
+    if (!Lanes) {
       Lanes.emplace(Cfg, Ctx);
-    checkMask(C, Calls, *Lanes, Cfg, Ctx);
+      Divergences.emplace(FD, threadIndex(Ctx));
+    }
+    if (C.Mask && checkMask(C, Calls, *Lanes, Cfg, Ctx))
+      continue;
+    // In a __device__ helper, a parameter may differ between the lanes.
+    if (!FD.hasAttr<CUDAGlobalAttr>() && llvm::any_of(Cfg.graph(), [](const CFGBlock *B) {
+          const auto *T = dyn_cast_or_null<Expr>(
+              const_cast<CFGBlock *>(B)->getTerminatorCondition());
+          return T && mentionsParameter(T);
+        }))
+      continue;
+    if (checkCallers(C, *Lanes, *Divergences, Ctx))
+      continue;
+    checkDataBranch(C, *Lanes, *Divergences, Cfg, Ctx);
   }
 }
 

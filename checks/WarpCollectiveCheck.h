@@ -8,12 +8,13 @@
 
 namespace clang::tidy::cuda {
 
+class ThreadDivergence;
 class WarpLanes;
 
-/// Finds warp collectives whose constant lane mask names lanes that a
-/// condition on the lane keeps from executing them, shuffles whose source
-/// lane is outside the mask, and shuffle widths that are not a power of two
-/// up to 32.
+/// Finds warp collectives whose lane mask names lanes that do not execute
+/// them or lacks lanes that do, full masks under branches on per-lane data,
+/// shuffles whose source lane is outside the mask, and shuffle widths that
+/// are not a power of two up to 32.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-warp-collective.md
@@ -28,6 +29,9 @@ public:
     const CFGBlock *Block;
     WarpCollectiveInfo Info;
     std::optional<uint32_t> Mask; ///< When it is a constant.
+    /// The helper that makes the call with a mask it is given (and its
+    /// default argument); Call is then the call of the helper.
+    const CallExpr *Inner = nullptr;
   };
 
 private:
@@ -35,8 +39,16 @@ private:
                      ASTContext &Ctx) override;
   void checkWidth(const Collective &C, ASTContext &Ctx);
   void checkSourceLane(const Collective &C, ASTContext &Ctx);
-  void checkMask(const Collective &C, llvm::ArrayRef<Collective> All,
+  bool checkMask(const Collective &C, llvm::ArrayRef<Collective> All,
                  WarpLanes &Lanes, const FunctionCfg &Cfg, ASTContext &Ctx);
+  /// Lanes that certainly execute \p C but are not in the mask they pass.
+  bool checkCallers(const Collective &C, WarpLanes &Lanes,
+                    ThreadDivergence &Divergences, ASTContext &Ctx);
+  /// A mask of several lanes under a branch on data the lanes of a warp
+  /// may disagree on.
+  void checkDataBranch(const Collective &C, WarpLanes &Lanes,
+                       ThreadDivergence &Divergences, const FunctionCfg &Cfg,
+                       ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::cuda

@@ -223,15 +223,19 @@ __global__ void widths(float *out, const float *in) {
   out[threadIdx.x] = v;
 }
 
-// Broadcasts from a lane that the mask leaves out.
+// Broadcasts from a lane that the mask leaves out (executed by the whole
+// warp, so the lanes outside the mask are reported too).
 __global__ void sourceLanes(float *out, const float *in) {
   float v = in[threadIdx.x];
   float a = __shfl_sync(0x0000ffff, v, 20);
-  // CHECK-NOTES: :[[@LINE-1]]:40: warning: source lane 20 of '__shfl_sync' is not in mask 0x0000ffff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: '__shfl_sync' is executed by lanes 16-31, which are not in its mask 0x0000ffff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-2]]:40: warning: source lane 20 of '__shfl_sync' is not in mask 0x0000ffff [cuda-warp-collective]
   float b = __shfl_sync(0x000000ff, v, 40);
-  // CHECK-NOTES: :[[@LINE-1]]:40: warning: source lane 8 (40 modulo width 32) of '__shfl_sync' is not in mask 0x000000ff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: '__shfl_sync' is executed by lanes 8-31, which are not in its mask 0x000000ff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-2]]:40: warning: source lane 8 (40 modulo width 32) of '__shfl_sync' is not in mask 0x000000ff [cuda-warp-collective]
   float c = __shfl_sync(0x00ff00ff, v, 9, 16);
-  // CHECK-NOTES: :[[@LINE-1]]:40: warning: source lane 9 of '__shfl_sync' is not in mask 0x00ff00ff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-1]]:13: warning: '__shfl_sync' is executed by lanes 8-15, 24-31, which are not in its mask 0x00ff00ff [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-2]]:40: warning: source lane 9 of '__shfl_sync' is not in mask 0x00ff00ff [cuda-warp-collective]
   out[threadIdx.x] = a + b + c;
 }
 
@@ -369,10 +373,13 @@ void launchRowsOfThirtyTwo(float *out, const float *in) {
   rowsOfThirtyTwo<<<8, dim3(32, 8)>>>(out, in);
 }
 
-// Conditions on data are not lane conditions the check can evaluate.
+// A condition on data the lanes read from different elements: the lanes of
+// a warp may disagree on it.
 __global__ void dataCondition(unsigned *out, const int *data) {
   if (data[threadIdx.x] > 0)
     out[threadIdx.x] = __ballot_sync(FULL_MASK, 1);
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: '__ballot_sync' with mask 0xffffffff runs under a condition on per-thread data: lanes of a warp may disagree on 'data[threadIdx.x]', and the lanes that do not execute it are still in the mask [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: the lanes may take different sides here
 }
 
 // Broadcasts from lanes inside the mask, or from a lane computed at run time.
@@ -380,9 +387,12 @@ __global__ void goodSourceLanes(float *out, const float *in) {
   int lane = threadIdx.x % 32;
   float v = in[threadIdx.x];
   v += __shfl_sync(FULL_MASK, v, 0);
-  v += __shfl_sync(0x0000ffff, v, 15);
-  v += __shfl_sync(0xffff0000, v, 16 + 16, 16);
-  v += __shfl_sync(0x0000ffff, v, lane ^ 1);
+  if (lane < 16)
+    v += __shfl_sync(0x0000ffff, v, 15);
+  else
+    v += __shfl_sync(0xffff0000, v, 16 + 16, 16);
+  if (lane < 16)
+    v += __shfl_sync(0x0000ffff, v, lane ^ 1);
   out[threadIdx.x] = v;
 }
 
