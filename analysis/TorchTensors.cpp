@@ -46,6 +46,9 @@ struct FunctionFacts {
       Evidence;
   /// Variables assigned after their declaration (other than by evidence).
   llvm::DenseSet<const VarDecl *> Reassigned;
+  /// Tensors whose dtypes are compared with each other (x.scalar_type() ==
+  /// y.scalar_type()): equal, but neither is fixed by it.
+  std::vector<std::pair<const VarDecl *, const VarDecl *>> SameDtype;
   /// Kernel launches, and the function (or lambda) each is written in.
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Launches;
 };
@@ -178,8 +181,9 @@ private:
         : I(I), Tensor(Tensor), Alias(Alias) {}
     bool shouldVisitLambdaBodies() const { return true; }
     bool VisitCallExpr(CallExpr *Call) {
-      if (TorchApiModel::pointerCall(Call) &&
-          varOf(TorchApiModel::tensorObject(Call)) == Tensor)
+      // Every pointer in the case: another tensor's dtype may be tied to
+      // the dispatched one (dispatchedType).
+      if (TorchApiModel::pointerCall(Call))
         I.Dispatched[Call] = {Tensor, Alias};
       return true;
     }
@@ -227,10 +231,41 @@ public:
     return nullptr;
   }
 
+  /// The tensor whose dtype \p E queries (x in x.scalar_type()), or null.
+  static const VarDecl *dtypeQueried(const Expr *E) {
+    const auto *C = dyn_cast_or_null<CXXMemberCallExpr>(strip(E));
+    if (!C || !(TorchApiModel::queriedProperties(C) & TP_Dtype))
+      return nullptr;
+    return rootTensor(C->getImplicitObjectArgument());
+  }
+
+  /// x.scalar_type() == y.scalar_type(): relates the two, fixes neither.
+  void noteComparison(const Expr *L, const Expr *R) {
+    const VarDecl *A = dtypeQueried(L), *B = dtypeQueried(R);
+    if (!A || !B)
+      return;
+    F.SameDtype.push_back({A, B});
+    Compared.insert(strip(L));
+    Compared.insert(strip(R));
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isEqualityOp())
+      noteComparison(B->getLHS(), B->getRHS());
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr *Call) {
     if (isa<CUDAKernelCallExpr>(Call))
       F.Launches.push_back({Call, Stack.back()});
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
+        Op && Op->getNumArgs() == 2 &&
+        (Op->getOperator() == OO_EqualEqual ||
+         Op->getOperator() == OO_ExclaimEqual))
+      noteComparison(Op->getArg(0), Op->getArg(1));
     if (unsigned Q = TorchApiModel::queriedProperties(Call)) {
+      if (Compared.count(Call))
+        Q &= ~unsigned(TP_Dtype);
       const auto *MC = cast<CXXMemberCallExpr>(Call);
       if (const VarDecl *VD = rootTensor(MC->getImplicitObjectArgument()))
         note(VD, Q, Call->getBeginLoc());
@@ -274,6 +309,7 @@ public:
 private:
   FunctionFacts &F;
   std::vector<const FunctionDecl *> Stack;
+  llvm::DenseSet<const Expr *> Compared;
 };
 
 /// Whether \p E mentions (anywhere inside) a reference to a CUDA device:
@@ -619,7 +655,27 @@ QualType TorchTensorAnalysis::dispatchedType(const CallExpr *PointerCall) {
     return {};
   P->scan();
   auto It = P->Dispatched.find(PointerCall);
-  return It == P->Dispatched.end() ? QualType() : It->second.second;
+  if (It == P->Dispatched.end())
+    return {};
+  const VarDecl *Tensor = varOf(TorchApiModel::tensorObject(PointerCall));
+  if (Tensor != It->second.first && !sameDtype(Tensor, It->second.first))
+    return {};
+  return It->second.second;
+}
+
+bool TorchTensorAnalysis::sameDtype(const VarDecl *A, const VarDecl *B) {
+  if (!A || !B)
+    return false;
+  if (A == B)
+    return true;
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(A->getParentFunctionOrMethod());
+  if (!FD)
+    return false;
+  for (const auto &[X, Y] : P->factsOf(FD).SameDtype)
+    if ((X == A && Y == B) || (X == B && Y == A))
+      return true;
+  return false;
 }
 
 llvm::StringRef TorchTensorAnalysis::convertedScalarType(const Expr *Tensor) {

@@ -84,8 +84,13 @@ public:
   pointersToKernels(const FunctionDecl &FD);
 
   /// The element type an AT_DISPATCH_* case fixes for the tensor of
-  /// \p PointerCall (its scalar_t), or a null type.
+  /// \p PointerCall (its scalar_t), when the case dispatches on that tensor
+  /// or on one whose dtype is compared equal to it; or a null type.
   QualType dispatchedType(const CallExpr *PointerCall);
+
+  /// Whether the function that declares \p A compares its dtype with
+  /// \p B's (TORCH_CHECK(a.scalar_type() == b.scalar_type())).
+  bool sameDtype(const VarDecl *A, const VarDecl *B);
 
   /// The dtype a conversion or factory fixes for \p Tensor ("Float"), or "".
   llvm::StringRef convertedScalarType(const Expr *Tensor);

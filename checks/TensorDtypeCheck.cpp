@@ -66,6 +66,7 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
   // An untyped pointer cast to T*: nothing checks T against the dtype. One
   // finding per Python argument: y = empty({n}, x.options()) shares x's.
   llvm::DenseSet<const ParmVarDecl *> Seen;
+  std::vector<const VarDecl *> Reported;
   for (const ExplicitCastExpr *Cast : Collect.Casts) {
     const CallExpr *Call = untypedPointerCall(Cast->getSubExpr());
     QualType To = Cast->getTypeAsWritten();
@@ -86,9 +87,15 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
       if (!Dispatched.isNull() || !Converted.empty())
         continue;
       TensorVerdict V = Tensors->verdict(TensorExpr, TP_Dtype, Call);
+      // One finding per Python argument, and per set of tensors whose
+      // dtypes are checked equal to each other.
       if (V.Origin != TensorOrigin::FromPython ||
-          !Seen.insert(V.PythonParam).second)
+          !Seen.insert(V.PythonParam).second ||
+          llvm::any_of(Reported, [&](const VarDecl *R) {
+            return Tensors->sameDtype(Tensor, R);
+          }))
         continue;
+      Reported.push_back(Tensor);
       SourceLocation Loc = reportOnce(
           TorchTensorAnalysis::findingLocation(Cast->getBeginLoc(), SM), SM);
       if (Loc.isInvalid())
