@@ -85,7 +85,8 @@ class Server:
 
     def close(self):
         try:
-            self.wait(lambda m: m.get("id") == self.send("shutdown", None, True), 60)
+            rid = self.send("shutdown", None, True)
+            self.wait(lambda m: m.get("id") == rid, 60)
             self.send("exit", None)
             self.proc.wait(60)
         except Exception:
