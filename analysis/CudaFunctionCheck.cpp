@@ -71,11 +71,8 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
       (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch)))
     return;
   ASTContext &Ctx = *Result.Context;
-  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
-  // In clangd, helpers from the preamble's headers have no body: silent.
-  if (TU.reachesSkippedBody(FD))
-    return;
-  if (const FunctionCfg *Cfg = TU.beginFunction(FD))
+  if (const FunctionCfg *Cfg =
+          TranslationUnitAnalyses::get(Ctx).beginFunction(FD))
     checkFunction(*FD, *Cfg, Ctx);
 }
 

@@ -194,8 +194,10 @@ public:
   /// Whether \p FD, or a function it reaches through direct calls and
   /// constructions outside system headers, has a body that clang skipped.
   /// clangd parses the headers of a file's preamble without function bodies
-  /// (docs/editors.md): facts about such a function are unknown there, so
-  /// the checks stay silent about \p FD.
+  /// (docs/editors.md): what such a body does is unknown there, and an
+  /// analysis that would look into it must not read "no body" as "does
+  /// nothing" (ResultUse.cpp: a call that reaches one may examine the last
+  /// error).
   bool reachesSkippedBody(const FunctionDecl *FD);
 
   ASTContext &context() { return Ctx; }

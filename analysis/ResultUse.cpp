@@ -181,6 +181,10 @@ LastErrorStep callStep(const CallExpr *Call, const FunctionCfg &Cfg,
   if (recordsLastError(Call))
     return LastErrorStep::Hides;
   const FunctionDecl *Callee = Call->getDirectCallee();
+  // A helper whose body clang skipped (clangd's preamble) may examine it:
+  // unknown, so taken as examined.
+  if (TranslationUnitAnalyses::get(Ctx).reachesSkippedBody(Callee))
+    return LastErrorStep::Examines;
   const FunctionDecl *Def = nullptr;
   if (Depth == 0 || !Callee || !Callee->hasBody(Def) ||
       !isAnalysableFunction(Def, Ctx.getSourceManager()))

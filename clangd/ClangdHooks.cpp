@@ -17,7 +17,7 @@
 //   list, so that any later "-*" or "-cuda-*" still turns them off, as in
 //   the driver, whose default list is "-*,cuda-*".
 // - isFastTidyCheck(), clangd's table of measured check latencies, which
-//   FastCheckFilter reads: cuda-* checks are known to be fast (bench/clangd,
+//   FastCheckFilter reads: cuda-* checks are reported fast (bench/clangd_latency.py,
 //   docs/editors.md), so the default Strict filter keeps them. Stock checks
 //   get clangd's own answer.
 //

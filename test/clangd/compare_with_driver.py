@@ -113,6 +113,9 @@ def main():
     print("%d files, %d findings the same, %d differences (all listed: %s)" % (
         len(sources), same, len(differences),
         "yes" if differences <= allowed and not stale else "no"))
+    if not same:
+        print("no finding compared: neither tool reported anything")
+        return 1
     return 0 if differences <= allowed and not stale else 1
 
 
