@@ -1169,7 +1169,7 @@ template <class F, unsigned I> struct param_;
 template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
 template <class F, unsigned I> using param_t = typename param_<F, I>::type;
 struct indexer { long long n; __device__ long long size() const { return n; } };
-template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } __device__ long long size() const { return n_; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](const I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } };
 template <class T> struct complex { T re, im; };
 }
 #define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
@@ -1493,10 +1493,19 @@ class Emitter:
                 tname, pname = words
                 ctype = DTYPES.get(canonical_dtype(tname) or '', None)
                 if ctype is None:
-                    # CuPy typedefs the placeholder to each call's dtype:
-                    # the text is not known until then.
-                    return self.note(call, 'generic type %r: CuPy chooses it at each call'
-                                     % tname)
+                    # CuPy typedefs the placeholder to each call's dtype
+                    # and compiles one kernel per dtype: analysed as
+                    # float32, the commonest (indexing and barriers do not
+                    # depend on it), unless integer-only operators need
+                    # another.
+                    code = ' '.join(vals[k].text for k in ('operation', 'map_expr', 'reduce_expr',
+                                                           'post_map_expr', 'preamble',
+                                                           'loop_prep', 'after_loop') if k in vals)
+                    if re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', strip_comments(code)):
+                        return self.note(call, 'generic type %r with integer-only operators: '
+                                               'CuPy chooses it at each call' % tname)
+                    generic.add(tname)
+                    ctype = tname
                 params.append((ctype, pname, raw, key == 'out_params'))
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
@@ -1513,11 +1522,11 @@ class Emitter:
             n, _, value = d.partition('=')
             b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
         b.syn('namespace %s {\n' % m.namespace, 0, at)
+        for g in sorted(generic):
+            b.syn('typedef float %s;\n' % g, 0, at)
         if 'preamble' in vals:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
-        if generic:
-            b.syn('template <%s>\n' % ', '.join('class ' + g for g in sorted(generic)), 0, at)
         sig = []
         for ctype, pname, raw, out in params:
             if raw:
@@ -1538,8 +1547,9 @@ class Emitter:
             else:
                 b.syn('0', 0, at)
             b.syn(');\n', 0, at)
-        b.syn('for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; '
-              'i < _ind.size(); i += (long long)blockDim.x * gridDim.x) {\n', 0, at)
+        # CuPy indexes with 32 bits when the size allows, as here.
+        b.syn('for (int i = blockIdx.x * blockDim.x + threadIdx.x; '
+              'i < _ind.size(); i += blockDim.x * gridDim.x) {\n', 0, at)
         for ctype, pname, raw, out in params:
             if raw or (reduction and out):
                 continue
