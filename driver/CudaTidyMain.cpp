@@ -241,13 +241,6 @@ cl::opt<bool> NoNvccCompat(
     cl::desc("Do not force-include the nvcc compatibility header "
              "(docs/nvcc-compat.md)"),
     cl::init(false), cl::cat(Category));
-cl::opt<std::string> PythonProgram(
-    "python",
-    cl::desc("The Python whose PyTorch gives the include folders of files "
-             "that include torch, ATen or c10 headers (default: "
-             "$CUDA_TIDY_PYTHON, else python3 on PATH); torch is located, "
-             "not imported"),
-    cl::value_desc("program"), cl::cat(Category));
 cl::opt<std::string> TorchInclude(
     "torch-include",
     cl::desc("PyTorch's include folder (the one holding torch/extension.h), "
@@ -259,8 +252,10 @@ cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::init(false), cl::cat(Category));
 cl::opt<std::string> PythonOpt(
     "python",
-    cl::desc("The Python that reads .py files (default: $CUDA_TIDY_PYTHON, "
-             "else python3 on PATH; docs/python.md)"),
+    cl::desc("The Python that reads .py files and locates PyTorch for files "
+             "that include torch, ATen or c10 headers (default: "
+             "$CUDA_TIDY_PYTHON, else python3 on PATH; torch is located, not "
+             "imported; docs/python.md, docs/torch.md)"),
     cl::value_desc("interpreter"), cl::cat(Category));
 cl::opt<std::string> InjectCrash(
     "inject-crash",
@@ -1043,7 +1038,7 @@ int main(int argc, const char **argv) {
   if (MaybeExit Exit = findToolkit(argv[0], S))
     return *Exit;
   cudatidy::setTorchSettings(
-      {TorchInclude, PythonProgram, findSharedFile(argv[0], "python",
+      {TorchInclude, PythonOpt, findSharedFile(argv[0], "python",
                                                    "torch_setup_commands.py")});
   if (MaybeExit Exit = gatherInputs(S))
     return *Exit;
