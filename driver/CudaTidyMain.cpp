@@ -263,6 +263,28 @@ cl::opt<std::string> InjectCrash(
              "analysis of files whose path contains SUBSTRING"),
     cl::value_desc("kind:substring"), cl::Hidden, cl::cat(Category));
 
+/// load_inline's CUDA sources include torch's headers: when a Python input
+/// calls load_inline and CUDA_TIDY_TORCH_INCLUDE does not already say where
+/// they are, tell the Python reader where the located torch keeps them
+/// (docs/python.md). Runs before any analysis thread starts.
+void exportTorchIncludeForLoadInline(const std::vector<std::string> &Files) {
+  if (llvm::sys::Process::GetEnv("CUDA_TIDY_TORCH_INCLUDE"))
+    return;
+  bool UsesLoadInline = llvm::any_of(Files, [](const std::string &F) {
+    if (!cudatidy::isPythonFileName(F))
+      return false;
+    auto Text = llvm::MemoryBuffer::getFile(F);
+    return Text && (*Text)->getBuffer().contains("load_inline");
+  });
+  std::string Why;
+  const cudatidy::TorchInstall *Torch =
+      UsesLoadInline ? cudatidy::findTorch(Why) : nullptr;
+  if (!Torch || Torch->IncludeDirs.empty())
+    return; // the reader then skips those sources and --verbose says why
+  ::setenv("CUDA_TIDY_TORCH_INCLUDE",
+           llvm::join(Torch->IncludeDirs, ":").c_str(), /*overwrite=*/0);
+}
+
 /// The nvcc compatibility header that CUDA files get with -include, or ""
 /// (--no-nvcc-compat). Set once in main.
 std::string CompatHeader;
@@ -702,6 +724,7 @@ MaybeExit gatherInputs(Session &S) {
       return ExitUsageError;
     }
     S.Python = cudatidy::resolvePython(S.Python);
+    exportTorchIncludeForLoadInline(S.Files);
   }
   bool NeedsToolkit = PythonCuda || llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
