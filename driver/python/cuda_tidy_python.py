@@ -50,9 +50,9 @@ DTYPE_ALIASES = {
     'double': 'float64', 'float_': 'float64', 'csingle': 'complex64',
     'cdouble': 'complex128', 'complex_': 'complex128',
 }
-#: How each library passes a Python scalar to a raw kernel: CuPy converts
-#: float to float64 and int to int64 and the driver copies the parameter's
-#: size of bytes; PyCUDA refuses both ("invalid type on parameter").
+#: The dtype numpy and CuPy give a Python type named as a dtype
+#: (`x.astype(float)` is float64). How each library passes a Python scalar
+#: to a raw kernel is the CUDA_PYTHON_SCALAR rows of CudaApiModel.def.
 PYTHON_SCALAR_DTYPE = {'float': 'float64', 'int': 'int64', 'bool': 'bool'}
 
 #: Array constructors: (module root, name) -> default dtype when no dtype=
