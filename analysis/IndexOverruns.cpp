@@ -5,6 +5,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
+#include "ThreadDivergence.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "llvm/ADT/bit.h"
@@ -189,12 +190,14 @@ bool mentionsPathDependentVariable(const Expr *E, const Stmt *At,
 
 /// Whether \p S compares a value with the key \p Key (a thread index, as
 /// ThreadIndexAnalysis::variablePartKey reads it) against a bound that is
-/// not thread-derived: 'if (i < n)' around another access, a grid-stride
-/// loop over 'i', a clamp. A kernel that guards an index there expects
-/// threads past the end, so an access at the same index without the guard
-/// can run past.
+/// the same for every thread of a block: 'if (i < n)' around another
+/// access, a grid-stride loop over 'i', a clamp. A kernel that guards an
+/// index there expects threads past the end, so an access at the same
+/// index without the guard can run past. A comparison with a per-thread
+/// value ('i < partner(i)', 'i < perm[i]') picks threads, not an extent.
 bool comparesIndex(const Stmt *S, const std::string &Key,
-                   const FunctionDecl *FD, ThreadIndexAnalysis &TI) {
+                   const FunctionDecl *FD, ThreadIndexAnalysis &TI,
+                   ThreadDivergence &Differs) {
   if (!S)
     return false;
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
@@ -207,12 +210,13 @@ bool comparesIndex(const Stmt *S, const std::string &Key,
       if (Below && TI.valueOf(Side, FD).isIndex() &&
           !TI.valueOf(Other, FD).isIndex() &&
           !ThreadIndexAnalysis::integerConstant(Other, FD->getASTContext()) &&
-          TI.variablePartKey(Side) == Key)
+          TI.variablePartKey(Side) == Key &&
+          Differs.of(Other) == Divergence::None)
         return true;
     }
   }
   return llvm::any_of(S->children(), [&](const Stmt *C) {
-    return comparesIndex(C, Key, FD, TI);
+    return comparesIndex(C, Key, FD, TI, Differs);
   });
 }
 
@@ -767,13 +771,14 @@ bool IndexOverruns::isCertain(IndexOverrun &O, const FunctionDecl *Kernel) {
   // past, a guard elsewhere on the same index or an extent it was given
   // and never used.
   if (Cover.K == IndexCoverage::NoFacts && V.K == IndexVerdict::Unbounded &&
-      !hasForgottenExtent(Kernel) &&
-      !llvm::any_of(V.Unguarded, [&](const Expr *Part) {
-        return comparesIndex(Kernel->getBody(),
-                             TI.variablePartKey(Part), Kernel,
-                             TI);
-      }))
-    return false;
+      !hasForgottenExtent(Kernel)) {
+    ThreadDivergence Differs(*Kernel, TI);
+    if (!llvm::any_of(V.Unguarded, [&](const Expr *Part) {
+          return comparesIndex(Kernel->getBody(), TI.variablePartKey(Part),
+                               Kernel, TI, Differs);
+        }))
+      return false;
+  }
   // An unguarded part held in a variable that also holds other values:
   // which one reaches here depends on the path.
   if (V.K == IndexVerdict::Unbounded) {

@@ -92,6 +92,37 @@ __global__ void strideCopyThenTail(float *a, float *last, int n) {
   last[i] = a[0];
 }
 
+// Each thread swaps with its mirror, or copies its own element when it is
+// its own mirror; 'i < mate' picks one thread of each pair, it says
+// nothing about threads past the data (the grid is the data's size).
+__device__ unsigned mirrorOf(unsigned i, unsigned bits) {
+  return __brev(i) >> (32 - bits);
+}
+__global__ void swapWithMirror(int *out, const int *in, unsigned bits) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned mate = mirrorOf(i, bits);
+  bool self = i == mate;
+  if (i < mate || self) {
+    int mine = in[i];
+    if (!self)
+      out[i] = in[mate];
+    out[mate] = mine;
+  }
+}
+
+// The same pairing, and a guard against the extent on another access:
+// the kernel expects spare threads, and the first copy has no guard.
+__global__ void swapWithMirrorGuarded(int *out, const int *in, int *seen,
+                                      unsigned bits, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned mate = mirrorOf(i, bits);
+  seen[i] = in[i];
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: write to 'seen' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-2]]:13: warning: read of 'in' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+  if (i < n && i < mate)
+    out[mate] = seen[i];
+}
+
 // 'threadIdx.x < 32' selects a warp, it does not bound a global index.
 __global__ void warpSelectIsNoGuard(float *partial, const float *v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
