@@ -680,8 +680,17 @@ bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
         V.Fact->Bound ? ThreadIndexAnalysis::strip(V.Fact->Bound) : nullptr);
     const auto *Count =
         BoundRef ? dyn_cast<ParmVarDecl>(BoundRef->getDecl()) : nullptr;
+    // The index is the guarded value plus a constant, directly or through
+    // a local that holds it ('int id = index + 1').
+    const Expr *Index = ThreadIndexAnalysis::strip(O.Access.Index);
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Index))
+      if (const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
+          Local && Local->isLocalVarDecl() && Local->getInit() &&
+          !TI.isModified(Local, Kernel) &&
+          TI.variablePartKey(Index) != V.Fact->LHSKey)
+        Index = Local->getInit();
     if (!Count || Count->getDeclContext() != Kernel ||
-        TI.variablePartKey(O.Access.Index) != V.Fact->LHSKey)
+        TI.variablePartKey(Index) != V.Fact->LHSKey)
       return false;
     std::optional<int64_t> Room = Launches.elementsPastArgument(
         Kernel, BufferIndex, Count->getFunctionScopeIndex(), MSA);

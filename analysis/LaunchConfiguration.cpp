@@ -1419,9 +1419,7 @@ std::optional<int64_t> elementsPast(const LaunchSite &Site, unsigned PtrParam,
                                     const Expr *Count,
                                     MemorySpaceAnalysis &MSA) {
   const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(Site.Launch);
-  // A launcher's arguments are its parameters: their buffers are the
-  // callers'.
-  if (!Launch || Site.Via || !Count || PtrParam >= Launch->getNumArgs() ||
+  if (!Launch || !Count || PtrParam >= Launch->getNumArgs() ||
       PtrParam >= Site.Kernel->getNumParams())
     return std::nullopt;
   QualType Elem =
@@ -1433,25 +1431,45 @@ std::optional<int64_t> elementsPast(const LaunchSite &Site, unsigned PtrParam,
   const FunctionMemorySpaces *Host = MSA.analyse(Site.Host);
   if (!Host || ElemBytes <= 0)
     return std::nullopt;
-  PointerFact F = Host->factOf(Launch->getArg(PtrParam));
-  if (!F.isKnown() || F.Offset || F.Freed || !F.Size.Known)
+  const Expr *Buffer = Launch->getArg(PtrParam);
+  PointerFact F = Host->factOf(Buffer);
+  if (!Site.Via && F.isKnown() && (F.Offset || F.Freed))
     return std::nullopt;
-  // A wrapper's size is read in the wrapper, with its parameters bound to
-  // the call's arguments.
-  const FunctionDecl *AllocFD = Site.Host;
-  if (F.Size.ViaCall) {
-    const FunctionDecl *Callee = F.Size.ViaCall->getDirectCallee();
-    if (!Callee || !Callee->hasBody(AllocFD))
-      return std::nullopt;
-  }
-  SymbolicSize Bytes = SymbolicSize::of(F.Size, MSA, AllocFD);
   SymbolicSize Counted = SymbolicSize::of(Count, MSA, Site.Host);
-  if (!Bytes.valid() || !Counted.valid())
+  if (!Counted.valid())
     return std::nullopt;
-  std::optional<int64_t> Spare = Bytes.minus(Counted.times(ElemBytes)).constant();
-  if (!Spare || *Spare < 0)
-    return std::nullopt;
-  return *Spare / ElemBytes;
+  auto ElementsPast = [&](const SymbolicSize &Bytes) -> std::optional<int64_t> {
+    if (!Bytes.valid())
+      return std::nullopt;
+    std::optional<int64_t> Spare =
+        Bytes.minus(Counted.times(ElemBytes)).constant();
+    if (!Spare || *Spare < 0)
+      return std::nullopt;
+    return *Spare / ElemBytes;
+  };
+  // A launcher's arguments are its parameters: their allocations are the
+  // callers', read with other values; only what the launcher itself shows
+  // is in its own terms.
+  if (!Site.Via && F.isKnown() && F.Size.Known) {
+    // A wrapper's size is read in the wrapper, with its parameters bound
+    // to the call's arguments.
+    const FunctionDecl *AllocFD = Site.Host;
+    if (F.Size.ViaCall) {
+      const FunctionDecl *Callee = F.Size.ViaCall->getDirectCallee();
+      if (!Callee || !Callee->hasBody(AllocFD))
+        return std::nullopt;
+    }
+    return ElementsPast(SymbolicSize::of(F.Size, MSA, AllocFD));
+  }
+  // The allocation is not in sight (a member allocated by another method,
+  // a caller's buffer): the sizes the launching function itself copies
+  // into or out of the buffer before the launch.
+  std::optional<int64_t> Most;
+  for (const Expr *Bytes : MSA.bytesShownBefore(Site.Host, Buffer, Launch))
+    if (std::optional<int64_t> Room =
+            ElementsPast(SymbolicSize::of(Bytes, MSA, Site.Host)))
+      Most = Most ? std::max(*Most, *Room) : *Room;
+  return Most;
 }
 
 } // namespace

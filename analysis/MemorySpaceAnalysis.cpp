@@ -1859,7 +1859,12 @@ public:
           PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
           F.AllocSite = C;
           F.Allocator = Callee;
-          store(S, F, U->getSubExpr());
+          const int BytesArg = Api->Alloc->BytesArg;
+          bool Sized = BytesArg >= 0 && Api->Alloc->Bytes2Arg < 0 &&
+                       BytesArg < static_cast<int>(N) && Current;
+          storeDirect(S, F, Sized);
+          if (Sized)
+            Allocations[S].push_back({C, Current, C->getArg(BytesArg)});
           continue;
         }
       // Bound to a non-const reference parameter: the callee may store.
@@ -1911,6 +1916,24 @@ public:
         outlivingStorageDecl(VD))
       storeDirect(VD->getCanonicalDecl(), valueOf(VD->getInit()));
     return true;
+  }
+
+  /// The sized allocations into each storage whose stores are all sized
+  /// allocations or null, and the functions that store into it.
+  llvm::DenseMap<const ValueDecl *, StorageAllocations>
+  allocations(const llvm::DenseMap<const ValueDecl *, PointerFact> &Known)
+      const {
+    llvm::DenseMap<const ValueDecl *, StorageAllocations> Result;
+    for (const auto &[S, Sites] : Allocations) {
+      if (Unsized.count(S) || !Known.count(S))
+        continue;
+      StorageAllocations &R = Result[S];
+      R.Sites.assign(Sites.begin(), Sites.end());
+      auto It = Storers.find(S);
+      if (It != Storers.end())
+        R.StoredIn.insert(It->second.begin(), It->second.end());
+    }
+    return Result;
   }
 
   llvm::DenseMap<const ValueDecl *, PointerFact> facts() const {
@@ -1971,7 +1994,15 @@ private:
   void store(const ValueDecl *S, const PointerFact &F, const Expr *) {
     storeDirect(S, F);
   }
-  void storeDirect(const ValueDecl *S, const PointerFact &F) {
+  /// \p SizedAllocation: the store is an allocation of one byte count,
+  /// recorded in Allocations. A null store leaves the sizes alone.
+  void storeDirect(const ValueDecl *S, const PointerFact &F,
+                   bool SizedAllocation = false) {
+    if (Current)
+      Storers[S].insert(Current);
+    bool IsNull = !F.Unknown && F.MaybeNull && F.Spaces == MS_None;
+    if (!Current || (!SizedAllocation && !IsNull))
+      Unsized.insert(S);
     auto [It, New] = Facts.try_emplace(S, F);
     if (New)
       return;
@@ -2009,15 +2040,32 @@ private:
   llvm::DenseMap<const ValueDecl *, PointerFact> Facts;
   llvm::DenseSet<const ValueDecl *> Unknown;
   llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<StorageAllocation, 1>>
+      Allocations;
+  llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>>
+      Storers;
+  llvm::DenseSet<const ValueDecl *> Unsized;
 };
 } // namespace
 
+void MemorySpaceAnalysis::scanStorage() {
+  if (StorageFacts)
+    return;
+  StorageSpaceScan Scan(Ctx);
+  Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+  StorageFacts = Scan.facts();
+  StorageAllocs = Scan.allocations(*StorageFacts);
+}
+
+const StorageAllocations *
+MemorySpaceAnalysis::storageAllocations(const ValueDecl *Storage) {
+  scanStorage();
+  auto It = StorageAllocs->find(Storage);
+  return It == StorageAllocs->end() ? nullptr : &It->second;
+}
+
 PointerFact MemorySpaceAnalysis::storageFact(const ValueDecl *Storage) {
-  if (!StorageFacts) {
-    StorageSpaceScan Scan(Ctx);
-    Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
-    StorageFacts = Scan.facts();
-  }
+  scanStorage();
   auto It = StorageFacts->find(Storage);
   if (It == StorageFacts->end())
     return PointerFact::unknown();
@@ -2028,6 +2076,150 @@ PointerFact MemorySpaceAnalysis::storageFact(const ValueDecl *Storage) {
     if (!PT->getPointeeType()->isVoidType())
       F.ElemType = PT->getPointeeType().getUnqualifiedType();
   return F;
+}
+
+namespace {
+/// The calls \p S makes whenever it runs: not those under a branch, in a
+/// loop body that may not run, or after a short-circuit.
+void unconditionalCalls(const Stmt *S,
+                        llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    unconditionalCalls(If->getInit(), Out);
+    unconditionalCalls(If->getCond(), Out);
+    return;
+  }
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    unconditionalCalls(For->getInit(), Out);
+    unconditionalCalls(For->getCond(), Out);
+    return;
+  }
+  if (const auto *While = dyn_cast<WhileStmt>(S)) {
+    unconditionalCalls(While->getCond(), Out);
+    return;
+  }
+  if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
+    unconditionalCalls(Switch->getCond(), Out);
+    return;
+  }
+  if (isa<CXXForRangeStmt, AbstractConditionalOperator, CXXTryStmt>(S))
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isLogicalOp()) {
+    unconditionalCalls(BO->getLHS(), Out);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Out.push_back(Call);
+  for (const Stmt *Child : S->children())
+    unconditionalCalls(Child, Out);
+}
+
+bool contains(const Stmt *S, const Stmt *Target) {
+  if (S == Target)
+    return true;
+  return S && llvm::any_of(S->children(), [&](const Stmt *C) {
+           return contains(C, Target);
+         });
+}
+
+/// Whether \p E reads a variable that \p FD modifies, or storage other
+/// than its parameters, locals and constants.
+bool readsChangingValue(const Expr *E, const FunctionDecl *FD,
+                        MemorySpaceAnalysis &MSA) {
+  if (!E)
+    return false;
+  if (isa<MemberExpr, CallExpr>(E->IgnoreParenImpCasts()))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return VD->hasLocalStorage() ? MSA.isModified(FD, VD)
+                                   : !VD->getType().isConstQualified();
+  return llvm::any_of(E->children(), [&](const Stmt *C) {
+    const auto *CE = dyn_cast_or_null<Expr>(C);
+    return CE && readsChangingValue(CE, FD, MSA);
+  });
+}
+} // namespace
+
+bool MemorySpaceAnalysis::allocatedAlike(const ValueDecl *A,
+                                         const ValueDecl *B) {
+  if (A == B)
+    return true;
+  const StorageAllocations *SA = storageAllocations(A);
+  const StorageAllocations *SB = storageAllocations(B);
+  if (!SA || !SB || SA->Sites.size() != 1 || SB->Sites.size() != 1)
+    return false;
+  const StorageAllocation &X = SA->Sites.front(), &Y = SB->Sites.front();
+  if (X.In != Y.In || !X.Bytes || !Y.Bytes)
+    return false;
+  llvm::FoldingSetNodeID IX, IY;
+  X.Bytes->Profile(IX, Ctx, /*Canonical=*/true);
+  Y.Bytes->Profile(IY, Ctx, /*Canonical=*/true);
+  return IX == IY && !readsChangingValue(X.Bytes, X.In, *this);
+}
+
+llvm::SmallVector<const Expr *, 2>
+MemorySpaceAnalysis::bytesShownBefore(const FunctionDecl *Host,
+                                      const Expr *Buffer, const Stmt *At) {
+  llvm::SmallVector<const Expr *, 2> Shown;
+  const FunctionDecl *Def = nullptr;
+  if (!Host || !Buffer || !Host->hasBody(Def))
+    return Shown;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  if (!Body)
+    return Shown;
+  // What the buffer names: a variable of the function it never changes,
+  // or a member or global the function never stores into.
+  const Expr *B = Buffer->IgnoreParenImpCasts();
+  const VarDecl *Var = nullptr;
+  const ValueDecl *Storage = outlivingStorage(B);
+  auto StoredHere = [&](const ValueDecl *S) {
+    const StorageAllocations *A = storageAllocations(S);
+    return !A || A->StoredIn.count(Def);
+  };
+  if (Storage) {
+    if (StoredHere(Storage))
+      return Shown;
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(B)) {
+    Var = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!Var || !Var->hasLocalStorage() || isModified(Def, Var))
+      return Shown;
+  } else {
+    return Shown;
+  }
+  auto SameBuffer = [&](const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (Var) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      return DRE && DRE->getDecl() == Var;
+    }
+    const ValueDecl *S = outlivingStorage(E);
+    return S && (S == Storage ||
+                 (!StoredHere(S) && allocatedAlike(Storage, S)));
+  };
+  for (const Stmt *Child : Body->body()) {
+    if (contains(Child, At))
+      return Shown;
+    llvm::SmallVector<const CallExpr *, 4> Calls;
+    unconditionalCalls(Child, Calls);
+    for (const CallExpr *Call : Calls) {
+      const ApiFunction *Api = CudaApiModel::lookup(Call);
+      if (!Api || !Api->Copy || Api->Copy->DstPitchArg >= 0 ||
+          Api->Copy->BytesArg < 0 ||
+          Api->Copy->BytesArg >= static_cast<int>(Call->getNumArgs()))
+        continue;
+      for (int Arg : {Api->Copy->DstArg, Api->Copy->SrcArg})
+        if (Arg >= 0 && Arg < static_cast<int>(Call->getNumArgs()) &&
+            SameBuffer(Call->getArg(Arg))) {
+          Shown.push_back(Call->getArg(Api->Copy->BytesArg));
+          break;
+        }
+    }
+  }
+  // At is not in the function's body.
+  Shown.clear();
+  return Shown;
 }
 
 bool MemorySpaceAnalysis::isModified(const FunctionDecl *FD,

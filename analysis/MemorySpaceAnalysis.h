@@ -28,6 +28,7 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <map>
@@ -195,6 +196,19 @@ private:
 
 class MemorySpaceAnalysis;
 
+/// One allocation stored into storage that outlives a function.
+struct StorageAllocation {
+  const CallExpr *Call = nullptr;
+  const FunctionDecl *In = nullptr; ///< The function that makes it.
+  const Expr *Bytes = nullptr;      ///< Its byte count, as written there.
+};
+/// Every allocation stored into one member or file-scope pointer, and the
+/// functions that store into it (allocations and nulls).
+struct StorageAllocations {
+  llvm::SmallVector<StorageAllocation, 1> Sites;
+  llvm::SmallPtrSet<const FunctionDecl *, 2> StoredIn;
+};
+
 /// The result of the analysis of one function.
 class FunctionMemorySpaces {
 public:
@@ -272,6 +286,25 @@ public:
   /// gives it the same space: allocations, `new`, null. Unknown otherwise,
   /// and when its address escapes.
   PointerFact storageFact(const ValueDecl *Storage);
+  /// The allocations stored into \p Storage across the translation unit,
+  /// when its space is known (storageFact) and every store into it is an
+  /// allocation of one byte count (cudaMalloc, not cudaMallocPitch or new)
+  /// or null; null otherwise.
+  const StorageAllocations *storageAllocations(const ValueDecl *Storage);
+  /// Byte counts that \p Host itself shows the buffer \p Buffer holds at
+  /// \p At: the sizes of the copies and sets (CUDA_COPY rows) that read or
+  /// write the buffer on every path before \p At, at statements of the
+  /// function's outermost block, through the same unmodified variable, or
+  /// through the same member (or one allocated alike: allocatedAlike) that
+  /// \p Host does not store into. A copy past the buffer's end is that
+  /// copy's bug, so later code may rely on the size.
+  llvm::SmallVector<const Expr *, 2>
+  bytesShownBefore(const FunctionDecl *Host, const Expr *Buffer,
+                   const Stmt *At);
+  /// Whether the storages \p A and \p B hold the same number of bytes:
+  /// each has one allocation, both in one function, of the same byte count
+  /// over variables that function does not modify.
+  bool allocatedAlike(const ValueDecl *A, const ValueDecl *B);
 
   ASTContext &context() { return Ctx; }
   const ArchConditionals &arch() const { return *Arch; }
@@ -307,7 +340,10 @@ private:
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> KernelDerefs;
   llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
       ModifiedVars;
+  void scanStorage();
   std::optional<llvm::DenseMap<const ValueDecl *, PointerFact>> StorageFacts;
+  std::optional<llvm::DenseMap<const ValueDecl *, StorageAllocations>>
+      StorageAllocs;
 };
 
 /// A polynomial in opaque atoms with integer coefficients, for comparing

@@ -148,3 +148,139 @@ void haloAll(int length) {
   cudaFree(in2);
   cudaFree(out2);
 }
+
+// --- Allocations out of sight: the sizes the launching function copies. ---
+
+// Node ids from 1: thread 'index' works on node index + 1.
+__global__ void linkNodes(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 1;
+    next[node] = left[node];
+  }
+}
+
+// The same kernels, launched where the copies show fewer elements.
+__global__ void linkNodesShort(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 1;
+    next[node] = left[node];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'next' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: warning: read of 'left' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+  }
+}
+
+__global__ void linkNodesMaybe(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 1;
+    next[node] = left[node];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'next' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: warning: read of 'left' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+  }
+}
+
+// Two past the guard's bound: one more than the room.
+__global__ void linkNodesPair(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 2;
+    next[node] = left[node];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'next' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: warning: read of 'left' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+  }
+}
+
+__global__ void linkNodesApart(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 1;
+    next[node] = left[node];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'next' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+  }
+}
+
+class NodeGraph {
+public:
+  explicit NodeGraph(int nodes) { reserve(nodes); }
+  ~NodeGraph() { release(); }
+  void link(const int *hostLeft, int nodes);
+  void linkShort(const int *hostLeft, int nodes);
+  void linkMaybe(const int *hostLeft, int nodes, bool refill);
+  void linkApart(const int *hostLeft, int nodes);
+
+private:
+  void reserve(int nodes);
+  void reserveLater(int nodes);
+  void release();
+  int *next, *left, *nextShort, *leftShort, *nextLater;
+};
+
+// 'next' is allocated alike 'left': the same count in the same function.
+void NodeGraph::reserve(int nodes) {
+  cudaMalloc(&next, (nodes + 1) * sizeof(int));
+  cudaMalloc(&left, (nodes + 1) * sizeof(int));
+  cudaMalloc(&nextShort, nodes * sizeof(int));
+  cudaMalloc(&leftShort, nodes * sizeof(int));
+  reserveLater(nodes);
+}
+
+// The same count, but in another function: a call of it may pass another.
+void NodeGraph::reserveLater(int nodes) {
+  cudaMalloc(&nextLater, (nodes + 1) * sizeof(int));
+}
+
+void NodeGraph::release() {
+  cudaFree(next);
+  cudaFree(left);
+  cudaFree(nextShort);
+  cudaFree(leftShort);
+  cudaFree(nextLater);
+}
+
+// 'left' holds nodes + 1 entries, as the copy into it shows.
+void NodeGraph::link(const int *hostLeft, int nodes) {
+  cudaMemcpy(left, hostLeft, (nodes + 1) * sizeof(int), cudaMemcpyHostToDevice);
+  linkNodes<<<(nodes + 255) / 256, 256>>>(next, left, nodes);
+  linkNodesPair<<<(nodes + 255) / 256, 256>>>(next, left, nodes);
+}
+
+void NodeGraph::linkShort(const int *hostLeft, int nodes) {
+  cudaMemcpy(leftShort, hostLeft, nodes * sizeof(int), cudaMemcpyHostToDevice);
+  linkNodesShort<<<(nodes + 255) / 256, 256>>>(nextShort, leftShort, nodes);
+}
+
+// A copy on some paths only says nothing about the others.
+void NodeGraph::linkMaybe(const int *hostLeft, int nodes, bool refill) {
+  if (refill)
+    cudaMemcpy(left, hostLeft, (nodes + 1) * sizeof(int),
+               cudaMemcpyHostToDevice);
+  linkNodesMaybe<<<(nodes + 255) / 256, 256>>>(next, left, nodes);
+}
+
+void NodeGraph::linkApart(const int *hostLeft, int nodes) {
+  cudaMemcpy(left, hostLeft, (nodes + 1) * sizeof(int), cudaMemcpyHostToDevice);
+  linkNodesApart<<<(nodes + 255) / 256, 256>>>(nextLater, left, nodes);
+}
+
+// The methods are launchers: each launch is seen once per call.
+void buildGraph(const int *hostLeft, int nodes, bool refill) {
+  NodeGraph graph(nodes);
+  graph.link(hostLeft, nodes);
+  graph.linkShort(hostLeft, nodes);
+  graph.linkMaybe(hostLeft, nodes, refill);
+  graph.linkApart(hostLeft, nodes);
+}
+
+// A caller's buffer, filled with n + 1 entries before the launch.
+__global__ void rankCopied(int *rank, int n) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x + 1;
+  if (id <= n)
+    rank[id] += id;
+}
+
+void rankFilled(int *rank, const int *hostRank, int n) {
+  cudaMemcpy(rank, hostRank, sizeof(int) * (n + 1), cudaMemcpyHostToDevice);
+  rankCopied<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(rank, n);
+}
