@@ -1,6 +1,7 @@
 //===- AllocationTracking.cpp ---------------------------------------------===//
 
 #include "AllocationTracking.h"
+#include "VariableStores.h"
 #include "BranchCorrelation.h"
 #include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
@@ -327,6 +328,7 @@ AllocationTracker::computeSummary(const FunctionDecl *FD,
     return S;
   std::optional<AllocationKind> Kind;
   bool AllReturnsFit = true, AnyAllocation = false;
+  llvm::SmallPtrSet<const VarDecl *, 2> Returned;
   std::function<void(const Stmt *)> Visit = [&](const Stmt *St) {
     if (!St || !AllReturnsFit)
       return;
@@ -348,12 +350,28 @@ AllocationTracker::computeSummary(const FunctionDecl *FD,
       }
       Kind = It->Kind;
       AnyAllocation = true;
+      Returned.insert(Var);
       return;
     }
     for (const Stmt *Child : St->children())
       Visit(Child);
   };
   Visit(FD->getBody());
+  // Every value stored into a returned local is the allocation or null: a
+  // local that may hold other memory ('if (onDevice) cudaMalloc(&p, ...);
+  // else p = malloc(...);') does not make the function an allocator.
+  if (AllReturnsFit && AnyAllocation) {
+    VariableStores Stores = VariableStores::of(FD->getBody());
+    for (const VarDecl *Var : Returned)
+      for (const StoredValue &V : Stores.valuesOf(Var)) {
+        const Expr *Value = V.Value->IgnoreParenCasts();
+        bool IsAllocation = llvm::any_of(Allocs, [&](const TrackedAllocation &A) {
+          return A.Var == Var && A.Site == Value;
+        });
+        if (V.IsCompound || !(isNullConstant(V.Value, Ctx) || IsAllocation))
+          AllReturnsFit = false;
+      }
+  }
   if (AllReturnsFit && AnyAllocation)
     S.ReturnsAllocation = Kind;
   return S;

@@ -150,3 +150,34 @@ void reEvaluatingMacro(size_t n) {
   consume<<<1, 32>>>(d, n);
   CHECK_TWICE(cudaFree(d));
 }
+
+// A helper whose flag picks the memory: device memory for 1, host memory
+// for 0. It is no device allocator: what it returns depends on the call.
+float *allocOnEither(size_t n, int onDevice) {
+  float *p;
+  if (onDevice) {
+    CUDA_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
+  } else {
+    p = (float *)malloc(n * sizeof(float));
+  }
+  return p;
+}
+
+void hostFromEither(size_t n) {
+  float *h = allocOnEither(n, 0);
+  h[0] = 1.0f;
+  free(h);
+}
+
+// A helper that always returns device memory stays an allocator.
+float *allocOnDevice(size_t n) {
+  float *p = nullptr;
+  CUDA_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
+  return p;
+}
+
+void deviceNeverFreed(size_t n) {
+  float *d = allocOnDevice(n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: device memory allocated into 'd' by 'allocOnDevice' is not freed on every path [cuda-device-memory-leak]
+  consume<<<1, 32>>>(d, n);
+}
