@@ -2,6 +2,7 @@
 
 #include "ThreadIndexAnalysis.h"
 #include "CudaApiModel.h"
+#include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/PrettyPrinter.h"
 #include "clang/Basic/OperatorPrecedence.h"
@@ -927,6 +928,70 @@ public:
            isTruthValue(B->getLHS()) && isTruthValue(B->getRHS());
   }
 
+  /// bool found = false; if (i < n && ...) found = true; ... if (found):
+  /// the condition under which a flag that starts false is set, when it is
+  /// set once, to true, in the then-branch of an 'if' whose condition reads
+  /// only variables never reassigned (so it holds wherever the flag is
+  /// true). Null otherwise.
+  const Expr *guardOfRaisedFlag(const VarDecl *Flag) {
+    const auto *FD = dyn_cast<FunctionDecl>(Flag->getDeclContext());
+    const Expr *Init = Flag->getInit();
+    bool InitFalse = false;
+    if (!FD || !FD->getBody() || !Init ||
+        !Init->EvaluateAsBooleanCondition(InitFalse, Ctx) || InitFalse)
+      return nullptr;
+    VariableStores Stores = VariableStores::of(FD->getBody());
+    if (Stores.isAddressTaken(Flag) || Stores.mayBeWrittenByCallee(Flag))
+      return nullptr;
+    const Expr *Raised = nullptr;
+    for (const StoredValue &V : Stores.valuesOf(Flag)) {
+      if (V.IsInitializer)
+        continue;
+      bool True = false;
+      if (V.IsCompound || Raised ||
+          !V.Value->EvaluateAsBooleanCondition(True, Ctx) || !True)
+        return nullptr;
+      Raised = V.Value;
+    }
+    const Expr *Guard = nullptr;
+    if (!Raised || !thenConditionOf(FD->getBody(), Raised, Guard) || !Guard)
+      return nullptr;
+    bool Stable = true;
+    struct Reads : RecursiveASTVisitor<Reads> {
+      FactBuilder &B;
+      bool &Stable;
+      Reads(FactBuilder &B, bool &S) : B(B), Stable(S) {}
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        if (const auto *V = dyn_cast<VarDecl>(R->getDecl()))
+          Stable &= !B.Modified(V);
+        return true;
+      }
+    } Vis(*this, Stable);
+    Vis.TraverseStmt(const_cast<Expr *>(Guard));
+    return Stable ? Guard : nullptr;
+  }
+
+  /// Whether \p Target is inside \p S; \p Cond is then the condition of
+  /// the innermost 'if' whose then-branch holds it (null: none).
+  static bool thenConditionOf(const Stmt *S, const Stmt *Target,
+                              const Expr *&Cond) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (S == Target)
+      return true;
+    if (const auto *If = dyn_cast<IfStmt>(S);
+        If && !If->isConsteval() && !If->getConditionVariable() &&
+        thenConditionOf(If->getThen(), Target, Cond)) {
+      if (!Cond)
+        Cond = If->getCond();
+      return true;
+    }
+    for (const Stmt *Child : S->children())
+      if (thenConditionOf(Child, Target, Cond))
+        return true;
+    return false;
+  }
+
   void derive(const Expr *C, bool Truth, const Subst *S, unsigned Depth = 0) {
     C = ThreadIndexAnalysis::strip(Keys::substituted(C, S));
     if (!C || Depth > 8)
@@ -979,6 +1044,10 @@ public:
         Vis.TraverseStmt(const_cast<Expr *>(VD->getInit()));
         if (Stable)
           derive(VD->getInit(), Truth, S, Depth + 1);
+      } else if (Modified && !S && Truth && VD && VD->isLocalVarDecl() &&
+                 VD->getType()->isBooleanType()) {
+        if (const Expr *Guard = guardOfRaisedFlag(VD))
+          derive(Guard, true, S, Depth + 1);
       }
       return;
     }

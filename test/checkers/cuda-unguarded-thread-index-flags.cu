@@ -41,6 +41,62 @@ __global__ void rowsOnly(float *out, const float *in, int w, int h) {
   // CHECK-MESSAGES: :[[@LINE-2]]:26: warning: read of 'in' at thread-derived index 'row * w + col' has no upper bound on 'blockIdx.x * blockDim.x + threadIdx.x' on this path [cuda-unguarded-thread-index]
 }
 
+// A flag that starts false and is raised once, in a branch that bounds the
+// index: wherever it is true, the index is below the bound.
+__global__ void flaggedStore(int *slots, const int *keys, int used) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool found = false;
+  if (i < used && keys[i] > 0)
+    found = true;
+  if (found)
+    slots[i] = 1;
+}
+
+// Raised under a test of the data only: nothing bounds the index.
+__global__ void flaggedByData(int *slots, const int *keys, int used) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool found = false;
+  if (keys[0] > used)
+    found = true;
+  if (found)
+    slots[i] = 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'slots' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
+// Raised in two places, one of them unguarded.
+__global__ void flaggedTwice(int *slots, const int *keys, int used, bool all) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  bool found = false;
+  if (i < used && keys[i] > 0)
+    found = true;
+  if (all)
+    found = true;
+  if (found)
+    slots[i] = 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'slots' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
+// The bound changes after the flag is raised.
+__global__ void flaggedBoundMoved(int *slots, const int *keys, int used) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int limit = used;
+  bool found = false;
+  if (i < limit && keys[i] > 0)
+    found = true;
+  limit = keys[0];
+  if (found && limit > 0)
+    slots[i] = 1;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'slots' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
+}
+
+void launchFlags(int *slots, const int *keys, int used) {
+  int blocks = (used + 255) / 256;
+  flaggedStore<<<blocks, 256>>>(slots, keys, used);
+  flaggedByData<<<blocks, 256>>>(slots, keys, used);
+  flaggedTwice<<<blocks, 256>>>(slots, keys, used, false);
+  flaggedBoundMoved<<<blocks, 256>>>(slots, keys, used);
+}
+
 void launchAll(float *out, const float *in, int w, int h) {
   dim3 block(TILE, TILE);
   dim3 grid((w + TILE - 1) / TILE, (h + TILE - 1) / TILE);

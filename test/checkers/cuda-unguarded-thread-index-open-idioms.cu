@@ -6,16 +6,6 @@
 
 #define R 4
 
-// Writes gated by a flag that a guarded branch sets.
-__global__ void flaggedStore(int *slots, const int *keys, int used) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  bool found = false;
-  if (i < used && keys[i] > 0)
-    found = true;
-  if (found)
-    slots[i] = 1;
-}
-
 // A halo read before the guard, inside padding of R on each side.
 __global__ void paddedStencil(float *out, const float *padded, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -26,6 +16,5 @@ __global__ void paddedStencil(float *out, const float *padded, int n) {
 }
 
 void launchOpen(int *ids, float *f, const int *ci, const float *cf, int n) {
-  flaggedStore<<<(n + 255) / 256, 256>>>(ids, ci, n);
   paddedStencil<<<(n + 255) / 256, 256>>>(f, cf, n);
 }
