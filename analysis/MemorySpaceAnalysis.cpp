@@ -2174,9 +2174,27 @@ MemorySpaceAnalysis::bytesShownBefore(const FunctionDecl *Host,
   const Expr *B = Buffer->IgnoreParenImpCasts();
   const VarDecl *Var = nullptr;
   const ValueDecl *Storage = outlivingStorage(B);
+  // The functions the host calls directly: one that stores into a member
+  // may give it a new allocation between a copy and the launch.
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Called;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *St = Work.pop_back_val();
+    if (const auto *Call = dyn_cast<CallExpr>(St))
+      if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+        const FunctionDecl *CalleeDef = nullptr;
+        Called.insert(Callee->hasBody(CalleeDef) ? CalleeDef : Callee);
+      }
+    for (const Stmt *Child : St->children())
+      if (Child)
+        Work.push_back(Child);
+  }
   auto StoredHere = [&](const ValueDecl *S) {
     const StorageAllocations *A = storageAllocations(S);
-    return !A || A->StoredIn.count(Def);
+    return !A || A->StoredIn.count(Def) ||
+           llvm::any_of(A->StoredIn, [&](const FunctionDecl *Storer) {
+             return Called.count(Storer);
+           });
   };
   if (Storage) {
     if (StoredHere(Storage))

@@ -201,6 +201,16 @@ __global__ void linkNodesApart(int *next, const int *left, int count) {
   }
 }
 
+__global__ void linkNodesRegrown(int *next, const int *left, int count) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int node = index + 1;
+    next[node] = left[node];
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'next' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+    // CHECK-MESSAGES: :[[@LINE-2]]:18: warning: read of 'left' at thread-derived index 'node' can reach the bound in 'index < count' [cuda-unguarded-thread-index]
+  }
+}
+
 class NodeGraph {
 public:
   explicit NodeGraph(int nodes) { reserve(nodes); }
@@ -209,12 +219,14 @@ public:
   void linkShort(const int *hostLeft, int nodes);
   void linkMaybe(const int *hostLeft, int nodes, bool refill);
   void linkApart(const int *hostLeft, int nodes);
+  void linkRegrown(const int *hostLeft, int nodes);
 
 private:
   void reserve(int nodes);
   void reserveLater(int nodes);
+  void regrow(int nodes);
   void release();
-  int *next, *left, *nextShort, *leftShort, *nextLater;
+  int *next, *left, *nextShort, *leftShort, *nextLater, *grown;
 };
 
 // 'next' is allocated alike 'left': the same count in the same function.
@@ -231,12 +243,18 @@ void NodeGraph::reserveLater(int nodes) {
   cudaMalloc(&nextLater, (nodes + 1) * sizeof(int));
 }
 
+void NodeGraph::regrow(int nodes) {
+  cudaFree(grown);
+  cudaMalloc(&grown, nodes * sizeof(int));
+}
+
 void NodeGraph::release() {
   cudaFree(next);
   cudaFree(left);
   cudaFree(nextShort);
   cudaFree(leftShort);
   cudaFree(nextLater);
+  cudaFree(grown);
 }
 
 // 'left' holds nodes + 1 entries, as the copy into it shows.
@@ -264,6 +282,14 @@ void NodeGraph::linkApart(const int *hostLeft, int nodes) {
   linkNodesApart<<<(nodes + 255) / 256, 256>>>(nextLater, left, nodes);
 }
 
+// The copy shows nodes + 1 entries, but a call made afterwards allocates
+// the member again.
+void NodeGraph::linkRegrown(const int *hostLeft, int nodes) {
+  cudaMemcpy(grown, hostLeft, (nodes + 1) * sizeof(int), cudaMemcpyHostToDevice);
+  regrow(nodes);
+  linkNodesRegrown<<<(nodes + 255) / 256, 256>>>(grown, grown, nodes);
+}
+
 // The methods are launchers: each launch is seen once per call.
 void buildGraph(const int *hostLeft, int nodes, bool refill) {
   NodeGraph graph(nodes);
@@ -271,6 +297,7 @@ void buildGraph(const int *hostLeft, int nodes, bool refill) {
   graph.linkShort(hostLeft, nodes);
   graph.linkMaybe(hostLeft, nodes, refill);
   graph.linkApart(hostLeft, nodes);
+  graph.linkRegrown(hostLeft, nodes);
 }
 
 // A caller's buffer, filled with n + 1 entries before the launch.
