@@ -443,6 +443,10 @@ struct Session {
   cudatidy::ChangedLines Changed;
   /// The Python that reads .py files, when one may hold CUDA.
   std::string Python;
+  /// Its readers, started early: the first file is read while the driver
+  /// prepares the run.
+  std::unique_ptr<cudatidy::PythonReaderPool> PythonReaders;
+  const char *Argv0 = "";
 };
 
 /// A stage's verdict: an exit code to stop with, or none to go on.
@@ -723,8 +727,15 @@ MaybeExit gatherInputs(Session &S) {
       error(Why);
       return ExitUsageError;
     }
-    S.Python = cudatidy::resolvePython(S.Python);
     exportTorchIncludeForLoadInline(S.Files);
+  }
+  if (llvm::any_of(S.Files, cudatidy::isPythonFileName)) {
+    S.PythonReaders = std::make_unique<cudatidy::PythonReaderPool>(
+        S.Python, cudatidy::findPythonHelper(S.Argv0));
+    for (const std::string &F : S.Files)
+      if (PythonCuda && cudatidy::isPythonFileName(F) &&
+          S.PythonReaders->prefetch(F))
+        break;
   }
   bool NeedsToolkit = PythonCuda || llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
@@ -845,8 +856,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.Verbose = Verbose;
   Settings.Cache = Cache ? &*Cache : nullptr;
   Settings.Prefix = Prefix ? &*Prefix : nullptr;
-  Settings.Python = S.Python;
-  Settings.PythonHelper = cudatidy::findPythonHelper(Argv0);
+  Settings.PythonReaders = S.PythonReaders.get();
   return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
 }
 
@@ -1054,6 +1064,7 @@ int main(int argc, const char **argv) {
   llvm::InitLLVM X(argc, argv);
   keepFreedMemory();
   Session S;
+  S.Argv0 = argv[0];
   if (MaybeExit Exit = parseCommandLine(argc, argv, S))
     return *Exit;
   if (Merge)

@@ -310,7 +310,8 @@ void Runner::analyse(size_t I) {
 void Runner::analysePython(size_t I) {
   PythonUnit Unit;
   std::string Err =
-      readPythonFile(Files[I], Settings.Python, Settings.PythonHelper, Unit);
+      Settings.PythonReaders ? Settings.PythonReaders->read(Files[I], Unit)
+                             : "no Python reader was set up for the run";
   for (const std::string &N : Unit.Notes)
     note(N);
   if (!Err.empty()) {

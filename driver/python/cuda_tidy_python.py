@@ -13,17 +13,56 @@ Nothing is guessed: a source whose text is not known in the file (a hole
 that is not a constant of the module, a function parameter) is skipped and
 named in "notes".
 
-Usage: cuda_tidy_python.py FILE.py [--stats]
+Usage: cuda_tidy_python.py FILE.py [--stats|--tu]   one file, JSON on stdout
+       cuda_tidy_python.py --serve   files named on stdin, one per line;
+                                     one line of JSON each (see serve())
 Exit codes: 0 (JSON written, possibly with "errors"), 2 internal error.
 """
 
-import ast
 import io
-import json
+import itertools
 import keyword
 import os
 import re
 import sys
+
+# CPython's parser and node classes. The ast module adds only helpers, and
+# importing it costs as much as all the reader's other imports: the three
+# the reader needs are below.
+try:
+    import _ast as ast
+except ImportError:  # an implementation without it
+    import ast
+
+
+def parse_python(source, path):
+    return compile(source, path, 'exec', ast.PyCF_ONLY_AST)
+
+
+def iter_child_nodes(node):
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
+def walk(node):
+    """Every node under node, breadth first (as ast.walk)."""
+    nodes = [node]
+    for n in nodes:
+        nodes.extend(iter_child_nodes(n))
+    return nodes
+
+
+def copy_location(new, old):
+    for attr in ('lineno', 'col_offset', 'end_lineno', 'end_col_offset'):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
+    return new
 
 
 # --- The Python-side API model -------------------------------------------
@@ -203,6 +242,11 @@ class Prepared:
 
 # --- The reader ------------------------------------------------------------
 
+#: Where a run of ordinary characters in a literal ends: (quote, f-string).
+LITERAL_STOPS = {(q, f): re.compile('[%s\\\\%s]' % (q, '{}' if f else ''))
+                 for q in '\'"' for f in (False, True)}
+
+
 class Reader:
     def __init__(self, path, source):
         self.path = os.path.abspath(path)
@@ -210,16 +254,17 @@ class Reader:
         self.source = source
         self.files = [self.path]
         self.file_texts = {0: source}
-        self.line_starts = [0]
-        for i, ch in enumerate(source):
-            if ch == '\n':
-                self.line_starts.append(i + 1)
         self.lines_bytes = source.split('\n')
-        self.tree = ast.parse(source, filename=path)
+        self.line_starts = [0]
+        self.line_starts.extend(itertools.accumulate(len(line) + 1 for line in self.lines_bytes[:-1]))
+        self.tree = parse_python(source, path)
+        # Every node once, in ast.walk's order, and its parent.
+        self.nodes = [self.tree]
         self.parents = {}
-        for node in ast.walk(self.tree):
-            for child in ast.iter_child_nodes(node):
+        for node in self.nodes:
+            for child in iter_child_nodes(node):
                 self.parents[child] = node
+                self.nodes.append(child)
         self.aliases = {}
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
         self.functions = {}  # module-level function name -> FunctionDef
@@ -254,7 +299,7 @@ class Reader:
 
     # scopes and names
     def _collect(self):
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
@@ -296,7 +341,7 @@ class Reader:
             table.setdefault(name, []).append((stmt, value, id(stmt) in top))
 
         def visit(n):
-            for child in ast.iter_child_nodes(n):
+            for child in iter_child_nodes(n):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
                                       ast.Lambda, ast.ClassDef)):
                     if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -318,7 +363,7 @@ class Reader:
                                         ast.GeneratorExp)):
                     continue  # its variables are its own
                 elif isinstance(child, (ast.For, ast.AsyncFor)):
-                    for e in ast.walk(child.target):
+                    for e in walk(child.target):
                         if isinstance(e, ast.Name):
                             add(e.id, child, None)
                 elif isinstance(child, ast.withitem) and child.optional_vars is not None:
@@ -443,6 +488,8 @@ class Reader:
             quote = m.group(2)
             i = m.end()
             raw, fmt = 'r' in prefix, 'f' in prefix
+            specials = quote[0] + '\\' + ('{}' if fmt else '')
+            stop = LITERAL_STOPS[quote[0], fmt]
             chars, where = [], []
             while True:
                 if i >= end + 1 and not text.startswith(quote, i):
@@ -451,6 +498,14 @@ class Reader:
                     i += len(quote)
                     break
                 c = text[i]
+                if c not in specials:
+                    # A run of ordinary characters, byte for byte the file's.
+                    m = stop.search(text, i, end + 1)
+                    j = m.start() if m else min(end + 1, len(text))
+                    chars.append(text[i:j])
+                    where.extend(zip(itertools.repeat(0), range(i, j), itertools.repeat(True)))
+                    i = j
+                    continue
                 if fmt and c in '{}':
                     if text.startswith(c * 2, i):
                         chars.append(c)
@@ -818,7 +873,7 @@ class Reader:
                 return Unknown('conversion')
             d = self.eval(func, depth + 1)
             if isinstance(d, tuple) and d and d[0] == 'function' and not call.args and not call.keywords:
-                returns = [n for n in ast.walk(d[1]) if isinstance(n, ast.Return)]
+                returns = [n for n in walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
         return Unknown('call')
@@ -1581,7 +1636,7 @@ class Emitter:
     # launches
     def launches(self):
         r = self.r
-        for node in ast.walk(r.tree):
+        for node in r.nodes:
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -1607,7 +1662,7 @@ class Emitter:
                 continue
             if m.kind == 'raw-kernel' and m.single_name:
                 self.emit_lookup(m, m.single_name[0], m.single_name[1])
-        for node in ast.walk(r.tree):
+        for node in r.nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr == 'get_function' and node.args:
                 ref = r.eval(node)
@@ -1620,7 +1675,7 @@ class Emitter:
             return None
         scope = self.r.scope_of(func_value)
         best = None
-        for n in ast.walk(scope):
+        for n in walk(scope):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                     n.func.attr == 'prepare' and isinstance(n.func.value, ast.Name) and \
                     n.func.value.id == func_value.id and n.lineno <= func_value.lineno and \
@@ -1779,8 +1834,8 @@ class Emitter:
         if block is None:
             return
         if not hasattr(grid, 'lineno'):
-            ast.copy_location(grid, node)
-            ast.copy_location(grid.elts[0], node)
+            copy_location(grid, node)
+            copy_location(grid.elts[0], node)
         self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
 
     def emit_prepared(self, node, prepared, how):
@@ -2033,24 +2088,24 @@ def byte_offsets(text):
 
 
 def compress(unit, files_text):
-    """[unit byte start, byte length, file, file byte start, exact] runs."""
+    """[unit byte start, byte length, file, file byte start, exact] runs:
+    exact characters that follow each other in the unit and in the file,
+    and characters anchored at the same place."""
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
+    # One key per character, equal for the characters of one run: exact
+    # ones keep (file, offset - position), anchored ones their anchor.
+    keys = [(w[0], w[1] - i) if w[2] else w for i, w in enumerate(unit.where)]
     runs = []
-    for i, (fid, off, exact) in enumerate(unit.where):
-        start, end = ub[i], ub[i + 1]
-        fo = fb[fid][min(off, len(fb[fid]) - 1)]
-        if runs:
-            last = runs[-1]
-            if exact and last[4] and last[2] == fid and last[0] + last[1] == start and \
-                    last[3] + last[1] == fo:
-                last[1] += end - start
-                continue
-            if not exact and not last[4] and last[2] == fid and last[3] == fo and \
-                    last[0] + last[1] == start:
-                last[1] += end - start
-                continue
-        runs.append([start, end - start, fid, fo, bool(exact)])
+    i = 0
+    for key, group in itertools.groupby(keys):
+        n = len(list(group))
+        fid, off, exact = unit.where[i]
+        offsets = fb[fid]
+        start = ub[i]
+        runs.append([start, ub[i + n] - start, fid,
+                     offsets[min(off, len(offsets) - 1)], bool(exact)])
+        i += n
     return runs
 
 
@@ -2070,10 +2125,19 @@ def error_result(path, data, line, col, message):
             'stats': {'found': 0, 'analysed': 0, 'skipped': []}}
 
 
+def source_encoding(data):
+    """The file's encoding as Python reads it (PEP 263): UTF-8 unless a BOM
+    or a coding comment in the first two lines says otherwise."""
+    head = data.split(b'\n', 2)[:2]
+    if not data.startswith(b'\xef\xbb\xbf') and not any(b'coding' in line for line in head):
+        return 'utf-8'
+    import tokenize  # costs as much as the rest of the reader's imports
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
 def analyse(path, data):
-    import tokenize
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = source_encoding(data)
     except SyntaxError as e:
         return error_result(path, data, 1, 1, 'cannot read the file: %s' % e)
     try:
@@ -2095,7 +2159,7 @@ def analyse(path, data):
         return error_result(path, data, 1, 1, 'cannot parse the file: %s' % e)
     facts = Facts(reader)
     em = Emitter(reader, facts)
-    for node in ast.walk(reader.tree):
+    for node in reader.nodes:
         if isinstance(node, ast.Call):
             ctor = reader.ctor_of(node)
             if ctor:
@@ -2125,29 +2189,107 @@ def analyse(path, data):
     }
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write('usage: cuda_tidy_python.py FILE.py [--stats]\n')
-        return 2
-    path = argv[1]
-    with open(path, 'rb') as f:
-        data = f.read()
-    sys.setrecursionlimit(10000)
+def read_path(path):
+    """The reader's answer for one file, or (None, why) on a defect of the
+    reader: never a silent pass."""
     try:
-        result = analyse(path, data)
-    except Exception as e:  # a defect of the reader, never a silent pass
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as e:
+        return error_result(path, b'', 1, 1, 'cannot read the file: %s' % e.strerror), None
+    try:
+        return analyse(path, data), None
+    except Exception as e:
         import traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
-        sys.stderr.write('internal error: %s: %s (cuda_tidy_python.py:%d)\n'
-                         % (type(e).__name__, e, where.lineno))
+        return None, 'internal error: %s: %s (cuda_tidy_python.py:%d)' % (
+            type(e).__name__, e, where.lineno)
+
+
+try:
+    # The json package compiles its decoder's expressions when imported:
+    # the reader only writes JSON, with the encoder's C string quoting.
+    from _json import encode_basestring_ascii as _json_string
+except ImportError:
+    _json_string = None
+
+
+def to_json(value):
+    """value (dicts, lists, strings, numbers, booleans, None) as ASCII JSON."""
+    if _json_string is None:
+        import json
+        return to_json(value)
+    out = []
+
+    def put(v):
+        if isinstance(v, str):
+            out.append(_json_string(v))
+        elif v is True or v is False:
+            out.append('true' if v else 'false')
+        elif v is None:
+            out.append('null')
+        elif isinstance(v, int):
+            out.append(int.__repr__(v))
+        elif isinstance(v, float):
+            out.append(repr(v) if v == v and v not in (float('inf'), float('-inf')) else 'null')
+        elif isinstance(v, dict):
+            out.append('{')
+            for k, (key, item) in enumerate(v.items()):
+                if k:
+                    out.append(', ')
+                out.append(_json_string(str(key)))
+                out.append(': ')
+                put(item)
+            out.append('}')
+        elif isinstance(v, (list, tuple)):
+            out.append('[')
+            for k, item in enumerate(v):
+                if k:
+                    out.append(', ')
+                put(item)
+            out.append(']')
+        else:
+            raise TypeError('cannot write %s as JSON' % type(v).__name__)
+    put(value)
+    return ''.join(out)
+
+
+def serve(stdin, stdout):
+    """One reader for a whole run (driver/PythonInput.cpp): first a line with
+    the interpreter's own path (later readers of the run start it directly,
+    past launchers such as pyenv's shims), then, for each line naming a
+    file, one line of JSON: the answer, or {"internal": why}."""
+    sys.setrecursionlimit(10000)
+    stdout.write(to_json({'python': sys.executable}).encode() + b'\n')
+    stdout.flush()
+    for line in stdin:
+        path = os.fsdecode(line.rstrip(b'\n'))
+        result, why = read_path(path)
+        out = to_json(result if why is None else {'internal': why})
+        stdout.write(out.encode('utf-8', 'surrogateescape') + b'\n')
+        stdout.flush()
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--serve':
+        return serve(sys.stdin.buffer, sys.stdout.buffer)
+    if len(argv) < 2:
+        sys.stderr.write('usage: cuda_tidy_python.py FILE.py [--stats|--tu] | --serve\n')
+        return 2
+    path = argv[1]
+    sys.setrecursionlimit(10000)
+    result, why = read_path(path)
+    if why is not None:
+        sys.stderr.write(why + '\n')
         return 2
     if '--stats' in argv[2:]:
-        json.dump({'file': path, 'stats': result['stats'], 'errors': result['errors'],
-                   'notes': result['notes']}, sys.stdout)
+        sys.stdout.write(to_json({'file': path, 'stats': result['stats'],
+                                  'errors': result['errors'], 'notes': result['notes']}))
     elif '--tu' in argv[2:]:
         sys.stdout.write(result['tu'])
     else:
-        json.dump(result, sys.stdout)
+        sys.stdout.write(to_json(result))
     sys.stdout.write('\n')
     return 0
 
