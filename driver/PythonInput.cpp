@@ -371,6 +371,7 @@ std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
   if (!R || (!Asked && !R->request(Path, Error)) || !R->answer(Text, Error))
     return "the Python reader failed on '" + Path.str() + "' (" + Error + ")";
   R->Prefetched.clear();
+  ++FilesRead;
   {
     std::lock_guard<std::mutex> Guard(Lock);
     // Later readers start the interpreter itself, past launchers.

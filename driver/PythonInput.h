@@ -84,8 +84,10 @@ public:
   /// the file needs no reader.
   bool prefetch(llvm::StringRef Path);
 
-  /// How many helper processes this run started.
+  /// How many helper processes this run started, and how many files they
+  /// read.
   unsigned started() const { return Started; }
+  unsigned filesRead() const { return FilesRead; }
 
   class Reader;
 
@@ -100,7 +102,7 @@ private:
   std::string Helper;
   std::vector<std::unique_ptr<Reader>> Idle;
   std::unique_ptr<Reader> Pending;
-  std::atomic<unsigned> Started{0};
+  std::atomic<unsigned> Started{0}, FilesRead{0};
 };
 
 /// The commands of \p Inner, with the unit's flags for the unit.
