@@ -67,6 +67,7 @@ enum ExitCode {
   ExitAnalysisError = 2,
   ExitUsageError = 3,
   ExitTorchMissing = 4, ///< a file includes torch's headers; no torch found
+  ExitPythonMissing = 5, ///< a .py file names CUDA; no Python to read it
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
 };
 
@@ -725,7 +726,7 @@ MaybeExit gatherInputs(Session &S) {
     S.Python = cudatidy::findPython(PythonOpt, Why);
     if (S.Python.empty()) {
       error(Why);
-      return ExitUsageError;
+      return ExitPythonMissing;
     }
     exportTorchIncludeForLoadInline(S.Files);
   }
