@@ -1223,8 +1223,8 @@ template <unsigned I, class H, class... T> struct at_<I, H, T...> : at_<I - 1, T
 template <class F, unsigned I> struct param_;
 template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
 template <class F, unsigned I> using param_t = typename param_<F, I>::type;
-struct indexer { long long n; __device__ long long size() const { return n; } };
-template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](const I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } };
+struct indexer { long long n; int ndim; const long long *index_; __device__ long long size() const { return n; } __device__ const long long *get() const { return index_; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ operator T &() const { return data_[0]; } };
 template <class T> struct complex { T re, im; };
 }
 #define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
@@ -1533,6 +1533,9 @@ class Emitter:
             return self.note(call, 'kernel name')
         params = []
         generic = set()
+        code = strip_comments(' '.join(vals[k].text for k in (
+            'operation', 'map_expr', 'reduce_expr', 'post_map_expr', 'identity', 'preamble',
+            'loop_prep', 'after_loop') if k in vals))
         for key in ('in_params', 'out_params'):
             if key not in vals:
                 continue
@@ -1548,20 +1551,39 @@ class Emitter:
                 tname, pname = words
                 ctype = DTYPES.get(canonical_dtype(tname) or '', None)
                 if ctype is None:
-                    # CuPy typedefs the placeholder to each call's dtype
-                    # and compiles one kernel per dtype: analysed as
-                    # float32, the commonest (indexing and barriers do not
-                    # depend on it), unless integer-only operators need
-                    # another.
-                    code = ' '.join(vals[k].text for k in ('operation', 'map_expr', 'reduce_expr',
-                                                           'post_map_expr', 'preamble',
-                                                           'loop_prep', 'after_loop') if k in vals)
-                    if re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', strip_comments(code)):
-                        return self.note(call, 'generic type %r with integer-only operators: '
-                                               'CuPy chooses it at each call' % tname)
                     generic.add(tname)
                     ctype = tname
                 params.append((ctype, pname, raw, key == 'out_params'))
+        # CuPy typedefs each type placeholder to the dtype of each call and
+        # compiles one kernel per dtype. A placeholder whose values are used
+        # as indices compiles only as an integer: int. The others are
+        # analysed as float64 (indexing and barriers do not depend on the
+        # type; a placeholder brace-initialised from a double expression
+        # compiles only as float64), unless integer-only operators or
+        # complex numbers say the kernel is meant for other dtypes.
+        indices = set(re.findall(r'\w+', ' '.join(
+            re.findall(r'\[([^\[\]]*)\]', code) +
+            re.findall(r'\w+\s*\[\s*\w*\s*\]\s*=\s*\{([^{}]*)\}', code))))
+        # Values cast to pointers are addresses: 64-bit integers.
+        addresses = set(re.findall(r'\w+', ' '.join(re.findall(
+            r'reinterpret_cast\s*<[^<>]*\*\s*>\s*\(([^()]*)\)', code))))
+        bound = {}
+        for g in generic:
+            named = [n for c, n, _, _ in params if c == g]
+            bound[g] = 'unsigned long long' if any(n in addresses for n in named) else \
+                'int' if any(n in indices for n in named) else 'double'
+
+        floating = [g for g in sorted(generic) if bound[g] == 'double']
+        if floating and re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', code):
+            return self.note(call, 'generic type %r with integer-only operators: '
+                                   'CuPy chooses it at each call' % floating[0])
+        for g in floating:
+            if constructed_from_two(g, code) or re.search(r'\b(real|imag|conj)\s*\(', code):
+                return self.note(call, 'generic type %r used as a complex number: '
+                                       'CuPy chooses it at each call' % g)
+        if 'thrust::' in code:
+            return self.note(call, "thrust:: types come from CuPy's headers, which "
+                                   "the generated kernel does not include here")
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
         m.namespace = '__ct_m%d' % index
@@ -1578,7 +1600,7 @@ class Emitter:
             b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
         b.syn('namespace %s {\n' % m.namespace, 0, at)
         for g in sorted(generic):
-            b.syn('typedef float %s;\n' % g, 0, at)
+            b.syn('typedef %s %s;\n' % (bound[g], g), 0, at)
         if 'preamble' in vals:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
@@ -1589,6 +1611,15 @@ class Emitter:
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
         b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
+        # A parameter named outside the per-element loop (loop_prep,
+        # after_loop, identity, post_map_expr) is a scalar argument: CuPy
+        # passes scalars by value, visible in the whole kernel.
+        outside = set(re.findall(r'(?<![\w.])(?<!->)([A-Za-z_]\w*)', strip_comments(' '.join(
+            vals[k].text for k in ('loop_prep', 'after_loop', 'identity', 'post_map_expr')
+            if k in vals))))
+        for ctype, pname, raw, out in params:
+            if not raw and not out and pname in outside:
+                b.syn('const %s %s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
         if 'loop_prep' in vals:
             b.add(vals['loop_prep'])
             b.syn(';\n', 0, at)
@@ -1610,6 +1641,9 @@ class Emitter:
                 continue
             b.syn('%s%s &%s = _raw_%s[i];\n' % ('' if out else 'const ', ctype, pname, pname), 0, at)
         if reduction:
+            # _j: the position of the element in the input, which reduction
+            # expressions may name (CuPy's reduction loop variable).
+            b.syn('const long long _j = i; (void)_j;\n', 0, at)
             b.syn('_type_reduce a = _s, b = _type_reduce(', 0, at)
             b.add(vals.get('map_expr', MStr.anchored('0', 0, at)))
             b.syn(');\n_s = _type_reduce(', 0, at)
@@ -1977,6 +2011,23 @@ def strip_int(r, a):
 
 def paren(m, at):
     return join_mstr([MStr.anchored('(', 0, at), m, MStr.anchored(')', 0, at)])
+
+
+def constructed_from_two(type_name, code):
+    """Whether code constructs type_name from two or more values
+    (`T(re, im)`, `T z{re, im}`): a complex number."""
+    for m in re.finditer(r'\b%s\s*(?:\w+\s*)?([({])' % re.escape(type_name), code):
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            c = code[j]
+            if c in '({[':
+                depth += 1
+            elif c in ')}]':
+                depth -= 1
+            elif c == ',' and depth == 1:
+                return True
+            j += 1
+    return False
 
 
 def strip_comments(text):
