@@ -26,6 +26,7 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <limits>
 #include <unistd.h>
 
 extern char **environ;
@@ -379,20 +380,41 @@ std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
       Python = R->Interpreter;
     Idle.push_back(std::move(R));
   }
+  std::string Unit;
+  if (std::string Err = readPythonAnswer(Path, Text, Out, Unit); !Err.empty())
+    return Err;
+  if (Unit.empty() || !Out.Errors.empty())
+    return "";
+  Out.UnitPath = unitPathFor(Path);
+  return writeAtomically(Out.UnitPath, Unit);
+}
+
+/// An offset or length of the reader's answer: a number in [0, 2^31).
+static std::optional<unsigned> offsetIn(const llvm::json::Value &V) {
+  std::optional<int64_t> N = V.getAsInteger();
+  if (!N || *N < 0 || *N > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return static_cast<unsigned>(*N);
+}
+
+std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
+                             PythonUnit &Out, std::string &Unit) {
   llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
   if (!Parsed)
     return "the Python reader's answer is not JSON: " +
            llvm::toString(Parsed.takeError());
-  if (const llvm::json::Object *O = Parsed->getAsObject())
-    if (std::optional<llvm::StringRef> Why = O->getString("internal"))
-      return "the Python reader failed on '" + Path.str() + "': " + Why->str();
-  std::array<uint8_t, 32> Hash =
-      llvm::SHA256::hash(llvm::arrayRefFromStringRef(Text));
-  Out.Digest = llvm::toHex(Hash, true);
-
   const llvm::json::Object *O = Parsed->getAsObject();
   if (!O)
     return "the Python reader's answer is not an object";
+  if (std::optional<llvm::StringRef> Why = O->getString("internal"))
+    return "the Python reader failed on '" + Path.str() + "': " + Why->str();
+  std::array<uint8_t, 32> Hash =
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(Text));
+  Out.Digest = llvm::toHex(Hash, true);
+  Unit = O->getString("tu").value_or("").str();
+  if (Unit.size() > std::numeric_limits<int32_t>::max())
+    return "the Python reader's unit is too large";
+
   if (const llvm::json::Array *Files = O->getArray("files")) {
     Out.Files.clear();
     for (const llvm::json::Value &F : *Files)
@@ -406,7 +428,7 @@ std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
     for (const llvm::json::Value &E : *Errors)
       if (const llvm::json::Array *Pair = E.getAsArray(); Pair && Pair->size() == 2)
         Out.Errors.push_back(pythonError(
-            Path, (*Pair)[0].getAsInteger().value_or(0),
+            Path, offsetIn((*Pair)[0]).value_or(0),
             (*Pair)[1].getAsString().value_or("cannot read the file")));
   if (const llvm::json::Array *Notes = O->getArray("notes"))
     for (const llvm::json::Value &N : *Notes)
@@ -419,28 +441,32 @@ std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
   if (const llvm::json::Array *NoLint = O->getArray("nolint"))
     for (const llvm::json::Value &N : *NoLint)
       if (const llvm::json::Array *Pair = N.getAsArray(); Pair && Pair->size() == 2)
-        Out.NoLint.emplace_back((*Pair)[0].getAsInteger().value_or(0),
+        Out.NoLint.emplace_back(offsetIn((*Pair)[0]).value_or(0),
                                 (*Pair)[1].getAsString().value_or("*").str());
   if (const llvm::json::Array *Map = O->getArray("map"))
     for (const llvm::json::Value &R : *Map) {
+      // Runs in the order of the unit, not overlapping, inside it: the
+      // mapper's binary search relies on it.
       const llvm::json::Array *A = R.getAsArray();
       if (!A || A->size() != 5)
         return "the Python reader's map is malformed";
-      PythonUnit::Run Run;
-      Run.UnitStart = (*A)[0].getAsInteger().value_or(0);
-      Run.Length = (*A)[1].getAsInteger().value_or(0);
-      Run.File = (*A)[2].getAsInteger().value_or(0);
-      Run.FileStart = (*A)[3].getAsInteger().value_or(0);
-      Run.Exact = (*A)[4].getAsBoolean().value_or(false);
-      if (Run.File >= Out.Files.size())
+      std::optional<unsigned> Start = offsetIn((*A)[0]),
+                              Length = offsetIn((*A)[1]),
+                              File = offsetIn((*A)[2]),
+                              FileStart = offsetIn((*A)[3]);
+      std::optional<bool> Exact = (*A)[4].getAsBoolean();
+      if (!Start || !Length || !File || !FileStart || !Exact ||
+          uint64_t(*Start) + *Length > Unit.size() ||
+          uint64_t(*FileStart) + *Length > std::numeric_limits<int32_t>::max())
+        return "the Python reader's map is malformed";
+      if (!Out.Map.empty() &&
+          *Start < Out.Map.back().UnitStart + Out.Map.back().Length)
+        return "the Python reader's map is not in the unit's order";
+      if (*File >= Out.Files.size())
         return "the Python reader's map names an unknown file";
-      Out.Map.push_back(Run);
+      Out.Map.push_back({*Start, *Length, *File, *FileStart, *Exact});
     }
-  llvm::StringRef Unit = O->getString("tu").value_or("");
-  if (Unit.empty() || !Out.Errors.empty())
-    return "";
-  Out.UnitPath = unitPathFor(Path);
-  return writeAtomically(Out.UnitPath, Unit);
+  return "";
 }
 
 std::vector<clang::tooling::CompileCommand>

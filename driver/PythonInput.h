@@ -105,6 +105,13 @@ private:
   std::atomic<unsigned> Started{0}, FilesRead{0};
 };
 
+/// Reads the reader's answer \p Text for \p Path into \p Out (all but the
+/// unit's path) and \p Unit (the unit's text). Returns "" or why the answer
+/// cannot be used; a map is used only when its runs are in the unit's
+/// order, do not overlap and lie inside the unit.
+std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
+                             PythonUnit &Out, std::string &Unit);
+
 /// The commands of \p Inner, with the unit's flags for the unit.
 class PythonUnitDatabase : public clang::tooling::CompilationDatabase {
 public:
