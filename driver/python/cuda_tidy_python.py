@@ -242,6 +242,11 @@ class Prepared:
 
 # --- The reader ------------------------------------------------------------
 
+#: Context managers that expect their body to raise (test code).
+EXPECTED_FAILURE_CONTEXTS = {'raises', 'assertRaises', 'assertRaisesRegex',
+                             'assertRaisesRegexp', 'assert_raises',
+                             'assert_raises_regex'}
+
 #: Where a run of ordinary characters in a literal ends: (quote, f-string).
 LITERAL_STOPS = {(q, f): re.compile('[%s\\\\%s]' % (q, '{}' if f else ''))
                  for q in '\'"' for f in (False, True)}
@@ -313,6 +318,23 @@ class Reader:
         for stmt in self.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[stmt.name] = stmt
+
+    def expects_failure(self, node):
+        """Whether node runs inside `with pytest.raises(...)`,
+        `self.assertRaises(...)` or numpy's `assert_raises(...)`: code whose
+        failure is what its author asks for (a test of the error)."""
+        n = self.parents.get(node)
+        while n is not None:
+            if isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    e = item.context_expr
+                    f = e.func if isinstance(e, ast.Call) else None
+                    name = f.attr if isinstance(f, ast.Attribute) else \
+                        f.id if isinstance(f, ast.Name) else None
+                    if name in EXPECTED_FAILURE_CONTEXTS:
+                        return True
+            n = self.parents.get(n)
+        return False
 
     def scope_of(self, node):
         n = self.parents.get(node)
@@ -1671,7 +1693,7 @@ class Emitter:
     def launches(self):
         r = self.r
         for node in r.nodes:
-            if not isinstance(node, ast.Call):
+            if not isinstance(node, ast.Call) or r.expects_failure(node):
                 continue
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in ('prepared_call', 'prepared_timed_call',
@@ -1694,11 +1716,12 @@ class Emitter:
         for m in r.modules.values():
             if m.index is None or getattr(m, 'generated', False):
                 continue
-            if m.kind == 'raw-kernel' and m.single_name:
+            if m.kind == 'raw-kernel' and m.single_name and not r.expects_failure(m.call):
                 self.emit_lookup(m, m.single_name[0], m.single_name[1])
         for node in r.nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr == 'get_function' and node.args:
+                    node.func.attr == 'get_function' and node.args and \
+                    not r.expects_failure(node):
                 ref = r.eval(node)
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
