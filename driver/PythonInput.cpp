@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <limits>
 #include <unistd.h>
@@ -150,6 +151,27 @@ static std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return "";
 }
 
+/// Whether \p Dir is a folder that only this user owns and can write.
+static bool isPrivateFolder(const std::string &Dir) {
+  struct stat St;
+  return ::lstat(Dir.c_str(), &St) == 0 && S_ISDIR(St.st_mode) &&
+         St.st_uid == ::getuid() && (St.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/// Where the helper's bytecode is kept, or "" (Python's default): only a
+/// folder of this user's that nobody else can write, since Python runs the
+/// bytecode it finds there.
+static std::string privateBytecodeFolder() {
+  std::string Dir = userFolder();
+  std::string Cache = Dir + "/pycache";
+  for (const std::string &D : {Dir, Cache})
+    if (llvm::sys::fs::create_directory(D, /*IgnoreExisting=*/true,
+                                        llvm::sys::fs::perms::owner_all) ||
+        !isPrivateFolder(D))
+      return "";
+  return Cache;
+}
+
 /// A running helper (cuda_tidy_python.py --serve): it answers each line
 /// naming a file (a request) with one line of JSON, in order, over a socket
 /// that is its standard input and output. Its first line says which
@@ -179,20 +201,23 @@ public:
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds) != 0)
       return std::string("cannot create a socket: ") + std::strerror(errno);
     Socket = Fds[0];
-    // The helper's compiled form is kept in the user's folder, so that
-    // read-only installs and PYTHONDONTWRITEBYTECODE do not make every run
-    // compile it again. -S: no site start-up (the reader needs only the
+    // The helper's compiled form is kept in the user's private folder, so
+    // that read-only installs and PYTHONDONTWRITEBYTECODE do not make every
+    // run compile it again. -S: no site start-up (the reader needs only the
     // standard library, and finds CuPy's headers itself). The current
     // folder is not on the path: a user's ast.py must not shadow Python's.
     std::string Args[] = {
         Python,
         "-S",
         "-c",
-        "import sys; sys.path = [sys.argv[1]] + [p for p in sys.path if p]; "
-        "sys.dont_write_bytecode = False; sys.pycache_prefix = sys.argv[2]; "
-        "import cuda_tidy_python as m; sys.exit(m.main(['', '--serve']))",
-        llvm::sys::path::parent_path(Helper).str(),
-        userFolder() + "/pycache"};
+        "import sys\n"
+        "sys.path = [sys.argv[1]] + [p for p in sys.path if p]\n"
+        "if sys.argv[2]:\n"
+        "    sys.dont_write_bytecode = False\n"
+        "    sys.pycache_prefix = sys.argv[2]\n"
+        "import cuda_tidy_python as m\n"
+        "sys.exit(m.main(['', '--serve']))",
+        llvm::sys::path::parent_path(Helper).str(), privateBytecodeFolder()};
     std::vector<char *> Argv;
     for (std::string &A : Args)
       Argv.push_back(A.data());
