@@ -10,7 +10,12 @@ run of each (which builds the precompiled prefix), and prints the medians
 of wall and CPU time (the process and its children: the Python reader is
 counted) and their ratios. On a shared machine, CPU time is the steadier. The Python side includes starting Python and the reader.
 
+--python names the interpreter that reads the .py file (the driver's
+--python; default: what the driver finds, python3 on PATH). A launcher such
+as pyenv's shim costs its own start once per run on top of Python's.
+
 usage: bench/python_vs_cu.py [--kernels 20] [--reps 7] [--cuda-tidy PATH]
+                             [--python PATH] [--files 1]
 """
 import argparse
 import os
@@ -90,25 +95,37 @@ def main():
     ap.add_argument('--reps', type=int, default=7)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument('--cuda-tidy', default=os.path.join(here, 'build', 'bin', 'cuda-tidy'))
+    ap.add_argument('--python', help="the driver's --python")
+    ap.add_argument('--files', type=int, default=1,
+                    help='files of each kind in one run (-j1): the reader is started once a run')
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        py, cu = write(d, opts.kernels)
+        pys, cus = [], []
+        for f in range(opts.files):
+            sub = os.path.join(d, 'f%d' % f)
+            os.mkdir(sub)
+            py, cu = write(sub, opts.kernels)
+            pys.append(py)
+            cus.append(cu)
         base = [opts.cuda_tidy, '--no-cache', '--quiet']
+        py_base = base + (['--python=' + opts.python] if opts.python else [])
         times = {'py': [], 'cu': []}
         cpu = {'py': [], 'cu': []}
         findings = {}
         for rep in range(opts.reps + 1):
-            for key, path in (('py', py), ('cu', cu)):
-                t, c, r = timed(base + [path, '--'] if key == 'cu' else base + [path])
+            for key, paths in (('py', pys), ('cu', cus)):
+                t, c, r = timed(base + ['-j1'] + paths + ['--'] if key == 'cu'
+                                else py_base + ['-j1'] + paths)
                 if r.returncode not in (0, 1):
                     print(r.stdout)
-                    sys.exit('cuda-tidy failed on %s' % path)
+                    sys.exit('cuda-tidy failed on %s' % paths[0])
                 findings[key] = r.stdout.count('warning:')
                 if rep:
                     times[key].append(t)
                     cpu[key].append(c)
         med = {k: (statistics.median(times[k]), statistics.median(cpu[k])) for k in times}
-        print('%d kernels, median of %d runs (--no-cache, warm prefix):' % (opts.kernels, opts.reps))
+        print('%d file(s) of %d kernels, median of %d runs (--no-cache, warm prefix):' % (
+            opts.files, opts.kernels, opts.reps))
         for k in ('cu', 'py'):
             print('  .%s  wall %.3f s  cpu %.3f s  (%d findings)' % (k, med[k][0], med[k][1], findings[k]))
         print('  ratio .py / .cu = %.2f wall, %.2f cpu (target <= 1.2)' % (

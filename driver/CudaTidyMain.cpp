@@ -67,6 +67,7 @@ enum ExitCode {
   ExitAnalysisError = 2,
   ExitUsageError = 3,
   ExitTorchMissing = 4, ///< a file includes torch's headers; no torch found
+  ExitPythonMissing = 5, ///< a .py file names CUDA; no Python to read it
   ExitInterrupted = 130, ///< Ctrl-C, as shells report SIGINT.
 };
 
@@ -443,6 +444,10 @@ struct Session {
   cudatidy::ChangedLines Changed;
   /// The Python that reads .py files, when one may hold CUDA.
   std::string Python;
+  /// Its readers, started early: the first file is read while the driver
+  /// prepares the run.
+  std::unique_ptr<cudatidy::PythonReaderPool> PythonReaders;
+  const char *Argv0 = "";
 };
 
 /// A stage's verdict: an exit code to stop with, or none to go on.
@@ -721,10 +726,17 @@ MaybeExit gatherInputs(Session &S) {
     S.Python = cudatidy::findPython(PythonOpt, Why);
     if (S.Python.empty()) {
       error(Why);
-      return ExitUsageError;
+      return ExitPythonMissing;
     }
-    S.Python = cudatidy::resolvePython(S.Python);
     exportTorchIncludeForLoadInline(S.Files);
+  }
+  if (llvm::any_of(S.Files, cudatidy::isPythonFileName)) {
+    S.PythonReaders = std::make_unique<cudatidy::PythonReaderPool>(
+        S.Python, cudatidy::findPythonHelper(S.Argv0));
+    for (const std::string &F : S.Files)
+      if (PythonCuda && cudatidy::isPythonFileName(F) &&
+          S.PythonReaders->prefetch(F))
+        break;
   }
   bool NeedsToolkit = PythonCuda || llvm::any_of(S.Files, [](const std::string &F) {
     return cudatidy::isCudaFileName(F);
@@ -845,8 +857,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.Verbose = Verbose;
   Settings.Cache = Cache ? &*Cache : nullptr;
   Settings.Prefix = Prefix ? &*Prefix : nullptr;
-  Settings.Python = S.Python;
-  Settings.PythonHelper = cudatidy::findPythonHelper(Argv0);
+  Settings.PythonReaders = S.PythonReaders.get();
   return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
 }
 
@@ -1054,6 +1065,7 @@ int main(int argc, const char **argv) {
   llvm::InitLLVM X(argc, argv);
   keepFreedMemory();
   Session S;
+  S.Argv0 = argv[0];
   if (MaybeExit Exit = parseCommandLine(argc, argv, S))
     return *Exit;
   if (Merge)

@@ -17,7 +17,20 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <limits>
 #include <unistd.h>
+
+extern char **environ;
 
 using namespace clang::tidy;
 
@@ -72,27 +85,6 @@ std::string findPython(llvm::StringRef Option, std::string &Error) {
   return "";
 }
 
-std::string resolvePython(llvm::StringRef Python) {
-  // Launchers such as pyenv's shims cost more than Python's own start-up:
-  // ask the interpreter where it is, once a run.
-  llvm::SmallString<128> Out;
-  if (llvm::sys::fs::createTemporaryFile("cuda-tidy-python", "txt", Out))
-    return Python.str();
-  llvm::FileRemover Remove(Out);
-  std::optional<llvm::StringRef> Redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(Out), llvm::StringRef("")};
-  llvm::StringRef Args[] = {Python, "-S", "-c",
-                            "import sys; print(sys.executable)"};
-  if (llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
-                                /*SecondsToWait=*/60) != 0)
-    return Python.str();
-  auto Text = llvm::MemoryBuffer::getFile(Out);
-  if (!Text)
-    return Python.str();
-  std::string Exe = (*Text)->getBuffer().trim().str();
-  return !Exe.empty() && llvm::sys::fs::can_execute(Exe) ? Exe : Python.str();
-}
-
 std::string findPythonHelper(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(
       Argv0, reinterpret_cast<void *>(&findPythonHelper));
@@ -115,10 +107,15 @@ static ClangTidyError pythonError(llvm::StringRef File, unsigned Offset,
 
 /// Where the generated units are written: one folder per user, a stable
 /// name per Python file (the result cache keys on it).
-static std::string unitPathFor(llvm::StringRef Path) {
+static std::string userFolder() {
   llvm::SmallString<256> Dir;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Dir);
   llvm::sys::path::append(Dir, "cuda-tidy-python-" + std::to_string(::getuid()));
+  return std::string(Dir);
+}
+
+static std::string unitPathFor(llvm::StringRef Path) {
+  llvm::SmallString<256> Dir(userFolder());
   std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(Path));
   std::string Name = llvm::toHex(llvm::ArrayRef<uint8_t>(Hash).take_front(8), true);
   llvm::sys::path::append(Dir, Name);
@@ -154,8 +151,229 @@ static std::string writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   return "";
 }
 
-std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
-                           llvm::StringRef Helper, PythonUnit &Out) {
+/// Whether \p Dir is a folder that only this user owns and can write.
+static bool isPrivateFolder(const std::string &Dir) {
+  struct stat St;
+  return ::lstat(Dir.c_str(), &St) == 0 && S_ISDIR(St.st_mode) &&
+         St.st_uid == ::getuid() && (St.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/// Where the helper's bytecode is kept, or "" (Python's default): only a
+/// folder of this user's that nobody else can write, since Python runs the
+/// bytecode it finds there.
+static std::string privateBytecodeFolder() {
+  std::string Dir = userFolder();
+  std::string Cache = Dir + "/pycache";
+  for (const std::string &D : {Dir, Cache})
+    if (llvm::sys::fs::create_directory(D, /*IgnoreExisting=*/true,
+                                        llvm::sys::fs::perms::owner_all) ||
+        !isPrivateFolder(D))
+      return "";
+  return Cache;
+}
+
+/// A running helper (cuda_tidy_python.py --serve): it answers each line
+/// naming a file (a request) with one line of JSON, in order, over a socket
+/// that is its standard input and output. Its first line says which
+/// interpreter it is.
+class PythonReaderPool::Reader {
+public:
+  ~Reader() {
+    if (Socket >= 0)
+      ::close(Socket); // the helper reads the end of its input and exits
+    if (Pid > 0) {
+      if (Hung)
+        ::kill(Pid, SIGKILL);
+      int Status;
+      while (::waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
+        ;
+    }
+    if (!StderrPath.empty())
+      llvm::sys::fs::remove(StderrPath);
+  }
+
+  /// Starts \p Python on the helper, without waiting for it; "" or why not.
+  std::string start(const std::string &Python, llvm::StringRef Helper) {
+    if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+            "cuda-tidy-py", "err", StderrPath))
+      return "cannot create a temporary file: " + EC.message();
+    int Fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds) != 0)
+      return std::string("cannot create a socket: ") + std::strerror(errno);
+    Socket = Fds[0];
+    // The helper's compiled form is kept in the user's private folder, so
+    // that read-only installs and PYTHONDONTWRITEBYTECODE do not make every
+    // run compile it again. -S: no site start-up (the reader needs only the
+    // standard library, and finds CuPy's headers itself). The current
+    // folder is not on the path: a user's ast.py must not shadow Python's.
+    std::string Args[] = {
+        Python,
+        "-S",
+        "-c",
+        "import sys\n"
+        "sys.path = [sys.argv[1]] + [p for p in sys.path if p]\n"
+        "if sys.argv[2]:\n"
+        "    sys.dont_write_bytecode = False\n"
+        "    sys.pycache_prefix = sys.argv[2]\n"
+        "import cuda_tidy_python as m\n"
+        "sys.exit(m.main(['', '--serve']))",
+        llvm::sys::path::parent_path(Helper).str(), privateBytecodeFolder()};
+    std::vector<char *> Argv;
+    for (std::string &A : Args)
+      Argv.push_back(A.data());
+    Argv.push_back(nullptr);
+    posix_spawn_file_actions_t Actions;
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawn_file_actions_adddup2(&Actions, Fds[1], 0);
+    posix_spawn_file_actions_adddup2(&Actions, Fds[1], 1);
+    posix_spawn_file_actions_addopen(&Actions, 2, StderrPath.c_str(),
+                                     O_WRONLY | O_TRUNC, 0600);
+    int RC = ::posix_spawn(&Pid, Python.c_str(), &Actions, nullptr,
+                           Argv.data(), environ);
+    posix_spawn_file_actions_destroy(&Actions);
+    ::close(Fds[1]);
+    if (RC != 0) {
+      Pid = 0;
+      return "cannot run '" + Python + "': " + std::strerror(RC);
+    }
+    return "";
+  }
+
+  /// Sends a request for \p Path; false and \p Error when it cannot.
+  bool request(llvm::StringRef Path, std::string &Error) {
+    if (Path.contains('\n')) {
+      Error = "a file name with a line break cannot be given to the Python "
+              "reader";
+      return false;
+    }
+    std::string Line = (Path + "\n").str();
+    for (size_t Done = 0; Done < Line.size();) {
+      ssize_t N = ::send(Socket, Line.data() + Done, Line.size() - Done,
+                         MSG_NOSIGNAL);
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0) {
+        Error = "the Python reader stopped" + stderrText();
+        return false;
+      }
+      Done += N;
+    }
+    return true;
+  }
+
+  /// The answer to the oldest request; false and \p Error when none comes.
+  bool answer(std::string &Answer, std::string &Error) {
+    if (Interpreter.empty()) {
+      std::string Hello;
+      if (!line(Hello, Error))
+        return false;
+      llvm::Expected<llvm::json::Value> V = llvm::json::parse(Hello);
+      const llvm::json::Object *O = V ? V->getAsObject() : nullptr;
+      if (!V)
+        llvm::consumeError(V.takeError());
+      std::optional<llvm::StringRef> Exe = O ? O->getString("python") : std::nullopt;
+      if (!Exe || Exe->empty()) {
+        Error = "the Python reader did not start: " + Hello + stderrText();
+        return false;
+      }
+      Interpreter = Exe->str();
+    }
+    return line(Answer, Error);
+  }
+
+  /// sys.executable of the helper's interpreter, once it answered.
+  std::string Interpreter;
+  /// The request sent before anyone asked for it (PythonReaderPool::prefetch).
+  std::string Prefetched;
+
+private:
+  /// Reads one line of the helper's output, within 300 s.
+  bool line(std::string &Line, std::string &Error) {
+    auto Deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(300);
+    for (;;) {
+      size_t End = Buffer.find('\n');
+      if (End != std::string::npos) {
+        Line = Buffer.substr(0, End);
+        Buffer.erase(0, End + 1);
+        return true;
+      }
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      Deadline - std::chrono::steady_clock::now())
+                      .count();
+      pollfd P{Socket, POLLIN, 0};
+      int Ready = Left > 0 ? ::poll(&P, 1, static_cast<int>(Left)) : 0;
+      if (Ready < 0 && errno == EINTR)
+        continue;
+      if (Ready == 0) {
+        Hung = true;
+        Error = "the Python reader gave no answer in 300 s";
+        return false;
+      }
+      char Chunk[65536];
+      ssize_t N = Ready > 0 ? ::read(Socket, Chunk, sizeof(Chunk)) : -1;
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0) {
+        Error = "the Python reader stopped" + stderrText();
+        return false;
+      }
+      Buffer.append(Chunk, N);
+    }
+  }
+
+  std::string stderrText() const {
+    auto Text = llvm::MemoryBuffer::getFile(StderrPath);
+    std::string Why = Text ? (*Text)->getBuffer().trim().str() : "";
+    return Why.empty() ? "" : ": " + Why;
+  }
+
+  pid_t Pid = 0;
+  int Socket = -1;
+  bool Hung = false;
+  llvm::SmallString<128> StderrPath;
+  std::string Buffer;
+};
+
+PythonReaderPool::PythonReaderPool(std::string Python, std::string Helper)
+    : Python(std::move(Python)), Helper(std::move(Helper)) {}
+
+PythonReaderPool::~PythonReaderPool() = default;
+
+std::unique_ptr<PythonReaderPool::Reader>
+PythonReaderPool::take(llvm::StringRef Path, std::string &Error) {
+  std::string Interpreter;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (Pending && Pending->Prefetched == Path)
+      return std::move(Pending);
+    if (!Idle.empty()) {
+      std::unique_ptr<Reader> R = std::move(Idle.back());
+      Idle.pop_back();
+      return R;
+    }
+    Interpreter = Python;
+  }
+  auto R = std::make_unique<Reader>();
+  ++Started;
+  Error = R->start(Interpreter, Helper);
+  return Error.empty() ? std::move(R) : nullptr;
+}
+
+bool PythonReaderPool::prefetch(llvm::StringRef Path) {
+  if (Helper.empty() || !mayHoldCuda(Path))
+    return false;
+  std::string Error;
+  std::unique_ptr<Reader> R = take(Path, Error);
+  if (!R || !R->request(Path, Error))
+    return true; // read() starts another and reports why
+  R->Prefetched = Path.str();
+  std::lock_guard<std::mutex> Guard(Lock);
+  Pending = std::move(R);
+  return true;
+}
+
+std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
   Out = PythonUnit();
   Out.Files.push_back(Path.str());
   uint64_t Size = 0;
@@ -173,47 +391,55 @@ std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
     return "the Python reader (share/cuda-tidy/python/cuda_tidy_python.py) is "
            "not installed beside cuda-tidy";
 
-  llvm::SmallString<128> Stdout, Stderr;
-  llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "json", Stdout);
-  llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "err", Stderr);
-  llvm::FileRemover RemoveOut(Stdout), RemoveErr(Stderr);
-  std::optional<llvm::StringRef> Redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(Stdout), llvm::StringRef(Stderr)};
-  std::string ErrMsg;
-  // Imported rather than run as a script, so that Python keeps its compiled
-  // form beside it; -S: no site start-up (the reader needs only the
-  // standard library, and finds CuPy's headers itself when a kernel needs
-  // them).
-  llvm::StringRef Dir = llvm::sys::path::parent_path(Helper);
-  llvm::StringRef Args[] = {
-      Python, "-S", "-c",
-      "import sys; sys.path.insert(0, sys.argv[1]); "
-      "import cuda_tidy_python as m; sys.exit(m.main(sys.argv[1:]))",
-      Dir, Path};
-  int RC = llvm::sys::ExecuteAndWait(Python, Args, std::nullopt, Redirects,
-                                     /*SecondsToWait=*/300, /*Memory=*/0,
-                                     &ErrMsg);
-  auto ErrText = llvm::MemoryBuffer::getFile(Stderr);
-  std::string Why = ErrText ? (*ErrText)->getBuffer().trim().str() : "";
-  if (RC != 0)
-    return "the Python reader failed on '" + Path.str() + "' (" +
-           (ErrMsg.empty() ? "exit " + std::to_string(RC) : ErrMsg) + ")" +
-           (Why.empty() ? "" : ": " + Why);
-  auto Text = llvm::MemoryBuffer::getFile(Stdout);
-  if (!Text)
-    return "cannot read the Python reader's answer";
-  llvm::Expected<llvm::json::Value> Parsed =
-      llvm::json::parse((*Text)->getBuffer());
+  std::string Error, Text;
+  std::unique_ptr<Reader> R = take(Path, Error);
+  bool Asked = R && !R->Prefetched.empty();
+  if (!R || (!Asked && !R->request(Path, Error)) || !R->answer(Text, Error))
+    return "the Python reader failed on '" + Path.str() + "' (" + Error + ")";
+  R->Prefetched.clear();
+  ++FilesRead;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    // Later readers start the interpreter itself, past launchers.
+    if (llvm::sys::fs::can_execute(R->Interpreter))
+      Python = R->Interpreter;
+    Idle.push_back(std::move(R));
+  }
+  std::string Unit;
+  if (std::string Err = readPythonAnswer(Path, Text, Out, Unit); !Err.empty())
+    return Err;
+  if (Unit.empty() || !Out.Errors.empty())
+    return "";
+  Out.UnitPath = unitPathFor(Path);
+  return writeAtomically(Out.UnitPath, Unit);
+}
+
+/// An offset or length of the reader's answer: a number in [0, 2^31).
+static std::optional<unsigned> offsetIn(const llvm::json::Value &V) {
+  std::optional<int64_t> N = V.getAsInteger();
+  if (!N || *N < 0 || *N > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return static_cast<unsigned>(*N);
+}
+
+std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
+                             PythonUnit &Out, std::string &Unit) {
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Text);
   if (!Parsed)
     return "the Python reader's answer is not JSON: " +
            llvm::toString(Parsed.takeError());
-  std::array<uint8_t, 32> Hash =
-      llvm::SHA256::hash(llvm::arrayRefFromStringRef((*Text)->getBuffer()));
-  Out.Digest = llvm::toHex(Hash, true);
-
   const llvm::json::Object *O = Parsed->getAsObject();
   if (!O)
     return "the Python reader's answer is not an object";
+  if (std::optional<llvm::StringRef> Why = O->getString("internal"))
+    return "the Python reader failed on '" + Path.str() + "': " + Why->str();
+  std::array<uint8_t, 32> Hash =
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(Text));
+  Out.Digest = llvm::toHex(Hash, true);
+  Unit = O->getString("tu").value_or("").str();
+  if (Unit.size() > std::numeric_limits<int32_t>::max())
+    return "the Python reader's unit is too large";
+
   if (const llvm::json::Array *Files = O->getArray("files")) {
     Out.Files.clear();
     for (const llvm::json::Value &F : *Files)
@@ -227,7 +453,7 @@ std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
     for (const llvm::json::Value &E : *Errors)
       if (const llvm::json::Array *Pair = E.getAsArray(); Pair && Pair->size() == 2)
         Out.Errors.push_back(pythonError(
-            Path, (*Pair)[0].getAsInteger().value_or(0),
+            Path, offsetIn((*Pair)[0]).value_or(0),
             (*Pair)[1].getAsString().value_or("cannot read the file")));
   if (const llvm::json::Array *Notes = O->getArray("notes"))
     for (const llvm::json::Value &N : *Notes)
@@ -240,28 +466,32 @@ std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
   if (const llvm::json::Array *NoLint = O->getArray("nolint"))
     for (const llvm::json::Value &N : *NoLint)
       if (const llvm::json::Array *Pair = N.getAsArray(); Pair && Pair->size() == 2)
-        Out.NoLint.emplace_back((*Pair)[0].getAsInteger().value_or(0),
+        Out.NoLint.emplace_back(offsetIn((*Pair)[0]).value_or(0),
                                 (*Pair)[1].getAsString().value_or("*").str());
   if (const llvm::json::Array *Map = O->getArray("map"))
     for (const llvm::json::Value &R : *Map) {
+      // Runs in the order of the unit, not overlapping, inside it: the
+      // mapper's binary search relies on it.
       const llvm::json::Array *A = R.getAsArray();
       if (!A || A->size() != 5)
         return "the Python reader's map is malformed";
-      PythonUnit::Run Run;
-      Run.UnitStart = (*A)[0].getAsInteger().value_or(0);
-      Run.Length = (*A)[1].getAsInteger().value_or(0);
-      Run.File = (*A)[2].getAsInteger().value_or(0);
-      Run.FileStart = (*A)[3].getAsInteger().value_or(0);
-      Run.Exact = (*A)[4].getAsBoolean().value_or(false);
-      if (Run.File >= Out.Files.size())
+      std::optional<unsigned> Start = offsetIn((*A)[0]),
+                              Length = offsetIn((*A)[1]),
+                              File = offsetIn((*A)[2]),
+                              FileStart = offsetIn((*A)[3]);
+      std::optional<bool> Exact = (*A)[4].getAsBoolean();
+      if (!Start || !Length || !File || !FileStart || !Exact ||
+          uint64_t(*Start) + *Length > Unit.size() ||
+          uint64_t(*FileStart) + *Length > std::numeric_limits<int32_t>::max())
+        return "the Python reader's map is malformed";
+      if (!Out.Map.empty() &&
+          *Start < Out.Map.back().UnitStart + Out.Map.back().Length)
+        return "the Python reader's map is not in the unit's order";
+      if (*File >= Out.Files.size())
         return "the Python reader's map names an unknown file";
-      Out.Map.push_back(Run);
+      Out.Map.push_back({*Start, *Length, *File, *FileStart, *Exact});
     }
-  llvm::StringRef Unit = O->getString("tu").value_or("");
-  if (Unit.empty() || !Out.Errors.empty())
-    return "";
-  Out.UnitPath = unitPathFor(Path);
-  return writeAtomically(Out.UnitPath, Unit);
+  return "";
 }
 
 std::vector<clang::tooling::CompileCommand>

@@ -14,6 +14,9 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <atomic>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -30,10 +33,6 @@ bool mayHoldCuda(llvm::StringRef Path);
 /// The Python that runs the helper: \p Option (--python), else
 /// $CUDA_TIDY_PYTHON, else python3 on PATH. "" and \p Error when none runs.
 std::string findPython(llvm::StringRef Option, std::string &Error);
-
-/// The interpreter \p Python runs (sys.executable), past launchers such as
-/// pyenv's shims; \p Python itself when it cannot say.
-std::string resolvePython(llvm::StringRef Python);
 
 /// The helper script shipped beside the executable
 /// (<prefix>/share/cuda-tidy/python/cuda_tidy_python.py); "" if missing.
@@ -64,10 +63,54 @@ struct PythonUnit {
   std::string Digest;
 };
 
-/// Runs the helper on \p Path and writes the unit under \p WorkDir.
-/// Returns "" or why the helper could not be run (an internal error).
-std::string readPythonFile(llvm::StringRef Path, llvm::StringRef Python,
-                           llvm::StringRef Helper, PythonUnit &Out);
+/// The Python readers of one run. A reader is one helper process that
+/// serves every file its worker asks for, so that starting Python,
+/// importing the helper and resolving launchers (pyenv's shims) is paid
+/// once per worker and run, not once per file. At most one reader per
+/// worker that reads Python files; idle readers are shared.
+class PythonReaderPool {
+public:
+  PythonReaderPool(std::string Python, std::string Helper);
+  ~PythonReaderPool();
+  PythonReaderPool(const PythonReaderPool &) = delete;
+  PythonReaderPool &operator=(const PythonReaderPool &) = delete;
+
+  /// Reads \p Path and writes its unit. Returns "" or why the helper could
+  /// not be run (an internal error).
+  std::string read(llvm::StringRef Path, PythonUnit &Out);
+
+  /// Starts a reader on \p Path at once, so that Python reads it while
+  /// the driver prepares the run; read(Path) takes its answer. False when
+  /// the file needs no reader.
+  bool prefetch(llvm::StringRef Path);
+
+  /// How many helper processes this run started, and how many files they
+  /// read.
+  unsigned started() const { return Started; }
+  unsigned filesRead() const { return FilesRead; }
+
+  class Reader;
+
+private:
+  /// The reader that prefetched \p Path, an idle one, or a new one.
+  std::unique_ptr<Reader> take(llvm::StringRef Path, std::string &Error);
+
+  std::mutex Lock;
+  /// The interpreter the first reader said it is (sys.executable): later
+  /// readers start it directly.
+  std::string Python;
+  std::string Helper;
+  std::vector<std::unique_ptr<Reader>> Idle;
+  std::unique_ptr<Reader> Pending;
+  std::atomic<unsigned> Started{0}, FilesRead{0};
+};
+
+/// Reads the reader's answer \p Text for \p Path into \p Out (all but the
+/// unit's path) and \p Unit (the unit's text). Returns "" or why the answer
+/// cannot be used; a map is used only when its runs are in the unit's
+/// order, do not overlap and lie inside the unit.
+std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
+                             PythonUnit &Out, std::string &Unit);
 
 /// The commands of \p Inner, with the unit's flags for the unit.
 class PythonUnitDatabase : public clang::tooling::CompilationDatabase {

@@ -310,7 +310,8 @@ void Runner::analyse(size_t I) {
 void Runner::analysePython(size_t I) {
   PythonUnit Unit;
   std::string Err =
-      readPythonFile(Files[I], Settings.Python, Settings.PythonHelper, Unit);
+      Settings.PythonReaders ? Settings.PythonReaders->read(Files[I], Unit)
+                             : "no Python reader was set up for the run";
   for (const std::string &N : Unit.Notes)
     note(N);
   if (!Err.empty()) {
@@ -427,6 +428,14 @@ RunResults Runner::run() {
                  << Settings.Prefix->builds() << " built in "
                  << llvm::format("%.2f", Settings.Prefix->buildSeconds())
                  << " s\n";
+  if (Settings.PythonReaders && Settings.PythonReaders->started() &&
+      Settings.Verbose)
+    llvm::errs() << "cuda-tidy: note: " << Settings.PythonReaders->filesRead()
+                 << " Python files read by "
+                 << Settings.PythonReaders->started()
+                 << (Settings.PythonReaders->started() == 1
+                         ? " Python reader process\n"
+                         : " Python reader processes\n");
   for (size_t I = 0; I < Files.size(); ++I) {
     if (Crashed[I])
       Results.Crashes.push_back({Files[I], CrashedCheck[I]});

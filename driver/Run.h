@@ -25,6 +25,8 @@
 
 namespace cudatidy {
 
+class PythonReaderPool;
+
 struct RunSettings {
   /// Makes the options provider of one file, on that file's file system.
   std::function<std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>(
@@ -37,9 +39,9 @@ struct RunSettings {
   ResultCache *Cache = nullptr;
   /// The precompiled CUDA prefix (PrefixCache.h); null: files parse it.
   PrefixCache *Prefix = nullptr;
-  /// The Python interpreter and the helper that read .py files
-  /// (PythonInput.h); empty when no .py file is analysed.
-  std::string Python, PythonHelper;
+  /// The readers of .py files (PythonInput.h); null when no .py file may
+  /// hold CUDA.
+  PythonReaderPool *PythonReaders = nullptr;
 };
 
 struct RunResults {

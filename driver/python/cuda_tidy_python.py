@@ -13,17 +13,56 @@ Nothing is guessed: a source whose text is not known in the file (a hole
 that is not a constant of the module, a function parameter) is skipped and
 named in "notes".
 
-Usage: cuda_tidy_python.py FILE.py [--stats]
+Usage: cuda_tidy_python.py FILE.py [--stats|--tu]   one file, JSON on stdout
+       cuda_tidy_python.py --serve   files named on stdin, one per line;
+                                     one line of JSON each (see serve())
 Exit codes: 0 (JSON written, possibly with "errors"), 2 internal error.
 """
 
-import ast
 import io
-import json
+import itertools
 import keyword
 import os
 import re
 import sys
+
+# CPython's parser and node classes. The ast module adds only helpers, and
+# importing it costs as much as all the reader's other imports: the three
+# the reader needs are below.
+try:
+    import _ast as ast
+except ImportError:  # an implementation without it
+    import ast
+
+
+def parse_python(source, path):
+    return compile(source, path, 'exec', ast.PyCF_ONLY_AST)
+
+
+def iter_child_nodes(node):
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
+def walk(node):
+    """Every node under node, breadth first (as ast.walk)."""
+    nodes = [node]
+    for n in nodes:
+        nodes.extend(iter_child_nodes(n))
+    return nodes
+
+
+def copy_location(new, old):
+    for attr in ('lineno', 'col_offset', 'end_lineno', 'end_col_offset'):
+        if hasattr(old, attr):
+            setattr(new, attr, getattr(old, attr))
+    return new
 
 
 # --- The Python-side API model -------------------------------------------
@@ -203,6 +242,16 @@ class Prepared:
 
 # --- The reader ------------------------------------------------------------
 
+#: Context managers that expect their body to raise (test code).
+EXPECTED_FAILURE_CONTEXTS = {'raises', 'assertRaises', 'assertRaisesRegex',
+                             'assertRaisesRegexp', 'assert_raises',
+                             'assert_raises_regex'}
+
+#: Where a run of ordinary characters in a literal ends: (quote, f-string).
+LITERAL_STOPS = {(q, f): re.compile('[%s\\\\%s]' % (q, '{}' if f else ''))
+                 for q in '\'"' for f in (False, True)}
+
+
 class Reader:
     def __init__(self, path, source):
         self.path = os.path.abspath(path)
@@ -210,16 +259,17 @@ class Reader:
         self.source = source
         self.files = [self.path]
         self.file_texts = {0: source}
-        self.line_starts = [0]
-        for i, ch in enumerate(source):
-            if ch == '\n':
-                self.line_starts.append(i + 1)
         self.lines_bytes = source.split('\n')
-        self.tree = ast.parse(source, filename=path)
+        self.line_starts = [0]
+        self.line_starts.extend(itertools.accumulate(len(line) + 1 for line in self.lines_bytes[:-1]))
+        self.tree = parse_python(source, path)
+        # Every node once, in ast.walk's order, and its parent.
+        self.nodes = [self.tree]
         self.parents = {}
-        for node in ast.walk(self.tree):
-            for child in ast.iter_child_nodes(node):
+        for node in self.nodes:
+            for child in iter_child_nodes(node):
                 self.parents[child] = node
+                self.nodes.append(child)
         self.aliases = {}
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
         self.functions = {}  # module-level function name -> FunctionDef
@@ -254,7 +304,7 @@ class Reader:
 
     # scopes and names
     def _collect(self):
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
@@ -268,6 +318,23 @@ class Reader:
         for stmt in self.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[stmt.name] = stmt
+
+    def expects_failure(self, node):
+        """Whether node runs inside `with pytest.raises(...)`,
+        `self.assertRaises(...)` or numpy's `assert_raises(...)`: code whose
+        failure is what its author asks for (a test of the error)."""
+        n = self.parents.get(node)
+        while n is not None:
+            if isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    e = item.context_expr
+                    f = e.func if isinstance(e, ast.Call) else None
+                    name = f.attr if isinstance(f, ast.Attribute) else \
+                        f.id if isinstance(f, ast.Name) else None
+                    if name in EXPECTED_FAILURE_CONTEXTS:
+                        return True
+            n = self.parents.get(n)
+        return False
 
     def scope_of(self, node):
         n = self.parents.get(node)
@@ -296,7 +363,7 @@ class Reader:
             table.setdefault(name, []).append((stmt, value, id(stmt) in top))
 
         def visit(n):
-            for child in ast.iter_child_nodes(n):
+            for child in iter_child_nodes(n):
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
                                       ast.Lambda, ast.ClassDef)):
                     if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -318,7 +385,7 @@ class Reader:
                                         ast.GeneratorExp)):
                     continue  # its variables are its own
                 elif isinstance(child, (ast.For, ast.AsyncFor)):
-                    for e in ast.walk(child.target):
+                    for e in walk(child.target):
                         if isinstance(e, ast.Name):
                             add(e.id, child, None)
                 elif isinstance(child, ast.withitem) and child.optional_vars is not None:
@@ -443,6 +510,8 @@ class Reader:
             quote = m.group(2)
             i = m.end()
             raw, fmt = 'r' in prefix, 'f' in prefix
+            specials = quote[0] + '\\' + ('{}' if fmt else '')
+            stop = LITERAL_STOPS[quote[0], fmt]
             chars, where = [], []
             while True:
                 if i >= end + 1 and not text.startswith(quote, i):
@@ -451,6 +520,14 @@ class Reader:
                     i += len(quote)
                     break
                 c = text[i]
+                if c not in specials:
+                    # A run of ordinary characters, byte for byte the file's.
+                    m = stop.search(text, i, end + 1)
+                    j = m.start() if m else min(end + 1, len(text))
+                    chars.append(text[i:j])
+                    where.extend(zip(itertools.repeat(0), range(i, j), itertools.repeat(True)))
+                    i = j
+                    continue
                 if fmt and c in '{}':
                     if text.startswith(c * 2, i):
                         chars.append(c)
@@ -818,7 +895,7 @@ class Reader:
                 return Unknown('conversion')
             d = self.eval(func, depth + 1)
             if isinstance(d, tuple) and d and d[0] == 'function' and not call.args and not call.keywords:
-                returns = [n for n in ast.walk(d[1]) if isinstance(n, ast.Return)]
+                returns = [n for n in walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
         return Unknown('call')
@@ -1168,8 +1245,8 @@ template <unsigned I, class H, class... T> struct at_<I, H, T...> : at_<I - 1, T
 template <class F, unsigned I> struct param_;
 template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
 template <class F, unsigned I> using param_t = typename param_<F, I>::type;
-struct indexer { long long n; __device__ long long size() const { return n; } };
-template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](const I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } };
+struct indexer { long long n; int ndim; const long long *index_; __device__ long long size() const { return n; } __device__ const long long *get() const { return index_; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ operator T &() const { return data_[0]; } };
 template <class T> struct complex { T re, im; };
 }
 #define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
@@ -1478,6 +1555,9 @@ class Emitter:
             return self.note(call, 'kernel name')
         params = []
         generic = set()
+        code = strip_comments(' '.join(vals[k].text for k in (
+            'operation', 'map_expr', 'reduce_expr', 'post_map_expr', 'identity', 'preamble',
+            'loop_prep', 'after_loop') if k in vals))
         for key in ('in_params', 'out_params'):
             if key not in vals:
                 continue
@@ -1493,20 +1573,39 @@ class Emitter:
                 tname, pname = words
                 ctype = DTYPES.get(canonical_dtype(tname) or '', None)
                 if ctype is None:
-                    # CuPy typedefs the placeholder to each call's dtype
-                    # and compiles one kernel per dtype: analysed as
-                    # float32, the commonest (indexing and barriers do not
-                    # depend on it), unless integer-only operators need
-                    # another.
-                    code = ' '.join(vals[k].text for k in ('operation', 'map_expr', 'reduce_expr',
-                                                           'post_map_expr', 'preamble',
-                                                           'loop_prep', 'after_loop') if k in vals)
-                    if re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', strip_comments(code)):
-                        return self.note(call, 'generic type %r with integer-only operators: '
-                                               'CuPy chooses it at each call' % tname)
                     generic.add(tname)
                     ctype = tname
                 params.append((ctype, pname, raw, key == 'out_params'))
+        # CuPy typedefs each type placeholder to the dtype of each call and
+        # compiles one kernel per dtype. A placeholder whose values are used
+        # as indices compiles only as an integer: int. The others are
+        # analysed as float64 (indexing and barriers do not depend on the
+        # type; a placeholder brace-initialised from a double expression
+        # compiles only as float64), unless integer-only operators or
+        # complex numbers say the kernel is meant for other dtypes.
+        indices = set(re.findall(r'\w+', ' '.join(
+            re.findall(r'\[([^\[\]]*)\]', code) +
+            re.findall(r'\w+\s*\[\s*\w*\s*\]\s*=\s*\{([^{}]*)\}', code))))
+        # Values cast to pointers are addresses: 64-bit integers.
+        addresses = set(re.findall(r'\w+', ' '.join(re.findall(
+            r'reinterpret_cast\s*<[^<>]*\*\s*>\s*\(([^()]*)\)', code))))
+        bound = {}
+        for g in generic:
+            named = [n for c, n, _, _ in params if c == g]
+            bound[g] = 'unsigned long long' if any(n in addresses for n in named) else \
+                'int' if any(n in indices for n in named) else 'double'
+
+        floating = [g for g in sorted(generic) if bound[g] == 'double']
+        if floating and re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', code):
+            return self.note(call, 'generic type %r with integer-only operators: '
+                                   'CuPy chooses it at each call' % floating[0])
+        for g in floating:
+            if constructed_from_two(g, code) or re.search(r'\b(real|imag|conj)\s*\(', code):
+                return self.note(call, 'generic type %r used as a complex number: '
+                                       'CuPy chooses it at each call' % g)
+        if 'thrust::' in code:
+            return self.note(call, "thrust:: types come from CuPy's headers, which "
+                                   "the generated kernel does not include here")
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
         m.namespace = '__ct_m%d' % index
@@ -1523,7 +1622,7 @@ class Emitter:
             b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
         b.syn('namespace %s {\n' % m.namespace, 0, at)
         for g in sorted(generic):
-            b.syn('typedef float %s;\n' % g, 0, at)
+            b.syn('typedef %s %s;\n' % (bound[g], g), 0, at)
         if 'preamble' in vals:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
@@ -1534,6 +1633,15 @@ class Emitter:
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
         b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
+        # A parameter named outside the per-element loop (loop_prep,
+        # after_loop, identity, post_map_expr) is a scalar argument: CuPy
+        # passes scalars by value, visible in the whole kernel.
+        outside = set(re.findall(r'(?<![\w.])(?<!->)([A-Za-z_]\w*)', strip_comments(' '.join(
+            vals[k].text for k in ('loop_prep', 'after_loop', 'identity', 'post_map_expr')
+            if k in vals))))
+        for ctype, pname, raw, out in params:
+            if not raw and not out and pname in outside:
+                b.syn('const %s %s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
         if 'loop_prep' in vals:
             b.add(vals['loop_prep'])
             b.syn(';\n', 0, at)
@@ -1555,6 +1663,9 @@ class Emitter:
                 continue
             b.syn('%s%s &%s = _raw_%s[i];\n' % ('' if out else 'const ', ctype, pname, pname), 0, at)
         if reduction:
+            # _j: the position of the element in the input, which reduction
+            # expressions may name (CuPy's reduction loop variable).
+            b.syn('const long long _j = i; (void)_j;\n', 0, at)
             b.syn('_type_reduce a = _s, b = _type_reduce(', 0, at)
             b.add(vals.get('map_expr', MStr.anchored('0', 0, at)))
             b.syn(');\n_s = _type_reduce(', 0, at)
@@ -1581,8 +1692,8 @@ class Emitter:
     # launches
     def launches(self):
         r = self.r
-        for node in ast.walk(r.tree):
-            if not isinstance(node, ast.Call):
+        for node in r.nodes:
+            if not isinstance(node, ast.Call) or r.expects_failure(node):
                 continue
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in ('prepared_call', 'prepared_timed_call',
@@ -1605,11 +1716,12 @@ class Emitter:
         for m in r.modules.values():
             if m.index is None or getattr(m, 'generated', False):
                 continue
-            if m.kind == 'raw-kernel' and m.single_name:
+            if m.kind == 'raw-kernel' and m.single_name and not r.expects_failure(m.call):
                 self.emit_lookup(m, m.single_name[0], m.single_name[1])
-        for node in ast.walk(r.tree):
+        for node in r.nodes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr == 'get_function' and node.args:
+                    node.func.attr == 'get_function' and node.args and \
+                    not r.expects_failure(node):
                 ref = r.eval(node)
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
@@ -1620,7 +1732,7 @@ class Emitter:
             return None
         scope = self.r.scope_of(func_value)
         best = None
-        for n in ast.walk(scope):
+        for n in walk(scope):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
                     n.func.attr == 'prepare' and isinstance(n.func.value, ast.Name) and \
                     n.func.value.id == func_value.id and n.lineno <= func_value.lineno and \
@@ -1779,8 +1891,8 @@ class Emitter:
         if block is None:
             return
         if not hasattr(grid, 'lineno'):
-            ast.copy_location(grid, node)
-            ast.copy_location(grid.elts[0], node)
+            copy_location(grid, node)
+            copy_location(grid.elts[0], node)
         self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
 
     def emit_prepared(self, node, prepared, how):
@@ -1924,6 +2036,23 @@ def paren(m, at):
     return join_mstr([MStr.anchored('(', 0, at), m, MStr.anchored(')', 0, at)])
 
 
+def constructed_from_two(type_name, code):
+    """Whether code constructs type_name from two or more values
+    (`T(re, im)`, `T z{re, im}`): a complex number."""
+    for m in re.finditer(r'\b%s\s*(?:\w+\s*)?([({])' % re.escape(type_name), code):
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            c = code[j]
+            if c in '({[':
+                depth += 1
+            elif c in ')}]':
+                depth -= 1
+            elif c == ',' and depth == 1:
+                return True
+            j += 1
+    return False
+
+
 def strip_comments(text):
     """The text with comments and string literals blanked, same length."""
     out = list(text)
@@ -2033,24 +2162,24 @@ def byte_offsets(text):
 
 
 def compress(unit, files_text):
-    """[unit byte start, byte length, file, file byte start, exact] runs."""
+    """[unit byte start, byte length, file, file byte start, exact] runs:
+    exact characters that follow each other in the unit and in the file,
+    and characters anchored at the same place."""
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
+    # One key per character, equal for the characters of one run: exact
+    # ones keep (file, offset - position), anchored ones their anchor.
+    keys = [(w[0], w[1] - i) if w[2] else w for i, w in enumerate(unit.where)]
     runs = []
-    for i, (fid, off, exact) in enumerate(unit.where):
-        start, end = ub[i], ub[i + 1]
-        fo = fb[fid][min(off, len(fb[fid]) - 1)]
-        if runs:
-            last = runs[-1]
-            if exact and last[4] and last[2] == fid and last[0] + last[1] == start and \
-                    last[3] + last[1] == fo:
-                last[1] += end - start
-                continue
-            if not exact and not last[4] and last[2] == fid and last[3] == fo and \
-                    last[0] + last[1] == start:
-                last[1] += end - start
-                continue
-        runs.append([start, end - start, fid, fo, bool(exact)])
+    i = 0
+    for key, group in itertools.groupby(keys):
+        n = len(list(group))
+        fid, off, exact = unit.where[i]
+        offsets = fb[fid]
+        start = ub[i]
+        runs.append([start, ub[i + n] - start, fid,
+                     offsets[min(off, len(offsets) - 1)], bool(exact)])
+        i += n
     return runs
 
 
@@ -2070,10 +2199,19 @@ def error_result(path, data, line, col, message):
             'stats': {'found': 0, 'analysed': 0, 'skipped': []}}
 
 
+def source_encoding(data):
+    """The file's encoding as Python reads it (PEP 263): UTF-8 unless a BOM
+    or a coding comment in the first two lines says otherwise."""
+    head = data.split(b'\n', 2)[:2]
+    if not data.startswith(b'\xef\xbb\xbf') and not any(b'coding' in line for line in head):
+        return 'utf-8'
+    import tokenize  # costs as much as the rest of the reader's imports
+    return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+
+
 def analyse(path, data):
-    import tokenize
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = source_encoding(data)
     except SyntaxError as e:
         return error_result(path, data, 1, 1, 'cannot read the file: %s' % e)
     try:
@@ -2095,7 +2233,7 @@ def analyse(path, data):
         return error_result(path, data, 1, 1, 'cannot parse the file: %s' % e)
     facts = Facts(reader)
     em = Emitter(reader, facts)
-    for node in ast.walk(reader.tree):
+    for node in reader.nodes:
         if isinstance(node, ast.Call):
             ctor = reader.ctor_of(node)
             if ctor:
@@ -2125,29 +2263,107 @@ def analyse(path, data):
     }
 
 
-def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write('usage: cuda_tidy_python.py FILE.py [--stats]\n')
-        return 2
-    path = argv[1]
-    with open(path, 'rb') as f:
-        data = f.read()
-    sys.setrecursionlimit(10000)
+def read_path(path):
+    """The reader's answer for one file, or (None, why) on a defect of the
+    reader: never a silent pass."""
     try:
-        result = analyse(path, data)
-    except Exception as e:  # a defect of the reader, never a silent pass
+        with open(path, 'rb') as f:
+            data = f.read()
+    except OSError as e:
+        return error_result(path, b'', 1, 1, 'cannot read the file: %s' % e.strerror), None
+    try:
+        return analyse(path, data), None
+    except Exception as e:
         import traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
-        sys.stderr.write('internal error: %s: %s (cuda_tidy_python.py:%d)\n'
-                         % (type(e).__name__, e, where.lineno))
+        return None, 'internal error: %s: %s (cuda_tidy_python.py:%d)' % (
+            type(e).__name__, e, where.lineno)
+
+
+try:
+    # The json package compiles its decoder's expressions when imported:
+    # the reader only writes JSON, with the encoder's C string quoting.
+    from _json import encode_basestring_ascii as _json_string
+except ImportError:
+    _json_string = None
+
+
+def to_json(value):
+    """value (dicts, lists, strings, numbers, booleans, None) as ASCII JSON."""
+    if _json_string is None:
+        import json
+        return to_json(value)
+    out = []
+
+    def put(v):
+        if isinstance(v, str):
+            out.append(_json_string(v))
+        elif v is True or v is False:
+            out.append('true' if v else 'false')
+        elif v is None:
+            out.append('null')
+        elif isinstance(v, int):
+            out.append(int.__repr__(v))
+        elif isinstance(v, float):
+            out.append(repr(v) if v == v and v not in (float('inf'), float('-inf')) else 'null')
+        elif isinstance(v, dict):
+            out.append('{')
+            for k, (key, item) in enumerate(v.items()):
+                if k:
+                    out.append(', ')
+                out.append(_json_string(str(key)))
+                out.append(': ')
+                put(item)
+            out.append('}')
+        elif isinstance(v, (list, tuple)):
+            out.append('[')
+            for k, item in enumerate(v):
+                if k:
+                    out.append(', ')
+                put(item)
+            out.append(']')
+        else:
+            raise TypeError('cannot write %s as JSON' % type(v).__name__)
+    put(value)
+    return ''.join(out)
+
+
+def serve(stdin, stdout):
+    """One reader for a whole run (driver/PythonInput.cpp): first a line with
+    the interpreter's own path (later readers of the run start it directly,
+    past launchers such as pyenv's shims), then, for each line naming a
+    file, one line of JSON: the answer, or {"internal": why}."""
+    sys.setrecursionlimit(10000)
+    stdout.write(to_json({'python': sys.executable}).encode() + b'\n')
+    stdout.flush()
+    for line in stdin:
+        path = os.fsdecode(line.rstrip(b'\n'))
+        result, why = read_path(path)
+        out = to_json(result if why is None else {'internal': why})
+        stdout.write(out.encode('utf-8', 'surrogateescape') + b'\n')
+        stdout.flush()
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--serve':
+        return serve(sys.stdin.buffer, sys.stdout.buffer)
+    if len(argv) < 2:
+        sys.stderr.write('usage: cuda_tidy_python.py FILE.py [--stats|--tu] | --serve\n')
+        return 2
+    path = argv[1]
+    sys.setrecursionlimit(10000)
+    result, why = read_path(path)
+    if why is not None:
+        sys.stderr.write(why + '\n')
         return 2
     if '--stats' in argv[2:]:
-        json.dump({'file': path, 'stats': result['stats'], 'errors': result['errors'],
-                   'notes': result['notes']}, sys.stdout)
+        sys.stdout.write(to_json({'file': path, 'stats': result['stats'],
+                                  'errors': result['errors'], 'notes': result['notes']}))
     elif '--tu' in argv[2:]:
         sys.stdout.write(result['tu'])
     else:
-        json.dump(result, sys.stdout)
+        sys.stdout.write(to_json(result))
     sys.stdout.write('\n')
     return 0
 
