@@ -12,7 +12,7 @@ the same compile command:
   cuda-clangd    cuda-clangd as installed: its own CUDA flags, and the
                  cuda-* checks beside clangd's default checks.
 It prints, per file and server, the time from didOpen to the first
-diagnostics, the median time from didChange to the diagnostics of that
+diagnostics, clangd's "BuildPreamble" span of that open, the median time from didChange to the diagnostics of that
 version, the median of clangd's own "BuildAST" span (the rebuild,
 clang-tidy included; from CLANGD_TRACE), and the CPU time the file's AST
 worker thread used per edit (from /proc: the rebuild, clang-tidy and the
@@ -164,13 +164,17 @@ def session(cmd, source, edits, trace):
     # The trace's events carry the file's text, which a strict JSON reader
     # may refuse (stray bytes); the spans are read by pattern. "dur" is in
     # microseconds.
-    builds = []
     try:
         with open(trace, encoding="utf-8", errors="replace") as f:
-            builds = [float(d) / 1e6 for d in re.findall(
-                r'"dur":([0-9.eE+-]+),"name":"BuildAST"', f.read())]
+            events = f.read()
     except OSError:
-        pass
+        events = ""
+
+    def spans(name):
+        return [float(d) / 1e6 for d in re.findall(
+            r'"dur":([0-9.eE+-]+),"name":"%s"' % name, events)]
+    builds = spans("BuildAST")
+    preambles = spans("BuildPreamble")
     # The first BuildAST is the open's; the rest are the edits'.
     checks = sorted({d.get("code") for d in first["params"]["diagnostics"]
                      if str(d.get("code", "")).startswith("cuda-")})
@@ -178,6 +182,7 @@ def session(cmd, source, edits, trace):
             "edit": statistics.median(latencies) if latencies else None,
             "build": statistics.median(builds[1:]) if len(builds) > 1 else None,
             "cpu": cpu,
+            "preamble": preambles[0] if preambles else None,
             "findings": len(first["params"]["diagnostics"]),
             "cuda_checks": checks}
 
@@ -241,12 +246,14 @@ def main():
             raw[source] = results
         print("%s (%d rounds, %d edits each)" % (os.path.relpath(path), args.rounds,
                                                  2 * args.edits))
-        print("  %-15s %-22s %-22s %-22s %-22s %s" % (
-            "server", "open s", "edit s", "rebuild s", "rebuild cpu s", "findings"))
+        print("  %-15s %-22s %-22s %-22s %-22s %-22s %s" % (
+            "server", "open s", "first preamble s", "edit s", "rebuild s",
+            "rebuild cpu s", "findings"))
         for name in names:
             rs = results[name]
-            print("  %-15s %-22s %-22s %-22s %-22s %d" % (
-                name, spread([x["open"] for x in rs]), spread([x["edit"] for x in rs]),
+            print("  %-15s %-22s %-22s %-22s %-22s %-22s %d" % (
+                name, spread([x["open"] for x in rs]),
+                spread([x["preamble"] for x in rs]), spread([x["edit"] for x in rs]),
                 spread([x["build"] for x in rs]), spread([x["cpu"] for x in rs]),
                 rs[0]["findings"]))
 
@@ -254,13 +261,14 @@ def main():
             return [a[key] / b[key] for a, b in zip(results[num], results[den])
                     if a[key] and b[key]]
         row = {k: ratios(k, "cuda-clangd", "clangd")
-               for k in ("open", "edit", "build", "cpu")}
+               for k in ("open", "preamble", "edit", "build", "cpu")}
         row["checks"] = ratios("build", "cuda-clangd", "no-cuda-checks")
         row["checks_cpu"] = ratios("cpu", "cuda-clangd", "no-cuda-checks")
         summary.append(row)
-        print("  ratios to stock clangd, per round: open %s, edit %s, rebuild %s,"
-              " rebuild cpu %s" % (spread(row["open"]), spread(row["edit"]),
-                                   spread(row["build"]), spread(row["cpu"])))
+        print("  ratios to stock clangd, per round: open %s, first preamble %s,"
+              " edit %s, rebuild %s, rebuild cpu %s" % (
+                  spread(row["open"]), spread(row["preamble"]), spread(row["edit"]),
+                  spread(row["build"]), spread(row["cpu"])))
         print("  cuda-* alone (to --cuda-checks=false, same binary): rebuild %s,"
               " rebuild cpu %s" % (spread(row["checks"]), spread(row["checks_cpu"])))
         print("  cuda-* checks that reported: %s" % (
