@@ -10,7 +10,8 @@ namespace clang::tidy::cuda {
 namespace {
 
 struct Tables {
-  llvm::StringSet<> TensorClasses, CurrentStream, DispatchAliases;
+  llvm::StringSet<> TensorClasses, CurrentStream, DispatchAliases,
+      DeviceSelect;
   llvm::StringMap<TensorPointerInfo> Pointers;
   llvm::StringMap<unsigned> Queries, Conversions;
   llvm::StringMap<TensorFactoryInfo> Factories;
@@ -21,7 +22,7 @@ struct Tables {
 
   Tables() {
     constexpr unsigned Contiguous = TP_Contiguous, Cuda = TP_Cuda,
-                       Dtype = TP_Dtype;
+                       Dtype = TP_Dtype, CurrentDevice = TP_CurrentDevice;
     constexpr bool Alloc = true, Free = false;
 #define TORCH_TENSOR_CLASS(Q) TensorClasses.insert(#Q);
 #define TORCH_TENSOR_POINTER(M, Typed, Strided)                                \
@@ -33,10 +34,12 @@ struct Tables {
 #define TORCH_DISPATCH_ALIAS(N) DispatchAliases.insert(#N);
 #define TORCH_CURRENT_STREAM(Q) CurrentStream.insert(#Q);
 #define TORCH_DEVICE_GUARD(Q, SetsStream) Guards[#Q] = SetsStream != 0;
+#define TORCH_DEVICE_SELECT(Q) DeviceSelect.insert(#Q);
 #define TORCH_BINDING(C, M) Bindings.insert(#C "::" #M);
 #define TORCH_CUDA_ALLOCATOR(Q, Role, Arg) Allocator[#Q] = {Role, Arg};
 #include "CudaApiModel.def"
-    (void)Contiguous, (void)Cuda, (void)Dtype, (void)Alloc, (void)Free;
+    (void)Contiguous, (void)Cuda, (void)Dtype, (void)CurrentDevice,
+        (void)Alloc, (void)Free;
   }
 };
 
@@ -176,6 +179,12 @@ bool TorchApiModel::isCurrentStreamFunction(const FunctionDecl *FD) {
 
 bool TorchApiModel::isDeviceGuard(const CXXRecordDecl *RD) {
   return RD && tables().Guards.count(RD->getQualifiedNameAsString());
+}
+
+bool TorchApiModel::isDeviceSelectCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD &&
+         tables().DeviceSelect.contains(FD->getQualifiedNameAsString());
 }
 
 bool TorchApiModel::isBindingCall(const CallExpr *Call) {

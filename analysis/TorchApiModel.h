@@ -26,6 +26,9 @@ enum TensorProperty : unsigned {
   TP_Contiguous = 1u << 0, ///< Laid out densely in row-major order.
   TP_Cuda = 1u << 1,       ///< On a GPU.
   TP_Dtype = 1u << 2,      ///< Of one known scalar type.
+  /// On the device that is current where the tensor is used (a launch
+  /// there reaches it without a peer access).
+  TP_CurrentDevice = 1u << 3,
 };
 
 /// A method that takes the address of a tensor's elements
@@ -68,6 +71,9 @@ public:
   static bool isCurrentStreamFunction(const FunctionDecl *FD);
   /// \p RD is a device or stream guard (TORCH_DEVICE_GUARD rows).
   static bool isDeviceGuard(const CXXRecordDecl *RD);
+  /// \p Call makes a device current or reads which one is
+  /// (TORCH_DEVICE_SELECT rows).
+  static bool isDeviceSelectCall(const CallExpr *Call);
   /// \p Call binds a C++ function to Python (TORCH_BINDING rows).
   static bool isBindingCall(const CallExpr *Call);
   /// The caching allocator's raw_alloc (true) or raw_delete (false)
