@@ -43,8 +43,25 @@ struct TensorFactoryInfo {
   int LikeArg; ///< The tensor a *_like factory copies (-1: none).
 };
 
+/// A CUDA library's handle (CUDA_LIBRARY_HANDLE rows) and PyTorch's
+/// handle of that library (TORCH_LIBRARY_HANDLE rows).
+struct LibraryHandleInfo {
+  llvm::StringRef Library;     ///< "cuBLAS"
+  llvm::StringRef SetStream;   ///< "cublasSetStream_v2"
+  llvm::StringRef TorchHandle; ///< "at::cuda::getCurrentCUDABlasHandle", or ""
+};
+
+/// What a call does to a library handle.
+enum class LibraryHandleRole { None, Create, SetStream, Destroy, Use };
+
 class TorchApiModel {
 public:
+  /// The library whose handle type \p T is (through references and
+  /// qualifiers, by its typedef's name: cublasHandle_t, cufftHandle).
+  static std::optional<LibraryHandleInfo> libraryHandle(QualType T);
+  /// What \p Call does to the library handle of its first argument (a
+  /// pointer to one for Create), or None when it takes no handle.
+  static LibraryHandleRole libraryHandleRole(const CallExpr *Call);
   /// Whether \p T (through references, const and typedefs) is a tensor.
   static bool isTensorType(QualType T);
   /// The tensor whose method \p Call calls (its object expression), or null.
