@@ -1,5 +1,6 @@
 // REQUIRES: torch
 // RUN: %with_torch %check_cuda_tidy_driver %s cuda-torch-default-stream %t
+// RUN: %check_cuda_tidy_plugin %s cuda-torch-default-stream %t.plugin -- %torch_plugin_args
 // Launches and asynchronous copies in an extension belong on PyTorch's
 // current stream. Real torch headers, found through Python.
 

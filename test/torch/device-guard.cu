@@ -1,5 +1,6 @@
 // REQUIRES: torch
 // RUN: %with_torch %check_cuda_tidy_driver %s cuda-tensor-device %t
+// RUN: %check_cuda_tidy_plugin %s cuda-tensor-device %t.plugin -- %torch_plugin_args
 // RUN: %with_torch %check_cuda_tidy_driver --check-suffix=OFF %s cuda-tensor-device %t.off -- -config="{CheckOptions: {cuda-tensor-device.DeviceGuard: false}}"
 // cuda-tensor-device's missing device guard: a CUDA tensor from Python sits
 // on whichever GPU Python put it, and a launch runs on the current device
