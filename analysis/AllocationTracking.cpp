@@ -159,7 +159,9 @@ AllocationTracker::allocationMadeBy(const CallExpr *Call) {
   if (!Callee)
     return std::nullopt;
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee)) {
-    if (Api->Alloc && Api->Alloc->PtrOutArg >= 0 &&
+    // Through an out-parameter (cudaMalloc), or as the result (-1: the
+    // caching allocator's raw_alloc, TORCH_CUDA_ALLOCATOR rows).
+    if (Api->Alloc &&
         (Api->Alloc->Space & (MS_Device | MS_Pinned | MS_Managed))) {
       AllocationKind K;
       K.Space = Api->Alloc->Space;

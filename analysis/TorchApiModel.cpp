@@ -10,7 +10,8 @@ namespace clang::tidy::cuda {
 namespace {
 
 struct Tables {
-  llvm::StringSet<> TensorClasses, CurrentStream, DispatchAliases;
+  llvm::StringSet<> TensorClasses, CurrentStream, DispatchAliases,
+      DeviceSelect;
   llvm::StringMap<TensorPointerInfo> Pointers;
   llvm::StringMap<unsigned> Queries, Conversions;
   llvm::StringMap<TensorFactoryInfo> Factories;
@@ -18,10 +19,13 @@ struct Tables {
   llvm::StringMap<bool> Guards;
   llvm::StringSet<> Bindings; ///< "Class::Method"
   llvm::StringMap<std::pair<bool, int>> Allocator;
+  /// By handle type; and each create, set-stream and destroy function.
+  llvm::StringMap<LibraryHandleInfo> Handles;
+  llvm::StringMap<LibraryHandleRole> HandleFunctions;
 
   Tables() {
     constexpr unsigned Contiguous = TP_Contiguous, Cuda = TP_Cuda,
-                       Dtype = TP_Dtype;
+                       Dtype = TP_Dtype, CurrentDevice = TP_CurrentDevice;
     constexpr bool Alloc = true, Free = false;
 #define TORCH_TENSOR_CLASS(Q) TensorClasses.insert(#Q);
 #define TORCH_TENSOR_POINTER(M, Typed, Strided)                                \
@@ -33,10 +37,22 @@ struct Tables {
 #define TORCH_DISPATCH_ALIAS(N) DispatchAliases.insert(#N);
 #define TORCH_CURRENT_STREAM(Q) CurrentStream.insert(#Q);
 #define TORCH_DEVICE_GUARD(Q, SetsStream) Guards[#Q] = SetsStream != 0;
+#define TORCH_DEVICE_SELECT(Q) DeviceSelect.insert(#Q);
 #define TORCH_BINDING(C, M) Bindings.insert(#C "::" #M);
 #define TORCH_CUDA_ALLOCATOR(Q, Role, Arg) Allocator[#Q] = {Role, Arg};
+#define CUDA_LIBRARY_HANDLE(Lib, Type, MakeFn, StreamFn, EndFn)               \
+  Handles[#Type] = LibraryHandleInfo{#Lib, #StreamFn, ""};                     \
+  HandleFunctions[#MakeFn] = LibraryHandleRole::Create;                        \
+  HandleFunctions[#StreamFn] = LibraryHandleRole::SetStream;                   \
+  HandleFunctions[#EndFn] = LibraryHandleRole::Destroy;
 #include "CudaApiModel.def"
-    (void)Contiguous, (void)Cuda, (void)Dtype, (void)Alloc, (void)Free;
+#define TORCH_LIBRARY_HANDLE(Lib, Q)                                           \
+  for (auto &H : Handles)                                                      \
+    if (H.second.Library == #Lib)                                              \
+      H.second.TorchHandle = #Q;
+#include "CudaApiModel.def"
+    (void)Contiguous, (void)Cuda, (void)Dtype, (void)CurrentDevice,
+        (void)Alloc, (void)Free;
   }
 };
 
@@ -176,6 +192,41 @@ bool TorchApiModel::isCurrentStreamFunction(const FunctionDecl *FD) {
 
 bool TorchApiModel::isDeviceGuard(const CXXRecordDecl *RD) {
   return RD && tables().Guards.count(RD->getQualifiedNameAsString());
+}
+
+std::optional<LibraryHandleInfo> TorchApiModel::libraryHandle(QualType T) {
+  if (T.isNull())
+    return std::nullopt;
+  T = T.getNonReferenceType().getUnqualifiedType();
+  const auto *TT = T->getAs<TypedefType>();
+  if (!TT)
+    return std::nullopt;
+  auto It = tables().Handles.find(TT->getDecl()->getName());
+  if (It == tables().Handles.end())
+    return std::nullopt;
+  return It->second;
+}
+
+LibraryHandleRole TorchApiModel::libraryHandleRole(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->getNumParams() == 0)
+    return LibraryHandleRole::None;
+  auto It = tables().HandleFunctions.find(FD->getName());
+  if (It != tables().HandleFunctions.end())
+    return It->second;
+  // The library's own functions (cublasSgemm_v2, cufftExecC2C), not a
+  // project's function that takes a handle.
+  std::optional<LibraryHandleInfo> Info =
+      libraryHandle(FD->getParamDecl(0)->getType());
+  return Info && FD->getName().starts_with_insensitive(Info->Library)
+             ? LibraryHandleRole::Use
+             : LibraryHandleRole::None;
+}
+
+bool TorchApiModel::isDeviceSelectCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD &&
+         tables().DeviceSelect.contains(FD->getQualifiedNameAsString());
 }
 
 bool TorchApiModel::isBindingCall(const CallExpr *Call) {

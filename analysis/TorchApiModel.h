@@ -26,6 +26,9 @@ enum TensorProperty : unsigned {
   TP_Contiguous = 1u << 0, ///< Laid out densely in row-major order.
   TP_Cuda = 1u << 1,       ///< On a GPU.
   TP_Dtype = 1u << 2,      ///< Of one known scalar type.
+  /// On the device that is current where the tensor is used (a launch
+  /// there reaches it without a peer access).
+  TP_CurrentDevice = 1u << 3,
 };
 
 /// A method that takes the address of a tensor's elements
@@ -40,8 +43,25 @@ struct TensorFactoryInfo {
   int LikeArg; ///< The tensor a *_like factory copies (-1: none).
 };
 
+/// A CUDA library's handle (CUDA_LIBRARY_HANDLE rows) and PyTorch's
+/// handle of that library (TORCH_LIBRARY_HANDLE rows).
+struct LibraryHandleInfo {
+  llvm::StringRef Library;     ///< "cuBLAS"
+  llvm::StringRef SetStream;   ///< "cublasSetStream_v2"
+  llvm::StringRef TorchHandle; ///< "at::cuda::getCurrentCUDABlasHandle", or ""
+};
+
+/// What a call does to a library handle.
+enum class LibraryHandleRole { None, Create, SetStream, Destroy, Use };
+
 class TorchApiModel {
 public:
+  /// The library whose handle type \p T is (through references and
+  /// qualifiers, by its typedef's name: cublasHandle_t, cufftHandle).
+  static std::optional<LibraryHandleInfo> libraryHandle(QualType T);
+  /// What \p Call does to the library handle of its first argument (a
+  /// pointer to one for Create), or None when it takes no handle.
+  static LibraryHandleRole libraryHandleRole(const CallExpr *Call);
   /// Whether \p T (through references, const and typedefs) is a tensor.
   static bool isTensorType(QualType T);
   /// The tensor whose method \p Call calls (its object expression), or null.
@@ -68,6 +88,9 @@ public:
   static bool isCurrentStreamFunction(const FunctionDecl *FD);
   /// \p RD is a device or stream guard (TORCH_DEVICE_GUARD rows).
   static bool isDeviceGuard(const CXXRecordDecl *RD);
+  /// \p Call makes a device current or reads which one is
+  /// (TORCH_DEVICE_SELECT rows).
+  static bool isDeviceSelectCall(const CallExpr *Call);
   /// \p Call binds a C++ function to Python (TORCH_BINDING rows).
   static bool isBindingCall(const CallExpr *Call);
   /// The caching allocator's raw_alloc (true) or raw_delete (false)

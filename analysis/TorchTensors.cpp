@@ -49,6 +49,9 @@ struct FunctionFacts {
   /// Tensors whose dtypes are compared with each other (x.scalar_type() ==
   /// y.scalar_type()): equal, but neither is fixed by it.
   std::vector<std::pair<const VarDecl *, const VarDecl *>> SameDtype;
+  /// Where a device guard is built or a device made current (or read):
+  /// what follows runs on a device the code chose.
+  std::vector<SourceLocation> DeviceSelected;
   /// Kernel launches, and the function (or lambda) each is written in.
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> Launches;
 };
@@ -74,6 +77,7 @@ struct TorchTensorAnalysis::Impl {
   void scan();
   const FunctionFacts &factsOf(const FunctionDecl *FD);
   bool evidenceBefore(const VarDecl *VD, unsigned Property, const Stmt *At);
+  bool deviceSelectedBefore(const FunctionDecl *FD, const Stmt *At);
   TensorVerdict verdict(const Expr *E, unsigned Property, const Stmt *At,
                         unsigned Depth);
   TensorVerdict paramVerdict(const ParmVarDecl *PVD, unsigned Property,
@@ -214,7 +218,7 @@ public:
   }
 
   void note(const VarDecl *VD, unsigned Properties, SourceLocation Loc) {
-    for (unsigned P : {TP_Contiguous, TP_Cuda, TP_Dtype})
+    for (unsigned P : {TP_Contiguous, TP_Cuda, TP_Dtype, TP_CurrentDevice})
       if (Properties & P)
         F.Evidence[{VD, P}].push_back(Loc);
   }
@@ -258,6 +262,8 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     if (isa<CUDAKernelCallExpr>(Call))
       F.Launches.push_back({Call, Stack.back()});
+    if (TorchApiModel::isDeviceSelectCall(Call))
+      F.DeviceSelected.push_back(Call->getBeginLoc());
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
         Op && Op->getNumArgs() == 2 &&
         (Op->getOperator() == OO_EqualEqual ||
@@ -279,7 +285,7 @@ public:
         unsigned Made = RHS ? TorchApiModel::establishedProperties(RHS) : 0;
         if (Made)
           note(VD, Made, Call->getBeginLoc());
-        if (Made != (TP_Contiguous | TP_Cuda | TP_Dtype))
+        if (Made != (TP_Contiguous | TP_Cuda | TP_Dtype | TP_CurrentDevice))
           F.Reassigned.insert(VD);
       }
     return true;
@@ -290,6 +296,7 @@ public:
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
     if (!TorchApiModel::isDeviceGuard(E->getConstructor()->getParent()))
       return true;
+    F.DeviceSelected.push_back(E->getBeginLoc());
     for (const Expr *Arg : E->arguments())
       collectTensors(Arg, E->getBeginLoc());
     return true;
@@ -424,6 +431,25 @@ bool TorchTensorAnalysis::Impl::evidenceBefore(const VarDecl *VD,
   return false;
 }
 
+bool TorchTensorAnalysis::Impl::deviceSelectedBefore(const FunctionDecl *FD,
+                                                     const Stmt *At) {
+  SourceLocation Use = SM.getExpansionLoc(At->getBeginLoc());
+  // A lambda (an AT_DISPATCH case) runs where its enclosing function is.
+  for (int Depth = 0; FD && Depth < 4; ++Depth) {
+    for (SourceLocation L : factsOf(FD).DeviceSelected) {
+      SourceLocation E = SM.getExpansionLoc(L);
+      if (E == Use || SM.isBeforeInTranslationUnit(E, Use))
+        return true;
+    }
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    if (!MD || !MD->getParent()->isLambda())
+      break;
+    FD = dyn_cast_or_null<FunctionDecl>(
+        MD->getParent()->getParentFunctionOrMethod());
+  }
+  return false;
+}
+
 TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
                                                       unsigned Property,
                                                       unsigned Depth) {
@@ -472,6 +498,18 @@ TensorVerdict TorchTensorAnalysis::Impl::factoryVerdict(
     const CallExpr *Call, const TensorFactoryInfo &Info, unsigned Property,
     const Stmt *At, unsigned Depth) {
   TensorVerdict V;
+  if (Property == TP_CurrentDevice) {
+    // On the device of the tensor it copies or takes options from; a
+    // device named in the options (kCUDA, "cuda:1") or none (the CPU) is
+    // not followed.
+    if (mentionsCuda(Call))
+      return V;
+    if (Info.LikeArg >= 0 && unsigned(Info.LikeArg) < Call->getNumArgs())
+      return verdict(Call->getArg(Info.LikeArg), Property, At, Depth + 1);
+    if (const Expr *From = optionsSourceTensor(Call))
+      return verdict(From, Property, At, Depth + 1);
+    return V;
+  }
   if (Info.LikeArg >= 0 && unsigned(Info.LikeArg) < Call->getNumArgs()) {
     // *_like(x): x's device and dtype, and x's strides unless a memory
     // format is named.
@@ -528,22 +566,40 @@ TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
       return factoryVerdict(Call, *Info, Property, At, Depth);
     // Other tensor methods (views, slices, .contiguous() for the device)
     // keep the device and the dtype of their tensor; their layout is not
-    // known.
+    // known. One whose arguments name a device (x.to(torch::kCUDA),
+    // x.to(y.device())) moves the tensor there.
     if (const Expr *Obj = TorchApiModel::tensorObject(Call);
         Obj && Property != TP_Contiguous &&
-        TorchApiModel::isTensorType(Call->getType()))
+        TorchApiModel::isTensorType(Call->getType())) {
+      if (Property & (TP_Cuda | TP_CurrentDevice)) {
+        bool NamesDevice = false;
+        for (const Expr *Arg : Call->arguments())
+          NamesDevice |= mentionsCuda(Arg) ||
+                         mentionsType(Arg, {"Device", "DeviceType",
+                                            "TensorOptions"});
+        if (NamesDevice) {
+          if (Property == TP_Cuda && llvm::any_of(Call->arguments(),
+                                                  [](const Expr *A) {
+                                                    return mentionsCuda(A);
+                                                  }))
+            V.Origin = TensorOrigin::Guaranteed;
+          return V;
+        }
+      }
       return verdict(Obj, Property, At, Depth + 1);
+    }
     return V;
   }
   const VarDecl *VD = varOf(E);
   if (!VD || !TorchApiModel::isTensorType(VD->getType()))
     return V;
-  if (evidenceBefore(VD, Property, At)) {
+  const auto *FD =
+      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
+  if (evidenceBefore(VD, Property, At) ||
+      (Property == TP_CurrentDevice && deviceSelectedBefore(FD, At))) {
     V.Origin = TensorOrigin::Guaranteed;
     return V;
   }
-  const auto *FD =
-      dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod());
   if (FD && factsOf(FD).Reassigned.contains(VD))
     return V;
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
@@ -661,6 +717,13 @@ QualType TorchTensorAnalysis::dispatchedType(const CallExpr *PointerCall) {
   if (Tensor != It->second.first && !sameDtype(Tensor, It->second.first))
     return {};
   return It->second.second;
+}
+
+bool TorchTensorAnalysis::selectsDeviceBefore(const FunctionDecl &FD,
+                                              const Stmt *At) {
+  if (!Enabled)
+    return false;
+  return P->deviceSelectedBefore(&FD, At);
 }
 
 bool TorchTensorAnalysis::sameDtype(const VarDecl *A, const VarDecl *B) {

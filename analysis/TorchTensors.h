@@ -88,6 +88,11 @@ public:
   /// or on one whose dtype is compared equal to it; or a null type.
   QualType dispatchedType(const CallExpr *PointerCall);
 
+  /// Whether a device guard is built, or a device made current (or read,
+  /// to compare), before \p At in \p FD or, for a lambda, in the
+  /// functions around it (TORCH_DEVICE_GUARD, TORCH_DEVICE_SELECT rows).
+  bool selectsDeviceBefore(const FunctionDecl &FD, const Stmt *At);
+
   /// Whether the function that declares \p A compares its dtype with
   /// \p B's (TORCH_CHECK(a.scalar_type() == b.scalar_type())).
   bool sameDtype(const VarDecl *A, const VarDecl *B);

@@ -6,6 +6,10 @@
 
 namespace clang::tidy::cuda {
 
+void TensorDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "DeviceGuard", DeviceGuard);
+}
+
 void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
                                       const FunctionCfg &, ASTContext &Ctx) {
   if (!Tensors)
@@ -16,9 +20,12 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
   // One finding per launch and Python argument: y = empty_like(x) shares
   // x's cause.
   llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
+  llvm::DenseSet<const CallExpr *> Unguarded;
   for (const TensorPointerUse &U : Tensors->pointersToKernels(FD)) {
     TensorVerdict V = Tensors->verdict(U.Tensor, TP_Cuda, U.PointerCall);
     const VarDecl *Tensor = TorchTensorAnalysis::variableOf(U.Tensor);
+    if (Tensor && V.Origin == TensorOrigin::Guaranteed && DeviceGuard)
+      reportUnguarded(FD, U, Tensor, Unguarded, SM);
     if (!Tensor || (V.Origin != TensorOrigin::FromPython &&
                     V.Origin != TensorOrigin::KnownCpu))
       continue;
@@ -53,6 +60,33 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
            "%0 comes from Python through this binding", DiagnosticIDs::Note)
           << V.PythonParam;
   }
+}
+
+void TensorDeviceCheck::reportUnguarded(
+    const FunctionDecl &FD, const TensorPointerUse &U, const VarDecl *Tensor,
+    llvm::DenseSet<const CallExpr *> &Reported, const SourceManager &SM) {
+  // A CUDA tensor from Python sits on whichever GPU Python put it; the
+  // launch runs on the current device unless a guard selects the tensor's.
+  if (Reported.count(U.Launch) || Tensors->selectsDeviceBefore(FD, U.Launch))
+    return;
+  TensorVerdict V =
+      Tensors->verdict(U.Tensor, TP_CurrentDevice, U.PointerCall);
+  if (V.Origin != TensorOrigin::FromPython)
+    return;
+  Reported.insert(U.Launch);
+  SourceLocation Loc = reportOnce(
+      TorchTensorAnalysis::findingLocation(U.Launch->getBeginLoc(), SM), SM);
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "%select{a kernel|kernel %1}0 is launched on the current device, "
+            "but CUDA tensor %2 from Python may sit on another GPU and no "
+            "device guard selects its device; construct "
+            "'at::cuda::OptionalCUDAGuard guard(device_of(%3))' first")
+      << (U.Kernel != nullptr) << U.Kernel << Tensor << Tensor->getName();
+  if (V.Binding)
+    diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
+         "%0 comes from Python through this binding", DiagnosticIDs::Note)
+        << V.PythonParam;
 }
 
 } // namespace clang::tidy::cuda

@@ -5,6 +5,7 @@
 
 #include "CudaFunctionCheck.h"
 #include "TorchTensors.h"
+#include "llvm/ADT/DenseSet.h"
 #include <memory>
 
 namespace clang::tidy::cuda {
@@ -12,7 +13,9 @@ namespace clang::tidy::cuda {
 /// Finds pointers and accessors of tensors that reach a kernel when nothing
 /// ties the tensor to a GPU: a tensor from Python with no is_cuda() check
 /// (or CHECK_CUDA macro, or device guard of its device), or a tensor
-/// created without a device in its options, which is on the CPU.
+/// created without a device in its options, which is on the CPU; and
+/// launches on tensors from Python that may sit on another GPU than the
+/// current one, with no device guard in scope (option DeviceGuard).
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-tensor-device.md
@@ -21,11 +24,19 @@ public:
   TensorDeviceCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::Cuda,
-                           /*NeedsWholeBody=*/false}) {}
+                           /*NeedsWholeBody=*/false}),
+        DeviceGuard(Options.get("DeviceGuard", true)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 
 private:
+  /// Report launches with no device guard on tensors from Python.
+  const bool DeviceGuard;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  void reportUnguarded(const FunctionDecl &FD, const TensorPointerUse &U,
+                       const VarDecl *Tensor,
+                       llvm::DenseSet<const CallExpr *> &Reported,
+                       const SourceManager &SM);
   void startTranslationUnit() override { Tensors.reset(); }
   std::unique_ptr<TorchTensorAnalysis> Tensors;
 };

@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "SourceLocations.h"
 #include "TorchApiModel.h"
+#include "llvm/ADT/DenseMap.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 
@@ -47,7 +48,95 @@ StringRef defaultStreamSpelling(const Expr *Stream, const ASTContext &Ctx) {
   return "";
 }
 
+/// The local variable \p E names (through casts and parentheses), or the
+/// one whose address it takes when \p AddressOf.
+const VarDecl *localNamed(const Expr *E, bool AddressOf) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (AddressOf) {
+    const auto *U = dyn_cast<UnaryOperator>(E);
+    if (!U || U->getOpcode() != UO_AddrOf)
+      return nullptr;
+    E = U->getSubExpr()->IgnoreParenCasts();
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) ? VD : nullptr;
+}
+
+/// Whether \p S mentions \p VD.
+bool mentions(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == VD)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, VD))
+      return true;
+  return false;
+}
+
 } // namespace
+
+void TorchDefaultStreamCheck::checkLibraryHandles(
+    const std::vector<const CallExpr *> &Calls, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Each local handle this function creates, in the order of the calls
+  // (the body's order): its creation, whether its stream was set (to
+  // anything but the default stream), and whether it escaped to code that
+  // might set it.
+  struct HandleState {
+    const CallExpr *Create = nullptr;
+    bool StreamSet = false, Escaped = false, Reported = false;
+  };
+  llvm::DenseMap<const VarDecl *, HandleState> Handles;
+  for (const CallExpr *C : Calls) {
+    if (isa<CUDAKernelCallExpr>(C))
+      continue;
+    LibraryHandleRole Role = TorchApiModel::libraryHandleRole(C);
+    if (Role == LibraryHandleRole::Create) {
+      if (const VarDecl *H = localNamed(C->getArg(0), /*AddressOf=*/true))
+        Handles[H] = HandleState{C};
+      continue;
+    }
+    if (Role == LibraryHandleRole::SetStream && C->getNumArgs() >= 2) {
+      if (const VarDecl *H = localNamed(C->getArg(0), false);
+          H && Handles.count(H) &&
+          defaultStreamSpelling(C->getArg(1), Ctx).empty())
+        Handles[H].StreamSet = true;
+      continue;
+    }
+    if (Role == LibraryHandleRole::Use || Role == LibraryHandleRole::Destroy) {
+      const VarDecl *H = localNamed(C->getArg(0), false);
+      auto It = H ? Handles.find(H) : Handles.end();
+      if (Role == LibraryHandleRole::Destroy || It == Handles.end() ||
+          It->second.StreamSet || It->second.Escaped || It->second.Reported)
+        continue;
+      It->second.Reported = true;
+      SourceLocation Loc = reportOnce(SM.getFileLoc(C->getBeginLoc()), SM);
+      if (Loc.isInvalid())
+        continue;
+      std::optional<LibraryHandleInfo> Info = TorchApiModel::libraryHandle(
+          C->getDirectCallee()->getParamDecl(0)->getType());
+      diag(Loc, "%0 uses the default stream, not PyTorch's current stream: "
+                "no %1 gives %2 handle %3 a stream; %select{|use %5() (its "
+                "stream is the current one), or }4call %1(%6, "
+                "at::cuda::getCurrentCUDAStream()) first")
+          << C->getDirectCallee() << Info->SetStream << Info->Library << H
+          << !Info->TorchHandle.empty() << Info->TorchHandle << H->getName();
+      diag(userVisibleLocation(It->second.Create->getBeginLoc(), SM),
+           "%0 is created here", DiagnosticIDs::Note)
+          << H;
+      continue;
+    }
+    // Any other call the handle reaches may set its stream.
+    for (const Expr *Arg : C->arguments())
+      for (auto &[H, State] : Handles)
+        if (mentions(Arg, H))
+          State.Escaped = true;
+  }
+}
 
 void TorchDefaultStreamCheck::checkFunction(const FunctionDecl &FD,
                                             const FunctionCfg &,
@@ -59,6 +148,7 @@ void TorchDefaultStreamCheck::checkFunction(const FunctionDecl &FD,
   const SourceManager &SM = Ctx.getSourceManager();
   CallCollector Collect;
   Collect.TraverseStmt(FD.getBody());
+  checkLibraryHandles(Collect.Calls, Ctx);
   for (const CallExpr *C : Collect.Calls) {
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(C)) {
       const CallExpr *Config = K->getConfig();

@@ -5,6 +5,7 @@
 
 #include "CudaFunctionCheck.h"
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -25,6 +26,9 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  /// Library calls on a handle the function creates and gives no stream.
+  void checkLibraryHandles(const std::vector<const CallExpr *> &Calls,
+                           const ASTContext &Ctx);
   void startTranslationUnit() override { UsesTorch.reset(); }
   std::optional<bool> UsesTorch;
 };

@@ -228,12 +228,17 @@ std::vector<std::string> quotedSearchDirs(const std::vector<std::string> &Args,
   return Dirs;
 }
 
+/// How deep, and through how many of a project's headers, the search for a
+/// torch include goes (pytorch3d's pulsar reaches ATen five levels down).
+constexpr unsigned TorchIncludeDepth = 8;
+constexpr unsigned TorchIncludeFiles = 256;
+
 /// Whether \p Path, or a header it includes with quotes (found beside it or
 /// in \p Dirs, at most \p Depth levels down), includes a torch, ATen or c10
 /// header.
 bool includesTorchFrom(StringRef Path, const std::vector<std::string> &Dirs,
                        unsigned Depth, llvm::StringSet<> &Seen) {
-  if (!Seen.insert(Path).second)
+  if (Seen.size() >= TorchIncludeFiles || !Seen.insert(Path).second)
     return false;
   auto Text = llvm::MemoryBuffer::getFile(Path);
   if (!Text)
@@ -290,7 +295,7 @@ bool includesTorchCached(StringRef Path, const std::vector<std::string> &Dirs) {
   if (It != Known.end())
     return It->second;
   llvm::StringSet<> Seen;
-  return Known[Key] = includesTorchFrom(Path, Dirs, /*Depth=*/3, Seen);
+  return Known[Key] = includesTorchFrom(Path, Dirs, TorchIncludeDepth, Seen);
 }
 
 } // namespace

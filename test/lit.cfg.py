@@ -109,6 +109,21 @@ if os.path.exists(os.path.join(torch_site, "torch", "include", "torch", "extensi
 config.substitutions.append(("%torch_site", torch_site))
 config.substitutions.append(("%with_torch",
                              "env PYTHONPATH=%s CUDA_TIDY_PYTHON=python3" % torch_site))
+# The plugin path (clang-tidy --load) gets no torch discovery: the flags the
+# driver adds for a torch file (docs/torch.md), given by hand as a plugin
+# user gives them.
+import sysconfig
+torch_plugin_flags = [
+    "-isystem", os.path.join(torch_site, "torch", "include"),
+    "-isystem", os.path.join(torch_site, "torch", "include", "torch", "csrc",
+                             "api", "include"),
+    "-isystem", sysconfig.get_paths()["include"],
+    "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+    "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
+    "-DTORCH_API_INCLUDE_EXTENSION_H", "-DTORCH_EXTENSION_NAME=plugin_test",
+    "-std=c++17"]
+config.substitutions.append(("%torch_plugin_args", " ".join(
+    "--extra-arg=" + f for f in torch_plugin_flags)))
 # cuda-clangd (test/clangd), when the build has it (CUDA_TIDY_CLANGD);
 # Neovim's LSP client drives the editing session test.
 if getattr(config, "cuda_clangd", ""):

@@ -3,6 +3,7 @@
 // contiguous; a transposed tensor from Python is read with the wrong strides.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_CUDA(x) TORCH_CHECK(x.is_cuda(), #x " must be a CUDA tensor")
 #define CHECK_FLOAT(x) TORCH_CHECK(x.scalar_type() == at::kFloat, #x " must be float32")
@@ -21,6 +22,7 @@ torch::Tensor row_scale(torch::Tensor x, torch::Tensor s) {
   TORCH_CHECK(s.is_contiguous() && s.numel() == x.size(0), "bad factors");
   auto y = torch::empty({x.size(0), x.size(1)}, x.options());
   int64_t n = x.numel();
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   row_scale_kernel<<<(n + 255) / 256, 256, 0,
                      at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), s.data_ptr<float>(), y.data_ptr<float>(), x.size(0),

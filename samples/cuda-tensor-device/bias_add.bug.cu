@@ -3,6 +3,7 @@
 // device, so y is a CPU tensor and the kernel writes through a host address.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_INPUT(x)                                                         \
   TORCH_CHECK(x.is_cuda() && x.is_contiguous() &&                              \
@@ -19,6 +20,7 @@ torch::Tensor bias_add(torch::Tensor x, double b) {
   CHECK_INPUT(x);
   int64_t n = x.numel();
   auto y = torch::empty({n});
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   bias_add_kernel<<<(n + 255) / 256, 256, 0,
                     at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), static_cast<float>(b), y.data_ptr<float>(), n);

@@ -3,6 +3,7 @@
 // the GPU of x.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_INPUT(x)                                                         \
   TORCH_CHECK(x.is_cuda() && x.is_contiguous() &&                              \
@@ -19,6 +20,7 @@ torch::Tensor bias_add(torch::Tensor x, double b) {
   CHECK_INPUT(x);
   int64_t n = x.numel();
   auto y = torch::empty({n}, x.options());
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   bias_add_kernel<<<(n + 255) / 256, 256, 0,
                     at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), static_cast<float>(b), y.data_ptr<float>(), n);

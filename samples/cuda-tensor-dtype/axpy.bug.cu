@@ -3,6 +3,7 @@
 // float64 tensors from Python are read as pairs of floats.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_INPUT(x)                                                         \
   TORCH_CHECK(x.is_cuda() && x.is_contiguous(),                                \
@@ -21,6 +22,7 @@ void axpy(double a, torch::Tensor x, torch::Tensor y) {
   TORCH_CHECK(x.numel() == y.numel(), "sizes differ");
   TORCH_CHECK(x.scalar_type() == y.scalar_type(), "dtypes differ");
   int64_t n = x.numel();
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   axpy_kernel<float><<<(n + 255) / 256, 256, 0,
                        at::cuda::getCurrentCUDAStream()>>>(
       static_cast<float>(a), (const float *)x.data_ptr(), (float *)y.data_ptr(),

@@ -3,6 +3,7 @@
 // y is checked to have the same dtype.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_INPUT(x)                                                         \
   TORCH_CHECK(x.is_cuda() && x.is_contiguous(),                                \
@@ -21,6 +22,7 @@ void axpy(double a, torch::Tensor x, torch::Tensor y) {
   TORCH_CHECK(x.numel() == y.numel(), "sizes differ");
   TORCH_CHECK(x.scalar_type() == y.scalar_type(), "dtypes differ");
   int64_t n = x.numel();
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "axpy", [&] {
     axpy_kernel<scalar_t><<<(n + 255) / 256, 256, 0,
                             at::cuda::getCurrentCUDAStream()>>>(

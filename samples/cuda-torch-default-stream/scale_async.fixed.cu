@@ -3,6 +3,7 @@
 // that fills x.
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
 
 #define CHECK_INPUT(x)                                                         \
   TORCH_CHECK(x.is_cuda() && x.is_contiguous() &&                              \
@@ -19,6 +20,7 @@ torch::Tensor scale(torch::Tensor x) {
   CHECK_INPUT(x);
   auto y = torch::empty_like(x);
   int64_t n = x.numel();
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(x));
   scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(),
       y.data_ptr<float>(), n);

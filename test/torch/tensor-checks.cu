@@ -44,6 +44,7 @@ torch::Tensor scale_checked(torch::Tensor x) {
   CHECK_INPUT(x);
   auto y = torch::empty_like(x);
   int64_t n = x.numel();
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: kernel 'scale_kernel' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
   scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), y.data_ptr<float>(), n);
   return y;
@@ -68,6 +69,7 @@ torch::Tensor scale_cpu_out(torch::Tensor x) {
   CHECK_INPUT(x);
   auto y = torch::zeros({x.numel()});
   int64_t n = x.numel();
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: kernel 'scale_kernel' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
   scale_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(),
                                          y.data_ptr<float>(), n);
   // CHECK-MESSAGES: :[[@LINE-1]]:42: warning: tensor 'y' is on the CPU (its options name no device), but its pointer reaches kernel 'scale_kernel' [cuda-tensor-device]
@@ -79,12 +81,15 @@ torch::Tensor scale_untyped(torch::Tensor x) {
   CHECK_INPUT(x);
   auto y = torch::empty({x.numel()}, x.options());
   int64_t n = x.numel();
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: kernel 'scale_kernel' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
   scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
       (const float *)x.data_ptr(), (float *)y.data_ptr(), n);
   // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: untyped pointer of tensor 'x' is cast to 'const float *', but nothing checks its dtype: a tensor of another dtype from Python is silently misread; use the typed data_ptr<T>(), which checks, or check or dispatch on scalar_type() [cuda-tensor-dtype]
   AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "scale", [&] {
+    // CHECK-MESSAGES: :[[@LINE+1]]:5: warning: kernel 'scale_t_kernel<{{double|float}}>' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
     scale_t_kernel<scalar_t><<<1, 1, 0, at::cuda::getCurrentCUDAStream()>>>(
         (const scalar_t *)x.data_ptr(), reinterpret_cast<scalar_t *>(y.data_ptr()), n);
+    // CHECK-MESSAGES: :[[@LINE+1]]:5: warning: kernel 'scale_kernel' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
     scale_kernel<<<1, 1, 0, at::cuda::getCurrentCUDAStream()>>>(
         x.data_ptr<float>(), (float *)y.data_ptr(), n);
     // CHECK-MESSAGES: :[[@LINE-1]]:9: warning: tensor 'x' is read as 'float' in the AT_DISPATCH case for 'double'; that case fails at run time (use scalar_t) [cuda-tensor-dtype]
@@ -117,6 +122,7 @@ torch::Tensor scale_via_helper_checked(torch::Tensor x) {
 __global__ void acc_kernel(torch::PackedTensorAccessor32<float, 2> a) {}
 torch::Tensor use_accessor(torch::Tensor x) {
   CHECK_CUDA(x);
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: kernel 'acc_kernel' is launched on the current device, but CUDA tensor 'x' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(x))' first [cuda-tensor-device]
   acc_kernel<<<1, 1, 0, at::cuda::getCurrentCUDAStream()>>>(
       x.packed_accessor32<float, 2>());
   return x;
@@ -151,6 +157,7 @@ at::Tensor muladd(const at::Tensor &a, const at::Tensor &b) {
   float *result_ptr = result.data_ptr<float>();
   int64_t numel = a_contig.numel();
   cudaStream_t stream = at::cuda::getCurrentCUDAStream();
+  // CHECK-MESSAGES: :[[@LINE+1]]:3: warning: kernel 'scale_kernel' is launched on the current device, but CUDA tensor 'a_contig' from Python may sit on another GPU and no device guard selects its device; construct 'at::cuda::OptionalCUDAGuard guard(device_of(a_contig))' first [cuda-tensor-device]
   scale_kernel<<<(numel + 255) / 256, 256, 0, stream>>>(a_ptr, result_ptr,
                                                        numel);
   return result;

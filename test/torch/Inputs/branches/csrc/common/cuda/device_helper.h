@@ -1,0 +1,2 @@
+#pragma once
+#define DEVICE_HELPER_FOR_CUDA 1

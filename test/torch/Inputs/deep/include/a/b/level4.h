@@ -1,0 +1,1 @@
+#include "level5.h"

@@ -1,0 +1,2 @@
+#pragma once
+#include <c10/macros/Macros.h>

@@ -1,0 +1,1 @@
+#include "b/level4.h"
