@@ -1520,6 +1520,55 @@ void SharedMemoryRaces::report(const Access &First, const Access &Second,
   Found->push_back({First, Second, InWarp});
 }
 
+/// Whether the local variables \p E reads (and those their initializers
+/// read) are written only by their initializer or by the increment of a
+/// for loop. ThreadDivergence does not see divergence through control: a
+/// variable updated under 'if (threadIdx.x == 0)' counts as uniform there.
+static bool storedOnlyUniformly(const Expr *E, const FunctionDecl *FD,
+                                const ParentMap &PM, int Depth = 0) {
+  if (!E)
+    return true;
+  if (Depth > 4)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDeclOrParm())
+      return true;
+    struct Writes : RecursiveASTVisitor<Writes> {
+      const VarDecl *VD;
+      const ParentMap &PM;
+      bool Other = false;
+      Writes(const VarDecl *VD, const ParentMap &PM) : VD(VD), PM(PM) {}
+      bool writes(const Expr *Target) {
+        const auto *R = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+        return R && R->getDecl() == VD;
+      }
+      void check(const Stmt *S) {
+        const auto *For = dyn_cast_or_null<ForStmt>(PM.getParentIgnoreParens(S));
+        Other |= !For || For->getInc() != S;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        if (BO->isAssignmentOp() && writes(BO->getLHS()))
+          check(BO);
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *UO) {
+        if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            writes(UO->getSubExpr()))
+          check(UO);
+        return true;
+      }
+    } W(VD, PM);
+    W.TraverseStmt(FD->getBody());
+    return !W.Other && (!VD->getInit() ||
+                        storedOnlyUniformly(VD->getInit(), FD, PM, Depth + 1));
+  }
+  for (const Stmt *Child : E->children())
+    if (Child && !storedOnlyUniformly(dyn_cast<Expr>(Child), FD, PM, Depth))
+      return false;
+  return true;
+}
+
 bool SharedMemoryRaces::runByEveryThread(const Access &A,
                                          const FunctionCfg &Cfg,
                                          ThreadDivergence &Divergences) {
@@ -1538,7 +1587,8 @@ bool SharedMemoryRaces::runByEveryThread(const Access &A,
       const auto *Cond = dyn_cast_or_null<Expr>(
           const_cast<CFGBlock *>(D)->getTerminatorCondition());
       if (!Cond || Divergences.ofCondition(Cond, D) != Divergence::None ||
-          Divergences.readsTemplateValue(Cond))
+          Divergences.readsTemplateValue(Cond) ||
+          !storedOnlyUniformly(Cond, A.Fn, Cfg.parents()))
         return false;
       Work.push_back(D);
     }
@@ -1573,8 +1623,16 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
       continue;
     if (!Divergences)
       Divergences.emplace(*FD, *Analysis);
-    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(W.At);
-        AS && Divergences->of(AS->getIdx()) != Divergence::None)
+    // One element for all threads: an index and an array (a local pointer
+    // may be 'data + tid * n') that do not differ between them.
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(W.At);
+    if (AS && (Divergences->of(AS->getIdx()) != Divergence::None ||
+               !storedOnlyUniformly(AS->getIdx(), FD, Cfg.parents())))
+      continue;
+    if (!W.Array->hasAttr<CUDASharedAttr>() &&
+        (!W.Array->getInit() ||
+         Divergences->of(W.Array->getInit()) != Divergence::None ||
+         !storedOnlyUniformly(W.Array->getInit(), FD, Cfg.parents())))
       continue;
     // Every thread stores the same value: no harm.
     if (Store && Store->getOpcode() == BO_Assign &&
