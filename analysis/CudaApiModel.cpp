@@ -204,7 +204,7 @@ const FunctionDecl *CudaApiModel::calleeOf(const CallExpr *Call) {
   for (const NamedDecl *D : Lookup->decls()) {
     const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction();
     if (!FD || !FD->getIdentifier() ||
-        (!isRuntimeOrDriverCall(FD) && !lookup(FD)) ||
+        (!isRuntimeOrDriverCall(FD) && !lookup(FD) && !warpCollectiveRow(FD)) ||
         (Found && Found->getName() != FD->getName()))
       return nullptr;
     // The C function rather than a C++ template overload of it.
@@ -485,7 +485,7 @@ bool CudaApiModel::returnsPerThreadValue(const CallExpr *Call) {
 }
 
 std::optional<WarpCollectiveInfo>
-CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
+CudaApiModel::warpCollectiveRow(const FunctionDecl *FD) {
   static const llvm::StringMap<WarpCollectiveInfo> Rows = [] {
     llvm::StringMap<WarpCollectiveInfo> M;
 #define CUDA_WARP_COLLECTIVE(Name, MaskArg, SrcLaneArg, WidthArg)              \
@@ -493,7 +493,6 @@ CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
 #include "CudaApiModel.def"
     return M;
   }();
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
   if (!FD || !FD->getIdentifier() ||
       !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return std::nullopt;
@@ -501,6 +500,14 @@ CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
   if (It == Rows.end())
     return std::nullopt;
   return It->second;
+}
+
+std::optional<WarpCollectiveInfo>
+CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
+  // calleeOf: in a template pattern, '__shfl_sync(m, v, 0)' on a value of
+  // dependent type is resolved only at instantiation, among overloads that
+  // all name the one intrinsic.
+  return warpCollectiveRow(calleeOf(Call));
 }
 
 bool CudaApiModel::isShutdownStatus(const EnumConstantDecl *EC) {
@@ -521,7 +528,7 @@ CudaApiModel::warpVotePredicateOf(const CallExpr *Call) {
 #include "CudaApiModel.def"
     return M;
   }();
-  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *FD = calleeOf(Call);
   if (!FD || !FD->getIdentifier() ||
       !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
     return std::nullopt;

@@ -236,8 +236,9 @@ public:
   static const ApiFunction *lookup(const CallExpr *Call);
   /// The function \p Call calls: its direct callee, or, for a call that a
   /// template pattern leaves unresolved (a dependent argument), the runtime,
-  /// driver or C library function that every candidate of its name lookup
-  /// is (overloads of one API name, such as cudaMalloc and its template).
+  /// driver, C library or warp intrinsic function that every candidate of
+  /// its name lookup is (overloads of one API name, such as cudaMalloc and
+  /// its template, or __shfl_sync for each element type).
   /// Null when the callee is not known.
   static const FunctionDecl *calleeOf(const CallExpr *Call);
   /// The entry for a name, for tests and docs.
@@ -296,6 +297,9 @@ public:
   /// one: a function of the global namespace.
   static std::optional<WarpCollectiveInfo>
   warpCollectiveOf(const CallExpr *Call);
+  /// The CUDA_WARP_COLLECTIVE row of \p FD, if it is one.
+  static std::optional<WarpCollectiveInfo>
+  warpCollectiveRow(const FunctionDecl *FD);
   /// The predicate argument of a warp vote that returns the lanes whose
   /// predicate holds (CUDA_WARP_VOTE rows).
   static std::optional<unsigned> warpVotePredicateOf(const CallExpr *Call);

@@ -50,10 +50,45 @@ const ParentMap &FunctionCfg::parents() const {
 
 /// Whether \p DRE only loads the value of its variable, assigns to it or
 /// increments it.
+/// In a template pattern, whether dependent \p P reads the scalar \p DRE
+/// by value: no lvalue-to-rvalue cast is built around operands of a
+/// dependent expression ('v[tid]' with 'const T *v', '__shfl_sync(m, x, 0)'
+/// with 'T x').
+static bool readsInPattern(const DeclRefExpr *DRE, const Stmt *P) {
+  const auto *PE = dyn_cast<Expr>(P);
+  if (!PE || !PE->isTypeDependent() || DRE->isTypeDependent() ||
+      !DRE->getType()->isScalarType())
+    return false;
+  if (isa<ArraySubscriptExpr>(P))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(P))
+    return !BO->isAssignmentOp() || BO->getRHS()->IgnoreParens() == DRE;
+  const auto *Call = dyn_cast<CallExpr>(P);
+  const auto *Lookup =
+      Call ? dyn_cast<UnresolvedLookupExpr>(Call->getCallee()->IgnoreParens())
+           : nullptr;
+  if (!Lookup || !independentCallee(Call))
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    if (Call->getArg(I)->IgnoreParens() != DRE)
+      continue;
+    for (const NamedDecl *D : Lookup->decls()) {
+      const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction();
+      if (!FD || I >= FD->getNumParams() ||
+          FD->getParamDecl(I)->getType()->isReferenceType())
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 static bool isPlainLoadOrStore(const DeclRefExpr *DRE, const ParentMap &PM) {
   const Stmt *P = PM.getParentIgnoreParens(DRE);
   if (!P)
     return false;
+  if (readsInPattern(DRE, P))
+    return true;
   if (const auto *ICE = dyn_cast<ImplicitCastExpr>(P))
     return ICE->getCastKind() == CK_LValueToRValue;
   if (const auto *BO = dyn_cast<BinaryOperator>(P))

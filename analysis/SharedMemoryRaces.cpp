@@ -3,6 +3,7 @@
 #include "SharedMemoryRaces.h"
 #include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
+#include "TemplatePatterns.h"
 #include "VariableStores.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -76,6 +77,38 @@ const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
     return nullptr;
   Rank = Inner + 1;
   return VD;
+}
+
+/// Whether the parent \p P of \p E, an element of dependent type in a
+/// template pattern, reads its value: no lvalue-to-rvalue cast marks reads
+/// there, so the operators and initializers that only read count.
+bool readsDependentValue(const Expr *E, const Stmt *P) {
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P))
+    return !BO->isAssignmentOp() || BO->getRHS()->IgnoreParens() == E;
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+    return Op->getNumArgs() == 2 &&
+           (Op->getArg(1)->IgnoreParens() == E ||
+            (!Op->isAssignmentOp() && Op->getOperator() != OO_Subscript));
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(P))
+    return UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+           UO->getOpcode() == UO_LNot || UO->getOpcode() == UO_Not;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P)) {
+    const auto *VD =
+        DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    return VD && !VD->getType()->isReferenceType() && VD->getInit() &&
+           VD->getInit()->IgnoreParens() == E;
+  }
+  return isa_and_nonnull<ReturnStmt, CStyleCastExpr, CXXFunctionalCastExpr,
+                         CXXUnresolvedConstructExpr>(P);
+}
+
+/// Whether \p S is a call in a template pattern whose callee only
+/// instantiation decides ('tile.sync()' on a dependent tile, a dependent
+/// policy's member): it may wait at a barrier. Operators do not.
+bool mayWaitInPattern(const Stmt *S, const FunctionDecl *FD) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  return Call && FD->isDependentContext() && !isa<CXXOperatorCallExpr>(Call) &&
+         !independentCallee(Call);
 }
 
 std::optional<BarrierInfo> barrierAt(const Stmt *S) {
@@ -496,7 +529,19 @@ bool SharedMemoryRaces::mentionsThread(const Expr *E,
 bool SharedMemoryRaces::writerIsOneThread(const Access &W,
                                                 const FunctionDecl *FD) {
   int64_t Thread;
-  return onlyThread(W, FD, Thread);
+  if (onlyThread(W, FD, Thread))
+    return true;
+  // 'if (tid == blockDim.x - 1)': one thread, whichever it is.
+  for (const Condition &C : conditionsOver(W)) {
+    const auto *Eq =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(C.Cond));
+    if (C.Negated || !Eq || Eq->getOpcode() != BO_EQ)
+      continue;
+    if ((isThreadId(Eq->getLHS(), C.Fn) && isUniform(Eq->getRHS(), C.Fn, 0)) ||
+        (isThreadId(Eq->getRHS(), C.Fn) && isUniform(Eq->getLHS(), C.Fn, 0)))
+      return true;
+  }
+  return false;
 }
 
 bool SharedMemoryRaces::onlyThread(const Access &A,
@@ -1204,6 +1249,16 @@ SharedMemoryRaces::accessAt(const Stmt *S, const FunctionCfg &Cfg,
              IC && IC->getCastKind() == CK_LValueToRValue) {
     A.Read = true;
     A.Local = E;
+  } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
+             Op && Op->getNumArgs() == 2 && Op->getArg(0) == E &&
+             Op->isAssignmentOp()) {
+    // A template pattern's 's[i] += v' on a dependent element type.
+    A.Write = true;
+    A.Read = Op->getOperator() != OO_Equal;
+    A.Local = Op;
+  } else if (E->isTypeDependent() && readsDependentValue(E, P)) {
+    A.Read = true;
+    A.Local = E;
   } else {
     return std::nullopt;
   }
@@ -1465,6 +1520,157 @@ void SharedMemoryRaces::report(const Access &First, const Access &Second,
   Found->push_back({First, Second, InWarp});
 }
 
+/// Whether the local variables \p E reads (and those their initializers
+/// read) are written only by their initializer or by the increment of a
+/// for loop. ThreadDivergence does not see divergence through control: a
+/// variable updated under 'if (threadIdx.x == 0)' counts as uniform there.
+static bool storedOnlyUniformly(const Expr *E, const FunctionDecl *FD,
+                                const ParentMap &PM, int Depth = 0) {
+  if (!E)
+    return true;
+  if (Depth > 4)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDeclOrParm())
+      return true;
+    struct Writes : RecursiveASTVisitor<Writes> {
+      const VarDecl *VD;
+      const ParentMap &PM;
+      bool Other = false;
+      Writes(const VarDecl *VD, const ParentMap &PM) : VD(VD), PM(PM) {}
+      bool writes(const Expr *Target) {
+        const auto *R = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+        return R && R->getDecl() == VD;
+      }
+      void check(const Stmt *S) {
+        const auto *For = dyn_cast_or_null<ForStmt>(PM.getParentIgnoreParens(S));
+        Other |= !For || For->getInc() != S;
+      }
+      bool VisitBinaryOperator(BinaryOperator *BO) {
+        if (BO->isAssignmentOp() && writes(BO->getLHS()))
+          check(BO);
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator *UO) {
+        if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+            writes(UO->getSubExpr()))
+          check(UO);
+        return true;
+      }
+    } W(VD, PM);
+    W.TraverseStmt(FD->getBody());
+    return !W.Other && (!VD->getInit() ||
+                        storedOnlyUniformly(VD->getInit(), FD, PM, Depth + 1));
+  }
+  for (const Stmt *Child : E->children())
+    if (Child && !storedOnlyUniformly(dyn_cast<Expr>(Child), FD, PM, Depth))
+      return false;
+  return true;
+}
+
+bool SharedMemoryRaces::runByEveryThread(const Access &A,
+                                         const FunctionCfg &Cfg,
+                                         ThreadDivergence &Divergences) {
+  std::optional<CfgPoint> At = Cfg.pointOf(A.Point);
+  if (!At)
+    return false;
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{At->Block};
+  llvm::SmallVector<const CFGBlock *, 8> Work{At->Block};
+  while (!Work.empty()) {
+    auto Deps = Cfg.controlDependencies(Work.pop_back_val());
+    if (!Deps)
+      return false;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      const auto *Cond = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(D)->getTerminatorCondition());
+      if (!Cond || Divergences.ofCondition(Cond, D) != Divergence::None ||
+          Divergences.readsTemplateValue(Cond) ||
+          !storedOnlyUniformly(Cond, A.Fn, Cfg.parents()))
+        return false;
+      Work.push_back(D);
+    }
+  }
+  return true;
+}
+
+/// Whether \p A touches the one element \p W writes: the same scalar, or
+/// the same thread-independent index of the same array.
+static bool sameFixedElement(const SharedMemoryRaces::Access &A,
+                             const SharedMemoryRaces::Access &W) {
+  return A.Array == W.Array && !A.Multi && A.Coeff == 0 &&
+         A.Scalar == W.Scalar && A.Uniform == W.Uniform && A.Const == W.Const;
+}
+
+void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
+                                          const FunctionCfg &Cfg,
+                                          const FunctionDecl *FD) {
+  if (noThreadAt(1))
+    return; // One thread per block.
+  std::optional<ThreadDivergence> Divergences;
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    AtPoint[Accesses[I].Point].push_back(I);
+  for (const Access &W : Accesses) {
+    // The kernel's own store of a fixed element; 'x++' and 'x += v' by
+    // every thread lose updates whatever v is.
+    const auto *Store = dyn_cast_or_null<BinaryOperator>(W.Local);
+    const auto *Step = dyn_cast_or_null<UnaryOperator>(W.Local);
+    if (!W.Write || W.Multi || W.Coeff != 0 || !W.Calls.empty() ||
+        (!Store && !Step) || Reported.count(W.At))
+      continue;
+    if (!Divergences)
+      Divergences.emplace(*FD, *Analysis);
+    // One element for all threads: an index and an array (a local pointer
+    // may be 'data + tid * n') that do not differ between them.
+    const auto *AS = dyn_cast<ArraySubscriptExpr>(W.At);
+    if (AS && (Divergences->of(AS->getIdx()) != Divergence::None ||
+               !storedOnlyUniformly(AS->getIdx(), FD, Cfg.parents())))
+      continue;
+    if (!W.Array->hasAttr<CUDASharedAttr>() &&
+        (!W.Array->getInit() ||
+         Divergences->of(W.Array->getInit()) != Divergence::None ||
+         !storedOnlyUniformly(W.Array->getInit(), FD, Cfg.parents())))
+      continue;
+    // Every thread stores the same value: no harm.
+    if (Store && Store->getOpcode() == BO_Assign &&
+        (Divergences->of(Store->getRHS()) == Divergence::None ||
+         dependsOnTemplateArguments(Store->getRHS())))
+      continue;
+    if (!runByEveryThread(W, Cfg, *Divergences))
+      continue;
+    // A later access reads one of the values; one that overwrites the
+    // element first makes the stores dead.
+    const Access *Reader = nullptr;
+    std::optional<CfgPoint> From = Cfg.pointOf(W.Point);
+    Cfg.walkForward(
+        *From,
+        [&](const Stmt *S, CfgPoint) {
+          auto It = AtPoint.find(S);
+          if (It == AtPoint.end() || Reader)
+            return Reader != nullptr;
+          for (unsigned I : It->second) {
+            const Access &A = Accesses[I];
+            if (!sameFixedElement(A, W))
+              continue;
+            if (A.Read) {
+              Reader = &A;
+              return true;
+            }
+            return true;
+          }
+          return false;
+        },
+        [&](const Stmt *) { return Reader != nullptr; });
+    if (!Reader)
+      continue;
+    Reported.insert(W.At);
+    Found->push_back({W, *Reader, false, /*WriteWrite=*/true});
+  }
+}
+
 /// Reports each pair of accesses by different threads that some path
 /// reaches without a barrier between them.
 void SharedMemoryRaces::reportConflicts(
@@ -1531,6 +1737,8 @@ void SharedMemoryRaces::reportConflicts(
       if (const FunctionDecl *Def =
               helperDefinition(dyn_cast_or_null<CallExpr>(S));
           Def && waitsAtBarrier(Def, 0))
+        return true;
+      if (mayWaitInPattern(S, FD))
         return true;
       if (auto It = WaitingLoops.find(S);
           !IntoLoops && It != WaitingLoops.end() &&
@@ -1612,7 +1820,9 @@ SharedMemoryRaces::racesIn(const FunctionDecl &FD, const FunctionCfg &Cfg,
   CurrentStores = &Stores;
   Kernel = &FD;
   std::vector<Candidate> Candidates = collectCandidates(Cfg, &FD, Ctx);
-  reportConflicts(chooseReadings(Candidates), Cfg, &FD, Ctx);
+  std::vector<Access> Accesses = chooseReadings(Candidates);
+  reportConflicts(Accesses, Cfg, &FD, Ctx);
+  reportWriteWrites(Accesses, Cfg, &FD);
   CurrentStores = nullptr;
   Kernel = nullptr;
   Found = nullptr;

@@ -13,6 +13,7 @@
 #define CUDA_TIDY_SHAREDMEMORYRACES_H
 
 #include "FunctionCfg.h"
+#include "ThreadDivergence.h"
 #include "ThreadIndexAnalysis.h"
 #include "VariableStores.h"
 #include "llvm/ADT/DenseMap.h"
@@ -78,9 +79,13 @@ public:
   /// Two accesses by different threads that some path reaches one after
   /// the other with no barrier between them: First, then Second. InWarp:
   /// both are confined to one warp, where __syncwarp() would order them.
+  /// WriteWrite: First is a store that several threads make with
+  /// different values (or a read-modify-write they all make), and Second
+  /// a later read of the element, which sees one of them.
   struct Race {
     Access First, Second;
     bool InWarp = false;
+    bool WriteWrite = false;
   };
 
   /// The races of \p Kernel, its own and those in the helpers it calls,
@@ -182,6 +187,14 @@ private:
   void reportConflicts(const std::vector<Access> &Accesses,
                        const FunctionCfg &Cfg, const FunctionDecl *FD,
                        ASTContext &Ctx);
+  /// The stores of one element that every thread of the block makes, with
+  /// values that differ between them, and that a later access reads.
+  void reportWriteWrites(const std::vector<Access> &Accesses,
+                         const FunctionCfg &Cfg, const FunctionDecl *FD);
+  /// Whether every thread of the block reaches \p A's point: no condition
+  /// it depends on differs between threads.
+  bool runByEveryThread(const Access &A, const FunctionCfg &Cfg,
+                        ThreadDivergence &Divergences);
 
   /// The stores of the kernel being checked, and of the helpers it calls.
   const VariableStores *CurrentStores = nullptr;

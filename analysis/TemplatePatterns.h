@@ -39,6 +39,13 @@ inline bool isTemplatePattern(const FunctionDecl *FD) {
 /// about it is known in a pattern.
 bool dependsOnTemplateArguments(const Expr *E);
 
+/// Whether the value of \p E may differ between instantiations: it reads a
+/// non-type template parameter, a member of a dependent type or object
+/// ('Policy::Threads', 'params.n'), the size of a dependent type, or calls
+/// a function that only instantiation resolves. A load of dependent type
+/// ('keys[tid]' with 'Key *keys') is not: which element it reads is known.
+bool readsTemplateArgumentValue(const Expr *E);
+
 /// The function \p Call calls whatever the template arguments are: its
 /// direct callee when the call is resolved; for a call that a pattern leaves
 /// unresolved because an argument is dependent, the CUDA runtime or driver

@@ -2,8 +2,9 @@
 
 #include "ThreadDivergence.h"
 #include "CudaApiModel.h"
-#include "clang/AST/ExprCXX.h"
+#include "TemplatePatterns.h"
 #include "clang-tidy/utils/ASTUtils.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::cuda {
 
@@ -61,7 +62,9 @@ Divergence
 ThreadDivergence::divergenceOf(const Expr *E, const FunctionDecl *FD,
                                         int Depth) {
   E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 12 || E->isValueDependent())
+  // In a template pattern, a value that depends on the template arguments
+  // is unknown; a load of dependent type still reads per-thread data.
+  if (!E || Depth > 12 || readsTemplateArgumentValue(E))
     return Divergence::None;
   constexpr unsigned PerThread = TS_ThreadInBlock | TS_GridRank;
   ThreadSource Src;
@@ -73,8 +76,8 @@ ThreadDivergence::divergenceOf(const Expr *E, const FunctionDecl *FD,
       return *D;
   // valueOf() joins every value a variable ever holds; a condition whose
   // variables are read at the condition is left to the cases below.
-  if (E->getType()->isIntegralOrEnumerationType() && !mentionsCondRef(E) &&
-      (Analysis->valueOf(E, FD).Sources & PerThread))
+  if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
+      !mentionsCondRef(E) && (Analysis->valueOf(E, FD).Sources & PerThread))
     return Divergence::ThreadIndex;
   auto Either = [](Divergence A, Divergence B) {
     if (A == Divergence::ThreadIndex || B == Divergence::ThreadIndex)
@@ -126,6 +129,30 @@ ThreadDivergence::divergenceOf(const Expr *E, const FunctionDecl *FD,
     return D == Divergence::None ? D : Divergence::PerThreadData;
   }
   return Divergence::None;
+}
+
+bool ThreadDivergence::readsTemplateValue(const Expr *E) {
+  if (!E || !FD->isDependentContext())
+    return false;
+  if (dependsOnTemplateArguments(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl())
+      return false;
+    auto [It, New] = TemplateValueCache.try_emplace(VD, false);
+    if (!New)
+      return It->second;
+    bool Reads = llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+      return readsTemplateValue(V.Value);
+    });
+    TemplateValueCache[VD] = Reads;
+    return Reads;
+  }
+  for (const Stmt *Child : E->children())
+    if (readsTemplateValue(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
 }
 
 bool ThreadDivergence::mentionsCondRef(const Stmt *S) const {

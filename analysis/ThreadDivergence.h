@@ -36,6 +36,10 @@ public:
   /// Whether every thread runs \p Loop the same number of times (a thread-
   /// or grid-stride loop whose bound is a multiple of the stride).
   bool hasUniformTripCount(const Stmt *Loop);
+  /// Whether \p E, or a value stored into a local variable it reads, depends
+  /// on template arguments: in a template pattern, such a condition may be
+  /// uniform or not depending on the instantiation ('lane < WIDTH').
+  bool readsTemplateValue(const Expr *E);
 
 private:
   Divergence divergenceOf(const Expr *E, const FunctionDecl *FD, int Depth);
@@ -56,6 +60,7 @@ private:
   llvm::SmallPtrSet<const DeclRefExpr *, 8> CondRefs;
   VariableStores Stores;
   llvm::DenseMap<const VarDecl *, Divergence> VarCache;
+  llvm::DenseMap<const VarDecl *, bool> TemplateValueCache;
 };
 
 } // namespace clang::tidy::cuda

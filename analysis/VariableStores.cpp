@@ -1,6 +1,7 @@
 //===- VariableStores.cpp -------------------------------------------------===//
 
 #include "VariableStores.h"
+#include "TemplatePatterns.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -44,20 +45,32 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
+    // A template pattern's call of an API function or intrinsic that a
+    // dependent argument leaves unresolved: any of its candidates.
+    llvm::SmallVector<const FunctionDecl *, 4> Callees;
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      Callees.push_back(Callee);
+    else if (const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(
+                 Call->getCallee()->IgnoreParens());
+             Lookup && independentCallee(Call))
+      for (const NamedDecl *D : Lookup->decls())
+        if (const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction())
+          Callees.push_back(FD);
     for (unsigned I = 0, N = Call->getNumArgs(); I != N; ++I) {
       const VarDecl *VD = varOf(Call->getArg(I));
       if (!VD)
         continue;
-      if (!Callee) {
+      if (Callees.empty()) {
         Out.PassedByReference.insert(VD);
         continue;
       }
-      if (I >= Callee->getNumParams())
-        continue;
-      QualType T = Callee->getParamDecl(I)->getType();
-      if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
-        Out.PassedByReference.insert(VD);
+      for (const FunctionDecl *Callee : Callees) {
+        if (I >= Callee->getNumParams())
+          continue;
+        QualType T = Callee->getParamDecl(I)->getType();
+        if (T->isReferenceType() && !T.getNonReferenceType().isConstQualified())
+          Out.PassedByReference.insert(VD);
+      }
     }
     return true;
   }

@@ -321,7 +321,7 @@ bool WarpLanes::reachedExactly(const CFGBlock *B,
       Work.push_back(D);
       const auto *C = dyn_cast_or_null<Expr>(
           const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!C)
+      if (!C || Divergences.readsTemplateValue(C))
         return false;
       if (Divergences.ofCondition(C, D) == Divergence::None)
         continue;

@@ -15,7 +15,10 @@ namespace clang::tidy::cuda {
 class DivergentSyncthreadsCheck : public CudaFunctionCheck {
 public:
   DivergentSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, {FunctionScope::DeviceCode}) {}
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::DeviceCode, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/true}) {}
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

@@ -26,6 +26,20 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
                                      ASTContext &Ctx) {
   const SharedMemoryRaces::Access &First = R.First, &Second = R.Second;
   const SourceManager &SM = Ctx.getSourceManager();
+  if (R.WriteWrite) {
+    std::string Element =
+        First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
+    bool Update = First.Read;
+    diag(userVisibleLocation(First.At->getBeginLoc(), SM),
+         "%select{threads store different values into|every thread updates}0 "
+         "shared '%1'%2 with no barrier between %select{the stores|the "
+         "updates}0: %select{which one a later read sees is unspecified|"
+         "updates are lost}0")
+        << Update << First.Array->getName() << Element;
+    diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+         "the element is read here", DiagnosticIDs::Note);
+    return;
+  }
   bool RAW = First.Write && Second.Read;
   std::string Element =
       Second.Scalar ? "" : " at '" + indexText(Second.At, Ctx) + "'";

@@ -18,7 +18,10 @@ namespace clang::tidy::cuda {
 class MissingSyncthreadsCheck : public CudaFunctionCheck {
 public:
   MissingSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, {FunctionScope::Kernels}) {}
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::Kernels, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/true}) {}
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

@@ -158,8 +158,10 @@ bool reaches(const CFGBlock *From, const CFGBlock *To) {
   return false;
 }
 
+/// The function \p Call names; in a template pattern, the intrinsic that
+/// every candidate of an unresolved call is.
 std::string calleeName(const CallExpr *Call) {
-  return Call->getDirectCallee()->getName().str();
+  return CudaApiModel::calleeOf(Call)->getName().str();
 }
 
 /// The warp collective that the same-TU __device__ helper \p Call calls
@@ -317,6 +319,32 @@ bool WarpCollectiveCheck::checkMask(const Collective &C,
   return true;
 }
 
+bool WarpCollectiveCheck::checkAbsentLanes(const Collective &C,
+                                           const FunctionDecl &FD,
+                                           WarpLanes &Lanes, ASTContext &Ctx) {
+  const Expr *MaskArg = CudaApiModel::argument(C.Call, C.Info.MaskArg);
+  if (!C.Mask || !MaskArg || isa<CXXDefaultArgExpr>(MaskArg) ||
+      !FD.hasAttr<CUDAGlobalAttr>())
+    return false;
+  const WarpLaneSets &Reach = Lanes.reaching(C.Block);
+  uint32_t Absent = 0;
+  for (unsigned W = 0; W < 32; ++W)
+    if (Reach[W] & Lanes.existing()[W])
+      Absent |= *C.Mask & ~Lanes.existing()[W];
+  if (!Absent)
+    return false;
+  SourceLocation Loc =
+      reportOnce(C.Call->getBeginLoc(), Ctx.getSourceManager());
+  if (Loc.isInvalid())
+    return true;
+  diag(Loc, "'%0' with mask %1 names %2, which %select{do|does}3 not exist: "
+            "every launch of '%4' has blocks of %5 threads")
+      << calleeName(C.Call) << hexMask(*C.Mask) << laneText(Absent)
+      << (llvm::popcount(Absent) == 1) << FD.getName()
+      << static_cast<int>(Lanes.threadCount()) << MaskArg->getSourceRange();
+  return true;
+}
+
 bool WarpCollectiveCheck::checkCallers(const Collective &C, WarpLanes &Lanes,
                                        ThreadDivergence &Divergences,
                                        ASTContext &Ctx) {
@@ -446,6 +474,8 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
       Divergences.emplace(FD, threadIndex(Ctx));
     }
     if (C.Mask && checkMask(C, Calls, *Lanes, Cfg, Ctx))
+      continue;
+    if (!C.Inner && checkAbsentLanes(C, FD, *Lanes, Ctx))
       continue;
     // In a __device__ helper, a parameter may differ between the lanes.
     if (!FD.hasAttr<CUDAGlobalAttr>() && llvm::any_of(Cfg.graph(), [](const CFGBlock *B) {

@@ -21,7 +21,10 @@ class WarpLanes;
 class WarpCollectiveCheck : public CudaFunctionCheck {
 public:
   WarpCollectiveCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, {FunctionScope::DeviceCode}) {}
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::DeviceCode, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/true}) {}
 
   /// One call of a warp collective in the function being checked.
   struct Collective {
@@ -41,6 +44,10 @@ private:
   void checkSourceLane(const Collective &C, ASTContext &Ctx);
   bool checkMask(const Collective &C, llvm::ArrayRef<Collective> All,
                  WarpLanes &Lanes, const FunctionCfg &Cfg, ASTContext &Ctx);
+  /// Lanes of a constant mask that the launches' blocks do not have (a
+  /// block of fewer than 32 threads, or a partial last warp).
+  bool checkAbsentLanes(const Collective &C, const FunctionDecl &FD,
+                        WarpLanes &Lanes, ASTContext &Ctx);
   /// Lanes that certainly execute \p C but are not in the mask they pass.
   bool checkCallers(const Collective &C, WarpLanes &Lanes,
                     ThreadDivergence &Divergences, ASTContext &Ctx);
