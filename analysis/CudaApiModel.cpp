@@ -280,6 +280,18 @@ bool CudaApiModel::isHostContainer(const CXXRecordDecl *RD) {
   return false;
 }
 
+bool CudaApiModel::isBitwiseValueType(const CXXRecordDecl *RD) {
+  if (!RD || !RD->getIdentifier() ||
+      !RD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return false;
+  llvm::StringRef Name = RD->getName();
+#define CUDA_BITWISE_VALUE_TYPE(N)                                             \
+  if (Name == #N)                                                              \
+    return true;
+#include "CudaApiModel.def"
+  return false;
+}
+
 template <typename AttrT> static bool hasExplicitAttr(const VarDecl *VD) {
   const auto *A = VD ? VD->getAttr<AttrT>() : nullptr;
   return A && !A->isImplicit();

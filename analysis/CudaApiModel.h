@@ -278,6 +278,10 @@ public:
   /// elements live in pageable host memory.
   static bool isHostContainer(const CXXRecordDecl *RD);
 
+  /// Whether \p RD is one of CUDA's value types whose written copy
+  /// constructors copy exactly its bits (__half2, __nv_bfloat162).
+  static bool isBitwiseValueType(const CXXRecordDecl *RD);
+
   /// Whether \p VD is declared `__device__` (\p Kind "device") or
   /// `__constant__` ("constant") in the source. clang's device compilation
   /// marks namespace-scope const variables __constant__ implicitly; those

@@ -1372,6 +1372,10 @@ public:
                    [](const LinearForm::Term &T) { return T.Coeff == 0; });
     if (const BoundFact *F = factFor(LF.key()))
       return judge(F, LF.Const + Off);
+    if (boundsQuotientOf(LF.key())) {
+      V.K = IndexVerdict::Bounded; // By N * c: a size the guard only implies.
+      return V;
+    }
     if (isLinearWithinFamily(LF))
       return V;
     if (LF.Terms.size() == 1 && LF.Terms[0].Coeff == 1 &&
@@ -1412,6 +1416,57 @@ private:
       if (F->K == BoundFact::Less && F->LHSKey == Key)
         return F;
     return nullptr;
+  }
+
+  /// The dividend of \p Q when \p Q is 'x / c' with a divisor not known to
+  /// be negative or zero, 'x >> k' with a constant k, or a variable that only
+  /// holds such a quotient of values that do not change.
+  const Expr *dividendOf(const Expr *Q, bool ThroughVariable = true) {
+    Q = ThreadIndexAnalysis::strip(Q);
+    if (const auto *BO = dyn_cast<BinaryOperator>(Q)) {
+      std::optional<int64_t> C = constantOf(BO->getRHS(), A.Ctx);
+      if ((BO->getOpcode() == BO_Div && (!C || *C > 0)) ||
+          (BO->getOpcode() == BO_Shr && C && *C >= 0))
+        return BO->getLHS();
+      return nullptr;
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Q);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!ThroughVariable || !VD || !VD->isLocalVarDecl() ||
+        isa<ParmVarDecl>(VD) || !VD->hasInit() || A.isModified(VD, FD))
+      return nullptr;
+    const Expr *Dividend = dividendOf(VD->getInit(), false);
+    if (!Dividend || mentionsModifiedVariable(Dividend) ||
+        mentionsModifiedVariable(
+            cast<BinaryOperator>(ThreadIndexAnalysis::strip(VD->getInit()))
+                ->getRHS()))
+      return nullptr;
+    return Dividend;
+  }
+
+  /// Whether a guard 'q < N' holds on a quotient q = x / c of the value
+  /// keyed \p Key: x < N * c for a positive c ('int row = i / w; if (row <
+  /// rows)' bounds 'i' by the rows * w elements). The size it implies has
+  /// no expression to judge an offset against, so it only silences.
+  bool boundsQuotientOf(const std::string &Key) {
+    if (Key.empty())
+      return false;
+    for (const BoundFact *F : Facts) {
+      const auto *Cmp = dyn_cast_or_null<BinaryOperator>(F->Guard);
+      if (F->K != BoundFact::Less || F->RHSKey.empty() || !Cmp ||
+          !Cmp->isComparisonOp())
+        continue;
+      for (const Expr *Side : {Cmp->getLHS(), Cmp->getRHS()}) {
+        LinearForm SF = K.linear(Side, nullptr);
+        if (SF.key() != F->LHSKey || SF.Const != 0 || SF.Terms.size() != 1 ||
+            SF.Terms[0].Coeff != 1 || SF.Terms[0].Factors.size() != 1)
+          continue;
+        const Expr *Dividend = dividendOf(SF.Terms[0].Factors[0]);
+        if (Dividend && K.linear(Dividend, nullptr).key() == Key)
+          return true;
+      }
+    }
+    return false;
   }
 
   IndexVerdict judge(const BoundFact *F, int64_t Off) {

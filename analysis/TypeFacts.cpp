@@ -1,6 +1,7 @@
 //===- TypeFacts.cpp ------------------------------------------------------===//
 
 #include "TypeFacts.h"
+#include "CudaApiModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -85,6 +86,8 @@ bool constructorHasEffects(const CXXConstructorDecl *C) {
 } // namespace
 
 const FunctionDecl *copyWithEffects(const CXXRecordDecl *RD) {
+  if (CudaApiModel::isBitwiseValueType(RD))
+    return nullptr;
   if (const CXXDestructorDecl *D = RD->getDestructor();
       D && D->isUserProvided()) {
     const FunctionDecl *Def = definitionOf(D);

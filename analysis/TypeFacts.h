@@ -20,7 +20,8 @@ namespace clang::tidy::cuda {
 /// or a copy or move constructor that does more than copy each member from
 /// the same member of its source. Null when every such member is empty,
 /// defaulted or memberwise, or when no body is visible, its own or its
-/// template pattern's (unknown). Bases
+/// template pattern's (unknown), or when \p RD is one of CUDA's value
+/// types whose written copies copy its bits (the API model's list). Bases
 /// and members are not looked into.
 const FunctionDecl *copyWithEffects(const CXXRecordDecl *RD);
 

@@ -58,7 +58,7 @@ void setAll(float *a, int n) {
 
 __global__ void guardOnOtherValue(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int j = i / 2;
+  int j = i % 2; // A quotient would bound i: see -quotient.cu.
   if (j < n)
     a[i] = 1.0f;
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'a' at thread-derived index 'i' has no upper bound on this path [cuda-unguarded-thread-index]
