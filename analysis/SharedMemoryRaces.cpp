@@ -176,6 +176,21 @@ bool firstTestHolds(const ForStmt *For, ASTContext &Ctx) {
   }
 }
 
+/// Records in \p A the variables a uniform term \p E reads: their
+/// assignments end what the access's guards say.
+void noteReadVariables(const Expr *E, SharedMemoryRaces::Access &A) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    SharedMemoryRaces::Access &A;
+    explicit Refs(SharedMemoryRaces::Access &A) : A(A) {}
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        A.Vars.push_back(VD);
+      return true;
+    }
+  } R(A);
+  R.TraverseStmt(const_cast<Expr *>(E));
+}
+
 /// Whether \p E names a parameter (of a helper: its value is the caller's).
 bool mentionsParameter(const Expr *E) {
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -393,17 +408,7 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
     A.Uniform.erase(Key);
     A.UniformExprs.erase(Key);
   }
-  // The variables the term reads: their assignments end what guards say.
-  struct Refs : RecursiveASTVisitor<Refs> {
-    Access &A;
-    explicit Refs(Access &A) : A(A) {}
-    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        A.Vars.push_back(VD);
-      return true;
-    }
-  } R(A);
-  R.TraverseStmt(const_cast<Expr *>(E));
+  noteReadVariables(E, A);
   return true;
 }
 
@@ -967,16 +972,7 @@ bool SharedMemoryRaces::readLinear(const Expr *E, int64_t Coeff,
   }
   if (isUniform(E, FD, 0)) {
     L.addUniform(Level, ThreadIndexAnalysis::textOf(E, Ctx), Coeff, E);
-    struct Refs : RecursiveASTVisitor<Refs> {
-      Access &A;
-      explicit Refs(Access &A) : A(A) {}
-      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-          A.Vars.push_back(VD);
-        return true;
-      }
-    } R(A);
-    R.TraverseStmt(const_cast<Expr *>(E));
+    noteReadVariables(E, A);
     return true;
   }
   // A local that is never modified, initialized from variables that are
