@@ -6,7 +6,7 @@ the Python side of what the libFuzzer targets do for the driver
 usage: fuzz/python_reader_fuzz.py [--seconds 60] [--iterations N] [--seed S]
                                   [--crashes DIR] [SEED_FILE...]
 
-Starts from fuzz/corpus/python/*.py (and the files given), mutates them
+Starts from the Python lit inputs, test/python/*.py (and the files given), mutates them
 (bytes flipped, inserted and deleted; lines duplicated, dropped and swapped;
 quotes, braces, '%', '{', escapes, non-UTF-8 bytes, deep nesting, huge
 literals spliced in) and runs the reader's analyse() in this process on
@@ -87,12 +87,12 @@ def main():
     opts = ap.parse_args()
     rnd = random.Random(opts.seed)
     seeds = [open(p, "rb").read() for p in
-             sorted(glob.glob(os.path.join(ROOT, "fuzz", "corpus", "python", "*.py"))) + opts.seeds]
+             sorted(glob.glob(os.path.join(ROOT, "test", "python", "*.py"))) + opts.seeds]
     pool = list(seeds)
     deadline = time.monotonic() + opts.seconds
     runs = with_kernels = 0
     outcomes = set()
-    path = os.path.join(ROOT, "fuzz", "corpus", "python", "input.py")
+    path = os.path.join(ROOT, "test", "python", "input.py")
     while (opts.iterations and runs < opts.iterations) or (
             not opts.iterations and time.monotonic() < deadline):
         data = mutate(rnd.choice(pool), rnd)
