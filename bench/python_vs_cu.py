@@ -14,8 +14,12 @@ counted) and their ratios. On a shared machine, CPU time is the steadier. The Py
 --python; default: what the driver finds, python3 on PATH). A launcher such
 as pyenv's shim costs its own start once per run on top of Python's.
 
+--before PATH times the .py file with a second cuda-tidy too (an install or
+a build tree of the version before a change), in the same interleaved
+rounds, so that a change is measured under the same load.
+
 usage: bench/python_vs_cu.py [--kernels 20] [--reps 7] [--cuda-tidy PATH]
-                             [--python PATH] [--files 1]
+                             [--python PATH] [--files 1] [--before PATH]
 """
 import argparse
 import os
@@ -98,6 +102,7 @@ def main():
     ap.add_argument('--python', help="the driver's --python")
     ap.add_argument('--files', type=int, default=1,
                     help='files of each kind in one run (-j1): the reader is started once a run')
+    ap.add_argument('--before', help='a second cuda-tidy to time on the .py files')
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         pys, cus = [], []
@@ -109,13 +114,15 @@ def main():
             cus.append(cu)
         base = [opts.cuda_tidy, '--no-cache', '--quiet']
         py_base = base + (['--python=' + opts.python] if opts.python else [])
-        times = {'py': [], 'cu': []}
-        cpu = {'py': [], 'cu': []}
+        runs = [('py', py_base, pys), ('cu', base, cus)]
+        if opts.before:
+            runs.append(('py before', [opts.before] + py_base[1:], pys))
+        times = {key: [] for key, _, _ in runs}
+        cpu = {key: [] for key, _, _ in runs}
         findings = {}
         for rep in range(opts.reps + 1):
-            for key, paths in (('py', pys), ('cu', cus)):
-                t, c, r = timed(base + ['-j1'] + paths + ['--'] if key == 'cu'
-                                else py_base + ['-j1'] + paths)
+            for key, cmd, paths in runs:
+                t, c, r = timed(cmd + ['-j1'] + paths + (['--'] if key == 'cu' else []))
                 if r.returncode not in (0, 1):
                     print(r.stdout)
                     sys.exit('cuda-tidy failed on %s' % paths[0])
@@ -126,10 +133,14 @@ def main():
         med = {k: (statistics.median(times[k]), statistics.median(cpu[k])) for k in times}
         print('%d file(s) of %d kernels, median of %d runs (--no-cache, warm prefix):' % (
             opts.files, opts.kernels, opts.reps))
-        for k in ('cu', 'py'):
-            print('  .%s  wall %.3f s  cpu %.3f s  (%d findings)' % (k, med[k][0], med[k][1], findings[k]))
-        print('  ratio .py / .cu = %.2f wall, %.2f cpu (target <= 1.2)' % (
-            med['py'][0] / med['cu'][0], med['py'][1] / med['cu'][1]))
+        for k in times:
+            q = sorted(cpu[k])
+            print('  .%-10s wall %.3f s  cpu %.3f s (quartiles %.3f..%.3f)  (%d findings)' % (
+                k, med[k][0], med[k][1], q[len(q) // 4], q[(3 * len(q)) // 4], findings[k]))
+        for k in times:
+            if k != 'cu':
+                print('  ratio .%s / .cu = %.2f wall, %.2f cpu (target <= 1.2)' % (
+                    k, med[k][0] / med['cu'][0], med[k][1] / med['cu'][1]))
     return 0
 
 

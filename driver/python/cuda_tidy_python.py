@@ -23,7 +23,6 @@ import io
 import itertools
 import keyword
 import os
-import re
 import sys
 
 # CPython's parser and node classes. The ast module adds only helpers, and
@@ -247,9 +246,6 @@ EXPECTED_FAILURE_CONTEXTS = {'raises', 'assertRaises', 'assertRaisesRegex',
                              'assertRaisesRegexp', 'assert_raises',
                              'assert_raises_regex'}
 
-#: Where a run of ordinary characters in a literal ends: (quote, f-string).
-LITERAL_STOPS = {(q, f): re.compile('[%s\\\\%s]' % (q, '{}' if f else ''))
-                 for q in '\'"' for f in (False, True)}
 
 
 class Reader:
@@ -503,15 +499,16 @@ class Reader:
                 while i < end and text[i] != '\n':
                     i += 1
                 continue
-            m = re.compile(r'([rRbBuUfF]{0,2})(\'\'\'|"""|\'|")').match(text, i)
-            if not m:
+            j = i
+            while j < i + 2 and j < len(text) and text[j] in 'rRbBuUfF':
+                j += 1
+            quote = next((q for q in ('\'\'\'', '"""', "'", '"') if text.startswith(q, j)), None)
+            if quote is None:
                 return Unknown('unexpected text in a string literal')
-            prefix = m.group(1).lower()
-            quote = m.group(2)
-            i = m.end()
+            prefix = text[i:j].lower()
+            i = j + len(quote)
             raw, fmt = 'r' in prefix, 'f' in prefix
             specials = quote[0] + '\\' + ('{}' if fmt else '')
-            stop = LITERAL_STOPS[quote[0], fmt]
             chars, where = [], []
             while True:
                 if i >= end + 1 and not text.startswith(quote, i):
@@ -522,8 +519,9 @@ class Reader:
                 c = text[i]
                 if c not in specials:
                     # A run of ordinary characters, byte for byte the file's.
-                    m = stop.search(text, i, end + 1)
-                    j = m.start() if m else min(end + 1, len(text))
+                    j = find_first(text, specials, i, end + 1)
+                    if j < 0:
+                        j = min(end + 1, len(text))
                     chars.append(text[i:j])
                     where.extend(zip(itertools.repeat(0), range(i, j), itertools.repeat(True)))
                     i = j
@@ -728,6 +726,7 @@ class Reader:
         at = self.node_start(node)
         if not isinstance(values, (tuple, dict)):
             values = (values,)
+        import re  # only here and in rarer paths: importing it costs 8 ms
         out, i, k = [], 0, 0
         spec = re.compile(r'%(\([^)]*\))?([#0\- +]*)(\d+|\*)?(\.(\d+|\*))?[hlL]?([diouxXeEfFgGcrsa%])')
         text = fmt.text
@@ -979,8 +978,10 @@ def decode_escape(text, i):
     if c in simple:
         return simple[c], 2
     if c in '01234567':
-        m = re.compile(r'[0-7]{1,3}').match(text, i + 1)
-        return chr(int(m.group(0), 8)), 1 + len(m.group(0))
+        j = i + 1
+        while j < min(i + 4, len(text)) and text[j] in '01234567':
+            j += 1
+        return chr(int(text[i + 1:j], 8)), j - i
     lengths = {'x': 2, 'u': 4, 'U': 8}
     if c in lengths:
         h = text[i + 2:i + 2 + lengths[c]]
@@ -1271,7 +1272,7 @@ class Unit:
 
 
 def c_identifier(name):
-    s = re.sub(r'\W', '_', name)
+    s = ''.join(c if c.isalnum() or c == '_' else '_' for c in name)
     if not s or s[0].isdigit() or keyword.iskeyword(s) or s in CXX_KEYWORDS or s.startswith('__'):
         s = 'py_' + s
     return s
@@ -1286,7 +1287,20 @@ thread_local throw true try typedef typeid typename union unsigned using virtual
 volatile wchar_t while dim3 min max'''.split())
 
 
-EXTERN_C = re.compile(r'extern\s*"C"')
+def extern_c_spans(text, start=0, end=None):
+    """(start, end) of each `extern "C"` (any blanks between the words) in
+    text[start:end], in order."""
+    end = len(text) if end is None else end
+    i = text.find('extern', start, end)
+    while i >= 0:
+        j = i + 6
+        while j < end and text[j].isspace():
+            j += 1
+        if text.startswith('"C"', j, end):
+            yield i, j + 3
+            i = text.find('extern', j + 3, end)
+        else:
+            i = text.find('extern', i + 1, end)
 
 
 class Emitter:
@@ -1341,9 +1355,9 @@ class Emitter:
                         self.add_include_dir(d)
                         break
                 else:
-                    m2 = re.match(r'--?std=(c\+\+\d\d)', o)
-                    if m2 and (self.std is None or m2.group(1) > self.std):
-                        self.std = m2.group(1)
+                    std = o[o.index('std=') + 4:][:5] if o.startswith(('-std=c++', '--std=c++')) else ''
+                    if len(std) == 5 and std[3:].isdecimal() and (self.std is None or std > self.std):
+                        self.std = std
             i += 1
         return defines
 
@@ -1423,8 +1437,16 @@ class Emitter:
         text = code.text
         # Includes the analysis cannot resolve skip the module: clang would
         # stop at them and nothing of the module would be analysed.
-        for inc in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]+)[>"]', text, re.M):
-            name = inc.group(2)
+        for line_start, line_end, after in directive_lines(text, 'include'):
+            opener = after
+            while opener < line_end and text[opener] in ' \t':
+                opener += 1
+            if opener >= line_end or text[opener] not in '<"':
+                continue
+            close = find_first(text, '>"', opener + 1, line_end)
+            if close <= opener + 1:
+                continue
+            name = text[opener + 1:close]
             if name.startswith('cupy/') and self.cupy_include is None:
                 self.cupy_include = find_cupy_include() or ''
             if name.startswith('cupy/') and not self.cupy_include:
@@ -1433,7 +1455,7 @@ class Emitter:
             if name.startswith('pycuda') and not self.resolvable(name):
                 return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
                                        "include_dirs or -I" % name)
-            if inc.group(1) == '"' and not self.resolvable(name):
+            if text[opener] == '"' and not self.resolvable(name):
                 return self.note(call, 'it includes "%s", which is not beside the script '
                                        'or in an include folder' % name)
         if self.cupy_include and '-I' + self.cupy_include not in self.args:
@@ -1448,27 +1470,26 @@ class Emitter:
         # Leading includes go first, so that the module's namespace holds
         # none (they are blanked where they were, offsets unchanged).
         chars = list(text)
-        for inc in re.finditer(r'^[ \t]*#[ \t]*include[^\n]*', text, re.M):
-            key = re.sub(r'\s+', '', inc.group(0))
+        for line_start, line_end, _ in directive_lines(text, 'include'):
+            key = ''.join(text[line_start:line_end].split())
             if key not in self.include_keys:
                 self.include_keys.add(key)
-                self.includes.append(code.slice(inc.start(), inc.end()) +
+                self.includes.append(code.slice(line_start, line_end) +
                                      MStr.anchored('\n', 0, at))
-            for k in range(inc.start(), inc.end()):
-                chars[k] = ' '
+            chars[line_start:line_end] = ' ' * (line_end - line_start)
         for h in headers:
             key = h.strip().replace(' ', '')
             if key not in self.include_keys:
                 self.include_keys.add(key)
                 self.includes.append(MStr.anchored(h, 0, at))
         # extern "C" keeps its length: a marker the check reads.
-        for ec in EXTERN_C.finditer(text):
-            after = text[ec.end():].lstrip()
+        for ec_start, ec_end in extern_c_spans(text):
+            after = text[ec_end:].lstrip()
             repl = '__CT_EXTB' if after.startswith('{') else '__CT_EXTC'
-            repl = repl + ' ' * (ec.end() - ec.start() - len(repl))
-            if len(repl) != ec.end() - ec.start():
+            repl = repl + ' ' * (ec_end - ec_start - len(repl))
+            if len(repl) != ec_end - ec_start:
                 continue
-            chars[ec.start():ec.end()] = list(repl)
+            chars[ec_start:ec_end] = list(repl)
         body = MStr(''.join(chars), code.where)
         self.scan_kernels(m, text, wrap_c)
         b = self.body
@@ -1483,7 +1504,7 @@ class Emitter:
         b.add(body)
         if namespace:
             b.syn('\n}\n', 0, at)
-        for d in defines + re.findall(r'^[ \t]*#[ \t]*define[ \t]+(\w+)', text, re.M):
+        for d in defines + defined_names(text):
             b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
         return m
 
@@ -1508,24 +1529,27 @@ class Emitter:
         whether each is extern "C" -- only to decide whether a launch can be
         written; the check reads the parsed declarations."""
         clean = strip_comments(text)
-        for g in re.finditer(r'__global__', clean):
-            start = max(clean.rfind(';', 0, g.start()), clean.rfind('}', 0, g.start()),
-                        clean.rfind('{', 0, g.start()))
-            head = clean[start + 1:g.start()]
-            tail_m = re.compile(r'[^;{(]*?(\w+)\s*\(').match(clean, g.end())
-            if not tail_m:
+        g = clean.find('__global__')
+        while g >= 0:
+            g_end = g + len('__global__')
+            start = max(clean.rfind(';', 0, g), clean.rfind('}', 0, g),
+                        clean.rfind('{', 0, g))
+            head = clean[start + 1:g]
+            declarator = declarator_name(clean, g_end)
+            g_start, g = g, clean.find('__global__', g_end)
+            if not declarator:
                 continue
-            name = tail_m.group(1)
-            depth, j = 1, tail_m.end()
+            name, open_paren = declarator
+            depth, j = 1, open_paren + 1
             while j < len(clean) and depth:
                 depth += {'(': 1, ')': -1}.get(clean[j], 0)
                 j += 1
-            params = clean[tail_m.end():j - 1]
+            params = clean[open_paren + 1:j - 1]
             count = count_params(params)
             templated = 'template' in head
             prev = m.kernels.get(name, 'none')
             m.kernels[name] = None if (prev != 'none' or templated) else count
-            if wrap_c or EXTERN_C.search(head) or in_extern_c_block(clean, g.start()):
+            if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
                 m.extern_c.add(name)
 
     def emit_generated(self, m):
@@ -1551,7 +1575,7 @@ class Emitter:
                 return self.note(call, '%s is not a string' % key)
             vals[key] = v
         name = vals.get('name', MStr('kernel', [(0, at, False)] * 6)).text
-        if not re.match(r'^\w+$', name):
+        if not is_word(name):
             return self.note(call, 'kernel name')
         params = []
         generic = set()
@@ -1568,7 +1592,7 @@ class Emitter:
                 words = p.split()
                 raw = words[:1] == ['raw']
                 words = [w for w in words if w not in ('raw', 'const')]
-                if len(words) != 2 or not re.match(r'^\w+$', words[1]):
+                if len(words) != 2 or not is_word(words[1]):
                     return self.note(call, 'parameter list %r' % spec)
                 tname, pname = words
                 ctype = DTYPES.get(canonical_dtype(tname) or '', None)
@@ -1583,11 +1607,13 @@ class Emitter:
         # type; a placeholder brace-initialised from a double expression
         # compiles only as float64), unless integer-only operators or
         # complex numbers say the kernel is meant for other dtypes.
-        indices = set(re.findall(r'\w+', ' '.join(
+        if generic:
+            import re
+        indices = generic and set(re.findall(r'\w+', ' '.join(
             re.findall(r'\[([^\[\]]*)\]', code) +
             re.findall(r'\w+\s*\[\s*\w*\s*\]\s*=\s*\{([^{}]*)\}', code))))
         # Values cast to pointers are addresses: 64-bit integers.
-        addresses = set(re.findall(r'\w+', ' '.join(re.findall(
+        addresses = generic and set(re.findall(r'\w+', ' '.join(re.findall(
             r'reinterpret_cast\s*<[^<>]*\*\s*>\s*\(([^()]*)\)', code))))
         bound = {}
         for g in generic:
@@ -1636,9 +1662,13 @@ class Emitter:
         # A parameter named outside the per-element loop (loop_prep,
         # after_loop, identity, post_map_expr) is a scalar argument: CuPy
         # passes scalars by value, visible in the whole kernel.
-        outside = set(re.findall(r'(?<![\w.])(?<!->)([A-Za-z_]\w*)', strip_comments(' '.join(
+        outside_text = strip_comments(' '.join(
             vals[k].text for k in ('loop_prep', 'after_loop', 'identity', 'post_map_expr')
-            if k in vals))))
+            if k in vals))
+        if outside_text.strip():
+            import re
+        outside = set(re.findall(r'(?<![\w.])(?<!->)([A-Za-z_]\w*)', outside_text)) \
+            if outside_text.strip() else set()
         for ctype, pname, raw, out in params:
             if not raw and not out and pname in outside:
                 b.syn('const %s %s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
@@ -1914,7 +1944,7 @@ class Emitter:
         m = ref.module
         kernel = '%s::%s' % (m.namespace, ref.name)
         count = m.kernels.get(ref.name)
-        if ref.name not in m.kernels or not re.match(r'^\w+$', ref.name):
+        if ref.name not in m.kernels or not is_word(ref.name):
             return
         self.launch_count += 1
         params = {}
@@ -2039,6 +2069,7 @@ def paren(m, at):
 def constructed_from_two(type_name, code):
     """Whether code constructs type_name from two or more values
     (`T(re, im)`, `T z{re, im}`): a complex number."""
+    import re
     for m in re.finditer(r'\b%s\s*(?:\w+\s*)?([({])' % re.escape(type_name), code):
         depth, j = 1, m.end()
         while j < len(code) and depth:
@@ -2054,20 +2085,104 @@ def constructed_from_two(type_name, code):
 
 
 def strip_comments(text):
-    """The text with comments and string literals blanked, same length."""
-    out = list(text)
-    for mm in re.finditer(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"', text, re.S):
-        if mm.group(0).startswith('"'):
+    """The text with comments blanked (line breaks kept), same length.
+    String literals are skipped whole: a // inside one is not a comment."""
+    out, done, i, n = [], 0, 0, len(text)
+    while True:
+        j = find_first(text, '/"', i, n)
+        if j < 0:
+            break
+        if text[j] == '"':
+            # A literal on one line, with escapes; unterminated: not one.
+            k = j + 1
+            while k < n and text[k] not in '"\n':
+                k += 2 if text[k] == '\\' and k + 1 < n else 1
+            i = k + 1 if k < n and text[k] == '"' else j + 1
             continue
-        for k in range(mm.start(), mm.end()):
-            if out[k] != '\n':
-                out[k] = ' '
+        if text.startswith('//', j):
+            end = text.find('\n', j)
+            end = n if end < 0 else end
+        elif text.startswith('/*', j) and text.find('*/', j + 2) >= 0:
+            end = text.find('*/', j + 2) + 2
+        else:
+            i = j + 1
+            continue
+        out.append(text[done:j])
+        out.append('\n'.join(' ' * len(part) for part in text[j:end].split('\n')))
+        done = i = end
+    out.append(text[done:])
     return ''.join(out)
 
 
+def find_first(text, chars, start, end):
+    """The first index in text[start:end] of any of chars, or -1."""
+    best = -1
+    for c in chars:
+        k = text.find(c, start, end)
+        if k >= 0:
+            best, end = k, k
+    return best
+
+
+def is_word(s):
+    """Whether s is one or more word characters (letters, digits, _), as
+    the C and Python identifiers the reader writes need."""
+    if s.endswith('\n'):
+        s = s[:-1]
+    return s.replace('_', 'a').isalnum()
+
+
+def directive_lines(text, word):
+    """(line start, line end, offset after the word) of each line of text
+    that starts with the preprocessor directive `# word`."""
+    if '#' not in text:
+        return
+    pos = 0
+    for line in text.split('\n'):
+        head = line.lstrip(' \t')
+        if head.startswith('#'):
+            rest = head[1:].lstrip(' \t')
+            if rest.startswith(word):
+                yield pos, pos + len(line), pos + len(line) - len(rest) + len(word)
+        pos += len(line) + 1
+
+
+def defined_names(text):
+    """The macro names that `#define` lines of text define."""
+    names = []
+    for _, line_end, after in directive_lines(text, 'define'):
+        k = after
+        while k < line_end and text[k] in ' \t':
+            k += 1
+        if k == after:
+            continue
+        e = k
+        while e < line_end and (text[e].isalnum() or text[e] == '_'):
+            e += 1
+        if e > k:
+            names.append(text[k:e])
+    return names
+
+
+def declarator_name(clean, at):
+    """The name of the function declared after clean[at] (the word before
+    the first '(' when no ';' or '{' comes first) and the offset of that
+    '(', or None."""
+    paren = find_first(clean, ';{(', at, len(clean))
+    if paren < 0 or clean[paren] != '(':
+        return None
+    end = paren
+    while end > at and clean[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > at and (clean[start - 1].isalnum() or clean[start - 1] == '_'):
+        start -= 1
+    return (clean[start:end], paren) if start < end else None
+
+
 def in_extern_c_block(clean, pos):
-    for mm in EXTERN_C.finditer(clean, 0, pos):
-        rest = clean[mm.end():pos]
+    for _, ec_end in extern_c_spans(clean, 0, pos):
+        rest = clean[ec_end:pos]
         if rest.lstrip().startswith('{'):
             depth = 0
             for ch in rest:
@@ -2131,6 +2246,7 @@ def nolint_comments(source):
     out = []
     if 'NOLINT' not in source:
         return out
+    import re
     import tokenize
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
@@ -2328,12 +2444,21 @@ def to_json(value):
     return ''.join(out)
 
 
+def fewer_collections():
+    """The reader allocates one small tuple per character of a unit and
+    makes few cycles: the collector's default, a pass every 700
+    allocations, cost 15% of its time (bench/python_vs_cu.py)."""
+    import gc
+    gc.set_threshold(100000, 50, 100)
+
+
 def serve(stdin, stdout):
     """One reader for a whole run (driver/PythonInput.cpp): first a line with
     the interpreter's own path (later readers of the run start it directly,
     past launchers such as pyenv's shims), then, for each line naming a
     file, one line of JSON: the answer, or {"internal": why}."""
     sys.setrecursionlimit(10000)
+    fewer_collections()
     stdout.write(to_json({'python': sys.executable}).encode() + b'\n')
     stdout.flush()
     for line in stdin:
@@ -2353,6 +2478,7 @@ def main(argv):
         return 2
     path = argv[1]
     sys.setrecursionlimit(10000)
+    fewer_collections()
     result, why = read_path(path)
     if why is not None:
         sys.stderr.write(why + '\n')
