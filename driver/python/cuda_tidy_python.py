@@ -1601,34 +1601,18 @@ class Emitter:
                     ctype = tname
                 params.append((ctype, pname, raw, key == 'out_params'))
         # CuPy typedefs each type placeholder to the dtype of each call and
-        # compiles one kernel per dtype. A placeholder whose values are used
-        # as indices compiles only as an integer: int. The others are
-        # analysed as float64 (indexing and barriers do not depend on the
-        # type; a placeholder brace-initialised from a double expression
-        # compiles only as float64), unless integer-only operators or
-        # complex numbers say the kernel is meant for other dtypes.
-        if generic:
+        # compiles one kernel per dtype: the kernel is written as a template
+        # over its placeholders, whose pattern the checks analyse where a
+        # fact does not depend on them (analysis/TemplatePatterns.h). A
+        # preamble is written before the kernel, where CuPy's typedefs are:
+        # one that names a placeholder cannot be written without its type.
+        if generic and 'preamble' in vals:
             import re
-        indices = generic and set(re.findall(r'\w+', ' '.join(
-            re.findall(r'\[([^\[\]]*)\]', code) +
-            re.findall(r'\w+\s*\[\s*\w*\s*\]\s*=\s*\{([^{}]*)\}', code))))
-        # Values cast to pointers are addresses: 64-bit integers.
-        addresses = generic and set(re.findall(r'\w+', ' '.join(re.findall(
-            r'reinterpret_cast\s*<[^<>]*\*\s*>\s*\(([^()]*)\)', code))))
-        bound = {}
-        for g in generic:
-            named = [n for c, n, _, _ in params if c == g]
-            bound[g] = 'unsigned long long' if any(n in addresses for n in named) else \
-                'int' if any(n in indices for n in named) else 'double'
-
-        floating = [g for g in sorted(generic) if bound[g] == 'double']
-        if floating and re.search(r'%|\^|~|<<|>>|(?<![&|])[&|](?![&|=])', code):
-            return self.note(call, 'generic type %r with integer-only operators: '
-                                   'CuPy chooses it at each call' % floating[0])
-        for g in floating:
-            if constructed_from_two(g, code) or re.search(r'\b(real|imag|conj)\s*\(', code):
-                return self.note(call, 'generic type %r used as a complex number: '
-                                       'CuPy chooses it at each call' % g)
+            named = generic.intersection(re.findall(
+                r'[A-Za-z_]\w*', strip_comments(vals['preamble'].text)))
+            if named:
+                return self.note(call, 'the preamble uses generic type %r, which CuPy '
+                                       'chooses at each call' % sorted(named)[0])
         if 'thrust::' in code:
             return self.note(call, "thrust:: types come from CuPy's headers, which "
                                    "the generated kernel does not include here")
@@ -1647,8 +1631,6 @@ class Emitter:
             n, _, value = d.partition('=')
             b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
         b.syn('namespace %s {\n' % m.namespace, 0, at)
-        for g in sorted(generic):
-            b.syn('typedef %s %s;\n' % (bound[g], g), 0, at)
         if 'preamble' in vals:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
@@ -1658,6 +1640,8 @@ class Emitter:
                 sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
+        if generic:
+            b.syn('template <%s>\n' % ', '.join('class ' + g for g in sorted(generic)), 0, at)
         b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
         # A parameter named outside the per-element loop (loop_prep,
         # after_loop, identity, post_map_expr) is a scalar argument: CuPy
@@ -2064,24 +2048,6 @@ def strip_int(r, a):
 
 def paren(m, at):
     return join_mstr([MStr.anchored('(', 0, at), m, MStr.anchored(')', 0, at)])
-
-
-def constructed_from_two(type_name, code):
-    """Whether code constructs type_name from two or more values
-    (`T(re, im)`, `T z{re, im}`): a complex number."""
-    import re
-    for m in re.finditer(r'\b%s\s*(?:\w+\s*)?([({])' % re.escape(type_name), code):
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            c = code[j]
-            if c in '({[':
-                depth += 1
-            elif c in ')}]':
-                depth -= 1
-            elif c == ',' and depth == 1:
-                return True
-            j += 1
-    return False
 
 
 def strip_comments(text):

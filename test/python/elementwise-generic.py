@@ -1,0 +1,51 @@
+# Generic ElementwiseKernel and ReductionKernel code (`T x`): CuPy compiles
+# one kernel per dtype it is called with, so the kernel is written as a
+# template over its placeholders and never given a type the file does not
+# prove. A fact that does not depend on the placeholder is reported at its
+# Python line and column; code whose meaning depends on it (integer-only
+# operators, complex constructors, calls CuPy's dtype resolves) stays
+# silent (docs/python.md, "How the kernels are compiled").
+# RUN: %cuda-tidy --no-cache --quiet --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
+# RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning: -implicit-check-not=error: -implicit-check-not='kernel source skipped'
+import cupy as cp
+
+# Integer-only operators on the placeholder: an integer kernel, whatever
+# integer dtype the caller passes. A barrier under a branch on the element
+# index is divergent for every T.
+xor_sync = cp.ElementwiseKernel(
+    'T x, T mask', 'T y',
+    'y = x ^ mask; if (i < 32) __syncthreads();',
+    'xor_sync')
+# CHECK-DAG: elementwise-generic.py:[[@LINE-2]]:32: warning: barrier '__syncthreads' is not reached by every thread of the block{{.*}}[cuda-divergent-syncthreads]
+
+# A placeholder built from two values (a complex dtype), in a reduction
+# over a raw array with shared memory written and read by other threads
+# without a barrier: the race does not depend on T.
+phase_sum = cp.ReductionKernel(
+    'T t, raw T table', 'Y out',
+    'Y(cos(t), sin(t))', 'a + b', 'out = a', 'Y(0, 0)',
+    'phase_sum',
+    preamble='__device__ float scratch_sum(const float *v) { return v[0]; }',
+    loop_prep='__shared__ float tile[257]; tile[threadIdx.x] = 1.0f; '
+              'float first = tile[threadIdx.x + 1]; (void)first;')
+# CHECK-DAG: elementwise-generic.py:[[@LINE-1]]:30: warning: read of shared 'tile' at 'threadIdx.x + 1' may see the write of another thread{{.*}}[cuda-missing-syncthreads]
+
+# Idiomatic generic kernels of cupy and chainer: nothing to report.
+bit_and = cp.ElementwiseKernel('T x, T y', 'T z', 'z = x & y', 'bit_and')
+shift = cp.ElementwiseKernel('T x, int32 s', 'T z', 'z = (x << s) | (x >> (32 - s))', 'shift')
+fmod = cp.ElementwiseKernel('T x, T y', 'T z', 'z = x % y', 'fmod_generic')
+cplx = cp.ElementwiseKernel('T re, T im', 'C z', 'z = C(re, im)', 'make_complex')
+conj = cp.ElementwiseKernel('T z', 'T w', 'w = conj(z); T r = real(w); (void)r;', 'conj_generic')
+take = cp.ElementwiseKernel(
+    'raw T table, S idx', 'T out', 'out = table[idx]', 'take_generic')
+argmax = cp.ReductionKernel(
+    'T x', 'int64 y', 'x', 'max(a, b)', 'y = a', 'T(-1)', 'argmax_generic',
+    reduce_type='T')
+
+# A preamble that names the placeholder: CuPy writes it after the typedef
+# of T, which only a call gives. Skipped, with the reason.
+with_helper = cp.ElementwiseKernel(
+    'T x', 'T y', 'y = twice(x)', 'with_helper',
+    preamble='__device__ T twice(T v) { return v + v; }')
+# CHECK-DAG: elementwise-generic.py:[[@LINE-3]]:15: kernel source skipped: the preamble uses generic type 'T', which CuPy chooses at each call
+# CHECK: exit=1
