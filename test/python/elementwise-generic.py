@@ -48,4 +48,19 @@ with_helper = cp.ElementwiseKernel(
     'T x', 'T y', 'y = twice(x)', 'with_helper',
     preamble='__device__ T twice(T v) { return v + v; }')
 # CHECK-DAG: elementwise-generic.py:[[@LINE-3]]:15: kernel source skipped: the preamble uses generic type 'T', which CuPy chooses at each call
+
+# A narrowing conversion in braces, which NVRTC only warns about
+# (cusignal's minimum-phase window): analysed, no error.
+min_phase = cp.ElementwiseKernel(
+    'T ceps', 'T window', 'window = odd ? ceps : ceps * 2', 'min_phase',
+    loop_prep='const bool odd { _ind.size() & 1 };')
+
+# CuPy's own type traits, which its headers give every generated kernel:
+# skipped, as thrust:: is.
+connect = cp.ElementwiseKernel(
+    'raw int32 dirs', 'raw Y y',
+    'using atomic_t = typename cupy::type_traits::make_unsigned<Y>::type; '
+    'atomicCAS((atomic_t *)&y[i], (atomic_t)0, (atomic_t)dirs[0]);',
+    'connect')
+# CHECK-DAG: elementwise-generic.py:[[@LINE-5]]:11: kernel source skipped: cupy:: names come from CuPy's headers, which the generated kernel does not include here
 # CHECK: exit=1
