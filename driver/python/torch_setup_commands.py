@@ -70,6 +70,12 @@ TORCH_ATTRIBUTES = {
     "os.name": os.name,
 }
 
+# Whether os.getenv and os.environ read the environment. When setup.py
+# builds no extension with the environment as it is (mamba builds its CUDA
+# kernels only under MAMBA_KEEP_CUDA_BUILD=TRUE), it is read again with the
+# environment unknown: the user sets it to build.
+ENVIRONMENT = {"known": True}
+
 # How deep calls of the project's functions are followed, and how many of
 # its modules are parsed.
 MAX_CALL_DEPTH = 8
@@ -308,11 +314,13 @@ class Evaluator:
             for how, arg in self.added.get(ident, []):
                 if not self.reachable_node(arg):
                     continue
+                # Flags come in pairs (-gencode arch=...): what is added
+                # is kept as often as it is added.
                 x = self.eval(arg)
-                if how == "append" and x is not UNKNOWN and x not in value:
+                if how == "append" and x is not UNKNOWN:
                     value.append(x)
                 elif how == "extend" and isinstance(x, list):
-                    value.extend(y for y in x if y not in value)
+                    value.extend(x)
         elif known and len(known) == len(nodes) and all(v == known[0] for v in known):
             value = known[0]  # the same value on every branch taken
         else:
@@ -549,6 +557,8 @@ class Evaluator:
             return self.load_module(args[0].path)
         if fname in ("os.getenv", "os.environ.get", "getenv", "environ.get") \
                 and args and isinstance(args[0], str) and not node.keywords:
+            if not ENVIRONMENT["known"]:
+                return UNKNOWN
             default = args[1] if len(args) > 1 else None
             return os.environ.get(args[0], default)
         if any(a is UNKNOWN for a in args) or node.keywords and fname not in (
@@ -629,7 +639,9 @@ class Evaluator:
             return UNKNOWN
         if isinstance(node, ast.Subscript) and self.dotted(node.value) == "os.environ":
             key = self.eval(node.slice)
-            return os.environ.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
+            if not ENVIRONMENT["known"] or not isinstance(key, str):
+                return UNKNOWN
+            return os.environ.get(key, UNKNOWN)
         if isinstance(node, ast.IfExp):
             t = self.truth(node.test)
             return UNKNOWN if t is None else self.eval(node.body if t else node.orelse)
@@ -869,12 +881,16 @@ def main():
         except (OSError, SyntaxError, ValueError) as e:
             print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
             return 1
-        ev = Evaluator(setup_py)
-        ev.collect(tree)
+        for known in (True, False):
+            ENVIRONMENT["known"] = known
+            ev = Evaluator(setup_py)
+            ev.collect(tree)
+            for node, guards in ev.calls:
+                if ev.extension_kind(node.func) and ev.reachable(guards):
+                    commands.extend(extension_commands(ev, node))
+            if commands:
+                break
         root, modules = ev.root, ev.modules
-        for node, guards in ev.calls:
-            if ev.extension_kind(node.func) and ev.reachable(guards):
-                commands.extend(extension_commands(ev, node))
         commands.extend(module_load_commands(ev, tree))
     # The load() calls of the project's other files (setup.py's extensions
     # come first: a source they name keeps their command).
