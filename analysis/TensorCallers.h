@@ -35,7 +35,7 @@ namespace clang::tidy::cuda {
 /// What the callers in other files pass for one parameter and property.
 struct ExternalTensorArgument {
   /// A caller passes a tensor from Python with nothing guaranteeing the
-  /// property (or a CPU tensor, for the device): "file:line" of that call.
+  /// property (or a CPU tensor, for the device): where (record()).
   std::string UncheckedCall;
   /// That caller's Python parameter the tensor comes from ("" if unknown).
   std::string UncheckedOrigin;
@@ -58,7 +58,8 @@ public:
 
   enum class Passed { FromPython, Guaranteed, Unknown };
 
-  /// One caller's argument. \p Call is "file:line" of the call;
+  /// One caller's argument. \p Call is where: "call in file:line", or
+  /// "binding in file:line" for a function bound to Python there;
   /// \p Origin, for FromPython, the caller's Python parameter it comes from.
   void record(const std::string &Function, unsigned Param, unsigned Property,
               Passed What, const std::string &Call,

@@ -711,20 +711,39 @@ void TorchTensorAnalysis::recordCallsToOtherFiles() {
   const SourceManager &SM = P->SM;
   static const unsigned Properties[] = {TP_Contiguous, TP_Cuda, TP_Dtype,
                                         TP_CurrentDevice};
+  auto WhereOf = [&](const Expr *E) -> std::string {
+    SourceLocation Loc = SM.getExpansionLoc(E->getBeginLoc());
+    PresumedLoc PL = SM.getPresumedLoc(Loc);
+    if (PL.isInvalid() || SM.isInSystemHeader(Loc))
+      return "";
+    return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine());
+  };
+  // A function of another file bound here (m.def("f", &f)): Python passes
+  // its tensors, unchecked.
+  for (const auto &[FD, Binding] : P->Entries) {
+    if (FD->isDefined() || !FD->isExternallyVisible())
+      continue;
+    std::string Where = WhereOf(Binding);
+    if (Where.empty())
+      continue;
+    Where = "binding in " + Where;
+    std::string Key = TensorCallers::keyOf(*FD);
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (TorchApiModel::isTensorType(FD->getParamDecl(I)->getType()))
+        for (unsigned Property : Properties)
+          Store.record(Key, I, Property, TensorCallers::Passed::FromPython,
+                       Where, FD->getParamDecl(I)->getNameAsString());
+  }
   for (const auto &[FD, Calls] : P->Callers) {
     if (FD->isDefined() || !FD->isExternallyVisible() ||
         SM.isInSystemHeader(FD->getLocation()))
       continue;
     std::string Key = TensorCallers::keyOf(*FD);
     for (const CallExpr *Call : Calls) {
-      SourceLocation Loc = SM.getExpansionLoc(Call->getBeginLoc());
-      if (SM.isInSystemHeader(Loc))
+      std::string Where = WhereOf(Call);
+      if (Where.empty())
         continue;
-      PresumedLoc PL = SM.getPresumedLoc(Loc);
-      if (PL.isInvalid())
-        continue;
-      std::string Where =
-          std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine());
+      Where = "call in " + Where;
       for (unsigned I = 0; I < FD->getNumParams() && I < Call->getNumArgs();
            ++I) {
         if (!TorchApiModel::isTensorType(FD->getParamDecl(I)->getType()))

@@ -54,8 +54,8 @@ struct TensorVerdict {
   const CallExpr *Binding = nullptr;
   /// KnownCpu: the factory call that made the tensor.
   const CallExpr *Factory = nullptr;
-  /// FromPython through a caller in another file (TensorCallers.h): that
-  /// call, "file:line"; Binding is then null.
+  /// FromPython through another file (TensorCallers.h): "call in
+  /// file:line" or "binding in file:line"; Binding is then null.
   std::string ExternalCall;
 };
 

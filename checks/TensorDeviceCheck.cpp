@@ -63,7 +63,7 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
           << V.PythonParam;
     else if (!V.ExternalCall.empty())
       diag(V.PythonParam->getLocation(),
-           "%0 comes from Python through the call in %1",
+           "%0 comes from Python through the %1",
            DiagnosticIDs::Note)
           << V.PythonParam << V.ExternalCall;
   }
@@ -96,7 +96,7 @@ void TensorDeviceCheck::reportUnguarded(
         << V.PythonParam;
   else if (!V.ExternalCall.empty())
     diag(V.PythonParam->getLocation(),
-         "%0 comes from Python through the call in %1",
+         "%0 comes from Python through the %1",
          DiagnosticIDs::Note)
         << V.PythonParam << V.ExternalCall;
 }

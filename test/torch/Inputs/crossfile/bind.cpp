@@ -14,6 +14,8 @@ void scale_launcher(torch::Tensor x, torch::Tensor out);
 void shift_launcher(torch::Tensor x, torch::Tensor out);
 void bias_launcher(torch::Tensor x, torch::Tensor out);
 void copy_launcher(torch::Tensor x, torch::Tensor out);
+// Defined in launch.cu and bound here directly: Python calls it.
+torch::Tensor direct(torch::Tensor x);
 
 torch::Tensor scale(torch::Tensor x) {
   CHECK_INPUT(x);
@@ -64,4 +66,5 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("bias", &bias);
   m.def("bias_strided", &bias_strided);
   m.def("copy", &copy);
+  m.def("direct", &direct);
 }

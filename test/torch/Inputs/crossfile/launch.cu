@@ -38,3 +38,9 @@ void bias_launcher(torch::Tensor x, torch::Tensor out) {
 }
 
 void copy_launcher(torch::Tensor x, torch::Tensor out) { launch(x, out, 0.f); }
+
+torch::Tensor direct(torch::Tensor x) {
+  auto out = torch::empty_like(x);
+  launch(x, out, 3.f);
+  return out;
+}
