@@ -32,7 +32,7 @@ std::string TensorCallers::keyOf(const FunctionDecl &FD) {
 void TensorCallers::record(const std::string &Function, unsigned Param,
                            unsigned Property, Passed What,
                            const std::string &Call, const std::string &Origin) {
-  if (!Active)
+  if (!recording())
     return;
   std::lock_guard<std::mutex> G(Lock);
   Callers[{Function, Param, Property}].insert({What, Call, Origin});

@@ -51,6 +51,11 @@ public:
 
   void activate() { Active = true; }
   bool active() const { return Active; }
+  /// Whether record() keeps what it is given: the driver records while it
+  /// analyses the binding files only, so that the other files' results do
+  /// not depend on the order in which they run.
+  void setRecording(bool On) { Recording = On; }
+  bool recording() const { return Active && Recording; }
 
   /// The key of a function across translation units: its qualified name
   /// and parameter types.
@@ -84,6 +89,7 @@ private:
   mutable std::mutex Lock;
   std::map<Key, std::set<Caller>> Callers;
   bool Active = false;
+  bool Recording = true;
 };
 
 } // namespace clang::tidy::cuda

@@ -704,7 +704,7 @@ bool TorchTensorAnalysis::isBoundToPython(const FunctionDecl *FD) {
 
 void TorchTensorAnalysis::recordCallsToOtherFiles() {
   TensorCallers &Store = TensorCallers::get();
-  if (!Enabled || Recorded || !Store.active())
+  if (!Enabled || Recorded || !Store.recording())
     return;
   Recorded = true;
   P->scan();

@@ -882,9 +882,15 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
     Phase[Binds ? 0 : 1].push_back(F);
   }
   cudatidy::RunResults Part[2];
-  for (unsigned I = 0; I < 2; ++I)
+  // Only the binding files record: the others' results must not depend on
+  // the order in which they run.
+  clang::tidy::cuda::TensorCallers &Callers =
+      clang::tidy::cuda::TensorCallers::get();
+  for (unsigned I = 0; I < 2; ++I) {
+    Callers.setRecording(I == 0);
     if (!Phase[I].empty() && !(I == 1 && Part[0].Interrupted))
       Part[I] = cudatidy::analyseFiles(Phase[I], *S.Compilations, Settings);
+  }
   cudatidy::RunResults All;
   for (const auto &[P, Index] : Where)
     All.PerFile.push_back(Index < Part[P].PerFile.size()
