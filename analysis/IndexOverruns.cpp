@@ -724,6 +724,27 @@ bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
   return *Room >= Reach;
 }
 
+/// Whether the access at the bound is reached only by threads whose index
+/// is at least the bound: the facts there hold 'Bound < index + c' with
+/// c <= 1 beside 'index <= Bound'. A kernel that tests for the bound and
+/// then accesses the buffer at it handles the last entry of an n + 1 table
+/// (the exclusive scan's total, CSR's row-pointer end) on purpose; an
+/// off-by-one guard reaches the bound without naming it.
+bool IndexOverruns::pinnedToBound(const IndexOverrun &O,
+                                  const FunctionDecl *Kernel) {
+  const BoundFact *Upper = O.Verdict.Fact;
+  if (!Upper || Upper->K != BoundFact::Less || Upper->RHSKey.empty() ||
+      O.Verdict.Reach != 1 || O.ThroughCall)
+    return false;
+  const FactList *Facts = TI.boundsAt(O.Access.At, Kernel);
+  if (!Facts)
+    return false;
+  return llvm::any_of(*Facts, [&](const BoundFact *Lower) {
+    return Lower->K == BoundFact::Less && Lower->LHSKey == Upper->RHSKey &&
+           Lower->RHSKey == Upper->LHSKey && Lower->RHSConst <= 1;
+  });
+}
+
 /// Whether the default mode reports the access: what the kernel's
 /// launches say (the coverage, kept for the note), the kernel's own
 /// evidence when no launch is visible, and the analysis's confidence in
@@ -775,6 +796,10 @@ bool IndexOverruns::isCertain(IndexOverrun &O, const FunctionDecl *Kernel) {
     return false;
   // A bound the index may reach, over buffers one element longer.
   if (V.K == IndexVerdict::PastBound && fitsAllocation(O, Kernel))
+    return false;
+  // The entry at the bound itself, written where a test pins the index to
+  // it: 'if (i > n) return; if (i == n) { offsets[i] = total; return; }'.
+  if (V.K == IndexVerdict::PastBound && pinnedToBound(O, Kernel))
     return false;
   // No visible launch: report only what the kernel itself shows can run
   // past, a guard elsewhere on the same index or an extent it was given

@@ -95,6 +95,7 @@ private:
   bool isCertain(IndexOverrun &O, const FunctionDecl *Kernel);
   /// Whether the buffers the launches pass for the accessed pointer hold
   /// the elements the index can reach past its bound or extent.
+  bool pinnedToBound(const IndexOverrun &O, const FunctionDecl *Kernel);
   bool fitsAllocation(const IndexOverrun &O, const FunctionDecl *Kernel);
   const VariableStores &storesOf(const FunctionDecl *Kernel);
 

@@ -1,6 +1,7 @@
 //===- TorchTensors.cpp ---------------------------------------------------===//
 
 #include "TorchTensors.h"
+#include "TensorCallers.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
@@ -466,6 +467,35 @@ TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
     return V;
   }
   auto It = Callers.find(FD->getCanonicalDecl());
+  if ((It == Callers.end() || It->second.empty()) &&
+      FD->isExternallyVisible()) {
+    // Called only from other files: what the project's summary says of
+    // those callers.
+    std::string Key = TensorCallers::keyOf(*FD);
+    if (std::optional<ExternalTensorArgument> A = TensorCallers::get().lookup(
+            Key, PVD->getFunctionScopeIndex(), Property)) {
+      if (!A->UncheckedCall.empty()) {
+        V.Origin = TensorOrigin::FromPython;
+        V.ExternalCall = A->UncheckedCall;
+        // One cause per Python tensor: the first parameter that the same
+        // call fills from the same Python parameter stands for it
+        // (out = empty_like(x) beside x).
+        V.PythonParam = PVD;
+        for (unsigned J = 0; J < PVD->getFunctionScopeIndex(); ++J)
+          if (std::optional<ExternalTensorArgument> B =
+                  TensorCallers::get().lookup(Key, J, Property);
+              B && !A->UncheckedOrigin.empty() &&
+              B->UncheckedCall == A->UncheckedCall &&
+              B->UncheckedOrigin == A->UncheckedOrigin) {
+            V.PythonParam = FD->getParamDecl(J);
+            break;
+          }
+      } else if (A->AllGuaranteed) {
+        V.Origin = TensorOrigin::Guaranteed;
+      }
+    }
+    return V;
+  }
   if (It == Callers.end() || It->second.empty() || Depth > 4 ||
       !InProgress.insert(PVD).second)
     return V;
@@ -670,6 +700,70 @@ bool TorchTensorAnalysis::isBoundToPython(const FunctionDecl *FD) {
   P->scan();
   const FunctionDecl *Def = FD->getDefinition();
   return P->Entries.count(Def ? Def : FD);
+}
+
+void TorchTensorAnalysis::recordCallsToOtherFiles() {
+  TensorCallers &Store = TensorCallers::get();
+  if (!Enabled || Recorded || !Store.recording())
+    return;
+  Recorded = true;
+  P->scan();
+  const SourceManager &SM = P->SM;
+  static const unsigned Properties[] = {TP_Contiguous, TP_Cuda, TP_Dtype,
+                                        TP_CurrentDevice};
+  auto WhereOf = [&](const Expr *E) -> std::string {
+    SourceLocation Loc = SM.getExpansionLoc(E->getBeginLoc());
+    PresumedLoc PL = SM.getPresumedLoc(Loc);
+    if (PL.isInvalid() || SM.isInSystemHeader(Loc))
+      return "";
+    return std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine());
+  };
+  // A function of another file bound here (m.def("f", &f)): Python passes
+  // its tensors, unchecked.
+  for (const auto &[FD, Binding] : P->Entries) {
+    if (FD->isDefined() || !FD->isExternallyVisible())
+      continue;
+    std::string Where = WhereOf(Binding);
+    if (Where.empty())
+      continue;
+    Where = "binding in " + Where;
+    std::string Key = TensorCallers::keyOf(*FD);
+    for (unsigned I = 0; I < FD->getNumParams(); ++I)
+      if (TorchApiModel::isTensorType(FD->getParamDecl(I)->getType()))
+        for (unsigned Property : Properties)
+          Store.record(Key, I, Property, TensorCallers::Passed::FromPython,
+                       Where, FD->getParamDecl(I)->getNameAsString());
+  }
+  for (const auto &[FD, Calls] : P->Callers) {
+    if (FD->isDefined() || !FD->isExternallyVisible() ||
+        SM.isInSystemHeader(FD->getLocation()))
+      continue;
+    std::string Key = TensorCallers::keyOf(*FD);
+    for (const CallExpr *Call : Calls) {
+      std::string Where = WhereOf(Call);
+      if (Where.empty())
+        continue;
+      Where = "call in " + Where;
+      for (unsigned I = 0; I < FD->getNumParams() && I < Call->getNumArgs();
+           ++I) {
+        if (!TorchApiModel::isTensorType(FD->getParamDecl(I)->getType()))
+          continue;
+        for (unsigned Property : Properties) {
+          TensorVerdict V = P->verdict(Call->getArg(I), Property, Call, 0);
+          TensorCallers::Passed What =
+              V.Origin == TensorOrigin::Guaranteed
+                  ? TensorCallers::Passed::Guaranteed
+              : V.Origin == TensorOrigin::FromPython ||
+                      V.Origin == TensorOrigin::KnownCpu
+                  ? TensorCallers::Passed::FromPython
+                  : TensorCallers::Passed::Unknown;
+          Store.record(Key, I, Property, What, Where,
+                       V.PythonParam ? V.PythonParam->getNameAsString()
+                                     : std::string());
+        }
+      }
+    }
+  }
 }
 
 TensorVerdict TorchTensorAnalysis::verdict(const Expr *Tensor,

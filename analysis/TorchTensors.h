@@ -16,8 +16,12 @@
 //   down to x from one through same-TU calls, with no such evidence on the
 //   way;
 // - known to be CPU: x was made by a factory whose options name no device;
-// - unknown otherwise (a function with no caller here, a tensor returned by
-//   an unknown function): the checks stay silent.
+// - for a function with no caller here, what its callers in other files
+//   pass, when the driver keeps the project's summary (TensorCallers.h):
+//   guaranteed when every one guarantees the property, from Python when
+//   one passes an unchecked tensor from Python;
+// - unknown otherwise (no caller known, a tensor returned by an unknown
+//   function): the checks stay silent.
 //
 // It also finds the raw pointers and accessors that reach a kernel launch
 // (directly, through local pointer variables, pointer arithmetic and
@@ -36,6 +40,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <string>
 
 namespace clang::tidy::cuda {
 
@@ -49,6 +54,9 @@ struct TensorVerdict {
   const CallExpr *Binding = nullptr;
   /// KnownCpu: the factory call that made the tensor.
   const CallExpr *Factory = nullptr;
+  /// FromPython through another file (TensorCallers.h): "call in
+  /// file:line" or "binding in file:line"; Binding is then null.
+  std::string ExternalCall;
 };
 
 /// A raw pointer or accessor taken from a tensor that reaches a kernel.
@@ -72,6 +80,11 @@ public:
   /// Whether \p FD is bound to Python in this translation unit: its caller
   /// is Python code, which examines no CUDA error itself.
   bool isBoundToPython(const FunctionDecl *FD);
+
+  /// Records, in the project's summary (TensorCallers.h, when active),
+  /// what each call of a function that this translation unit declares but
+  /// does not define passes for its tensor parameters. Once per analysis.
+  void recordCallsToOtherFiles();
 
   /// What is known of \p Property of \p Tensor where \p At is evaluated.
   TensorVerdict verdict(const Expr *Tensor, TensorProperty Property,
@@ -116,6 +129,7 @@ public:
 private:
   std::unique_ptr<Impl> P;
   bool Enabled;
+  bool Recorded = false;
 };
 
 } // namespace clang::tidy::cuda

@@ -19,7 +19,7 @@ class TensorContiguityCheck : public CudaFunctionCheck {
 public:
   TensorContiguityCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
-                          {FunctionScope::All, CheckLanguages::Cuda,
+                          {FunctionScope::All, CheckLanguages::CudaOrCxx,
                            /*NeedsWholeBody=*/false}) {}
 
 private:

@@ -16,6 +16,8 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
     Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
   if (!Tensors->enabled())
     return;
+  // The bindings' side of the project's summary (TensorCallers.h).
+  Tensors->recordCallsToOtherFiles();
   const SourceManager &SM = Ctx.getSourceManager();
   // One finding per launch and Python argument: y = empty_like(x) shares
   // x's cause.
@@ -59,6 +61,11 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
       diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
            "%0 comes from Python through this binding", DiagnosticIDs::Note)
           << V.PythonParam;
+    else if (!V.ExternalCall.empty())
+      diag(V.PythonParam->getLocation(),
+           "%0 comes from Python through the %1",
+           DiagnosticIDs::Note)
+          << V.PythonParam << V.ExternalCall;
   }
 }
 
@@ -87,6 +94,11 @@ void TensorDeviceCheck::reportUnguarded(
     diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
          "%0 comes from Python through this binding", DiagnosticIDs::Note)
         << V.PythonParam;
+  else if (!V.ExternalCall.empty())
+    diag(V.PythonParam->getLocation(),
+         "%0 comes from Python through the %1",
+         DiagnosticIDs::Note)
+        << V.PythonParam << V.ExternalCall;
 }
 
 } // namespace clang::tidy::cuda

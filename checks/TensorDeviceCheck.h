@@ -23,7 +23,7 @@ class TensorDeviceCheck : public CudaFunctionCheck {
 public:
   TensorDeviceCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
-                          {FunctionScope::All, CheckLanguages::Cuda,
+                          {FunctionScope::All, CheckLanguages::CudaOrCxx,
                            /*NeedsWholeBody=*/false}),
         DeviceGuard(Options.get("DeviceGuard", true)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;

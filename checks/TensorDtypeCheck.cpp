@@ -59,6 +59,8 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
     Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
   if (!Tensors->enabled() || !FD.hasBody())
     return;
+  // The bindings' side of the project's summary (TensorCallers.h).
+  Tensors->recordCallsToOtherFiles();
   const SourceManager &SM = Ctx.getSourceManager();
   PointerCollector Collect;
   Collect.TraverseStmt(FD.getBody());
@@ -109,6 +111,11 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
         diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
              "%0 comes from Python through this binding", DiagnosticIDs::Note)
             << V.PythonParam;
+      else if (!V.ExternalCall.empty())
+        diag(V.PythonParam->getLocation(),
+             "%0 comes from Python through the %1",
+             DiagnosticIDs::Note)
+            << V.PythonParam << V.ExternalCall;
       continue;
     }
     SourceLocation Loc = reportOnce(

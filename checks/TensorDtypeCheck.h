@@ -20,7 +20,7 @@ class TensorDtypeCheck : public CudaFunctionCheck {
 public:
   TensorDtypeCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
-                          {FunctionScope::All, CheckLanguages::Cuda,
+                          {FunctionScope::All, CheckLanguages::CudaOrCxx,
                            /*NeedsWholeBody=*/false}) {}
 
 private:

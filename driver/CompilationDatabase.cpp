@@ -233,7 +233,7 @@ loadProjectDatabase(StringRef BuildPath, StringRef FirstFile,
       Error = "no compile_commands.json in '" + BuildPath.str() + "'";
       if (llvm::sys::fs::is_directory(BuildPath))
         Error += " (nor a build.ninja written by torch's cpp_extension, nor "
-                 "a setup.py)";
+                 "a setup.py, nor Python files calling cpp_extension.load())";
       return nullptr;
     }
   } else {

@@ -27,6 +27,7 @@
 #include "Report.h"
 #include "ResultCache.h"
 #include "Run.h"
+#include "TensorCallers.h"
 #include "TorchSupport.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -247,6 +248,14 @@ cl::opt<std::string> TorchInclude(
     cl::desc("PyTorch's include folder (the one holding torch/extension.h), "
              "instead of finding it through Python"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> TensorCallersFile(
+    "tensor-callers",
+    cl::desc("Keep the project's summary of what callers in other files pass "
+             "for tensor parameters in this file (read first if it exists, "
+             "written after the run); the files that bind functions to "
+             "Python are analysed first, and the result cache is not used "
+             "(docs/torch.md, \"Across files\")"),
+    cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -858,7 +867,49 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.Cache = Cache ? &*Cache : nullptr;
   Settings.Prefix = Prefix ? &*Prefix : nullptr;
   Settings.PythonReaders = S.PythonReaders.get();
-  return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
+  if (TensorCallersFile.empty())
+    return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
+  // Tensor facts across files: the callers' files first. A file's results
+  // then depend on other files, so none come from or go to the cache.
+  Settings.Cache = nullptr;
+  std::vector<std::string> Phase[2];
+  std::vector<std::pair<unsigned, size_t>> Where;
+  for (const std::string &F : S.Files) {
+    auto Text = llvm::MemoryBuffer::getFile(F);
+    bool Binds = Text && ((*Text)->getBuffer().contains("PYBIND11_MODULE") ||
+                          (*Text)->getBuffer().contains("TORCH_LIBRARY"));
+    Where.push_back({Binds ? 0u : 1u, Phase[Binds ? 0 : 1].size()});
+    Phase[Binds ? 0 : 1].push_back(F);
+  }
+  cudatidy::RunResults Part[2];
+  // Only the binding files record: the others' results must not depend on
+  // the order in which they run.
+  clang::tidy::cuda::TensorCallers &Callers =
+      clang::tidy::cuda::TensorCallers::get();
+  for (unsigned I = 0; I < 2; ++I) {
+    Callers.setRecording(I == 0);
+    if (!Phase[I].empty() && !(I == 1 && Part[0].Interrupted))
+      Part[I] = cudatidy::analyseFiles(Phase[I], *S.Compilations, Settings);
+  }
+  cudatidy::RunResults All;
+  for (const auto &[P, Index] : Where)
+    All.PerFile.push_back(Index < Part[P].PerFile.size()
+                              ? std::move(Part[P].PerFile[Index])
+                              : std::vector<ClangTidyError>());
+  for (cudatidy::RunResults &R : Part) {
+    All.Crashes.insert(All.Crashes.end(), R.Crashes.begin(), R.Crashes.end());
+    All.Suppressed.ErrorsDisplayed += R.Suppressed.ErrorsDisplayed;
+    All.Suppressed.ErrorsIgnoredCheckFilter +=
+        R.Suppressed.ErrorsIgnoredCheckFilter;
+    All.Suppressed.ErrorsIgnoredNOLINT += R.Suppressed.ErrorsIgnoredNOLINT;
+    All.Suppressed.ErrorsIgnoredNonUserCode +=
+        R.Suppressed.ErrorsIgnoredNonUserCode;
+    All.Suppressed.ErrorsIgnoredLineFilter +=
+        R.Suppressed.ErrorsIgnoredLineFilter;
+    All.Interrupted |= R.Interrupted;
+    All.FilesAnalysed += R.FilesAnalysed;
+  }
+  return All;
 }
 
 /// What the gates did to the findings.
@@ -1086,6 +1137,21 @@ int main(int argc, const char **argv) {
     return *Exit;
   // A crash in one file's analysis loses that file's results only.
   cudatidy::enableCrashIsolation();
+  clang::tidy::cuda::TensorCallers &Callers =
+      clang::tidy::cuda::TensorCallers::get();
+  if (!TensorCallersFile.empty()) {
+    Callers.activate();
+    if (llvm::sys::fs::exists(TensorCallersFile))
+      if (std::string Err = Callers.load(TensorCallersFile); !Err.empty()) {
+        error("--tensor-callers: " + Err);
+        return ExitUsageError;
+      }
+  }
   cudatidy::RunResults Run = analyse(argv[0], S);
+  if (!TensorCallersFile.empty())
+    if (std::string Err = Callers.save(TensorCallersFile); !Err.empty()) {
+      error("--tensor-callers: " + Err);
+      return ExitUsageError;
+    }
   return report(S, Run);
 }

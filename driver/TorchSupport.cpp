@@ -614,6 +614,8 @@ std::unique_ptr<CompilationDatabase> loadTorchNinja(StringRef BuildNinja,
 
 namespace {
 
+/// Runs the setup.py reader on \p SetupPy (a setup.py, or a project folder
+/// whose Python files' cpp_extension.load() calls are read).
 std::unique_ptr<CompilationDatabase> loadSetupPy(StringRef SetupPy,
                                                  std::string &Error) {
   if (Settings.SetupReader.empty()) {
@@ -644,8 +646,12 @@ std::unique_ptr<CompilationDatabase> loadSetupPy(StringRef SetupPy,
     return nullptr;
   }
   if (DB->getAllFiles().empty()) {
-    Error = "'" + SetupPy.str() +
-            "' names no CUDAExtension or CppExtension sources that exist";
+    Error = llvm::sys::fs::is_directory(SetupPy)
+                ? "the Python files of '" + SetupPy.str() +
+                      "' give no cpp_extension.load() sources that exist"
+                : "'" + SetupPy.str() +
+                      "' names no CUDAExtension or CppExtension sources that "
+                      "exist";
     return nullptr;
   }
   return DB;
@@ -672,6 +678,11 @@ loadTorchBuildDatabase(StringRef Dir, std::string &Error) {
     return loadTorchNinja(Ninja, Error);
   if (llvm::sys::fs::exists(Setup))
     return loadSetupPy(Setup, Error);
+  // No setup.py: the sources of the project's cpp_extension.load() calls.
+  // Finding none is not an error here: the caller says what it looked for.
+  std::string Why;
+  if (auto DB = loadSetupPy(Dir, Why))
+    return DB;
   return nullptr;
 }
 

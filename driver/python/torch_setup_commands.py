@@ -19,7 +19,21 @@ test is known false contributes nothing; where a test is unknown, every
 branch contributes (the union of their include folders, sources and
 defines).
 
+Other files: a setup.py often takes its sources and flags from a helper
+module of the project (`import build`, `from pkg.build import params`, or a
+module loaded by path with `importlib.util.spec_from_file_location`, as
+gsplat's setup.py loads `gsplat/cuda/build.py`). Such modules are parsed
+the same way (never imported), and a call of a function of the project
+(in setup.py or a helper module) is evaluated from its `return` statement,
+its parameters bound to the arguments; `types.SimpleNamespace(...)` and
+`dict(...)` give objects whose attributes and items are read. The
+`torch.utils.cpp_extension.load(name, sources, extra_include_paths=...,
+extra_cflags=..., extra_cuda_cflags=...)` calls in the project's Python
+files (those that mention cpp_extension) give the commands of the sources
+that no setup.py extension names.
+
 Usage: torch_setup_commands.py path/to/setup.py
+       torch_setup_commands.py path/to/project   (load() calls only)
 """
 import ast
 import glob
@@ -29,6 +43,10 @@ import shlex
 import sys
 
 UNKNOWN = object()
+
+# str methods evaluated on known strings.
+STR_METHODS = ("format", "split", "rsplit", "strip", "lstrip", "rstrip",
+               "replace", "startswith", "endswith", "lower", "upper", "join")
 
 # What a CUDA build of the installed torch sees, for the tests of branches.
 TORCH_CALL_RESULTS = {
@@ -41,9 +59,67 @@ try:
     TORCH_CALL_RESULTS["platform.system"] = platform.system()
 except Exception:
     pass
+try:
+    import platform
+    TORCH_CALL_RESULTS["platform.machine"] = platform.machine()
+except Exception:
+    pass
 TORCH_ATTRIBUTES = {
     "torch.version.hip": None,
+    "sys.platform": sys.platform,
+    "os.name": os.name,
 }
+
+# Whether os.getenv and os.environ read the environment. When setup.py
+# builds no extension with the environment as it is (mamba builds its CUDA
+# kernels only under MAMBA_KEEP_CUDA_BUILD=TRUE), it is read again with the
+# environment unknown: the user sets it to build.
+ENVIRONMENT = {"known": True}
+
+# How deep calls of the project's functions are followed, and how many of
+# its modules are parsed.
+MAX_CALL_DEPTH = 8
+MAX_MODULES = 64
+
+
+class Namespace(dict):
+    """A types.SimpleNamespace(...) value: its attributes are its items."""
+
+
+class ModuleValue:
+    """A Python file of the project, parsed, never run."""
+    def __init__(self, ev):
+        self.ev = ev
+
+
+class FunctionValue:
+    def __init__(self, ev, node):
+        self.ev = ev
+        self.node = node
+
+
+class SpecValue:
+    """importlib.util.spec_from_file_location(name, path)'s spec."""
+    def __init__(self, path):
+        self.path = path
+
+
+class Given(ast.expr):
+    """An argument's value bound to a parameter."""
+    _fields = ()
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+
+def known(value):
+    """Whether a value (or each item of a list) was evaluated."""
+    if value is UNKNOWN:
+        return False
+    if isinstance(value, list):
+        return all(known(v) for v in value)
+    return True
 
 
 def torch_version():
@@ -66,12 +142,20 @@ def version_tuple(text):
 
 
 class Evaluator:
-    def __init__(self, setup_py):
+    """The names of one scope: a file (setup.py or a helper module), or one
+    call of a function of the project (with `parent`, the file's scope)."""
+    def __init__(self, setup_py, root=None, parent=None, modules=None, depth=0):
         self.setup_py = os.path.abspath(setup_py)
-        self.root = os.path.dirname(self.setup_py)
-        self.names = {"__file__": self.setup_py}
+        self.root = root or os.path.dirname(self.setup_py)
+        self.parent = parent
+        self.modules = modules if modules is not None else {}
+        self.depth = depth
+        self.names = {} if parent else {"__file__": self.setup_py}
         self.assigned = {}
         self.added = {}
+        self.functions = {}
+        self.imports = {}
+        self.call_cache = {}
 
     # What each name may hold: every value assigned to it anywhere in the
     # file (the branches of a setup.py assign a name in several places),
@@ -85,6 +169,18 @@ class Evaluator:
         self._collect(tree, ())
 
     def _collect(self, node, guards):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.functions.setdefault(node.name, node)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    self.imports.setdefault(a.asname, ("module", a.name, 0))
+                elif "." not in a.name:
+                    self.imports.setdefault(a.name, ("module", a.name, 0))
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            for a in node.names:
+                self.imports.setdefault(a.asname or a.name,
+                                        ("from", node.module or "", node.level, a.name))
         if isinstance(node, ast.If):
             self._collect(node.test, guards)
             for child in node.body:
@@ -92,6 +188,10 @@ class Evaluator:
             for child in node.orelse:
                 self._collect(child, guards + ((node.test, False),))
             return
+        if isinstance(node, ast.AnnAssign) and node.value is not None \
+                and isinstance(node.target, ast.Name):
+            self.assigned.setdefault(node.target.id, []).append(node.value)
+            self.guards[id(node.value)] = guards
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Name):
@@ -181,8 +281,27 @@ class Evaluator:
         nodes = [n for n in self.assigned.get(ident, []) if self.reachable_node(n)]
         if not nodes:
             del self.names[ident]
+            if ident in self.assigned:
+                return UNKNOWN
+            if ident in self.functions:
+                return FunctionValue(self, self.functions[ident])
+            if ident in self.imports:
+                return self.imported(ident)
+            if self.parent is not None:
+                return self.parent.name(ident)
             return UNKNOWN
-        values = [self.eval(n) for n in nodes]
+        if len(nodes) > 1 and len({self.guards.get(id(n), ()) for n in nodes}) == 1:
+            # Assignments one after another in one block: the last holds,
+            # and a use of the name in it reads the one before
+            # (`sources = [s for s in sources if ...]`).
+            value = UNKNOWN
+            for n in nodes:
+                self.names[ident] = value
+                value = self.eval(n)
+            nodes = nodes[-1:]
+            values = [value]
+        else:
+            values = [self.eval(n) for n in nodes]
         known = [v for v in values if v is not UNKNOWN]
         if len(nodes) == 1 and known and not isinstance(known[0], list):
             value = known[0]
@@ -195,17 +314,175 @@ class Evaluator:
             for how, arg in self.added.get(ident, []):
                 if not self.reachable_node(arg):
                     continue
+                # Flags come in pairs (-gencode arch=...): what is added
+                # is kept as often as it is added.
                 x = self.eval(arg)
-                if how == "append" and x is not UNKNOWN and x not in value:
+                if how == "append" and x is not UNKNOWN:
                     value.append(x)
                 elif how == "extend" and isinstance(x, list):
-                    value.extend(y for y in x if y not in value)
+                    value.extend(x)
         elif known and len(known) == len(nodes) and all(v == known[0] for v in known):
             value = known[0]  # the same value on every branch taken
         else:
             value = UNKNOWN
         self.names[ident] = value
         return value
+
+    def module_file(self, dotted, level):
+        """The project file of module `dotted` (relative to this file's
+        folder for `from . import`), or None for a module outside it."""
+        here = os.path.dirname(self.setup_py)
+        bases = []
+        if level:
+            base = here
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            bases.append(base)
+        else:
+            bases.extend([here, self.root])
+        rel = dotted.split(".") if dotted else []
+        for base in bases:
+            for candidate in (os.path.join(base, *rel) + ".py",
+                              os.path.join(base, *rel, "__init__.py")):
+                if rel or level:
+                    if os.path.isfile(candidate):
+                        return candidate
+        return None
+
+    def load_module(self, path):
+        """The scope of a project file, parsed once per run."""
+        if not isinstance(path, str):
+            return UNKNOWN
+        path = os.path.abspath(path if os.path.isabs(path)
+                               else os.path.join(self.root, path))
+        inside = os.path.commonpath([path, self.root]) == self.root
+        if not inside or not path.endswith(".py") or not os.path.isfile(path):
+            return UNKNOWN
+        if path not in self.modules:
+            if len(self.modules) >= MAX_MODULES:
+                return UNKNOWN
+            self.modules[path] = None  # guards against an import cycle
+            try:
+                with open(path, encoding="utf-8") as f:
+                    tree = ast.parse(f.read(), filename=path)
+            except (OSError, SyntaxError, ValueError):
+                return UNKNOWN
+            ev = Evaluator(path, root=self.root, modules=self.modules)
+            ev.collect(tree)
+            self.modules[path] = ev
+        ev = self.modules[path]
+        return ModuleValue(ev) if ev is not None else UNKNOWN
+
+    def imported(self, ident):
+        entry = self.imports[ident]
+        if entry[0] == "module":
+            return self.load_module(self.module_file(entry[1], entry[2]))
+        _, dotted, level, attr = entry
+        sub = self.module_file((dotted + "." if dotted else "") + attr, level)
+        if sub:
+            return self.load_module(sub)
+        module = self.load_module(self.module_file(dotted, level))
+        return module.ev.member(attr) if isinstance(module, ModuleValue) else UNKNOWN
+
+    def member(self, attr):
+        """A module's attribute: a function, or a name at its top level."""
+        if attr in self.functions and attr not in self.assigned:
+            return FunctionValue(self, self.functions[attr])
+        return self.name(attr)
+
+    def file_scope(self):
+        return self.parent if self.parent is not None else self
+
+    def call_function(self, function, node):
+        """A project function's value, from its return statement(s), with
+        its parameters bound to the arguments that could be evaluated."""
+        if self.depth >= MAX_CALL_DEPTH:
+            return UNKNOWN
+        fn = function.node
+        params = fn.args.posonlyargs + fn.args.args
+        bound = {}
+        for p, a in zip(params, node.args):
+            if isinstance(a, ast.Starred):
+                return UNKNOWN
+            bound[p.arg] = self.eval(a)
+        for k in node.keywords:
+            if k.arg is None:
+                return UNKNOWN
+            bound[k.arg] = self.eval(k.value)
+        defaults = fn.args.defaults
+        for p, d in zip(params[len(params) - len(defaults):], defaults):
+            if p.arg not in bound:
+                bound[p.arg] = function.ev.eval(d)
+        for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+            if p.arg not in bound and d is not None:
+                bound[p.arg] = function.ev.eval(d)
+        key = (id(fn), repr(sorted(bound.items(), key=lambda kv: kv[0])))
+        cache = function.ev.file_scope().call_cache
+        if key in cache:
+            return cache[key]
+        cache[key] = UNKNOWN  # guards against recursion
+        scope = function.ev.function_scope(fn, bound, self.depth + 1)
+        returns = scope.returns(fn)
+        values = [scope.eval(r.value) for r in returns if r.value is not None]
+        value = UNKNOWN
+        if len(values) == 1 or values and all(v == values[0] for v in values):
+            value = values[0]
+        cache[key] = value
+        return value
+
+    def function_scope(self, fn, bound, depth):
+        """A scope for one call of `fn`, a function of this file."""
+        outer = self.file_scope()
+        scope = Evaluator(outer.setup_py, root=self.root, parent=outer,
+                          modules=self.modules, depth=depth)
+        scope.guards = {}
+        scope.calls = []
+        for name, value in bound.items():
+            if value is not UNKNOWN:
+                scope.names[name] = value
+        for stmt in fn.body:
+            scope._collect(stmt, ())
+        for name in bound:
+            # An argument not evaluated is unknown, whatever the default.
+            if bound[name] is UNKNOWN and name not in scope.assigned:
+                scope.assigned[name] = []
+        return scope
+
+    def returns(self, fn):
+        """The reachable return statements of fn's body (not of the
+        functions defined in it)."""
+        found = []
+
+        def walk(node):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                 ast.Lambda, ast.ClassDef)):
+                return
+            if isinstance(node, ast.Return):
+                found.append(node)
+            for child in ast.iter_child_nodes(node):
+                walk(child)
+        for stmt in fn.body:
+            walk(stmt)
+        # The guards of each return: recollect them with the if-tests.
+        guards = {}
+
+        def walk_guards(node, g):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                 ast.Lambda, ast.ClassDef)):
+                return
+            if isinstance(node, ast.Return):
+                guards[id(node)] = g
+            if isinstance(node, ast.If):
+                for c in node.body:
+                    walk_guards(c, g + ((node.test, True),))
+                for c in node.orelse:
+                    walk_guards(c, g + ((node.test, False),))
+                return
+            for child in ast.iter_child_nodes(node):
+                walk_guards(child, g)
+        for stmt in fn.body:
+            walk_guards(stmt, ())
+        return [r for r in found if self.reachable(guards.get(id(r), ()))]
 
     def extension_kind(self, func):
         """CUDAExtension or CppExtension, called directly or through a name
@@ -246,9 +523,42 @@ class Evaluator:
         fname = ".".join(dotted)
         if fname in TORCH_CALL_RESULTS and not node.args:
             return TORCH_CALL_RESULTS[fname]
+        callee = UNKNOWN
+        if isinstance(node.func, ast.Name):
+            callee = self.name(node.func.id) if node.func.id in self.names or \
+                self.defines(node.func.id) else UNKNOWN
+        elif isinstance(node.func, ast.Attribute):
+            base = self.eval(node.func.value)
+            if isinstance(base, ModuleValue):
+                callee = base.ev.member(node.func.attr)
+            elif isinstance(base, str) and node.func.attr in STR_METHODS:
+                args = [self.eval(a) for a in node.args]
+                if node.keywords or not all(isinstance(a, (str, int)) for a in args):
+                    return UNKNOWN
+                try:
+                    return getattr(base, node.func.attr)(*args)
+                except (IndexError, KeyError, TypeError, ValueError):
+                    return UNKNOWN
+        if isinstance(callee, FunctionValue):
+            return self.call_function(callee, node)
+        if fname.split(".")[-1] in ("SimpleNamespace", "dict") and not node.args:
+            out = Namespace() if fname.endswith("SimpleNamespace") else {}
+            for k in node.keywords:
+                if k.arg is None:
+                    return UNKNOWN
+                out[k.arg] = self.eval(k.value)
+            return out
         args = [self.eval(a) for a in node.args]
+        if fname.endswith("spec_from_file_location") and len(args) >= 2 \
+                and isinstance(args[1], str):
+            return SpecValue(args[1])
+        if fname.endswith("module_from_spec") and len(args) == 1 \
+                and isinstance(args[0], SpecValue):
+            return self.load_module(args[0].path)
         if fname in ("os.getenv", "os.environ.get", "getenv", "environ.get") \
                 and args and isinstance(args[0], str) and not node.keywords:
+            if not ENVIRONMENT["known"]:
+                return UNKNOWN
             default = args[1] if len(args) > 1 else None
             return os.environ.get(args[0], default)
         if any(a is UNKNOWN for a in args) or node.keywords and fname not in (
@@ -261,8 +571,29 @@ class Evaluator:
             return bool(args[0])
         if fname in ("os.path.join", "osp.join", "path.join", "join"):
             return os.path.join(*args) if all(isinstance(a, str) for a in args) else UNKNOWN
+        if not all(isinstance(a, (str, int, list, tuple, bool, type(None)))
+                   for a in args):
+            return UNKNOWN
         if fname in ("os.path.dirname", "osp.dirname", "dirname"):
             return os.path.dirname(args[0])
+        if fname in ("os.path.normpath", "osp.normpath", "normpath") \
+                and isinstance(args[0], str):
+            return os.path.normpath(args[0])
+        if fname in ("os.path.basename", "osp.basename", "basename") \
+                and isinstance(args[0], str):
+            return os.path.basename(args[0])
+        if fname in ("os.path.relpath", "osp.relpath", "relpath") \
+                and all(isinstance(a, str) for a in args) and 1 <= len(args) <= 2:
+            absolute = [a if os.path.isabs(a) else os.path.join(self.root, a)
+                        for a in args]
+            return os.path.relpath(absolute[0], absolute[1] if len(args) == 2
+                                   else self.root)
+        if fname in ("os.path.isdir", "osp.isdir", "os.path.isfile",
+                     "osp.isfile", "os.path.exists", "osp.exists") \
+                and len(args) == 1 and isinstance(args[0], str):
+            path = args[0] if os.path.isabs(args[0]) else os.path.join(self.root, args[0])
+            test = fname.split(".")[-1]
+            return getattr(os.path, test)(path)
         if fname in ("os.path.abspath", "osp.abspath", "os.path.realpath",
                      "osp.realpath", "abspath", "realpath"):
             return os.path.abspath(os.path.join(self.root, args[0]))
@@ -277,14 +608,17 @@ class Evaluator:
             return str(args[0])
         if fname in ("list", "sorted") and len(args) == 1 and isinstance(args[0], list):
             return sorted(args[0]) if fname == "sorted" else list(args[0])
-        if len(dotted) >= 2 and dotted[-1] == "format":
-            base = self.eval(node.func.value)
-            if isinstance(base, str) and all(isinstance(a, (str, int)) for a in args):
-                try:
-                    return base.format(*args)
-                except (IndexError, KeyError):
-                    return UNKNOWN
         return UNKNOWN
+
+    def defines(self, ident):
+        """Whether a name is bound in this scope or the file's."""
+        scope = self
+        while scope is not None:
+            if ident in scope.assigned or ident in scope.functions \
+                    or ident in scope.imports or ident in scope.names:
+                return True
+            scope = scope.parent
+        return False
 
     def eval(self, node):
         if isinstance(node, ast.Constant):
@@ -295,10 +629,19 @@ class Evaluator:
             dotted = self.dotted(node)
             if dotted == "torch.__version__":
                 return torch_version()
-            return TORCH_ATTRIBUTES.get(dotted, UNKNOWN)
+            if dotted in TORCH_ATTRIBUTES:
+                return TORCH_ATTRIBUTES[dotted]
+            base = self.eval(node.value)
+            if isinstance(base, Namespace):
+                return base.get(node.attr, UNKNOWN)
+            if isinstance(base, ModuleValue):
+                return base.ev.member(node.attr)
+            return UNKNOWN
         if isinstance(node, ast.Subscript) and self.dotted(node.value) == "os.environ":
             key = self.eval(node.slice)
-            return os.environ.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
+            if not ENVIRONMENT["known"] or not isinstance(key, str):
+                return UNKNOWN
+            return os.environ.get(key, UNKNOWN)
         if isinstance(node, ast.IfExp):
             t = self.truth(node.test)
             return UNKNOWN if t is None else self.eval(node.body if t else node.orelse)
@@ -340,16 +683,44 @@ class Evaluator:
             return "".join(parts)
         if isinstance(node, ast.Call):
             return self.call(node)
+        if isinstance(node, Given):
+            return node.value
+        if isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) \
+                and isinstance(node.op, ast.Not):
+            t = self.truth(node)
+            return UNKNOWN if t is None else t
+        if isinstance(node, ast.BoolOp):
+            # Python's value: the first operand that decides.
+            for v in node.values[:-1]:
+                x = self.eval(v)
+                if x is UNKNOWN or isinstance(x, list) and not known(x):
+                    return UNKNOWN
+                if bool(x) == isinstance(node.op, ast.Or):
+                    return x
+            return self.eval(node.values[-1])
+        if isinstance(node, ast.Subscript):
+            base, key = self.eval(node.value), self.eval(node.slice)
+            if isinstance(base, dict) and isinstance(key, str):
+                return base.get(key, UNKNOWN)
+            if isinstance(base, list) and isinstance(key, int) \
+                    and -len(base) <= key < len(base):
+                return base[key]
+            return UNKNOWN
         if isinstance(node, ast.ListComp) and len(node.generators) == 1:
             g = node.generators[0]
             seq = self.eval(g.iter)
-            if not isinstance(seq, list) or not isinstance(g.target, ast.Name) or g.ifs:
+            if not isinstance(seq, list) or not isinstance(g.target, ast.Name):
                 return UNKNOWN
             out = []
             saved = self.names.get(g.target.id, None)
             for item in seq:
                 self.names[g.target.id] = item
-                out.append(self.eval(node.elt))
+                kept = [self.truth(t) for t in g.ifs]
+                if None in kept:
+                    out = UNKNOWN
+                    break
+                if all(kept):
+                    out.append(self.eval(node.elt))
             if saved is None:
                 self.names.pop(g.target.id, None)
             else:
@@ -386,6 +757,12 @@ def extension_commands(ev, call):
         if isinstance(m, (list, tuple)) and len(m) == 2 and isinstance(m[0], str) \
                 and (m[1] is None or isinstance(m[1], (str, int))):
             defines.append("-D%s" % m[0] if m[1] is None else "-D%s=%s" % (m[0], m[1]))
+    return source_commands(ev, name, sources, includes, defines,
+                           strings(extra.get("cxx", [])),
+                           strings(extra.get("nvcc", [])), is_cuda)
+
+
+def source_commands(ev, name, sources, includes, defines, cxx, nvcc, is_cuda):
     common = ["-I" + (i if os.path.isabs(i) else os.path.join(ev.root, i))
               for i in includes] + defines
     if isinstance(name, str):
@@ -397,11 +774,95 @@ def extension_commands(ev, call):
             continue
         cuda = path.endswith((".cu", ".cuh"))
         if cuda and is_cuda:
-            args = ["nvcc"] + common + strings(extra.get("nvcc", [])) + ["-c", path]
+            args = ["nvcc"] + common + nvcc + ["-c", path]
         else:
-            args = ["c++"] + common + strings(extra.get("cxx", [])) + ["-c", path]
-        out.append({"directory": ev.root, "file": path, "arguments": args})
+            args = ["c++"] + common + cxx + ["-c", path]
+        out.append({"directory": ev.root, "file": os.path.normpath(path),
+                    "arguments": args})
     return out
+
+
+# torch.utils.cpp_extension.load's parameters, in order.
+LOAD_PARAMETERS = ("name", "sources", "extra_cflags", "extra_cuda_cflags",
+                   "extra_ldflags", "extra_include_paths")
+
+
+def is_load_call(node):
+    """A call of cpp_extension's load(name, sources, ...): named load, with
+    sources given (json.load(f) and pickle.load(f) have neither)."""
+    f = node.func
+    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+    if name != "load":
+        return False
+    keywords = {k.arg for k in node.keywords}
+    return "sources" in keywords or len(node.args) >= 2 and "name" not in keywords \
+        or "name" in keywords and len(node.args) >= 1
+
+
+def load_commands(ev, call):
+    given = {}
+    for p, a in zip(LOAD_PARAMETERS, call.args):
+        given[p] = a
+    for k in call.keywords:
+        if k.arg in LOAD_PARAMETERS:
+            given[k.arg] = k.value
+
+    def value(p, default):
+        return ev.eval(given[p]) if p in given else default
+    return source_commands(ev, value("name", UNKNOWN), value("sources", UNKNOWN),
+                           strings(value("extra_include_paths", [])), [],
+                           strings(value("extra_cflags", [])),
+                           strings(value("extra_cuda_cflags", [])), True)
+
+
+def module_load_commands(ev, tree):
+    """The commands of the load() calls of a parsed file: each evaluated in
+    the scope of the function that makes it, its parameters unknown."""
+    out = []
+
+    def walk(node, fn):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for child in node.body:
+                walk(child, node)
+            return
+        if isinstance(node, ast.Call) and is_load_call(node):
+            if fn is None:
+                scope = ev
+            else:
+                params = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+                scope = ev.function_scope(fn, {p.arg: UNKNOWN for p in params}, 1)
+            out.extend(load_commands(scope, node))
+        for child in ast.iter_child_nodes(node):
+            walk(child, fn)
+    walk(tree, None)
+    return out
+
+
+# The project's Python files read for load() calls: those that mention
+# cpp_extension, at most this many files looked at.
+MAX_SCANNED_FILES = 4000
+SKIPPED_FOLDERS = ("build", "dist", "node_modules", "site-packages", "__pycache__")
+
+
+def project_python_files(root):
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and d not in SKIPPED_FOLDERS)
+        for f in sorted(files):
+            if not f.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_SCANNED_FILES:
+                return
+            path = os.path.join(folder, f)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as h:
+                    text = h.read()
+            except OSError:
+                continue
+            if "cpp_extension" in text and "load(" in text:
+                yield path
 
 
 def main():
@@ -409,18 +870,41 @@ def main():
         print("usage: torch_setup_commands.py setup.py", file=sys.stderr)
         return 2
     setup_py = sys.argv[1]
-    try:
-        with open(setup_py, encoding="utf-8") as f:
-            tree = ast.parse(f.read(), filename=setup_py)
-    except (OSError, SyntaxError, ValueError) as e:
-        print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
-        return 1
-    ev = Evaluator(setup_py)
-    ev.collect(tree)
     commands = []
-    for node, guards in ev.calls:
-        if ev.extension_kind(node.func) and ev.reachable(guards):
-            commands.extend(extension_commands(ev, node))
+    if os.path.isdir(setup_py):
+        root = os.path.abspath(setup_py)
+        modules = {}
+    else:
+        try:
+            with open(setup_py, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), filename=setup_py)
+        except (OSError, SyntaxError, ValueError) as e:
+            print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
+            return 1
+        for known in (True, False):
+            ENVIRONMENT["known"] = known
+            ev = Evaluator(setup_py)
+            ev.collect(tree)
+            for node, guards in ev.calls:
+                if ev.extension_kind(node.func) and ev.reachable(guards):
+                    commands.extend(extension_commands(ev, node))
+            if commands:
+                break
+        root, modules = ev.root, ev.modules
+        commands.extend(module_load_commands(ev, tree))
+    # The load() calls of the project's other files (setup.py's extensions
+    # come first: a source they name keeps their command).
+    anchor = Evaluator(os.path.join(root, "setup.py"), root=root, modules=modules)
+    for path in project_python_files(root):
+        module = anchor.load_module(path)
+        if not isinstance(module, ModuleValue):
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), filename=path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        commands.extend(module_load_commands(module.ev, tree))
     seen, unique = set(), []
     for c in commands:
         if c["file"] not in seen:

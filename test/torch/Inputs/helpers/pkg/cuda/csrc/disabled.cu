@@ -1,0 +1,1 @@
+#error "build.py leaves this file out of its sources"

@@ -1,0 +1,2 @@
+#pragma once
+#define PKG_COMMON_FOUND 1
