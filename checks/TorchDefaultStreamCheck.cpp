@@ -138,7 +138,8 @@ void TorchDefaultStreamCheck::checkLibraryHandles(
   }
 }
 
-bool TorchDefaultStreamCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
+bool TorchDefaultStreamCheck::mayReportIn(const FunctionDecl &,
+                                          ASTContext &Ctx) {
   return TorchApiModel::declaresTensor(Ctx);
 }
 
