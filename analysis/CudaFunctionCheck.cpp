@@ -71,6 +71,8 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
       (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch)))
     return;
   ASTContext &Ctx = *Result.Context;
+  if (!mayReportIn(*FD, Ctx))
+    return;
   if (const FunctionCfg *Cfg =
           TranslationUnitAnalyses::get(Ctx).beginFunction(FD))
     checkFunction(*FD, *Cfg, Ctx);

@@ -68,6 +68,13 @@ protected:
                              ASTContext &Ctx) = 0;
   /// Drops the check's own per-translation-unit state.
   virtual void startTranslationUnit() {}
+  /// Whether the check may report anything in a function, asked before its
+  /// CFG is built: a check that reads only some functions (the Python
+  /// reader's synthetic launches, PyTorch extensions) answers false for the
+  /// others, and costs nothing there.
+  virtual bool mayReportIn(const FunctionDecl &, ASTContext &) {
+    return true;
+  }
 
   /// Code the preprocessor skipped under __CUDA_ARCH__ conditionals.
   const ArchConditionals &arch() const { return Arch; }

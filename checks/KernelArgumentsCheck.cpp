@@ -124,6 +124,13 @@ bool isExternC(const FunctionDecl &FD) {
 
 } // namespace
 
+bool KernelArgumentsCheck::mayReportIn(const FunctionDecl &FD,
+                                       ASTContext &) {
+  // Only the Python reader's synthetic functions carry these annotations.
+  return annotation(FD, "cuda-tidy-python-launch|") ||
+         annotation(FD, "cuda-tidy-python-lookup|");
+}
+
 void KernelArgumentsCheck::checkFunction(const FunctionDecl &FD,
                                          const FunctionCfg &, ASTContext &Ctx) {
   if (std::optional<StringRef> Spec =

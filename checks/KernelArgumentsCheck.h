@@ -23,6 +23,7 @@ public:
   KernelArgumentsCheck(StringRef Name, ClangTidyContext *Context);
 
 private:
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void checkLaunch(const FunctionDecl &Launch, StringRef Spec,

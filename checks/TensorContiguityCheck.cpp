@@ -2,9 +2,14 @@
 
 #include "TensorContiguityCheck.h"
 #include "SourceLocations.h"
+#include "TorchApiModel.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
+
+bool TensorContiguityCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
+  return TorchApiModel::declaresTensor(Ctx);
+}
 
 void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
                                           const FunctionCfg &,

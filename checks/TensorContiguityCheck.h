@@ -23,6 +23,7 @@ public:
                            /*NeedsWholeBody=*/false}) {}
 
 private:
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Tensors.reset(); }

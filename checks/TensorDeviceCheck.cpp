@@ -2,12 +2,17 @@
 
 #include "TensorDeviceCheck.h"
 #include "SourceLocations.h"
+#include "TorchApiModel.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
 
 void TensorDeviceCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "DeviceGuard", DeviceGuard);
+}
+
+bool TensorDeviceCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
+  return TorchApiModel::declaresTensor(Ctx);
 }
 
 void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,

@@ -31,6 +31,7 @@ public:
 private:
   /// Report launches with no device guard on tensors from Python.
   const bool DeviceGuard;
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void reportUnguarded(const FunctionDecl &FD, const TensorPointerUse &U,

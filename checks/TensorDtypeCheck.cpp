@@ -53,6 +53,10 @@ bool sameElement(QualType A, QualType B) {
 
 } // namespace
 
+bool TensorDtypeCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
+  return TorchApiModel::declaresTensor(Ctx);
+}
+
 void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
                                      const FunctionCfg &, ASTContext &Ctx) {
   if (!Tensors)

@@ -138,6 +138,11 @@ void TorchDefaultStreamCheck::checkLibraryHandles(
   }
 }
 
+bool TorchDefaultStreamCheck::mayReportIn(const FunctionDecl &,
+                                          ASTContext &Ctx) {
+  return TorchApiModel::declaresTensor(Ctx);
+}
+
 void TorchDefaultStreamCheck::checkFunction(const FunctionDecl &FD,
                                             const FunctionCfg &,
                                             ASTContext &Ctx) {
