@@ -15,6 +15,7 @@ struct Tables {
   llvm::StringMap<TensorPointerInfo> Pointers;
   llvm::StringMap<unsigned> Queries, Conversions;
   llvm::StringMap<TensorFactoryInfo> Factories;
+  llvm::StringMap<TensorCheckInfo> Checks;
   llvm::StringMap<llvm::StringRef> ScalarTypes;
   llvm::StringMap<bool> Guards;
   llvm::StringSet<> Bindings; ///< "Class::Method"
@@ -33,6 +34,8 @@ struct Tables {
 #define TORCH_TENSOR_QUERY(M, P) Queries[#M] |= P;
 #define TORCH_TENSOR_CONVERSION(M, P) Conversions[#M] |= P;
 #define TORCH_TENSOR_FACTORY(N, Like) Factories[#N] = TensorFactoryInfo{Like};
+#define TORCH_TENSOR_CHECK(N, P, NeedsCuda)                                    \
+  Checks[#N] = TensorCheckInfo{P, NeedsCuda != 0};
 #define TORCH_SCALAR_TYPE(E, T) ScalarTypes[#E] = #T;
 #define TORCH_DISPATCH_ALIAS(N) DispatchAliases.insert(#N);
 #define TORCH_CURRENT_STREAM(Q) CurrentStream.insert(#Q);
@@ -150,6 +153,26 @@ TorchApiModel::factoryCall(const CallExpr *Call) {
   if (It == tables().Factories.end() || !isTensorType(FD->getReturnType()))
     return std::nullopt;
   return It->second;
+}
+
+std::optional<TensorCheckInfo>
+TorchApiModel::tensorCheckCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || isa<CXXMethodDecl>(FD))
+    return std::nullopt;
+  const auto *NS = dyn_cast<NamespaceDecl>(FD->getDeclContext());
+  if (!NS || NS->getName() != "at" ||
+      !isa<TranslationUnitDecl>(NS->getDeclContext()->getRedeclContext()))
+    return std::nullopt;
+  auto It = tables().Checks.find(FD->getName());
+  if (It == tables().Checks.end())
+    return std::nullopt;
+  return It->second;
+}
+
+bool TorchApiModel::isTensorArgType(QualType T) {
+  const CXXRecordDecl *RD = T.isNull() ? nullptr : recordOf(T);
+  return RD && RD->getQualifiedNameAsString() == "at::TensorArg";
 }
 
 llvm::StringRef TorchApiModel::cppTypeOfScalarType(llvm::StringRef E) {

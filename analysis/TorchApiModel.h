@@ -38,6 +38,13 @@ struct TensorPointerInfo {
   bool Strided; ///< An accessor that carries the strides.
 };
 
+/// A function that throws unless its tensors have properties
+/// (TORCH_TENSOR_CHECK rows).
+struct TensorCheckInfo {
+  unsigned Properties;
+  bool NeedsCudaArgument; ///< Checked only when an argument names CUDA.
+};
+
 /// A factory (TORCH_TENSOR_FACTORY rows).
 struct TensorFactoryInfo {
   int LikeArg; ///< The tensor a *_like factory copies (-1: none).
@@ -74,6 +81,11 @@ public:
   /// The properties \p Call's result has whatever its object was
   /// (TORCH_TENSOR_CONVERSION rows); TP_None when it is not a conversion.
   static unsigned establishedProperties(const CallExpr *Call);
+  /// \p Call is a check of at:: that throws unless its tensors have some
+  /// properties (checkAllSameGPU, checkContiguous, ...).
+  static std::optional<TensorCheckInfo> tensorCheckCall(const CallExpr *Call);
+  /// Whether \p T (through references, const and typedefs) is at::TensorArg.
+  static bool isTensorArgType(QualType T);
   /// \p Call is a factory of at:: or torch::.
   static std::optional<TensorFactoryInfo> factoryCall(const CallExpr *Call);
   /// The element type of a scalar-type enumerator (c10::ScalarType::Float

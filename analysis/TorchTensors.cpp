@@ -92,6 +92,8 @@ struct TorchTensorAnalysis::Impl {
 
 namespace {
 
+bool mentionsCuda(const Stmt *S);
+
 /// The whole-TU scan: bindings, callers, AT_DISPATCH cases.
 class ScanVisitor : public RecursiveASTVisitor<ScanVisitor> {
 public:
@@ -277,6 +279,11 @@ public:
       if (const VarDecl *VD = rootTensor(MC->getImplicitObjectArgument()))
         note(VD, Q, Call->getBeginLoc());
     }
+    // at::checkAllSameGPU(c, {x_arg, y_arg}), at::checkContiguous(c, x_arg).
+    if (auto Check = TorchApiModel::tensorCheckCall(Call);
+        Check && (!Check->NeedsCudaArgument || mentionsCuda(Call)))
+      for (const Expr *Arg : Call->arguments())
+        collectChecked(Arg, Check->Properties, Call->getBeginLoc());
     // x = x.contiguous(); x = y (a reassignment).
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
         Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
@@ -301,6 +308,24 @@ public:
     for (const Expr *Arg : E->arguments())
       collectTensors(Arg, E->getBeginLoc());
     return true;
+  }
+
+  /// The tensors that \p S names, directly or through the at::TensorArg
+  /// variables it names (at::TensorArg x_arg{x, "x", 1}), have \p Property.
+  void collectChecked(const Stmt *S, unsigned Property, SourceLocation Loc) {
+    if (!S)
+      return;
+    if (const auto *E = dyn_cast<Expr>(S))
+      if (const VarDecl *VD = varOf(E)) {
+        if (TorchApiModel::isTensorType(VD->getType()))
+          note(VD, Property, Loc);
+        else if (TorchApiModel::isTensorArgType(VD->getType()) &&
+                 VD->getInit() && !VD->getType()->isReferenceType())
+          collectChecked(VD->getInit(), Property, Loc);
+        return;
+      }
+    for (const Stmt *Child : S->children())
+      collectChecked(Child, Property, Loc);
   }
 
   void collectTensors(const Stmt *S, SourceLocation Loc) {

@@ -134,6 +134,37 @@ void external_launcher(torch::Tensor x) {
       x.data_ptr<float>(), x.data_ptr<float>(), x.numel());
 }
 
+// Idiomatic (pytorch3d): ATen's TensorArg checks, then a guard.
+torch::Tensor add_checked_args(const at::Tensor &a, const at::Tensor &b) {
+  at::TensorArg a_t{a, "a", 1}, b_t{b, "b", 2};
+  at::CheckedFrom c = "add_checked_args";
+  at::checkAllSameGPU(c, {a_t, b_t});
+  at::checkAllContiguous(c, {a_t, b_t});
+  at::checkScalarType(c, a_t, at::kFloat);
+  at::checkScalarType(c, b_t, at::kFloat);
+  at::cuda::CUDAGuard device_guard(a.device());
+  auto y = torch::empty_like(a);
+  int64_t n = a.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      b.data_ptr<float>(), y.data_ptr<float>(), n);
+  return y;
+}
+
+// Bug: the TensorArg checks name only 'a'; 'b' reaches the kernel unchecked.
+torch::Tensor add_half_checked(const at::Tensor &a, const at::Tensor &b) {
+  at::TensorArg a_t{a, "a", 1};
+  at::checkAllSameGPU("add_half_checked", {a_t});
+  at::checkContiguous("add_half_checked", a_t);
+  at::cuda::CUDAGuard device_guard(a.device());
+  auto y = torch::empty_like(a);
+  int64_t n = a.numel();
+  scale_kernel<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      b.data_ptr<float>(), y.data_ptr<float>(), n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: warning: raw pointer of tensor 'b' reaches kernel 'scale_kernel', but nothing makes 'b' contiguous: a transposed or sliced tensor from Python is read with the wrong strides; call .contiguous() or check is_contiguous() first [cuda-tensor-contiguity]
+  // CHECK-MESSAGES: :[[@LINE-2]]:7: warning: pointer of tensor 'b' reaches kernel 'scale_kernel', but nothing checks that 'b' is a CUDA tensor: a CPU tensor from Python gives the kernel a host address; check is_cuda() first [cuda-tensor-device]
+  return y;
+}
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("scale_unchecked", &scale_unchecked);
   m.def("scale_checked", &scale_checked);
@@ -143,6 +174,8 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("scale_via_helper", &scale_via_helper);
   m.def("scale_via_helper_checked", &scale_via_helper_checked);
   m.def("use_accessor", &use_accessor);
+  m.def("add_checked_args", &add_checked_args);
+  m.def("add_half_checked", &add_half_checked);
 }
 
 // Idiomatic (pytorch/extension-cpp): dtype and device asserted, inputs made
