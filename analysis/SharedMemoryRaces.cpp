@@ -1,6 +1,7 @@
 //===- SharedMemoryRaces.cpp - Races on __shared__ memory ------------------===//
 
 #include "SharedMemoryRaces.h"
+#include "BarrierIntervals.h"
 #include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
 #include "TemplatePatterns.h"
@@ -102,32 +103,12 @@ bool readsDependentValue(const Expr *E, const Stmt *P) {
                          CXXUnresolvedConstructExpr>(P);
 }
 
-/// Whether \p S is a call in a template pattern whose callee only
-/// instantiation decides ('tile.sync()' on a dependent tile, a dependent
-/// policy's member): it may wait at a barrier. Operators do not.
-bool mayWaitInPattern(const Stmt *S, const FunctionDecl *FD) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(S);
-  return Call && FD->isDependentContext() && !isa<CXXOperatorCallExpr>(Call) &&
-         !independentCallee(Call);
-}
-
 std::optional<BarrierInfo> barrierAt(const Stmt *S) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
   return Call ? CudaApiModel::barrierOf(Call) : std::nullopt;
 }
 
-/// The same-TU definition of the __device__ function \p Call calls, outside
-/// system headers.
-const FunctionDecl *helperDefinition(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>() ||
-      Def->hasAttr<CUDAGlobalAttr>() ||
-      Def->getASTContext().getSourceManager().isInSystemHeader(
-          Def->getLocation()))
-    return nullptr;
-  return Def;
-}
+constexpr auto &helperDefinition = deviceHelperDefinition;
 
 /// Whether \p Body waits at a block barrier on every pass: a barrier
 /// call among its top-level statements.
@@ -1298,25 +1279,8 @@ void SharedMemoryRaces::addCandidate(
 }
 
 bool SharedMemoryRaces::waitsAtBarrier(const FunctionDecl *Callee,
-                                             int Depth) {
-  if (auto It = WaitsAtBarrier.find(Callee); It != WaitsAtBarrier.end())
-    return It->second;
-  WaitsAtBarrier[Callee] = false; // Recursion: no.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SharedMemoryRaces &C;
-    int Depth;
-    bool Found = false;
-    Finder(SharedMemoryRaces &C, int Depth) : C(C), Depth(Depth) {}
-    bool VisitCallExpr(CallExpr *Call) {
-      if (auto B = CudaApiModel::barrierOf(Call))
-        Found |= B->Scope == BarrierScope::Block;
-      else if (const FunctionDecl *Def = helperDefinition(Call); Def && Depth < 3)
-        Found |= C.waitsAtBarrier(Def, Depth + 1);
-      return !Found;
-    }
-  } F(*this, Depth);
-  F.TraverseStmt(Callee->getBody());
-  return WaitsAtBarrier[Callee] = F.Found;
+                                       int Depth) {
+  return waitsAtBlockBarrier(Callee, WaitsAtBarrier, Depth);
 }
 
 void SharedMemoryRaces::bindArguments(const CallExpr *Call,
