@@ -123,7 +123,8 @@ bool ThreadDivergence::readsSettledShared(const DeclRefExpr *Ref) {
 
 Divergence ThreadDivergence::controlDivergence(const CFGBlock *Store) {
   const FunctionCfg *G = cfg();
-  if (!G || !CondBlock)
+  // Stores under stores' conditions: a few levels say enough.
+  if (!G || !CondBlock || ConditionsInProgress.size() > 3)
     return Divergence::None;
   auto Closure = [&](const CFGBlock *From,
                      llvm::SmallPtrSetImpl<const CFGBlock *> &Out) {
