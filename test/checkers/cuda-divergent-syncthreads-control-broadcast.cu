@@ -182,3 +182,39 @@ __global__ void batchesFromSharedCursor(int *cursor, const int *items,
     __syncthreads();
   }
 }
+
+//===--- Helpers that wait at a barrier -----------------------------------===//
+
+__device__ float blockSum(float v, float *scratch) {
+  scratch[threadIdx.x] = v;
+  __syncthreads();
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s)
+      scratch[threadIdx.x] += scratch[threadIdx.x + s];
+    __syncthreads();
+  }
+  return scratch[0];
+}
+
+__device__ float twice(float v) { return 2.0f * v; }
+
+// Only the threads inside the data call the reduction, barriers included.
+__global__ void reductionInsideBounds(const float *in, float *out, int n) {
+  __shared__ float scratch[BLOCK];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    float total = blockSum(in[i], scratch);
+    // CHECK-NOTES: :[[@LINE-1]]:19: warning: call of 'blockSum', which waits at a block barrier, is not reached by every thread of the block: control flow to it depends on the thread index [cuda-divergent-syncthreads]
+    // CHECK-NOTES: :[[@LINE-3]]:7: note: the barrier is reached only on one branch of this condition
+    out[i] = in[i] / total;
+  }
+}
+
+// Every thread calls the reduction; the bound is applied inside the data.
+__global__ void reductionEveryThread(const float *in, float *out, int n) {
+  __shared__ float scratch[BLOCK];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float total = blockSum(i < n ? in[i] : 0.0f, scratch);
+  if (i < n)
+    out[i] = twice(in[i]) / total;
+}
