@@ -451,13 +451,19 @@ bool isQuery(const Expr *E, ThreadSource Src, unsigned Dim) {
   return ThreadIndexAnalysis::isThreadQuery(E, S, D) && S == Src && D == Dim;
 }
 
-/// Whether \p Start takes every value of [0, \p Stride) once per thread:
-/// threadIdx.d with stride blockDim.d, or the grid rank
-/// blockIdx.d * blockDim.d + threadIdx.d with stride blockDim.d * gridDim.d.
+/// Whether \p Start lies in [0, \p Stride) for every thread: threadIdx.d
+/// with stride blockDim.d, or the grid rank blockIdx.d * blockDim.d +
+/// threadIdx.d with stride blockDim.d * gridDim.d, each stride possibly
+/// times a positive constant (an unroll count).
 bool startsBelowStride(const Expr *Start, const Expr *Stride,
-                       const VariableStores &Stores) {
+                       const VariableStores &Stores, const ASTContext &Ctx) {
   llvm::SmallVector<const Expr *, 2> S;
   productFactors(Stride, Stores, S);
+  // A positive constant factor (an unroll count) only widens the stride.
+  llvm::erase_if(S, [&](const Expr *F) {
+    auto C = ThreadIndexAnalysis::integerConstant(F, Ctx);
+    return C && *C > 0;
+  });
   Start = resolved(Start, Stores);
   for (unsigned D = 0; D < 3; ++D) {
     if (S.size() == 1 && isQuery(S[0], TS_BlockDim, D) &&
@@ -513,7 +519,7 @@ bool ThreadDivergence::hasUniformTripCount(const Stmt *Loop) {
   const Expr *Bound = Cond->getRHS(), *Stride = Inc->getRHS();
   return divergenceOf(Bound, FD, 1) == Divergence::None &&
          divergenceOf(Stride, FD, 1) == Divergence::None &&
-         startsBelowStride(I->getInit(), Stride, Stores) &&
+         startsBelowStride(I->getInit(), Stride, Stores, Ctx) &&
          isProductMultiple(Bound, Stride, Stores, Ctx);
 }
 

@@ -218,3 +218,37 @@ __global__ void reductionEveryThread(const float *in, float *out, int n) {
   if (i < n)
     out[i] = twice(in[i]) / total;
 }
+
+//===--- Grid-stride loops unrolled by a constant -------------------------===//
+
+#define UNROLL 4
+
+// Each thread handles UNROLL elements per round; the bound is rounded up to
+// a multiple of the stride, so every thread makes the same number of
+// rounds and waits at every barrier.
+__global__ void unrolledRoundedLoop(const float *in, float *out, int total) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  int rounded = ((total - 1) / (blockDim.x * gridDim.x * UNROLL) + 1) *
+                blockDim.x * gridDim.x * UNROLL;
+  for (int linear = idx; linear < rounded;
+       linear += gridDim.x * blockDim.x * UNROLL) {
+    for (int k = 0; k < UNROLL; ++k) {
+      int li = linear + blockDim.x * gridDim.x * k;
+      if (li < total)
+        out[li] = 2.0f * in[li];
+    }
+    __syncthreads();
+  }
+}
+
+// The same loop bounded by the data itself: the last round is partial.
+__global__ void unrolledDataBound(const float *in, float *out, int total) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int linear = idx; linear < total;
+       linear += gridDim.x * blockDim.x * UNROLL) {
+    out[linear] = 2.0f * in[linear];
+    __syncthreads();
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: barrier '__syncthreads' is not reached by every thread of the block: control flow to it depends on the thread index [cuda-divergent-syncthreads]
+    // CHECK-NOTES: :[[@LINE-5]]:26: note: threads run this loop a different number of times
+  }
+}
