@@ -252,3 +252,18 @@ __global__ void unrolledDataBound(const float *in, float *out, int total) {
     // CHECK-NOTES: :[[@LINE-5]]:26: note: threads run this loop a different number of times
   }
 }
+
+// Block-strided loop: the start is the block's first element, so every
+// thread of a block agrees on each test; the tail is guarded inside.
+__global__ void blockStartStride(const float *in, float *out, int n) {
+  __shared__ float tile[BLOCK];
+  for (int base = blockIdx.x * blockDim.x; base < n;
+       base += blockDim.x * gridDim.x) {
+    int i = base + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n)
+      out[i] = tile[BLOCK - 1 - threadIdx.x];
+    __syncthreads();
+  }
+}
