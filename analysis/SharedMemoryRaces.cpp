@@ -1,10 +1,12 @@
 //===- SharedMemoryRaces.cpp - Races on __shared__ memory ------------------===//
 
 #include "SharedMemoryRaces.h"
+#include "BarrierIntervals.h"
 #include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
 #include "TemplatePatterns.h"
 #include "VariableStores.h"
+#include "clang-tidy/utils/ASTUtils.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
@@ -102,32 +104,12 @@ bool readsDependentValue(const Expr *E, const Stmt *P) {
                          CXXUnresolvedConstructExpr>(P);
 }
 
-/// Whether \p S is a call in a template pattern whose callee only
-/// instantiation decides ('tile.sync()' on a dependent tile, a dependent
-/// policy's member): it may wait at a barrier. Operators do not.
-bool mayWaitInPattern(const Stmt *S, const FunctionDecl *FD) {
-  const auto *Call = dyn_cast_or_null<CallExpr>(S);
-  return Call && FD->isDependentContext() && !isa<CXXOperatorCallExpr>(Call) &&
-         !independentCallee(Call);
-}
-
 std::optional<BarrierInfo> barrierAt(const Stmt *S) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
   return Call ? CudaApiModel::barrierOf(Call) : std::nullopt;
 }
 
-/// The same-TU definition of the __device__ function \p Call calls, outside
-/// system headers.
-const FunctionDecl *helperDefinition(const CallExpr *Call) {
-  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
-  const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>() ||
-      Def->hasAttr<CUDAGlobalAttr>() ||
-      Def->getASTContext().getSourceManager().isInSystemHeader(
-          Def->getLocation()))
-    return nullptr;
-  return Def;
-}
+constexpr auto &helperDefinition = deviceHelperDefinition;
 
 /// Whether \p Body waits at a block barrier on every pass: a barrier
 /// call among its top-level statements.
@@ -1298,25 +1280,8 @@ void SharedMemoryRaces::addCandidate(
 }
 
 bool SharedMemoryRaces::waitsAtBarrier(const FunctionDecl *Callee,
-                                             int Depth) {
-  if (auto It = WaitsAtBarrier.find(Callee); It != WaitsAtBarrier.end())
-    return It->second;
-  WaitsAtBarrier[Callee] = false; // Recursion: no.
-  struct Finder : RecursiveASTVisitor<Finder> {
-    SharedMemoryRaces &C;
-    int Depth;
-    bool Found = false;
-    Finder(SharedMemoryRaces &C, int Depth) : C(C), Depth(Depth) {}
-    bool VisitCallExpr(CallExpr *Call) {
-      if (auto B = CudaApiModel::barrierOf(Call))
-        Found |= B->Scope == BarrierScope::Block;
-      else if (const FunctionDecl *Def = helperDefinition(Call); Def && Depth < 3)
-        Found |= C.waitsAtBarrier(Def, Depth + 1);
-      return !Found;
-    }
-  } F(*this, Depth);
-  F.TraverseStmt(Callee->getBody());
-  return WaitsAtBarrier[Callee] = F.Found;
+                                       int Depth) {
+  return waitsAtBlockBarrier(Callee, WaitsAtBarrier, Depth);
 }
 
 void SharedMemoryRaces::bindArguments(const CallExpr *Call,
@@ -1567,7 +1532,8 @@ static bool storedOnlyUniformly(const Expr *E, const FunctionDecl *FD,
 
 bool SharedMemoryRaces::runByEveryThread(const Access &A,
                                          const FunctionCfg &Cfg,
-                                         ThreadDivergence &Divergences) {
+                                         ThreadDivergence &Divergences,
+                                         const Expr *Selector) {
   std::optional<CfgPoint> At = Cfg.pointOf(A.Point);
   if (!At)
     return false;
@@ -1582,9 +1548,13 @@ bool SharedMemoryRaces::runByEveryThread(const Access &A,
         continue;
       const auto *Cond = dyn_cast_or_null<Expr>(
           const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!Cond || Divergences.ofCondition(Cond, D) != Divergence::None ||
-          Divergences.readsTemplateValue(Cond) ||
-          !storedOnlyUniformly(Cond, A.Fn, Cfg.parents()))
+      bool Selects = Cond && Selector &&
+                     ThreadIndexAnalysis::strip(Cond) ==
+                         ThreadIndexAnalysis::strip(Selector);
+      if (!Cond ||
+          (!Selects && (Divergences.ofCondition(Cond, D) != Divergence::None ||
+                        Divergences.readsTemplateValue(Cond) ||
+                        !storedOnlyUniformly(Cond, A.Fn, Cfg.parents()))))
         return false;
       Work.push_back(D);
     }
@@ -1600,6 +1570,85 @@ static bool sameFixedElement(const SharedMemoryRaces::Access &A,
          A.Scalar == W.Scalar && A.Uniform == W.Uniform && A.Const == W.Const;
 }
 
+struct SharedMemoryRaces::Writers {
+  enum Kind {
+    None,        ///< Not known.
+    Every,       ///< Every thread of the block.
+    One,         ///< Thread Thread only ('if (tid == 0)').
+    AllBut,      ///< Every thread but Thread (the 'else' of 'tid == 0').
+    LaneLeaders, ///< Lane Thread of each group of Group lanes.
+  } K = None;
+  int64_t Thread = 0, Group = 0;
+  /// The condition that picks them, unless Every.
+  const Expr *Selector = nullptr;
+};
+
+bool SharedMemoryRaces::isLaneOf(const Expr *E, const FunctionDecl *FD,
+                                 int Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 4)
+    return false;
+  ASTContext &Ctx = FD->getASTContext();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    auto C = constantOf(BO->getRHS(), Ctx);
+    return C && *C > 1 && *C <= 32 && isThreadId(BO->getLHS(), FD) &&
+           ((BO->getOpcode() == BO_Rem && llvm::isPowerOf2_64(*C)) ||
+            (BO->getOpcode() == BO_And && llvm::isPowerOf2_64(*C + 1)));
+  }
+  if (isa<CallExpr>(E))
+    return isLane(E, Ctx);
+  const VarDecl *VD = varOf(E);
+  if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+      Analysis->isModified(VD, FD) || storesOf(FD).isAddressTaken(VD))
+    return false;
+  return isLaneOf(VD->getInit(), FD, Depth + 1);
+}
+
+SharedMemoryRaces::Writers
+SharedMemoryRaces::writersOf(const Access &W, const FunctionCfg &Cfg,
+                             ThreadDivergence &Divergences) {
+  Writers Out;
+  if (runByEveryThread(W, Cfg, Divergences)) {
+    Out.K = Writers::Every;
+    return Out;
+  }
+  ASTContext &Ctx = W.Fn->getASTContext();
+  // One condition on the thread or its lane picks the writers; every other
+  // condition on the way is the same for all threads.
+  for (const Condition &C : conditionsOver(W)) {
+    const auto *Cmp =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(C.Cond));
+    if (!Cmp || (Cmp->getOpcode() != BO_EQ && Cmp->getOpcode() != BO_NE))
+      continue;
+    bool Equal = (Cmp->getOpcode() == BO_EQ) != C.Negated;
+    for (auto [Who, Value] : {std::pair{Cmp->getLHS(), Cmp->getRHS()},
+                              std::pair{Cmp->getRHS(), Cmp->getLHS()}}) {
+      auto V = constantOf(Value, Ctx);
+      if (!V || *V < 0)
+        continue;
+      Writers Found;
+      Found.Thread = *V;
+      Found.Selector = C.Cond;
+      if (isThreadId(Who, C.Fn)) {
+        Found.K = Equal ? Writers::One : Writers::AllBut;
+      } else if (Equal && isLaneOf(Who, C.Fn)) {
+        const auto *BO =
+            dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(Who));
+        Found.K = Writers::LaneLeaders;
+        Found.Group = 32;
+        if (auto G = BO ? constantOf(BO->getRHS(), Ctx) : std::nullopt)
+          Found.Group = BO->getOpcode() == BO_And ? *G + 1 : *G;
+        if (*V >= Found.Group)
+          continue;
+      } else {
+        continue;
+      }
+      return runByEveryThread(W, Cfg, Divergences, C.Cond) ? Found : Out;
+    }
+  }
+  return Out;
+}
+
 void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
                                           const FunctionCfg &Cfg,
                                           const FunctionDecl *FD) {
@@ -1609,6 +1658,34 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
   for (unsigned I = 0; I < Accesses.size(); ++I)
     AtPoint[Accesses[I].Point].push_back(I);
+  // A later access that reads one of the values W stores; one that
+  // overwrites the element first makes the stores dead.
+  auto ReaderAfter = [&](const Access &W) -> const Access * {
+    const Access *Reader = nullptr;
+    std::optional<CfgPoint> From = Cfg.pointOf(W.Point);
+    if (!From)
+      return nullptr;
+    Cfg.walkForward(
+        *From,
+        [&](const Stmt *S, CfgPoint) {
+          auto It = AtPoint.find(S);
+          if (It == AtPoint.end() || Reader)
+            return Reader != nullptr;
+          for (unsigned I : It->second) {
+            const Access &A = Accesses[I];
+            if (!sameFixedElement(A, W))
+              continue;
+            if (A.Read)
+              Reader = &A;
+            return true;
+          }
+          return false;
+        },
+        [&](const Stmt *) { return Reader != nullptr; });
+    return Reader;
+  };
+  // The plain stores of one element, with the threads that make them.
+  llvm::SmallVector<std::pair<const Access *, Writers>, 4> Stores;
   for (const Access &W : Accesses) {
     // The kernel's own store of a fixed element; 'x++' and 'x += v' by
     // every thread lose updates whatever v is.
@@ -1630,41 +1707,87 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
          Divergences->of(W.Array->getInit()) != Divergence::None ||
          !storedOnlyUniformly(W.Array->getInit(), FD, Cfg.parents())))
       continue;
-    // Every thread stores the same value: no harm.
-    if (Store && Store->getOpcode() == BO_Assign &&
-        (Divergences->of(Store->getRHS()) == Divergence::None ||
-         dependsOnTemplateArguments(Store->getRHS())))
+    bool Assign = Store && Store->getOpcode() == BO_Assign;
+    // Whether the value is the same for every thread.
+    bool SameValue =
+        Assign && (Divergences->of(Store->getRHS()) == Divergence::None ||
+                   dependsOnTemplateArguments(Store->getRHS()));
+    Writers Who = writersOf(W, Cfg, *Divergences);
+    if (Assign && Who.K != Writers::None)
+      Stores.push_back({&W, Who});
+    // Many threads store values that differ between them: every thread, or
+    // the leader of each warp ('if (lane == 0) s[0] = warpSum;').
+    bool Many = Who.K == Writers::Every ||
+                (Who.K == Writers::LaneLeaders && Assign &&
+                 !noThreadAt(Who.Group));
+    if (SameValue || !Many)
       continue;
-    if (!runByEveryThread(W, Cfg, *Divergences))
-      continue;
-    // A later access reads one of the values; one that overwrites the
-    // element first makes the stores dead.
-    const Access *Reader = nullptr;
-    std::optional<CfgPoint> From = Cfg.pointOf(W.Point);
-    Cfg.walkForward(
-        *From,
-        [&](const Stmt *S, CfgPoint) {
-          auto It = AtPoint.find(S);
-          if (It == AtPoint.end() || Reader)
-            return Reader != nullptr;
-          for (unsigned I : It->second) {
-            const Access &A = Accesses[I];
-            if (!sameFixedElement(A, W))
-              continue;
-            if (A.Read) {
-              Reader = &A;
-              return true;
-            }
-            return true;
-          }
-          return false;
-        },
-        [&](const Stmt *) { return Reader != nullptr; });
-    if (!Reader)
-      continue;
-    Reported.insert(W.At);
-    Found->push_back({W, *Reader, false, /*WriteWrite=*/true});
+    if (const Access *Reader = ReaderAfter(W)) {
+      Reported.insert(W.At);
+      Found->push_back({W, *Reader, false, /*WriteWrite=*/true});
+    }
   }
+  // Two statements that different threads run in one interval store
+  // different values: 'if (tid == 0) s = a; ... if (tid == 1) s = b;'.
+  if (Stores.size() < 2)
+    return;
+  BarrierIntervals Intervals(Cfg);
+  const ASTContext &Ctx = FD->getASTContext();
+  auto Reaches = [&](const Access &From, const Access &To) {
+    bool Met = false;
+    std::optional<CfgPoint> P = Cfg.pointOf(From.Point);
+    if (!P)
+      return false;
+    Cfg.walkForward(
+        *P,
+        [&](const Stmt *S, CfgPoint) {
+          Met |= S == To.Point;
+          return Met || Intervals.endsInterval(S);
+        },
+        [&](const Stmt *) { return Met; });
+    return Met;
+  };
+  auto OtherThreads = [](const Writers &A, const Writers &B) {
+    using W = Writers;
+    if (A.K == W::One && B.K == W::One)
+      return A.Thread != B.Thread;
+    return (A.K == W::One && (B.K == W::Every || B.K == W::AllBut)) ||
+           (B.K == W::One && (A.K == W::Every || A.K == W::AllBut));
+  };
+  for (unsigned I = 0; I < Stores.size(); ++I)
+    for (unsigned J = I + 1; J < Stores.size(); ++J) {
+      auto [A, WA] = Stores[I];
+      auto [B, WB] = Stores[J];
+      if (Reported.count(A->At) || Reported.count(B->At) ||
+          !sameFixedElement(*A, *B) || !OtherThreads(WA, WB) ||
+          utils::areStatementsIdentical(
+              cast<BinaryOperator>(A->Local)->getRHS()->IgnoreParenImpCasts(),
+              cast<BinaryOperator>(B->Local)->getRHS()->IgnoreParenImpCasts(),
+              Ctx))
+        continue;
+      // One runs after the other with no barrier between, or they are the
+      // two sides of one branch on the thread.
+      const Access *Later = nullptr, *Earlier = nullptr;
+      if (Reaches(*A, *B))
+        Earlier = A, Later = B;
+      else if (Reaches(*B, *A))
+        Earlier = B, Later = A;
+      else if ((WA.K == Writers::AllBut || WB.K == Writers::AllBut) &&
+               WA.Selector == WB.Selector)
+        Earlier = A, Later = B;
+      if (!Later)
+        continue;
+      const Access *Reader = ReaderAfter(*Later);
+      if (!Reader && WA.Selector && WA.Selector == WB.Selector)
+        Reader = ReaderAfter(*Earlier);
+      if (!Reader)
+        continue;
+      Reported.insert(Later->At);
+      Reported.insert(Earlier->At);
+      Race R{*Later, *Reader, false, /*WriteWrite=*/true};
+      R.OtherStore = *Earlier;
+      Found->push_back(std::move(R));
+    }
 }
 
 /// Reports each pair of accesses by different threads that some path

@@ -86,6 +86,9 @@ public:
     Access First, Second;
     bool InWarp = false;
     bool WriteWrite = false;
+    /// WriteWrite: the store of other threads that First races with, when
+    /// it is another statement.
+    std::optional<Access> OtherStore;
   };
 
   /// The races of \p Kernel, its own and those in the helpers it calls,
@@ -192,9 +195,19 @@ private:
   void reportWriteWrites(const std::vector<Access> &Accesses,
                          const FunctionCfg &Cfg, const FunctionDecl *FD);
   /// Whether every thread of the block reaches \p A's point: no condition
-  /// it depends on differs between threads.
+  /// it depends on differs between threads, but for \p Selector, when
+  /// given (then: every thread that \p Selector lets through).
   bool runByEveryThread(const Access &A, const FunctionCfg &Cfg,
-                        ThreadDivergence &Divergences);
+                        ThreadDivergence &Divergences,
+                        const Expr *Selector = nullptr);
+  /// How many threads make a store of one element, and which.
+  struct Writers;
+  /// Which threads make the store \p W; Kind None when not known.
+  Writers writersOf(const Access &W, const FunctionCfg &Cfg,
+                    ThreadDivergence &Divergences);
+  /// Whether \p E is a thread's lane in its warp: 't % 32', 't & 31', a
+  /// tile's rank, or a local that holds one and is never reassigned.
+  bool isLaneOf(const Expr *E, const FunctionDecl *FD, int Depth = 0);
 
   /// The stores of the kernel being checked, and of the helpers it calls.
   const VariableStores *CurrentStores = nullptr;

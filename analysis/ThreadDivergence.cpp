@@ -19,6 +19,19 @@ void collectRefs(const Stmt *S,
       collectRefs(Child, Out);
 }
 
+/// The variable an assignment or increment writes, or null.
+const VarDecl *writtenVar(const Stmt *S) {
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && UO->isIncrementDecrementOp())
+    Target = UO->getSubExpr();
+  const auto *DRE =
+      dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(Target));
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 } // namespace
 
 ThreadDivergence::ThreadDivergence(const FunctionDecl &FD,
@@ -27,13 +40,125 @@ ThreadDivergence::ThreadDivergence(const FunctionDecl &FD,
 
 Divergence ThreadDivergence::ofCondition(const Expr *Cond,
                                          const CFGBlock *Block) {
+  // A store's control dependence may ask about a condition while another
+  // is being classified: a cycle adds nothing.
+  if (llvm::is_contained(ConditionsInProgress, Block))
+    return Divergence::None;
+  const CFGBlock *OuterBlock = CondBlock;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> OuterRefs = std::move(CondRefs);
+  ConditionsInProgress.push_back(Block);
   CondBlock = Block;
   CondRefs.clear();
   collectRefs(Cond, CondRefs);
   Divergence D = divergenceOf(Cond, FD, 0);
-  CondRefs.clear();
-  CondBlock = nullptr;
+  ConditionsInProgress.pop_back();
+  CondRefs = std::move(OuterRefs);
+  CondBlock = OuterBlock;
   return D;
+}
+
+bool ThreadDivergence::readsSharedScalar(const Expr *E, int Depth) {
+  if (!E || Depth > 8)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isSharedScalar(DRE))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || VD->hasGlobalStorage())
+      return false;
+    auto [It, New] = ReadsShared.try_emplace(VD, false);
+    if (!New)
+      return It->second;
+    bool Reads = llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+      return readsSharedScalar(V.Value, Depth + 1);
+    });
+    return ReadsShared[VD] = Reads;
+  }
+  for (const Stmt *Child : E->children())
+    if (readsSharedScalar(dyn_cast_or_null<Expr>(Child), Depth))
+      return true;
+  return false;
+}
+
+const FunctionCfg *ThreadDivergence::cfg() {
+  if (!CfgAsked) {
+    CfgAsked = true;
+    Cfg = TranslationUnitAnalyses::get(FD->getASTContext()).sharedCfgOf(FD);
+  }
+  return Cfg.get();
+}
+
+bool ThreadDivergence::isSharedScalar(const DeclRefExpr *Ref) {
+  const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+  return VD && VD->hasAttr<CUDASharedAttr>() && VD->isLocalVarDecl() &&
+         !VD->getType()->isArrayType();
+}
+
+bool ThreadDivergence::readsSettledShared(const DeclRefExpr *Ref) {
+  if (!isSharedScalar(Ref))
+    return false;
+  const auto *VD = cast<VarDecl>(Ref->getDecl());
+  auto [It, New] = SettledReads.try_emplace(Ref, false);
+  if (!New)
+    return It->second;
+  const FunctionCfg *G = cfg();
+  if (!G || G->hasIndirectUse(VD))
+    return false;
+  // The CFG element that evaluates the read.
+  std::optional<CfgPoint> At;
+  const Stmt *S = Ref;
+  for (int Up = 0; S && Up < 4 && !(At = G->pointOf(S)); ++Up)
+    S = G->parents().getParent(S);
+  if (!At)
+    return false;
+  if (!Intervals)
+    Intervals.emplace(*G);
+  BarrierIntervals::Starts Starts = Intervals->startsOf(*At);
+  if (Starts.FromEntry || Starts.Barriers.empty())
+    return false;
+  bool Written = Intervals->anyInIntervalsOf(
+      *At, [VD](const Stmt *St) { return writtenVar(St) == VD; });
+  return SettledReads[Ref] = !Written;
+}
+
+Divergence ThreadDivergence::controlDivergence(const CFGBlock *Store) {
+  const FunctionCfg *G = cfg();
+  // Stores under stores' conditions: a few levels say enough.
+  if (!G || !CondBlock || ConditionsInProgress.size() > 3)
+    return Divergence::None;
+  auto Closure = [&](const CFGBlock *From,
+                     llvm::SmallPtrSetImpl<const CFGBlock *> &Out) {
+    llvm::SmallVector<const CFGBlock *, 8> Work{From};
+    while (!Work.empty()) {
+      auto Deps = G->controlDependencies(Work.pop_back_val());
+      if (!Deps)
+        return false;
+      for (const CFGBlock *D : *Deps)
+        if (Out.insert(D).second)
+          Work.push_back(D);
+    }
+    return true;
+  };
+  llvm::SmallPtrSet<const CFGBlock *, 8> ReadDeps{CondBlock}, StoreDeps;
+  if (!Closure(CondBlock, ReadDeps) || !Closure(Store, StoreDeps))
+    return Divergence::None;
+  Divergence Worst = Divergence::None;
+  for (const CFGBlock *D : StoreDeps) {
+    if (ReadDeps.count(D))
+      continue;
+    const auto *Cond = dyn_cast_or_null<Expr>(
+        const_cast<CFGBlock *>(D)->getTerminatorCondition());
+    if (!Cond ||
+        hasUniformTripCount(FunctionCfg::owningStatement(D->getTerminatorStmt(),
+                                                         G->parents())))
+      continue;
+    Divergence C = ofCondition(Cond, D);
+    if (C == Divergence::ThreadIndex)
+      return C;
+    if (C == Divergence::PerThreadData)
+      Worst = C;
+  }
+  return Worst;
 }
 
 Divergence
@@ -71,14 +196,25 @@ ThreadDivergence::divergenceOf(const Expr *E, const FunctionDecl *FD,
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
     return (Src & PerThread) ? Divergence::ThreadIndex : Divergence::None;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      DRE && FD == this->FD && readsSettledShared(DRE))
+    return Divergence::None;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E); DRE && CondRefs.count(DRE))
     if (std::optional<Divergence> D = divergenceReaching(DRE, FD, Depth))
       return *D;
   // valueOf() joins every value a variable ever holds; a condition whose
-  // variables are read at the condition is left to the cases below.
+  // variables are read at the condition is left to the cases below, and so
+  // is a value that reads a '__shared__' scalar: each read of it is judged
+  // at its place.
   if (!E->isValueDependent() && E->getType()->isIntegralOrEnumerationType() &&
-      !mentionsCondRef(E) && (Analysis->valueOf(E, FD).Sources & PerThread))
+      !mentionsCondRef(E) && !readsSharedScalar(E, 0) &&
+      (Analysis->valueOf(E, FD).Sources & PerThread))
     return Divergence::ThreadIndex;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E); DRE && isSharedScalar(DRE))
+    return E->getType()->isIntegralOrEnumerationType() &&
+                   (Analysis->valueOf(E, FD).Sources & PerThread)
+               ? Divergence::ThreadIndex
+               : Divergence::None;
   auto Either = [](Divergence A, Divergence B) {
     if (A == Divergence::ThreadIndex || B == Divergence::ThreadIndex)
       return Divergence::ThreadIndex;
@@ -165,25 +301,14 @@ bool ThreadDivergence::mentionsCondRef(const Stmt *S) const {
 }
 
 namespace {
-/// The variable an assignment or increment writes, or null.
-const VarDecl *writtenVar(const Stmt *S) {
-  const Expr *Target = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    Target = BO->getLHS();
-  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-           UO && UO->isIncrementDecrementOp())
-    Target = UO->getSubExpr();
-  const auto *DRE =
-      dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(Target));
-  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-}
-
 /// The values stored into \p VD that reach the end of \p At: on each path
 /// backwards, the nearest plain store and every compound store after it
 /// (null for a parameter's incoming value). False when the variable is
 /// declared without a value on the way.
 bool reachingValues(const VarDecl *VD, const CFGBlock *At,
-                    llvm::SmallVectorImpl<const Expr *> &Out) {
+                    llvm::SmallVectorImpl<const Expr *> &Out,
+                    llvm::SmallVectorImpl<const CFGBlock *> &StoreBlocks,
+                    unsigned &Updates) {
   llvm::SmallPtrSet<const CFGBlock *, 16> Seen;
   llvm::SmallVector<const CFGBlock *, 16> Work{At};
   while (!Work.empty()) {
@@ -201,12 +326,15 @@ bool reachingValues(const VarDecl *VD, const CFGBlock *At,
         if (!VD->getInit())
           return false;
         Out.push_back(VD->getInit());
+        StoreBlocks.push_back(B);
         Stored = true;
       } else if (writtenVar(S) == VD) {
         // x += v and ++x also keep the older value: the walk goes on.
         const auto *BO = dyn_cast<BinaryOperator>(S);
         if (BO)
           Out.push_back(BO->getRHS());
+        Updates += !BO || BO->getOpcode() != BO_Assign;
+        StoreBlocks.push_back(B);
         Stored = BO && BO->getOpcode() == BO_Assign;
       }
     }
@@ -235,15 +363,29 @@ ThreadDivergence::divergenceReaching(const DeclRefExpr *Ref,
       Stores.mayBeWrittenByCallee(VD))
     return std::nullopt;
   llvm::SmallVector<const Expr *, 4> Values;
-  if (!reachingValues(VD, CondBlock, Values))
+  llvm::SmallVector<const CFGBlock *, 4> StoreBlocks;
+  unsigned Updates = 0;
+  if (!reachingValues(VD, CondBlock, Values, StoreBlocks, Updates))
     return std::nullopt;
   Divergence D = Divergence::None;
-  for (const Expr *V : Values) {
-    Divergence VDiv = V ? divergenceOf(V, FD, Depth + 1) : Divergence::None;
+  auto Join = [&D](Divergence VDiv) {
     if (VDiv == Divergence::ThreadIndex ||
         (VDiv == Divergence::PerThreadData && D == Divergence::None))
       D = VDiv;
-  }
+  };
+  for (const Expr *V : Values)
+    Join(V ? divergenceOf(V, FD, Depth + 1) : Divergence::None);
+  // Divergence through control: different values reach the condition, and
+  // a condition that differs between threads decides which one a thread
+  // holds ('int go = 0; if (tid < n) go = 1; if (go) ...').
+  const ASTContext &Ctx = FD->getASTContext();
+  bool OneValue = !Updates && llvm::all_of(Values, [&](const Expr *V) {
+    return V && Values.front() &&
+           utils::areStatementsIdentical(V, Values.front(), Ctx);
+  });
+  if (D != Divergence::ThreadIndex && !OneValue)
+    for (const CFGBlock *Store : StoreBlocks)
+      Join(controlDivergence(Store));
   return D;
 }
 
@@ -309,13 +451,19 @@ bool isQuery(const Expr *E, ThreadSource Src, unsigned Dim) {
   return ThreadIndexAnalysis::isThreadQuery(E, S, D) && S == Src && D == Dim;
 }
 
-/// Whether \p Start takes every value of [0, \p Stride) once per thread:
-/// threadIdx.d with stride blockDim.d, or the grid rank
-/// blockIdx.d * blockDim.d + threadIdx.d with stride blockDim.d * gridDim.d.
+/// Whether \p Start lies in [0, \p Stride) for every thread: threadIdx.d
+/// with stride blockDim.d, or the grid rank blockIdx.d * blockDim.d +
+/// threadIdx.d with stride blockDim.d * gridDim.d, each stride possibly
+/// times a positive constant (an unroll count).
 bool startsBelowStride(const Expr *Start, const Expr *Stride,
-                       const VariableStores &Stores) {
+                       const VariableStores &Stores, const ASTContext &Ctx) {
   llvm::SmallVector<const Expr *, 2> S;
   productFactors(Stride, Stores, S);
+  // A positive constant factor (an unroll count) only widens the stride.
+  llvm::erase_if(S, [&](const Expr *F) {
+    auto C = ThreadIndexAnalysis::integerConstant(F, Ctx);
+    return C && *C > 0;
+  });
   Start = resolved(Start, Stores);
   for (unsigned D = 0; D < 3; ++D) {
     if (S.size() == 1 && isQuery(S[0], TS_BlockDim, D) &&
@@ -371,7 +519,7 @@ bool ThreadDivergence::hasUniformTripCount(const Stmt *Loop) {
   const Expr *Bound = Cond->getRHS(), *Stride = Inc->getRHS();
   return divergenceOf(Bound, FD, 1) == Divergence::None &&
          divergenceOf(Stride, FD, 1) == Divergence::None &&
-         startsBelowStride(I->getInit(), Stride, Stores) &&
+         startsBelowStride(I->getInit(), Stride, Stores, Ctx) &&
          isProductMultiple(Bound, Stride, Stores, Ctx);
 }
 

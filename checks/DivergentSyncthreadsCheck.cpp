@@ -1,6 +1,7 @@
 //===- DivergentSyncthreadsCheck.cpp --------------------------------------===//
 
 #include "DivergentSyncthreadsCheck.h"
+#include "BarrierIntervals.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "SourceLocations.h"
@@ -66,9 +67,15 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     for (const CFGElement &El : *B)
       if (const auto *Call =
               dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
-        if (auto Barrier = CudaApiModel::barrierOf(Call);
-            Barrier && Barrier->Scope == BarrierScope::Block)
+        if (auto Barrier = CudaApiModel::barrierOf(Call)) {
+          if (Barrier->Scope == BarrierScope::Block)
+            Barriers.push_back({Call, B});
+        } else if (const FunctionDecl *Helper = deviceHelperDefinition(Call);
+                   Helper && Helper != &Function &&
+                   waitsAtBlockBarrier(Helper, HelperWaits)) {
+          // A helper that waits at a barrier is one at its call.
           Barriers.push_back({Call, B});
+        }
   if (Barriers.empty())
     return;
 
@@ -110,20 +117,26 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
     if (!Cond)
       continue;
     const FunctionDecl *Callee = Call->getDirectCallee();
-    std::string Name = Callee->getName().str();
-    llvm::StringRef Group = CudaApiModel::barrierOf(Call)->GroupClass;
-    if (isa<CXXMethodDecl>(Callee)) {
-      Name = Group.str() + "::" + Name;
-    } else if (!Callee->getDeclContext()
-                    ->getRedeclContext()
-                    ->isTranslationUnit()) {
-      Name = "cooperative_groups::" + Name;
-    }
     SourceLocation Loc = userVisibleLocation(Call->getBeginLoc(), SM);
-    diag(Loc, "barrier '%0' is not reached by every thread of the block: "
-              "control flow to it depends on %select{the thread index|"
-              "per-thread data}1")
-        << Name << (Why == Divergence::PerThreadData ? 1 : 0);
+    unsigned Source = Why == Divergence::PerThreadData ? 1 : 0;
+    if (auto Barrier = CudaApiModel::barrierOf(Call)) {
+      std::string Name = Callee->getName().str();
+      if (isa<CXXMethodDecl>(Callee))
+        Name = Barrier->GroupClass.str() + "::" + Name;
+      else if (!Callee->getDeclContext()
+                    ->getRedeclContext()
+                    ->isTranslationUnit())
+        Name = "cooperative_groups::" + Name;
+      diag(Loc, "barrier '%0' is not reached by every thread of the block: "
+                "control flow to it depends on %select{the thread index|"
+                "per-thread data}1")
+          << Name << Source;
+    } else {
+      diag(Loc, "call of '%0', which waits at a block barrier, is not "
+                "reached by every thread of the block: control flow to it "
+                "depends on %select{the thread index|per-thread data}1")
+          << Callee->getNameAsString() << Source;
+    }
     unsigned NoteKind = isLoop(Owner)                            ? 0
                         : FunctionCfg::contains(Owner, Call, PM) ? 1
                                                                  : 2;

@@ -4,6 +4,7 @@
 #define CUDA_TIDY_DIVERGENTSYNCTHREADSCHECK_H
 
 #include "CudaFunctionCheck.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::cuda {
 
@@ -23,6 +24,10 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  void startTranslationUnit() override { HelperWaits.clear(); }
+
+  /// Whether each same-TU __device__ helper waits at a block barrier.
+  llvm::DenseMap<const FunctionDecl *, bool> HelperWaits;
 };
 
 } // namespace clang::tidy::cuda

@@ -36,6 +36,9 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
          "updates}0: %select{which one a later read sees is unspecified|"
          "updates are lost}0")
         << Update << First.Array->getName() << Element;
+    if (R.OtherStore)
+      diag(userVisibleLocation(R.OtherStore->At->getBeginLoc(), SM),
+           "other threads store into it here", DiagnosticIDs::Note);
     diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
          "the element is read here", DiagnosticIDs::Note);
     return;

@@ -163,3 +163,148 @@ __global__ void lastThreadOwnValue(unsigned *out) {
     out[0] = tail + 1;
   }
 }
+
+//===--- Write-write between statements: flagged --------------------------===//
+
+// Two threads each store their own value into one scalar in the same
+// interval: the reader after the barrier sees either.
+__global__ void twoThreadsTwoStores(const int *bounds, int *out) {
+  __shared__ int limit;
+  if (threadIdx.x == 0)
+    limit = bounds[2 * blockIdx.x];
+  if (threadIdx.x == 1)
+    limit = bounds[2 * blockIdx.x + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: threads store different values into shared 'limit' with no barrier between the stores: which one a later read sees is unspecified [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-4]]:5: note: other threads store into it here
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = limit;
+  // CHECK-NOTES: :[[@LINE-1]]:48: note: the element is read here
+}
+
+// One thread corrects a default that every thread stores at the same time.
+__global__ void defaultThenLeader(const int *in, int *out, int fallback) {
+  __shared__ int mode;
+  mode = fallback;
+  if (threadIdx.x == 0)
+    mode = in[blockIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: threads store different values into shared 'mode' with no barrier between the stores: which one a later read sees is unspecified [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: other threads store into it here
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = mode;
+  // CHECK-NOTES: :[[@LINE-1]]:48: note: the element is read here
+}
+
+// The leader of every warp stores its warp's sum into the same slot.
+__global__ void warpLeadersOneSlot(const float *in, float *out) {
+  __shared__ float total[1];
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  int lane = threadIdx.x & 31;
+  if (lane == 0)
+    total[0] = v;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: threads store different values into shared 'total' at '0' with no barrier between the stores: which one a later read sees is unspecified [cuda-missing-syncthreads]
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = total[0];
+  // CHECK-NOTES: :[[@LINE-1]]:23: note: the element is read here
+}
+
+//===--- Write-write between statements: not flagged ----------------------===//
+
+// Warp leaders store into their own warp's slot (CUB-like block reduce).
+__global__ void warpLeadersOwnSlots(const float *in, float *out) {
+  __shared__ float partial[32];
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < blockDim.x / 32 ? partial[lane] : 0.0f;
+    for (int offset = 16; offset > 0; offset >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (lane == 0)
+      out[blockIdx.x] = v;
+  }
+}
+
+// Warp leaders all raise the same flag.
+__global__ void warpLeadersSameFlag(const float *in, int *out) {
+  __shared__ int seen;
+  if (threadIdx.x == 0)
+    seen = 0;
+  __syncthreads();
+  if (threadIdx.x % 32 == 0)
+    seen = 1;
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = seen;
+}
+
+// One warp per block: its leader is the block's only writer.
+__global__ void singleWarpLeader(const float *in, float *out) {
+  __shared__ float total;
+  float v = in[blockIdx.x * 32 + threadIdx.x];
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  if ((threadIdx.x & 31) == 0)
+    total = v;
+  __syncthreads();
+  out[blockIdx.x * 32 + threadIdx.x] = total;
+}
+
+void launchSingleWarpLeader(const float *in, float *out, int blocks) {
+  singleWarpLeader<<<blocks, 32>>>(in, out);
+}
+
+// A barrier separates the two writers.
+__global__ void writersInTurn(const int *bounds, int *out) {
+  __shared__ int limit;
+  if (threadIdx.x == 0)
+    limit = bounds[0];
+  __syncthreads();
+  out[threadIdx.x] = limit;
+  __syncthreads();
+  if (threadIdx.x == 1)
+    limit = bounds[1];
+  __syncthreads();
+  out[blockDim.x + threadIdx.x] = limit;
+}
+
+// The same thread stores twice; two threads store the same value.
+__global__ void sameThreadOrSameValue(const int *bounds, int *out) {
+  __shared__ int first, zero;
+  if (threadIdx.x == 0)
+    first = bounds[0];
+  if (threadIdx.x == 0)
+    first = bounds[1];
+  if (threadIdx.x == 0)
+    zero = 0;
+  if (threadIdx.x == 1)
+    zero = 0;
+  __syncthreads();
+  out[threadIdx.x] = first + zero;
+}
+
+// Two writers, and nothing reads the element afterwards.
+__global__ void twoWritersDead(const int *bounds) {
+  __shared__ int unused;
+  if (threadIdx.x == 0)
+    unused = bounds[0];
+  if (threadIdx.x == 1)
+    unused = bounds[1];
+  __syncthreads();
+}
+
+// Writers in different blocks: a condition on the block picks one side.
+__global__ void writerPerBlockKind(const int *bounds, int *out) {
+  __shared__ int limit;
+  if (blockIdx.x == 0)
+    limit = bounds[0];
+  else
+    limit = bounds[1];
+  __syncthreads();
+  out[threadIdx.x] = limit;
+}
