@@ -261,6 +261,13 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
       std::optional<int64_t> Mask = vote(Call, *Pred, Th, Depth);
       return Mask ? Value::known(*Mask, false) : Value::unknown();
     }
+    // The collective without a mask (__activemask()) returns the mask of
+    // the lanes that execute it.
+    if (auto Info = CudaApiModel::warpCollectiveOf(Call);
+        Info && Info->MaskArg < 0 && Call->getNumArgs() == 0) {
+      std::optional<int64_t> Mask = activeLanes(Call, Th);
+      return Mask ? Value::known(*Mask, false) : Value::unknown();
+    }
     // A lane-id helper: `__device__ int laneId() { return threadIdx.x & 31; }`.
     const FunctionDecl *FD = Call->getDirectCallee();
     if (FD && FD->getNumParams() == 0 && !isa<CXXMethodDecl>(FD))
@@ -300,6 +307,25 @@ std::optional<int64_t> WarpLanes::vote(const CallExpr *Call,
       Lanes |= int64_t(1) << L;
   }
   return Votes[Key] = Lanes & Mask.C & 0xffffffff;
+}
+
+std::optional<int64_t> WarpLanes::activeLanes(const CallExpr *Call,
+                                              const Thread &Th) {
+  // The lanes reaching a point are final only once the analysis is done,
+  // and they are the lanes that execute it only when exact.
+  std::optional<CfgPoint> At = Cfg.pointOf(Call);
+  if (!Solved || !Div || !At)
+    return std::nullopt;
+  auto [It, Inserted] = Exact.try_emplace(At->Block, false);
+  if (Inserted)
+    It->second = reachedExactly(At->Block, *Div);
+  if (!It->second)
+    return std::nullopt;
+  int64_t Warp = Th.Linear / 32;
+  uint32_t Lanes = reaching(At->Block)[Warp] & Exist[Warp];
+  // The thread asking must be one of them (a mask kept past the branch is
+  // still the lanes that took it).
+  return Lanes ? std::optional<int64_t>(Lanes) : std::nullopt;
 }
 
 std::optional<int64_t> WarpLanes::valueFor(const Expr *E, int64_t Thread) {
@@ -475,6 +501,7 @@ void WarpLanes::solve() {
         Work.push_back(S);
     }
   }
+  Solved = true;
 }
 
 const WarpLaneSets &WarpLanes::reaching(const CFGBlock *B) const {

@@ -53,8 +53,14 @@ public:
   /// The lanes of every warp that hold in \p Sets, or'ed together.
   static uint32_t anyWarp(const WarpLaneSets &Sets);
 
+  /// Lets __activemask() be evaluated: its value is the lanes of the warp
+  /// that reach it, where they are known exactly (\p Divergences tells
+  /// which conditions are the same for every thread).
+  void useDivergences(ThreadDivergence &Divergences) { Div = &Divergences; }
+
   /// The value of \p E for the thread of linear index \p Thread, when it
-  /// can be evaluated (a mask computed per lane, a ballot's lane mask).
+  /// can be evaluated (a mask computed per lane, a ballot's lane mask,
+  /// __activemask()).
   std::optional<int64_t> valueFor(const Expr *E, int64_t Thread);
   /// The threads of the block that the model enumerates.
   int64_t threadCount() const { return ThreadCount; }
@@ -97,6 +103,12 @@ private:
       Votes;
   std::optional<int64_t> vote(const CallExpr *Call, unsigned PredicateArg,
                               const Thread &T, int Depth);
+  /// The lanes of \p T's warp that execute \p Call, an __activemask().
+  std::optional<int64_t> activeLanes(const CallExpr *Call, const Thread &T);
+  ThreadDivergence *Div = nullptr;
+  bool Solved = false;
+  /// Blocks whose reaching lanes are known exactly (reachedExactly).
+  llvm::DenseMap<const CFGBlock *, bool> Exact;
 };
 
 } // namespace clang::tidy::cuda

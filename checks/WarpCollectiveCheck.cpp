@@ -164,44 +164,129 @@ std::string calleeName(const CallExpr *Call) {
   return CudaApiModel::calleeOf(Call)->getName().str();
 }
 
-/// The warp collective that the same-TU __device__ helper \p Call calls
-/// on every path, with a mask that is one of the helper's parameters
-/// ('unsigned ballot(int p, unsigned mask = 0xffffffff)'): the call, and
-/// the parameter's index.
-std::optional<std::pair<const CallExpr *, unsigned>>
-wrappedCollective(const CallExpr *Call, ASTContext &Ctx) {
+/// What a same-TU __device__ helper does with a warp collective that it
+/// makes on every path: the intrinsic's call, and its mask, either one of
+/// the helper's parameters (MaskParam) or a constant.
+struct WrappedCollective {
+  const CallExpr *Inner;
+  int MaskParam = -1;
+  std::optional<uint32_t> Mask;
+};
+
+/// The calls in \p E that run whenever \p E is evaluated: not those in
+/// one arm of '?:', the right of '&&' and '||', or a lambda.
+void unconditionalCalls(const Expr *E,
+                        llvm::SmallVectorImpl<const CallExpr *> &Out) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || isa<LambdaExpr>(E))
+    return;
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
+    return unconditionalCalls(CO->getCond(), Out);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isLogicalOp())
+    return unconditionalCalls(BO->getLHS(), Out);
+  for (const Stmt *Child : E->children())
+    unconditionalCalls(dyn_cast_or_null<Expr>(Child), Out);
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    Out.push_back(Call);
+}
+
+/// Whether \p S may return or jump out of the function, or makes a
+/// warp collective.
+bool mayLeave(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ReturnStmt, GotoStmt, CXXThrowExpr, IndirectGotoStmt>(S))
+    return true;
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && CudaApiModel::warpCollectiveOf(Call))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mayLeave(Child))
+      return true;
+  return false;
+}
+
+/// The mask that the argument \p Index of \p Call gives a helper: the
+/// caller's parameter it passes on, or a constant.
+std::optional<WrappedCollective>
+maskPassedOn(const CallExpr *Call, int Index, const CallExpr *Inner,
+             const VariableStores &Stores, ASTContext &Ctx) {
+  if (Index < 0)
+    return std::nullopt;
+  if (std::optional<int64_t> M = constantArg(Call, Index, Ctx,
+                                             /*AllowDefault=*/true))
+    return WrappedCollective{Inner, -1, static_cast<uint32_t>(*M)};
+  const Expr *Arg = CudaApiModel::argument(Call, Index);
+  const auto *Ref =
+      Arg ? dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(Arg)) : nullptr;
+  const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (!P || Stores.isAssigned(P) || Stores.isAddressTaken(P))
+    return std::nullopt;
+  return WrappedCollective{Inner, static_cast<int>(P->getFunctionScopeIndex()),
+                           std::nullopt};
+}
+
+/// The one warp collective that the same-TU __device__ helper \p Call
+/// makes on every path, directly or through another such helper, with a
+/// mask that is one of the helper's parameters
+/// ('unsigned ballot(int p, unsigned mask = 0xffffffff)') or a constant
+/// ('__device__ unsigned vote(int p) { return __ballot_sync(~0u, p); }').
+std::optional<WrappedCollective> wrappedCollective(const CallExpr *Call,
+                                                   ASTContext &Ctx,
+                                                   int Depth = 0) {
   const FunctionDecl *Callee = Call->getDirectCallee();
   const FunctionDecl *Def = nullptr;
-  if (!Callee || !Callee->hasBody(Def) || !Def->hasAttr<CUDADeviceAttr>() ||
-      Def->hasAttr<CUDAGlobalAttr>() || isa<CXXMethodDecl>(Def) ||
+  if (Depth > 3 || !Callee || !Callee->hasBody(Def) ||
+      !Def->hasAttr<CUDADeviceAttr>() || Def->hasAttr<CUDAGlobalAttr>() ||
+      isa<CXXMethodDecl>(Def) ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
     return std::nullopt;
   const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
   if (!Body)
     return std::nullopt;
   VariableStores Stores = VariableStores::of(Body);
-  std::optional<std::pair<const CallExpr *, unsigned>> Found;
-  // A statement of the body itself, or what it returns.
+  std::optional<WrappedCollective> Found;
+  // The statements of the body itself, up to the first that may leave it
+  // or branch: the calls in them run on every path.
   for (const Stmt *S : Body->body()) {
+    const Stmt *Run = S;
     if (const auto *Ret = dyn_cast<ReturnStmt>(S))
-      S = Ret->getRetValue();
+      Run = Ret->getRetValue();
     else if (const auto *DS = dyn_cast<DeclStmt>(S);
              DS && DS->isSingleDecl())
       if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
-        S = VD->getInit();
-    const auto *E = dyn_cast_or_null<Expr>(S);
-    const auto *Inner = E ? dyn_cast<CallExpr>(E->IgnoreParenImpCasts())
-                          : nullptr;
-    std::optional<WarpCollectiveInfo> Info =
-        Inner ? CudaApiModel::warpCollectiveOf(Inner) : std::nullopt;
-    if (!Info || Info->MaskArg < 0)
+        Run = VD->getInit();
+    const auto *E = dyn_cast_or_null<Expr>(Run);
+    if (!E) {
+      // A statement that branches: past it, only if it cannot leave.
+      if (!Run || mayLeave(Run))
+        break;
       continue;
-    const auto *Ref = dyn_cast<DeclRefExpr>(
-        ThreadIndexAnalysis::strip(Inner->getArg(Info->MaskArg)));
-    const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (!P || Stores.isAssigned(P) || Stores.isAddressTaken(P) || Found)
-      return std::nullopt;
-    Found = {Inner, P->getFunctionScopeIndex()};
+    }
+    llvm::SmallVector<const CallExpr *, 4> Calls;
+    unconditionalCalls(E, Calls);
+    for (const CallExpr *Inner : Calls) {
+      std::optional<WrappedCollective> This;
+      if (std::optional<WarpCollectiveInfo> Info =
+              CudaApiModel::warpCollectiveOf(Inner)) {
+        if (Info->MaskArg < 0)
+          continue;
+        This = maskPassedOn(Inner, Info->MaskArg, Inner, Stores, Ctx);
+      } else if (auto Nested = wrappedCollective(Inner, Ctx, Depth + 1)) {
+        This = Nested->MaskParam < 0
+                   ? Nested
+                   : maskPassedOn(Inner, Nested->MaskParam, Nested->Inner,
+                                  Stores, Ctx);
+      } else {
+        continue;
+      }
+      // One collective, with a mask that can be followed.
+      if (!This || Found)
+        return std::nullopt;
+      Found = This;
+    }
+    if (isa<ReturnStmt>(S))
+      break;
   }
   return Found;
 }
@@ -267,25 +352,40 @@ void WarpCollectiveCheck::checkSourceLane(const Collective &C,
   }
 }
 
+/// The text of \p C's mask in a message: the constant, or the expression.
+std::string WarpCollectiveCheck::maskText(const Collective &C,
+                                          ASTContext &Ctx) {
+  if (C.Mask)
+    return hexMask(*C.Mask);
+  return "'" + ThreadIndexAnalysis::textOf(maskArgument(C), Ctx) + "'";
+}
+
+const Expr *WarpCollectiveCheck::maskArgument(const Collective &C) {
+  return C.Info.MaskArg < 0 ? nullptr
+                            : CudaApiModel::argument(C.Call, C.Info.MaskArg);
+}
+
 bool WarpCollectiveCheck::checkMask(const Collective &C,
                                     llvm::ArrayRef<Collective> All,
+                                    const WarpLaneSets &Named,
                                     WarpLanes &Lanes, const FunctionCfg &Cfg,
                                     ASTContext &Ctx) {
   const WarpLaneSets &Reach = Lanes.reaching(C.Block);
   // On sm_70 and later, lanes may meet at another call of the same
   // collective with the same mask on another branch (neither reaches the
   // other: the two sides of an if).
+  std::string Text = maskText(C, Ctx);
   WarpLaneSets Elsewhere{};
   for (const Collective &O : All)
-    if (O.Call != C.Call && O.Mask == C.Mask &&
-        calleeName(O.Call) == calleeName(C.Call) &&
+    if (O.Call != C.Call && calleeName(O.Call) == calleeName(C.Call) &&
+        (C.Mask ? O.Mask == C.Mask : maskText(O, Ctx) == Text) &&
         !reaches(O.Block, C.Block) && !reaches(C.Block, O.Block))
       for (unsigned W = 0; W < 32; ++W)
         Elsewhere[W] |= Lanes.reaching(O.Block)[W];
   uint32_t Missing = 0;
   for (unsigned W = 0; W < 32; ++W)
     if (Reach[W])
-      Missing |= *C.Mask & Lanes.existing()[W] & ~Reach[W] & ~Elsewhere[W];
+      Missing |= Named[W] & Lanes.existing()[W] & ~Reach[W] & ~Elsewhere[W];
   if (!Missing)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -306,17 +406,79 @@ bool WarpCollectiveCheck::checkMask(const Collective &C,
   }
   bool Under = FunctionCfg::contains(Owner, C.Call, Cfg.parents());
   bool One = llvm::popcount(Missing) == 1;
-  diag(Loc, "'%0' with mask %1 names %2, which %select{leave before it at|do "
-            "not execute it under|leaves before it at|does not execute it "
-            "under}3 '%4'")
-      << calleeName(C.Call) << hexMask(*C.Mask) << laneText(Missing)
-      << (Under + 2 * One)
-      << ThreadIndexAnalysis::textOf(Cond, Ctx);
+  // A computed mask: its value, where every warp that executes the call
+  // has the same.
+  std::string Value;
+  if (!C.Mask) {
+    std::optional<uint32_t> Same;
+    bool Differ = false;
+    for (unsigned W = 0; W < 32; ++W)
+      if (Reach[W]) {
+        Differ |= Same && *Same != Named[W];
+        Same = Named[W];
+      }
+    if (Same && !Differ)
+      Value = " (" + hexMask(*Same) + ")";
+  }
+  diag(Loc, "'%0' with mask %1%2 names %3, which %select{leave before it "
+            "at|do not execute it under|leaves before it at|does not execute "
+            "it under}4 '%5'")
+      << calleeName(C.Call) << Text << Value << laneText(Missing)
+      << (Under + 2 * One) << ThreadIndexAnalysis::textOf(Cond, Ctx);
   diag(userVisibleLocation(Cond->getBeginLoc(), SM),
        "%0 %select{leave|leaves}1 here", DiagnosticIDs::Note)
       << laneText(Leaving) << (llvm::popcount(Leaving) == 1)
       << Cond->getSourceRange();
   return true;
+}
+
+/// The template type parameter that \p T is written as, in a pattern or
+/// an instantiation.
+static const TemplateTypeParmDecl *templateParameterOf(QualType T) {
+  if (const auto *Subst = T->getAs<SubstTemplateTypeParmType>())
+    return Subst->getReplacedParameter();
+  if (const auto *Parm = T->getAs<TemplateTypeParmType>())
+    return Parm->getDecl();
+  return nullptr;
+}
+
+void WarpCollectiveCheck::checkMaskType(const Collective &C,
+                                        const FunctionDecl &FD,
+                                        ASTContext &Ctx) {
+  const Expr *Arg = maskArgument(C);
+  if (!Arg || isa<CXXDefaultArgExpr>(Arg))
+    return;
+  const Expr *Value = Arg->IgnoreParenImpCasts();
+  QualType T = Value->getType();
+  // Data in the mask slot: a floating-point value, or a shuffle's mask of
+  // the type that the function returns, which is the shuffled data's
+  // ('template <class T> T shfl_up(T v, int d) { return
+  // __shfl_up_sync(v, d, 32); }').
+  bool Data = T->isRealFloatingType();
+  // At a helper's call, only a mask parameter declared as an integer: the
+  // helper's own mask slot is checked in the helper.
+  if (C.Inner) {
+    const FunctionDecl *Helper = C.Call->getDirectCallee();
+    unsigned Index = static_cast<unsigned>(C.Info.MaskArg);
+    Data &= Helper && Index < Helper->getNumParams() &&
+            Helper->getParamDecl(Index)->getType()->isIntegerType() &&
+            !templateParameterOf(Helper->getParamDecl(Index)->getType());
+  }
+  if (!Data && !C.Inner && C.Info.WidthArg >= 0 && C.Call->getNumArgs() > 1) {
+    const TemplateTypeParmDecl *Parm = templateParameterOf(T);
+    const Expr *Shuffled = C.Call->getArg(1)->IgnoreParenImpCasts();
+    Data = Parm && Parm == templateParameterOf(FD.getReturnType()) &&
+           Parm != templateParameterOf(Shuffled->getType());
+  }
+  if (!Data)
+    return;
+  SourceLocation Loc = reportOnce(Arg->getBeginLoc(), Ctx.getSourceManager());
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "'%0' is given '%1' of type %2 as its lane mask: the mask "
+            "argument is missing or in the wrong place")
+      << calleeName(C.Call) << ThreadIndexAnalysis::textOf(Value, Ctx) << T
+      << Arg->getSourceRange();
 }
 
 bool WarpCollectiveCheck::checkAbsentLanes(const Collective &C,
@@ -345,44 +507,61 @@ bool WarpCollectiveCheck::checkAbsentLanes(const Collective &C,
   return true;
 }
 
-bool WarpCollectiveCheck::checkCallers(const Collective &C, WarpLanes &Lanes,
+bool WarpCollectiveCheck::checkCallers(const Collective &C,
+                                       llvm::ArrayRef<Collective> All,
+                                       WarpLanes &Lanes,
                                        ThreadDivergence &Divergences,
+                                       const FunctionCfg &Cfg,
                                        ASTContext &Ctx) {
-  const Expr *MaskArg = C.Inner || C.Info.MaskArg < 0
-                            ? nullptr
-                            : CudaApiModel::argument(C.Call, C.Info.MaskArg);
-  if (!MaskArg || isa<CXXDefaultArgExpr>(MaskArg) ||
-      !Lanes.reachedExactly(C.Block, Divergences))
+  // A default mask of an intrinsic is the whole warp (__syncwarp()).
+  const Expr *MaskArg = maskArgument(C);
+  if ((!MaskArg && !C.Mask) ||
+      (!C.Inner && MaskArg && isa<CXXDefaultArgExpr>(MaskArg)))
     return false;
   const WarpLaneSets &Reach = Lanes.reaching(C.Block);
   uint32_t Outside = 0;
+  WarpLaneSets Named{};
+  bool WarpUniform = true;
+  std::array<bool, 32> Seen{};
   for (int64_t T = 0; T < Lanes.threadCount(); ++T) {
     unsigned W = T / 32, L = T % 32;
     if (!((Reach[W] & Lanes.existing()[W]) >> L & 1))
       continue;
-    std::optional<int64_t> Mask = Lanes.valueFor(MaskArg, T);
+    std::optional<int64_t> Mask =
+        C.Mask ? std::optional<int64_t>(*C.Mask) : Lanes.valueFor(MaskArg, T);
     if (!Mask)
       return false;
-    if (!(*Mask >> L & 1))
+    uint32_t Bits = static_cast<uint32_t>(*Mask);
+    WarpUniform &= !Seen[W] || Named[W] == Bits;
+    Seen[W] = true;
+    Named[W] |= Bits;
+    if (!(Bits >> L & 1))
       Outside |= 1u << L;
   }
-  if (!Outside)
+  // A computed mask that names lanes that certainly do not execute the
+  // call: the lanes that may execute it must agree on it.
+  if (!C.Mask && WarpUniform && checkMask(C, All, Named, Lanes, Cfg, Ctx))
+    return true;
+  // Calling lanes outside the mask: only where the callers are exact.
+  if (!Outside || !Lanes.reachedExactly(C.Block, Divergences))
     return false;
   SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), Ctx.getSourceManager());
   if (Loc.isInvalid())
     return true;
   bool One = llvm::popcount(Outside) == 1;
+  SourceRange Range =
+      MaskArg ? MaskArg->getSourceRange() : C.Call->getSourceRange();
   if (C.Mask)
     diag(Loc, "'%0' is executed by %1, which %select{its mask %2 does not "
               "name|are not in its mask %2}3")
         << calleeName(C.Call) << laneText(Outside) << hexMask(*C.Mask)
-        << (One ? 0 : 1) << MaskArg->getSourceRange();
+        << (One ? 0 : 1) << Range;
   else
     diag(Loc, "'%0' is executed by %1, which the mask '%2' computed for "
               "%select{it does not name|them does not name}3")
         << calleeName(C.Call) << laneText(Outside)
         << ThreadIndexAnalysis::textOf(MaskArg, Ctx) << (One ? 0 : 1)
-        << MaskArg->getSourceRange();
+        << Range;
   return true;
 }
 
@@ -448,10 +627,11 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
           C.Mask = static_cast<uint32_t>(*M);
         Calls.push_back(C);
       } else if (auto Wrapped = wrappedCollective(Call, Ctx)) {
-        // A helper that passes its mask parameter on: the collective is
-        // made at its call, with the argument (or the default) as mask.
-        WarpCollectiveInfo Info{static_cast<int>(Wrapped->second), -1, -1};
-        Collective C{Call, B, Info, std::nullopt, Wrapped->first};
+        // A helper that makes a collective: it is made at the helper's
+        // call, with the helper's mask or the argument (or the default)
+        // its mask parameter gets.
+        WarpCollectiveInfo Info{Wrapped->MaskParam, -1, -1};
+        Collective C{Call, B, Info, Wrapped->Mask, Wrapped->Inner};
         if (std::optional<int64_t> M = constantArg(Call, Info.MaskArg, Ctx,
                                                    /*AllowDefault=*/true))
           C.Mask = static_cast<uint32_t>(*M);
@@ -467,14 +647,20 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
       checkWidth(C, Ctx);
       checkSourceLane(C, Ctx);
     }
-    if (C.Info.MaskArg < 0 || (C.Mask && !*C.Mask))
+    checkMaskType(C, FD, Ctx);
+    if ((C.Info.MaskArg < 0 && !C.Mask) || (C.Mask && !*C.Mask))
       continue;
     if (!Lanes) {
       Lanes.emplace(Cfg, Ctx);
       Divergences.emplace(FD, threadIndex(Ctx));
+      Lanes->useDivergences(*Divergences);
     }
-    if (C.Mask && checkMask(C, Calls, *Lanes, Cfg, Ctx))
-      continue;
+    if (C.Mask) {
+      WarpLaneSets Named;
+      Named.fill(*C.Mask);
+      if (checkMask(C, Calls, Named, *Lanes, Cfg, Ctx))
+        continue;
+    }
     if (!C.Inner && checkAbsentLanes(C, FD, *Lanes, Ctx))
       continue;
     // In a __device__ helper, a parameter may differ between the lanes.
@@ -484,7 +670,7 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
           return T && mentionsParameter(T);
         }))
       continue;
-    if (checkCallers(C, *Lanes, *Divergences, Ctx))
+    if (checkCallers(C, Calls, *Lanes, *Divergences, Cfg, Ctx))
       continue;
     checkDataBranch(C, *Lanes, *Divergences, Cfg, Ctx);
   }

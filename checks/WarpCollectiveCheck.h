@@ -5,11 +5,11 @@
 
 #include "CudaApiModel.h"
 #include "CudaFunctionCheck.h"
+#include "WarpLanes.h"
 
 namespace clang::tidy::cuda {
 
 class ThreadDivergence;
-class WarpLanes;
 
 /// Finds warp collectives whose lane mask names lanes that do not execute
 /// them or lacks lanes that do, full masks under branches on per-lane data,
@@ -42,15 +42,25 @@ private:
                      ASTContext &Ctx) override;
   void checkWidth(const Collective &C, ASTContext &Ctx);
   void checkSourceLane(const Collective &C, ASTContext &Ctx);
+  /// Lanes that \p Named (the mask, per warp) names but that certainly do
+  /// not execute \p C.
   bool checkMask(const Collective &C, llvm::ArrayRef<Collective> All,
-                 WarpLanes &Lanes, const FunctionCfg &Cfg, ASTContext &Ctx);
+                 const WarpLaneSets &Named, WarpLanes &Lanes,
+                 const FunctionCfg &Cfg, ASTContext &Ctx);
+  /// Data in the mask slot: a floating-point value, or a value of the
+  /// shuffled data's template type.
+  void checkMaskType(const Collective &C, const FunctionDecl &FD,
+                     ASTContext &Ctx);
+  static const Expr *maskArgument(const Collective &C);
+  static std::string maskText(const Collective &C, ASTContext &Ctx);
   /// Lanes of a constant mask that the launches' blocks do not have (a
   /// block of fewer than 32 threads, or a partial last warp).
   bool checkAbsentLanes(const Collective &C, const FunctionDecl &FD,
                         WarpLanes &Lanes, ASTContext &Ctx);
   /// Lanes that certainly execute \p C but are not in the mask they pass.
-  bool checkCallers(const Collective &C, WarpLanes &Lanes,
-                    ThreadDivergence &Divergences, ASTContext &Ctx);
+  bool checkCallers(const Collective &C, llvm::ArrayRef<Collective> All,
+                    WarpLanes &Lanes, ThreadDivergence &Divergences,
+                    const FunctionCfg &Cfg, ASTContext &Ctx);
   /// A mask of several lanes under a branch on data the lanes of a warp
   /// may disagree on.
   void checkDataBranch(const Collective &C, WarpLanes &Lanes,
