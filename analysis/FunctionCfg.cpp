@@ -475,6 +475,19 @@ std::optional<int64_t> TranslationUnitAnalyses::integerConstant(const Expr *E) {
   return Value;
 }
 
+/// Whether an expression under \p S did not compile (Expr::containsErrors
+/// marks an expression and every expression around it, not statements).
+static bool containsErrors(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return E->containsErrors();
+  for (const Stmt *Child : S->children())
+    if (containsErrors(Child))
+      return true;
+  return false;
+}
+
 std::shared_ptr<const FunctionCfg>
 TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
@@ -484,6 +497,13 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   auto [It, Inserted] = Cfgs.try_emplace(Def);
   if (!Inserted)
     return It->second;
+  // Clang's CFG builder is not made for code that did not compile (it
+  // crashes on the implicit destructor of a class with invalid members):
+  // such a function has no CFG.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  if (Def->isInvalidDecl() || (Method && Method->getParent()->isInvalidDecl()) ||
+      containsErrors(Def->getBody()))
+    return nullptr;
   CFG::BuildOptions Options;
   Options.AddImplicitDtors = true;
   Options.AddTemporaryDtors = true;
