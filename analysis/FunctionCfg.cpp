@@ -6,6 +6,7 @@
 #include "MemorySpaceAnalysis.h"
 #include "TemplatePatterns.h"
 #include "ThreadIndexAnalysis.h"
+#include "TorchTensors.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
@@ -408,6 +409,12 @@ ThreadIndexAnalysis &TranslationUnitAnalyses::threadIndex() {
   if (!ThreadIndex)
     ThreadIndex = std::make_unique<ThreadIndexAnalysis>(Ctx);
   return *ThreadIndex;
+}
+
+TorchTensorAnalysis &TranslationUnitAnalyses::torchTensors() {
+  if (!TorchTensors)
+    TorchTensors = std::make_unique<TorchTensorAnalysis>(Ctx);
+  return *TorchTensors;
 }
 
 void TranslationUnitAnalyses::reset() {

@@ -30,6 +30,7 @@ class MemorySpaceAnalysis;
 class AsyncWorkAnalysis;
 class LaunchConfiguration;
 class ThreadIndexAnalysis;
+class TorchTensorAnalysis;
 
 /// A point in a CFG: element \c Index of \c Block.
 struct CfgPoint {
@@ -212,6 +213,8 @@ public:
   /// The thread-index analysis (see ThreadIndexAnalysis.h), created on
   /// first use and shared by every check and the launch analysis.
   ThreadIndexAnalysis &threadIndex();
+  /// PyTorch tensors at the Python boundary, shared by the torch checks.
+  TorchTensorAnalysis &torchTensors();
 
   ~TranslationUnitAnalyses();
 
@@ -242,6 +245,7 @@ private:
   std::unique_ptr<AsyncWorkAnalysis> AsyncWork;
   std::unique_ptr<ThreadIndexAnalysis> ThreadIndex;
   std::unique_ptr<LaunchConfiguration> Launches;
+  std::unique_ptr<TorchTensorAnalysis> TorchTensors;
 };
 
 /// Whether \p FD's body should be analysed: a definition not in a system

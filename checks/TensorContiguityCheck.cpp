@@ -2,6 +2,7 @@
 
 #include "TensorContiguityCheck.h"
 #include "SourceLocations.h"
+#include "TensorOriginNote.h"
 #include "TorchApiModel.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -14,21 +15,21 @@ bool TensorContiguityCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
 void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
                                           const FunctionCfg &,
                                           ASTContext &Ctx) {
-  if (!Tensors)
-    Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
-  if (!Tensors->enabled())
+  TorchTensorAnalysis &Tensors =
+      TranslationUnitAnalyses::get(Ctx).torchTensors();
+  if (!Tensors.enabled())
     return;
   // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors->recordCallsToOtherFiles();
+  Tensors.recordCallsToOtherFiles();
   const SourceManager &SM = Ctx.getSourceManager();
   // One finding per launch and Python argument: y = empty_like(x) shares
   // x's cause.
   llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
-  for (const TensorPointerUse &U : Tensors->pointersToKernels(FD)) {
+  for (const TensorPointerUse &U : Tensors.pointersToKernels(FD)) {
     // Accessors carry the strides; raw pointers are indexed densely.
     if (U.Info.Strided)
       continue;
-    TensorVerdict V = Tensors->verdict(U.Tensor, TP_Contiguous, U.PointerCall);
+    TensorVerdict V = Tensors.verdict(U.Tensor, TP_Contiguous, U.PointerCall);
     const VarDecl *Tensor = TorchTensorAnalysis::variableOf(U.Tensor);
     if (V.Origin != TensorOrigin::FromPython || !Tensor)
       continue;
@@ -46,15 +47,7 @@ void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
         << Tensor << (U.Kernel != nullptr) << U.Kernel;
     diag(userVisibleLocation(U.Launch->getBeginLoc(), SM),
          "the kernel is launched here", DiagnosticIDs::Note);
-    if (V.Binding)
-      diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
-           "%0 comes from Python through this binding", DiagnosticIDs::Note)
-          << V.PythonParam;
-    else if (!V.ExternalCall.empty())
-      diag(V.PythonParam->getLocation(),
-           "%0 comes from Python through the %1",
-           DiagnosticIDs::Note)
-          << V.PythonParam << V.ExternalCall;
+    notePythonOrigin(*this, V, SM);
   }
 }
 

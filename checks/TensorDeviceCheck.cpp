@@ -2,6 +2,7 @@
 
 #include "TensorDeviceCheck.h"
 #include "SourceLocations.h"
+#include "TensorOriginNote.h"
 #include "TorchApiModel.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -17,22 +18,22 @@ bool TensorDeviceCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
 
 void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
                                       const FunctionCfg &, ASTContext &Ctx) {
-  if (!Tensors)
-    Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
-  if (!Tensors->enabled())
+  TorchTensorAnalysis &Tensors =
+      TranslationUnitAnalyses::get(Ctx).torchTensors();
+  if (!Tensors.enabled())
     return;
   // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors->recordCallsToOtherFiles();
+  Tensors.recordCallsToOtherFiles();
   const SourceManager &SM = Ctx.getSourceManager();
   // One finding per launch and Python argument: y = empty_like(x) shares
   // x's cause.
   llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
   llvm::DenseSet<const CallExpr *> Unguarded;
-  for (const TensorPointerUse &U : Tensors->pointersToKernels(FD)) {
-    TensorVerdict V = Tensors->verdict(U.Tensor, TP_Cuda, U.PointerCall);
+  for (const TensorPointerUse &U : Tensors.pointersToKernels(FD)) {
+    TensorVerdict V = Tensors.verdict(U.Tensor, TP_Cuda, U.PointerCall);
     const VarDecl *Tensor = TorchTensorAnalysis::variableOf(U.Tensor);
     if (Tensor && V.Origin == TensorOrigin::Guaranteed && DeviceGuard)
-      reportUnguarded(FD, U, Tensor, Unguarded, SM);
+      reportUnguarded(Tensors, FD, U, Tensor, Unguarded, SM);
     if (!Tensor || (V.Origin != TensorOrigin::FromPython &&
                     V.Origin != TensorOrigin::KnownCpu))
       continue;
@@ -62,27 +63,19 @@ void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
         << Tensor << U.Info.Strided << (U.Kernel != nullptr) << U.Kernel;
     diag(userVisibleLocation(U.Launch->getBeginLoc(), SM),
          "the kernel is launched here", DiagnosticIDs::Note);
-    if (V.Binding)
-      diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
-           "%0 comes from Python through this binding", DiagnosticIDs::Note)
-          << V.PythonParam;
-    else if (!V.ExternalCall.empty())
-      diag(V.PythonParam->getLocation(),
-           "%0 comes from Python through the %1",
-           DiagnosticIDs::Note)
-          << V.PythonParam << V.ExternalCall;
+    notePythonOrigin(*this, V, SM);
   }
 }
 
 void TensorDeviceCheck::reportUnguarded(
-    const FunctionDecl &FD, const TensorPointerUse &U, const VarDecl *Tensor,
+    TorchTensorAnalysis &Tensors, const FunctionDecl &FD,
+    const TensorPointerUse &U, const VarDecl *Tensor,
     llvm::DenseSet<const CallExpr *> &Reported, const SourceManager &SM) {
   // A CUDA tensor from Python sits on whichever GPU Python put it; the
   // launch runs on the current device unless a guard selects the tensor's.
-  if (Reported.count(U.Launch) || Tensors->selectsDeviceBefore(FD, U.Launch))
+  if (Reported.count(U.Launch) || Tensors.selectsDeviceBefore(FD, U.Launch))
     return;
-  TensorVerdict V =
-      Tensors->verdict(U.Tensor, TP_CurrentDevice, U.PointerCall);
+  TensorVerdict V = Tensors.verdict(U.Tensor, TP_CurrentDevice, U.PointerCall);
   if (V.Origin != TensorOrigin::FromPython)
     return;
   Reported.insert(U.Launch);
@@ -95,15 +88,7 @@ void TensorDeviceCheck::reportUnguarded(
             "device guard selects its device; construct "
             "'at::cuda::OptionalCUDAGuard guard(device_of(%3))' first")
       << (U.Kernel != nullptr) << U.Kernel << Tensor << Tensor->getName();
-  if (V.Binding)
-    diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
-         "%0 comes from Python through this binding", DiagnosticIDs::Note)
-        << V.PythonParam;
-  else if (!V.ExternalCall.empty())
-    diag(V.PythonParam->getLocation(),
-         "%0 comes from Python through the %1",
-         DiagnosticIDs::Note)
-        << V.PythonParam << V.ExternalCall;
+  notePythonOrigin(*this, V, SM);
 }
 
 } // namespace clang::tidy::cuda

@@ -34,12 +34,11 @@ private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
-  void reportUnguarded(const FunctionDecl &FD, const TensorPointerUse &U,
+  void reportUnguarded(TorchTensorAnalysis &Tensors, const FunctionDecl &FD,
+                       const TensorPointerUse &U,
                        const VarDecl *Tensor,
                        llvm::DenseSet<const CallExpr *> &Reported,
                        const SourceManager &SM);
-  void startTranslationUnit() override { Tensors.reset(); }
-  std::unique_ptr<TorchTensorAnalysis> Tensors;
 };
 
 } // namespace clang::tidy::cuda

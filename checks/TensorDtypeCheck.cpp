@@ -2,6 +2,7 @@
 
 #include "TensorDtypeCheck.h"
 #include "SourceLocations.h"
+#include "TensorOriginNote.h"
 #include "TorchApiModel.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
@@ -59,12 +60,12 @@ bool TensorDtypeCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
 
 void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
                                      const FunctionCfg &, ASTContext &Ctx) {
-  if (!Tensors)
-    Tensors = std::make_unique<TorchTensorAnalysis>(Ctx);
-  if (!Tensors->enabled() || !FD.hasBody())
+  TorchTensorAnalysis &Tensors =
+      TranslationUnitAnalyses::get(Ctx).torchTensors();
+  if (!Tensors.enabled() || !FD.hasBody())
     return;
   // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors->recordCallsToOtherFiles();
+  Tensors.recordCallsToOtherFiles();
   const SourceManager &SM = Ctx.getSourceManager();
   PointerCollector Collect;
   Collect.TraverseStmt(FD.getBody());
@@ -83,8 +84,8 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
     const VarDecl *Tensor = TorchTensorAnalysis::variableOf(TensorExpr);
     if (!Tensor)
       continue;
-    QualType Dispatched = Tensors->dispatchedType(Call);
-    StringRef Converted = Tensors->convertedScalarType(TensorExpr);
+    QualType Dispatched = Tensors.dispatchedType(Call);
+    StringRef Converted = Tensors.convertedScalarType(TensorExpr);
     bool KnownMismatch =
         (!Dispatched.isNull() && !sameElement(Dispatched, Element)) ||
         (!Converted.empty() &&
@@ -92,13 +93,13 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
     if (!KnownMismatch) {
       if (!Dispatched.isNull() || !Converted.empty())
         continue;
-      TensorVerdict V = Tensors->verdict(TensorExpr, TP_Dtype, Call);
+      TensorVerdict V = Tensors.verdict(TensorExpr, TP_Dtype, Call);
       // One finding per Python argument, and per set of tensors whose
       // dtypes are checked equal to each other.
       if (V.Origin != TensorOrigin::FromPython ||
           !Seen.insert(V.PythonParam).second ||
           llvm::any_of(Reported, [&](const VarDecl *R) {
-            return Tensors->sameDtype(Tensor, R);
+            return Tensors.sameDtype(Tensor, R);
           }))
         continue;
       Reported.push_back(Tensor);
@@ -111,15 +112,7 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
                 "silently misread; use the typed data_ptr<T>(), which checks, "
                 "or check or dispatch on scalar_type()")
           << Tensor << To;
-      if (V.Binding)
-        diag(userVisibleLocation(V.Binding->getBeginLoc(), SM),
-             "%0 comes from Python through this binding", DiagnosticIDs::Note)
-            << V.PythonParam;
-      else if (!V.ExternalCall.empty())
-        diag(V.PythonParam->getLocation(),
-             "%0 comes from Python through the %1",
-             DiagnosticIDs::Note)
-            << V.PythonParam << V.ExternalCall;
+      notePythonOrigin(*this, V, SM);
       continue;
     }
     SourceLocation Loc = reportOnce(
@@ -140,7 +133,7 @@ void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
   // data_ptr<T>() in an AT_DISPATCH case of another element type throws.
   for (const CallExpr *Call : Collect.Calls) {
     QualType Element = typedElement(Call);
-    QualType Dispatched = Tensors->dispatchedType(Call);
+    QualType Dispatched = Tensors.dispatchedType(Call);
     if (Element.isNull() || Dispatched.isNull() ||
         sameElement(Element, Dispatched) || Element->isDependentType())
       continue;

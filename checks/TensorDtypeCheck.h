@@ -27,8 +27,6 @@ private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
-  void startTranslationUnit() override { Tensors.reset(); }
-  std::unique_ptr<TorchTensorAnalysis> Tensors;
 };
 
 } // namespace clang::tidy::cuda

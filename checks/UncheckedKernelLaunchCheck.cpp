@@ -30,7 +30,6 @@ void UncheckedKernelLaunchCheck::storeOptions(
 void UncheckedKernelLaunchCheck::startTranslationUnit() {
   Summaries.clear();
   InProgress.clear();
-  Torch.reset();
 }
 
 bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
@@ -167,9 +166,7 @@ void UncheckedKernelLaunchCheck::checkFunction(const FunctionDecl &Function,
       // silent when the callers cannot be known.
       // A function bound to Python (a PyTorch extension's m.def) is called
       // by Python code, which examines no launch error.
-      if (!Torch)
-        Torch = std::make_unique<TorchTensorAnalysis>(Ctx);
-      bool Bound = Torch->isBoundToPython(FD);
+      bool Bound = TU.torchTensors().isBoundToPython(FD);
       if (!Bound && (TU.hasKnownCallers(FD) || TU.isAddressTaken(FD)))
         continue;
       // A launcher other translation units may call (extern "C", declared

@@ -60,8 +60,6 @@ private:
   const bool ReportExportedLaunchers;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
   llvm::DenseSet<const FunctionDecl *> InProgress;
-  /// Which functions are bound to Python (PyTorch extensions).
-  std::unique_ptr<TorchTensorAnalysis> Torch;
 };
 
 } // namespace clang::tidy::cuda
