@@ -66,7 +66,7 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
   for (const CFGBlock *B : Cfg.graph())
     for (const CFGElement &El : *B)
       if (const auto *Call =
-              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
+              dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El))) {
         if (auto Barrier = CudaApiModel::barrierOf(Call)) {
           if (Barrier->Scope == BarrierScope::Block)
             Barriers.push_back({Call, B});
@@ -76,6 +76,7 @@ void DivergentSyncthreadsCheck::checkFunction(const FunctionDecl &Function,
           // A helper that waits at a barrier is one at its call.
           Barriers.push_back({Call, B});
         }
+      }
   if (Barriers.empty())
     return;
 
