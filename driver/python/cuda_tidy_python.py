@@ -24,6 +24,7 @@ import itertools
 import keyword
 import os
 import sys
+from bisect import bisect_right
 
 # CPython's parser and node classes. The ast module adds only helpers, and
 # importing it costs as much as all the reader's other imports: the three
@@ -176,33 +177,116 @@ def canonical_dtype(name):
 
 # --- Mapped strings ----------------------------------------------------------
 
-class MStr:
-    """Text with, for each character, where it came from: (file, offset,
-    exact). exact: the character is the same character of the file, so a
-    replacement there is a replacement in the file."""
-    __slots__ = ('text', 'where')
+#: Beyond any offset: bisect's key for "the last run starting at or before".
+_PAST = float('inf')
 
-    def __init__(self, text, where):
-        assert len(text) == len(where)
-        self.text, self.where = text, where
+
+class MStr:
+    """Text with where each character came from, as runs: (start in text,
+    file, offset, exact), starts strictly increasing, the first at 0. An
+    exact run is the file's own characters from offset on (a replacement
+    there is a replacement in the file); every character of any other run
+    is anchored at (file, offset)."""
+    __slots__ = ('text', 'runs')
+
+    def __init__(self, text, runs):
+        self.text, self.runs = text, runs
 
     @staticmethod
     def anchored(text, fid, off):
-        return MStr(text, [(fid, off, False)] * len(text))
+        return MStr(text, [(0, fid, off, False)] if text else [])
+
+    @staticmethod
+    def exact(text, fid, off):
+        return MStr(text, [(0, fid, off, True)] if text else [])
+
+    @staticmethod
+    def per_char(text, where):
+        """From one (file, offset, exact) per character."""
+        b = MStrBuilder()
+        for c, (fid, off, exact) in zip(text, where):
+            b.push(c, fid, off, exact)
+        return b.build()
+
+    def at(self, i):
+        """(file, offset, exact) of character i."""
+        start, fid, off, exact = self.runs[bisect_right(self.runs, (i, _PAST)) - 1]
+        return fid, off + i - start if exact else off, exact
 
     def __add__(self, other):
-        return MStr(self.text + other.text, self.where + other.where)
+        return join_mstr((self, other))
 
     def slice(self, a, b):
-        return MStr(self.text[a:b], self.where[a:b])
+        """self.text[a:b] with its runs (a and b as a slice's, not negative)."""
+        n = len(self.text)
+        a = min(a, n)
+        b = min(max(a, b), n)
+        if a == b:
+            return MStr('', [])
+        runs = self.runs
+        k = bisect_right(runs, (a, _PAST)) - 1
+        start, fid, off, exact = runs[k]
+        out = [(0, fid, off + a - start if exact else off, exact)]
+        for k in range(k + 1, len(runs)):
+            run = runs[k]
+            if run[0] >= b:
+                break
+            out.append((run[0] - a,) + run[1:])
+        return MStr(self.text[a:b], out)
+
+
+class MStrBuilder:
+    """An MStr written piece by piece; a piece that continues the last run
+    (the same anchor, or the next characters of the same file) extends it."""
+    __slots__ = ('texts', 'runs', 'length')
+
+    def __init__(self):
+        self.texts, self.runs, self.length = [], [], 0
+
+    def push(self, text, fid, off, exact):
+        if not text:
+            return
+        if not continues(self.runs, self.length, fid, off, exact):
+            self.runs.append((self.length, fid, off, exact))
+        self.texts.append(text)
+        self.length += len(text)
+
+    def syn(self, text, fid, off):
+        """Text the reader writes, anchored at (file, offset)."""
+        self.push(text, fid, off, False)
+
+    def add(self, m):
+        if not m.text:
+            return
+        runs, n = m.runs, self.length
+        first = 1 if continues(self.runs, n, *runs[0][1:]) else 0
+        if n:
+            self.runs.extend([(start + n, fid, off, exact)
+                              for start, fid, off, exact in runs[first:]])
+        else:
+            self.runs.extend(runs[first:])
+        self.texts.append(m.text)
+        self.length += len(m.text)
+
+    def build(self):
+        return MStr(''.join(self.texts), self.runs)
+
+
+def continues(runs, length, fid, off, exact):
+    """Whether a character at (fid, off, exact) continues the last of runs
+    (which end at length)."""
+    if not runs:
+        return False
+    start, last_fid, last_off, last_exact = runs[-1]
+    return (last_fid == fid and last_exact == exact and
+            (off == last_off + length - start if exact else off == last_off))
 
 
 def join_mstr(parts):
-    text = ''.join(p.text for p in parts)
-    where = []
+    b = MStrBuilder()
     for p in parts:
-        where.extend(p.where)
-    return MStr(text, where)
+        b.add(p)
+    return b.build()
 
 
 class Unknown:
@@ -495,7 +579,8 @@ class Reader:
         start, end = self.node_start(node), self.node_end(node)
         text = self.source
         i = start
-        parts = []
+        parts = MStrBuilder()
+        literals = 0
         holes = [v for v in node.values if isinstance(v, ast.FormattedValue)] \
             if isinstance(node, ast.JoinedStr) else []
         hole_index = [0]
@@ -521,7 +606,6 @@ class Reader:
             i = j + len(quote)
             raw, fmt = 'r' in prefix, 'f' in prefix
             specials = quote[0] + '\\' + ('{}' if fmt else '')
-            chars, where = [], []
             while True:
                 if i >= end + 1 and not text.startswith(quote, i):
                     return Unknown('unterminated literal')
@@ -534,14 +618,12 @@ class Reader:
                     j = find_first(text, specials, i, end + 1)
                     if j < 0:
                         j = min(end + 1, len(text))
-                    chars.append(text[i:j])
-                    where.extend(zip(itertools.repeat(0), range(i, j), itertools.repeat(True)))
+                    parts.push(text[i:j], 0, i, True)
                     i = j
                     continue
                 if fmt and c in '{}':
                     if text.startswith(c * 2, i):
-                        chars.append(c)
-                        where.append((0, i, False))
+                        parts.push(c, 0, i, False)
                         i += 2
                         continue
                     if c == '}':
@@ -561,36 +643,31 @@ class Reader:
                                              hole.format_spec, i)
                     if isinstance(value, Unknown):
                         return value
-                    chars.append(value.text)
-                    where.extend(value.where)
+                    parts.add(value)
                     i = j
                     continue
                 if c == '\\':
                     if raw:
                         nxt = text[i + 1] if i + 1 < len(text) else ''
-                        chars.append(c)
-                        where.append((0, i, True))
                         if nxt in (quote[0], '\\'):
-                            chars.append(nxt)
-                            where.append((0, i + 1, True))
+                            parts.push(c + nxt, 0, i, True)
                             i += 2
                         else:
+                            parts.push(c, 0, i, True)
                             i += 1
                         continue
                     decoded, length = decode_escape(text, i)
                     if decoded is None:
                         return Unknown('unknown escape in a string literal')
-                    chars.append(decoded)
-                    where.extend([(0, i, False)] * len(decoded))
+                    parts.push(decoded, 0, i, False)
                     i += length
                     continue
-                chars.append(c)
-                where.append((0, i, True))
+                parts.push(c, 0, i, True)
                 i += 1
-            parts.append(MStr(''.join(chars), where))
-        if not parts:
+            literals += 1
+        if not literals:
             return Unknown('no literal')
-        return join_mstr(parts)
+        return parts.build()
 
     def format_hole(self, expr, conversion, spec, at):
         v = self.eval(expr)
@@ -752,7 +829,7 @@ class Reader:
             if not m:
                 return Unknown('bad % format')
             if m.group(6) == '%':
-                out.append(MStr('%', [fmt.where[j]]))
+                out.append(fmt.slice(j, j + 1))
             else:
                 if m.group(1):
                     if not isinstance(values, dict):
@@ -772,7 +849,7 @@ class Reader:
                         s = ('%' + m.group(0)[1 + len(m.group(1) or ''):]) % (self.as_text(v),)
                     except (TypeError, ValueError):
                         return Unknown('% format')
-                    out.append(MStr.anchored(s, fmt.where[j][0], fmt.where[j][1]))
+                    out.append(MStr.anchored(s, *fmt.at(j)[:2]))
             i = m.end()
         return join_mstr(out)
 
@@ -792,7 +869,7 @@ class Reader:
         while i < len(text):
             c = text[i]
             if c in '{}' and text.startswith(c * 2, i):
-                out.append(MStr(c, [fmt.where[i]]))
+                out.append(fmt.slice(i, i + 1))
                 i += 2
                 continue
             if c == '}':
@@ -836,7 +913,7 @@ class Reader:
                     s = format(value, spec)
                 except (ValueError, TypeError):
                     return Unknown('format spec')
-                out.append(MStr.anchored(s, fmt.where[i][0], fmt.where[i][1]))
+                out.append(MStr.anchored(s, *fmt.at(i)[:2]))
             i = j + 1
         return join_mstr(out)
 
@@ -932,8 +1009,8 @@ class Reader:
                 if j < 0:
                     break
                 out.append(s.slice(i, j))
-                out.append(MStr(new.text, new.where if new.where and new.where[0][1] != self.node_start(call)
-                                else [(s.where[j][0], s.where[j][1], False)] * len(new.text)))
+                out.append(new if new.text and new.at(0)[1] != self.node_start(call)
+                           else MStr.anchored(new.text, *s.at(j)[:2]))
                 i = j + len(args[0].text)
             out.append(s.slice(i, len(s.text)))
             return join_mstr(out)
@@ -970,7 +1047,7 @@ class Reader:
             self.files.append(path)
             self.file_texts[len(self.files) - 1] = text
         fid = self.files.index(path)
-        return MStr(text, [(fid, k, True) for k in range(len(text))])
+        return MStr.exact(text, fid, 0)
 
     def module_of(self, call, ctor):
         if call in self.modules:
@@ -1267,22 +1344,6 @@ template <class T> struct complex { T re, im; };
 '''
 
 
-class Unit:
-    """The translation unit under construction, with its map."""
-
-    def __init__(self):
-        self.parts = []
-
-    def add(self, m):
-        self.parts.append(m)
-
-    def syn(self, text, fid, off):
-        self.parts.append(MStr.anchored(text, fid, off))
-
-    def build(self):
-        return join_mstr(self.parts)
-
-
 def c_identifier(name):
     s = ''.join(c if c.isalnum() or c == '_' else '_' for c in name)
     if not s or s[0].isdigit() or keyword.iskeyword(s) or s in CXX_KEYWORDS or s.startswith('__'):
@@ -1319,8 +1380,8 @@ class Emitter:
     def __init__(self, reader, facts):
         self.r = reader
         self.facts = facts
-        self.unit = Unit()
-        self.body = Unit()
+        self.unit = MStrBuilder()
+        self.body = MStrBuilder()
         self.includes = []  # MStr lines
         self.include_keys = set()
         self.args = []
@@ -1427,7 +1488,7 @@ class Emitter:
                 return None
             code = r.eval(src)
             if isinstance(code, tuple) and all(isinstance(c, MStr) for c in code):
-                code = join_mstr([c + MStr('\n', [(0, r.node_start(call), False)]) for c in code])
+                code = join_mstr([c + MStr.anchored('\n', 0, r.node_start(call)) for c in code])
             if not torch_include_known(self.args):
                 return self.note(call, "load_inline's CUDA source needs torch's headers "
                                        "(torch/types.h); pass -I<torch>/include with --extra-arg")
@@ -1502,7 +1563,7 @@ class Emitter:
             if len(repl) != ec_end - ec_start:
                 continue
             chars[ec_start:ec_end] = list(repl)
-        body = MStr(''.join(chars), code.where)
+        body = MStr(''.join(chars), code.runs)
         self.scan_kernels(m, text, wrap_c)
         b = self.body
         b.syn('\n', 0, at)
@@ -1586,7 +1647,7 @@ class Emitter:
             if not isinstance(v, MStr):
                 return self.note(call, '%s is not a string' % key)
             vals[key] = v
-        name = vals.get('name', MStr('kernel', [(0, at, False)] * 6)).text
+        name = vals.get('name', MStr.anchored('kernel', 0, at)).text
         if not is_word(name):
             return self.note(call, 'kernel name')
         params = []
@@ -1877,8 +1938,8 @@ class Emitter:
             name += '_'
         m = MStr.anchored(name, 0, r.node_start(e))
         if isinstance(e, ast.Name):
-            m = MStr(name, [(0, r.node_start(e) + min(k, len(src) - 1), name == src)
-                            for k in range(len(name))])
+            m = MStr.per_char(name, [(0, r.node_start(e) + min(k, len(src) - 1), name == src)
+                                     for k in range(len(name))])
         params[src] = (name, m, e)
         return m
 
@@ -2264,20 +2325,17 @@ def compress(unit, files_text):
     and characters anchored at the same place."""
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
-    # One key per character, equal for the characters of one run: exact
-    # ones keep (file, offset - position), anchored ones their anchor.
-    keys = [(w[0], w[1] - i) if w[2] else w for i, w in enumerate(unit.where)]
-    runs = []
-    i = 0
-    for key, group in itertools.groupby(keys):
-        n = len(list(group))
-        fid, off, exact = unit.where[i]
+    merged = []
+    for start, fid, off, exact in unit.runs:
+        if not continues(merged, start, fid, off, exact):
+            merged.append((start, fid, off, exact))
+    out = []
+    for k, (start, fid, off, exact) in enumerate(merged):
+        end = merged[k + 1][0] if k + 1 < len(merged) else len(unit.text)
         offsets = fb[fid]
-        start = ub[i]
-        runs.append([start, ub[i + n] - start, fid,
-                     offsets[min(off, len(offsets) - 1)], bool(exact)])
-        i += n
-    return runs
+        out.append([ub[start], ub[end] - ub[start], fid,
+                    offsets[min(off, len(offsets) - 1)], bool(exact)])
+    return out
 
 
 def error_result(path, data, line, col, message):
@@ -2339,7 +2397,7 @@ def analyse(path, data):
     if em.stats['analysed'] == 0:
         tu = MStr('', [])
     else:
-        unit = Unit()
+        unit = MStrBuilder()
         for inc in em.includes:
             unit.add(inc)
         unit.syn(PRELUDE, 0, 0)
