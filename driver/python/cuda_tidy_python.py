@@ -186,7 +186,8 @@ class MStr:
     file, offset, exact), starts strictly increasing, the first at 0. An
     exact run is the file's own characters from offset on (a replacement
     there is a replacement in the file); every character of any other run
-    is anchored at (file, offset)."""
+    is anchored at (file, offset). No run continues the one before it (see
+    MStrBuilder): compress writes each run as it is."""
     __slots__ = ('text', 'runs')
 
     def __init__(self, text, runs):
@@ -237,49 +238,46 @@ class MStr:
 
 class MStrBuilder:
     """An MStr written piece by piece; a piece that continues the last run
-    (the same anchor, or the next characters of the same file) extends it."""
-    __slots__ = ('texts', 'runs', 'length')
+    (the same anchor, or the next characters of the same file) extends it,
+    so that no run of the result continues the one before it."""
+    __slots__ = ('texts', 'runs', 'length', 'follow')
 
     def __init__(self):
         self.texts, self.runs, self.length = [], [], 0
+        # (file, offset, exact) of a character that would extend the last run
+        self.follow = None
 
     def push(self, text, fid, off, exact):
         if not text:
             return
-        if not continues(self.runs, self.length, fid, off, exact):
+        where = (fid, off, exact)
+        if where != self.follow:
             self.runs.append((self.length, fid, off, exact))
         self.texts.append(text)
         self.length += len(text)
+        self.follow = (fid, off + len(text), True) if exact else where
 
     def syn(self, text, fid, off):
         """Text the reader writes, anchored at (file, offset)."""
         self.push(text, fid, off, False)
 
     def add(self, m):
-        if not m.text:
+        runs = m.runs
+        if len(runs) < 2:
+            if runs:
+                self.push(m.text, *runs[0][1:])
             return
-        runs, n = m.runs, self.length
-        first = 1 if continues(self.runs, n, *runs[0][1:]) else 0
-        if n:
-            self.runs.extend([(start + n, fid, off, exact)
-                              for start, fid, off, exact in runs[first:]])
-        else:
-            self.runs.extend(runs[first:])
+        n = self.length
+        first = 1 if runs[0][1:] == self.follow else 0
+        self.runs.extend([(start + n, fid, off, exact)
+                          for start, fid, off, exact in runs[first:]])
         self.texts.append(m.text)
         self.length += len(m.text)
+        start, fid, off, exact = runs[-1]
+        self.follow = (fid, off + len(m.text) - start, True) if exact else (fid, off, exact)
 
     def build(self):
         return MStr(''.join(self.texts), self.runs)
-
-
-def continues(runs, length, fid, off, exact):
-    """Whether a character at (fid, off, exact) continues the last of runs
-    (which end at length)."""
-    if not runs:
-        return False
-    start, last_fid, last_off, last_exact = runs[-1]
-    return (last_fid == fid and last_exact == exact and
-            (off == last_off + length - start if exact else off == last_off))
 
 
 def join_mstr(parts):
@@ -371,7 +369,10 @@ class Reader:
     def offset(self, lineno, col_bytes):
         """Character offset in the file of a (line, UTF-8 column)."""
         line = self.lines_bytes[lineno - 1]
-        col = len(line.encode('utf-8')[:col_bytes].decode('utf-8', 'replace'))
+        if line.isascii():
+            col = min(col_bytes, len(line))
+        else:
+            col = len(line.encode('utf-8')[:col_bytes].decode('utf-8', 'replace'))
         return self.line_starts[lineno - 1] + col
 
     def node_start(self, node):
@@ -1872,60 +1873,81 @@ class Emitter:
     def translate(self, e, params, depth=0):
         """A Python integer expression as C++ over named sizes; None when it
         cannot be written."""
+        out = MStrBuilder()
+        return out.build() if self.write_int_expr(e, params, out, depth) else None
+
+    #: Python's integer operators as C++'s.
+    CXX_INT_OPS = {ast.Add: ' + ', ast.Sub: ' - ', ast.Mult: ' * ', ast.FloorDiv: ' / ',
+                   ast.Mod: ' % '}
+
+    def write_int_expr(self, e, params, out, depth):
+        """Writes translate's text of e to out; False when it cannot be
+        written (out then holds a part of it)."""
         r = self.r
         at = r.node_start(e)
         if depth > 10:
-            return None
+            return False
         if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
-            return MStr.anchored(str(e.value), 0, at)
+            out.syn(str(e.value), 0, at)
+            return True
         if isinstance(e, ast.Name):
             d = r.definition(e)
             if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 v = r.eval(d[1])
                 if isinstance(v, int) and not isinstance(v, bool):
-                    return MStr.anchored(str(v), 0, at)
+                    out.syn(str(v), 0, at)
+                    return True
                 t = self.translate(d[1], params, depth + 1)
                 if t is not None:
-                    return paren(t, at)
-            return self.size_param(e, params)
+                    out.syn('(', 0, at)
+                    out.add(t)
+                    out.syn(')', 0, at)
+                    return True
+            out.add(self.size_param(e, params))
+            return True
         if isinstance(e, (ast.Attribute, ast.Subscript)) or (
                 isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == 'len'):
-            return self.size_param(e, params)
+            out.add(self.size_param(e, params))
+            return True
         if isinstance(e, ast.Call):
             q = r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
             if (q in ('int',) or q.split('.')[-1] in ('int32', 'int64', 'uint32', 'uint64', 'intp')) \
                     and len(e.args) == 1:
-                return self.translate(e.args[0], params, depth + 1)
+                return self.write_int_expr(e.args[0], params, out, depth + 1)
             if q in ('math.ceil', 'numpy.ceil') and len(e.args) == 1 and \
                     isinstance(e.args[0], ast.BinOp) and isinstance(e.args[0].op, ast.Div):
-                return self.ceil_div(e.args[0].left, e.args[0].right, params, depth, at)
-            return None
+                return self.write_ceil_div(e.args[0].left, e.args[0].right, params, out, depth, at)
+            return False
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
             o = e.operand
             if isinstance(o, ast.BinOp) and isinstance(o.op, ast.FloorDiv) and \
                     isinstance(o.left, ast.UnaryOp) and isinstance(o.left.op, ast.USub):
-                return self.ceil_div(o.left.operand, o.right, params, depth, at)
-            return None
+                return self.write_ceil_div(o.left.operand, o.right, params, out, depth, at)
+            return False
         if isinstance(e, ast.BinOp):
-            ops = {ast.Add: ' + ', ast.Sub: ' - ', ast.Mult: ' * ', ast.FloorDiv: ' / ',
-                   ast.Mod: ' % '}
-            op = ops.get(type(e.op))
+            op = self.CXX_INT_OPS.get(type(e.op))
             if op is None:
-                return None
-            a = self.translate(e.left, params, depth + 1)
-            b = self.translate(e.right, params, depth + 1)
-            if a is None or b is None:
-                return None
-            return paren(join_mstr([paren(a, at), MStr.anchored(op, 0, at), paren(b, at)]), at)
-        return None
+                return False
+            out.syn('((', 0, at)
+            # Both sides, as either may name a size of the launch.
+            left = self.write_int_expr(e.left, params, out, depth + 1)
+            out.syn(')' + op + '(', 0, at)
+            right = self.write_int_expr(e.right, params, out, depth + 1)
+            out.syn('))', 0, at)
+            return left and right
+        return False
 
-    def ceil_div(self, num, den, params, depth, at):
+    def write_ceil_div(self, num, den, params, out, depth, at):
         a = self.translate(num, params, depth + 1)
         b = self.translate(den, params, depth + 1)
         if a is None or b is None:
-            return None
-        s = lambda t: MStr.anchored(t, 0, at)
-        return join_mstr([s('(('), a, s(') + ('), b, s(') - 1) / ('), b, s(')')])
+            return False
+        for piece in ('((', a, ') + (', b, ') - 1) / (', b, ')'):
+            if isinstance(piece, str):
+                out.syn(piece, 0, at)
+            else:
+                out.add(piece)
+        return True
 
     def size_param(self, e, params):
         r = self.r
@@ -1936,10 +1958,14 @@ class Emitter:
             '(', '_').replace(')', '').replace(' ', ''))
         while any(p[0] == name for p in params.values()):
             name += '_'
-        m = MStr.anchored(name, 0, r.node_start(e))
-        if isinstance(e, ast.Name):
-            m = MStr.per_char(name, [(0, r.node_start(e) + min(k, len(src) - 1), name == src)
+        at = r.node_start(e)
+        if isinstance(e, ast.Name) and name == src:
+            m = MStr.exact(name, 0, at)
+        elif isinstance(e, ast.Name):
+            m = MStr.per_char(name, [(0, at + min(k, len(src) - 1), False)
                                      for k in range(len(name))])
+        else:
+            m = MStr.anchored(name, 0, at)
         params[src] = (name, m, e)
         return m
 
@@ -2043,7 +2069,7 @@ class Emitter:
         for what, node_ in facts:
             sep()
             s('__attribute__((annotate("cuda-tidy-python-%s"))) long long ' % what)
-            b.add(MStr.anchored('__%s' % what.replace('-', '_'), 0, r.node_start(node_)))
+            b.syn('__%s' % what.replace('-', '_'), 0, r.node_start(node_))
         arg_names = []
         if kargs is not None:
             for i, a in enumerate(kargs):
@@ -2060,27 +2086,28 @@ class Emitter:
         else:
             sep()
             s('__attribute__((annotate("cuda-tidy-python-args-unknown"))) int ')
-            b.add(MStr.anchored('__args', 0, r.node_start(kargs_node)))
+            b.syn('__args', 0, r.node_start(kargs_node))
         s(') {\n  (void)&%s;\n' % kernel)
         if count is not None and kargs is not None and count == len(kargs) and \
                 dims['grid'] is not None and dims['block'] is not None:
             def dim3(ds):
-                out = [MStr.anchored('dim3(', 0, at)]
+                s('dim3(')
                 for k, d in enumerate(ds):
                     if k:
-                        out.append(MStr.anchored(', ', 0, at))
-                    out.append(d)
-                out.append(MStr.anchored(')', 0, at))
-                return join_mstr(out)
-            b.add(MStr.anchored('  ' + kernel, 0, at))
-            b.add(MStr.anchored('<<<', 0, at))
-            b.add(dim3(dims['grid']))
+                        s(', ')
+                    b.add(d)
+                s(')')
+            s('  %s<<<' % kernel)
+            dim3(dims['grid'])
             s(', ')
-            b.add(dim3(dims['block']))
+            dim3(dims['block'])
             if shared is not None:
                 t = self.translate(shared, params)
                 s(', ')
-                b.add(t if t is not None else MStr.anchored('0', 0, r.node_start(shared)))
+                if t is not None:
+                    b.add(t)
+                else:
+                    b.syn('0', 0, r.node_start(shared))
             s('>>>(')
             for i, (a, pname) in enumerate(arg_names):
                 if i:
@@ -2120,10 +2147,6 @@ def strip_int(r, a):
         else:
             break
     return a
-
-
-def paren(m, at):
-    return join_mstr([MStr.anchored('(', 0, at), m, MStr.anchored(')', 0, at)])
 
 
 def strip_comments(text):
@@ -2319,19 +2342,20 @@ def byte_offsets(text):
     return out
 
 
+class NumberRows(list):
+    """Lists of integers and booleans, which to_json writes at once: Python
+    writes them as JSON does, but for True and False."""
+
+
 def compress(unit, files_text):
     """[unit byte start, byte length, file, file byte start, exact] runs:
     exact characters that follow each other in the unit and in the file,
-    and characters anchored at the same place."""
+    and characters anchored at the same place (NumberRows)."""
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
-    merged = []
-    for start, fid, off, exact in unit.runs:
-        if not continues(merged, start, fid, off, exact):
-            merged.append((start, fid, off, exact))
-    out = []
-    for k, (start, fid, off, exact) in enumerate(merged):
-        end = merged[k + 1][0] if k + 1 < len(merged) else len(unit.text)
+    runs, out = unit.runs, NumberRows()
+    for k, (start, fid, off, exact) in enumerate(runs):
+        end = runs[k + 1][0] if k + 1 < len(runs) else len(unit.text)
         offsets = fb[fid]
         out.append([ub[start], ub[end] - ub[start], fid,
                     offsets[min(off, len(offsets) - 1)], bool(exact)])
@@ -2473,6 +2497,8 @@ def to_json(value):
                 out.append(': ')
                 put(item)
             out.append('}')
+        elif type(v) is NumberRows:
+            out.append(list.__repr__(v).replace('True', 'true').replace('False', 'false'))
         elif isinstance(v, (list, tuple)):
             out.append('[')
             for k, item in enumerate(v):
