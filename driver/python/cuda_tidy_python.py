@@ -337,6 +337,8 @@ BINDING_NODES = frozenset((
     ast.AnnAssign, ast.AugAssign, ast.ListComp, ast.SetComp, ast.DictComp,
     ast.GeneratorExp, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr,
     ast.Global, ast.Nonlocal))
+#: The nodes that open a scope of names (scope_of).
+SCOPE_NODES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module))
 
 
 class Reader:
@@ -428,8 +430,7 @@ class Reader:
 
     def scope_of(self, node):
         n = self.parents.get(node)
-        while n is not None and not isinstance(
-                n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module)):
+        while n is not None and type(n) not in SCOPE_NODES:
             n = self.parents.get(n)
         return n if n is not None else self.tree
 
@@ -505,14 +506,14 @@ class Reader:
         assignment before it in straight-line code of its scope, else of
         the module. None: not known."""
         name = name_node.id
-        scope = self.scope_of(name_node)
+        scope = home = self.scope_of(name_node)
         line = name_node.lineno
         while True:
             entries = self.scope_assigns(scope).get(name)
             if entries:
                 if scope is self.tree or not isinstance(scope, ast.Module):
                     pass
-                if isinstance(scope, ast.Module) and self.scope_of(name_node) is not scope:
+                if isinstance(scope, ast.Module) and home is not scope:
                     # Read from a function: the module's last binding, if it
                     # is the only one at the top level and none is nested.
                     if len(entries) == 1 and entries[0][2]:
