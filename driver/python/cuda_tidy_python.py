@@ -352,13 +352,15 @@ class Reader:
         self.line_starts = [0]
         self.line_starts.extend(itertools.accumulate(len(line) + 1 for line in self.lines_bytes[:-1]))
         self.tree = parse_python(source, path)
-        # Every node once, in ast.walk's order, and its parent.
+        # Every node once, in ast.walk's order, its children and its parent.
         self.nodes = [self.tree]
         self.parents = {}
+        self.children = {}
         for node in self.nodes:
-            for child in iter_child_nodes(node):
+            children = self.children[node] = list(iter_child_nodes(node))
+            for child in children:
                 self.parents[child] = node
-                self.nodes.append(child)
+            self.nodes.extend(children)
         self.aliases = {}
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
         self.functions = {}  # module-level function name -> FunctionDef
@@ -454,7 +456,7 @@ class Reader:
             table.setdefault(name, []).append((stmt, value, id(stmt) in top))
 
         def visit(n):
-            for child in iter_child_nodes(n):
+            for child in self.children[n]:
                 if type(child) not in BINDING_NODES:
                     visit(child)
                     continue
