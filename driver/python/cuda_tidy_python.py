@@ -2516,9 +2516,10 @@ def to_json(value):
 
 
 def fewer_collections():
-    """The reader allocates one small tuple per character of a unit and
-    makes few cycles: the collector's default, a pass every 700
-    allocations, cost 15% of its time (bench/python_vs_cu.py)."""
+    """The reader allocates many small objects (nodes, runs) and makes few
+    cycles: the collector's default, a pass every 700 allocations, cost 15%
+    of its time when mapped strings held a tuple per character, 1% since
+    (bench/python_vs_cu.py's 20-kernel file)."""
     import gc
     gc.set_threshold(100000, 50, 100)
 
