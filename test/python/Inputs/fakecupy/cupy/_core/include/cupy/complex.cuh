@@ -1,0 +1,9 @@
+// Stand-in for CuPy's complex.cuh: thrust::complex.
+#pragma once
+namespace thrust {
+template <typename T> struct complex {
+  T re, im;
+  __device__ complex(T r = T(), T i = T()) : re(r), im(i) {}
+  __device__ T real() const { return re; }
+};
+} // namespace thrust
