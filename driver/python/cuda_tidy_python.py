@@ -164,6 +164,9 @@ CONSTRUCTORS = {
 CUPY_GENERATED_HEADERS = ('cupy/complex.cuh', 'cupy/carray.cuh', 'cupy/atomics.cuh',
                           'cupy/math_constants.h')
 FLOAT16_TYPEDEF = 'typedef __half float16;\n'
+#: The dtypes whose C++ type CuPy's headers give (complex.cuh: thrust's).
+CUPY_HEADER_TYPES = {'cuda_tidy_python::complex<float>': 'thrust::complex<float>',
+                     'cuda_tidy_python::complex<double>': 'thrust::complex<double>'}
 #: importlib.resources (and its backport): the folder of a package, and
 #: the older read_text(package, resource).
 RESOURCE_FILES = ('importlib.resources.files', 'importlib_resources.files')
@@ -1742,6 +1745,9 @@ class Emitter:
                              % ('thrust::' if 'thrust::' in code else 'cupy::'))
         if needs_headers and '-I' + self.cupy_include not in self.args:
             self.args.append('-I' + self.cupy_include)
+        if needs_headers:
+            # With CuPy's headers, complex64/complex128 are thrust::complex.
+            params = [(CUPY_HEADER_TYPES.get(c, c), n, raw, out) for c, n, raw, out in params]
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
         m.namespace = '__ct_m%d' % index
@@ -2466,7 +2472,10 @@ def analyse(path, data):
     # NVRTC and nvcc (EDG) warn about a narrowing conversion in braces
     # (`const bool odd { _ind.size() & 1 }`, cusignal), where clang stops.
     args.append('-Wno-error=c++11-narrowing')
-    args.append('-std=' + (em.std or 'c++17'))
+    std = em.std or 'c++17'
+    if em.uses_cupy_headers and std in ('c++11', 'c++14', 'c++03', 'c++98'):
+        std = 'c++17'  # the CCCL that CuPy's complex.cuh includes needs it
+    args.append('-std=' + std)
     return {
         'version': 1,
         'files': reader.files,

@@ -34,6 +34,13 @@ magnitude = cupy.ElementwiseKernel(
     "float32 x", "float32 y",
     "y = thrust::complex<float>(x, 1.0f).real() * CUDART_PI_F",
     "magnitude")
-# NONE: note: cupy-headers.py:[[@LINE-4]]:13: kernel source skipped: thrust:: names come from CuPy's headers, which are not installed for this Python (--cupy-include names them)
+# complex128 is thrust::complex<double> there, and the header's C++17 is
+# kept over the kernel's own -std=c++11.
+rotate = cupy.ElementwiseKernel(
+    "float64 x", "complex128 y",
+    "y = thrust::complex<double>(x, 1.0)",
+    "rotate", options=("-std=c++11",))
+# NONE: note: cupy-headers.py:[[@LINE-10]]:13: kernel source skipped: thrust:: names come from CuPy's headers, which are not installed for this Python (--cupy-include names them)
+# NONE: note: cupy-headers.py:[[@LINE-5]]:10: kernel source skipped: thrust::
 # CHECK: exit=1
 # NONE: exit=0
