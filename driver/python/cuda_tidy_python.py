@@ -139,6 +139,11 @@ CONSTRUCTORS = {
                                              'keep', 'no_extern_c', 'arch',
                                              'code', 'cache_dir',
                                              'include_dirs']),
+    # PyCUDA's generated elementwise kernel (pycuda/elementwise.py).
+    'pycuda.elementwise.ElementwiseKernel': ('pycuda', 'pycuda-elementwise',
+                                             ['arguments', 'operation', 'name',
+                                              'keep', 'options', 'preamble',
+                                              'loop_prep', 'after_loop']),
     # Chainer's memoizing wrappers of CuPy's kernels (chainer.backends.cuda).
     'chainer.backends.cuda.elementwise': ('cupy', 'elementwise',
                                           ['in_params', 'out_params', 'operation',
@@ -1530,7 +1535,50 @@ class Emitter:
                                     headers=LOAD_INLINE_HEADERS, namespace=False)
         if m.kind in ('elementwise', 'reduction'):
             return self.emit_generated(m)
+        if m.kind == 'pycuda-elementwise':
+            return self.emit_source(m, self.pycuda_elementwise(m), get('options'),
+                                    wrap_c=False, headers=[])
         return None
+
+    def pycuda_elementwise(self, m):
+        """The source PyCUDA's ElementwiseKernel compiles
+        (pycuda/elementwise.py, get_elwise_module): a grid-stride loop over
+        i < n, n appended to the C arguments, written from its documented
+        form with the user's text mapped to the file."""
+        r = self.r
+        at = r.node_start(m.call)
+        vals = {}
+        for key in ('arguments', 'operation', 'name', 'preamble', 'loop_prep', 'after_loop'):
+            node = r.arg(m.call, m.arg_names, key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                return Unknown('%s: %s' % (key, v.why))
+            if not isinstance(v, MStr):
+                return Unknown('%s is not a string' % key)
+            vals[key] = v
+        if 'arguments' not in vals or 'operation' not in vals:
+            return Unknown('no arguments or operation')
+        name = vals['name'].text if 'name' in vals else 'kernel'
+        if not is_word(name):
+            return Unknown('kernel name')
+        syn = lambda text: MStr.anchored(text, 0, at)
+        empty = MStr('', [])
+        # PyCUDA includes its complex header first; needed (and looked
+        # for) only where the user's text names pycuda::.
+        header = syn('#include <pycuda-complex.hpp>\n') if any(
+            'pycuda::' in v.text for v in vals.values()) else empty
+        return join_mstr([
+            header, vals.get('preamble', empty),
+            syn('\nextern "C" __global__ void %s(' % name), vals['arguments'],
+            syn(', unsigned long n) {\nsize_t tid = threadIdx.x;\n'
+                'size_t total_threads = gridDim.x * blockDim.x;\n'
+                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n'),
+            vals.get('loop_prep', empty),
+            syn(';\nfor (i = cta_start + tid; i < n; i += total_threads) {\n'),
+            vals['operation'],
+            syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
 
     def emit_source(self, m, code, opts, wrap_c, headers, namespace=True):
         r = self.r
