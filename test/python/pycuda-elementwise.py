@@ -38,7 +38,7 @@ smooth = ElementwiseKernel(
     "float *x",
     "__syncthreads(); x[i] = 0.5f * x[i]",
     "smooth")
-# CHECK-DAG: pycuda-elementwise.py:[[@LINE-3]]:6: warning: barrier '__syncthreads' is not reached by every thread of the block
+# CHECK-DAG: pycuda-elementwise.py:[[@LINE-2]]:6: warning: barrier '__syncthreads' is not reached by every thread of the block
 
 # pycuda:: names need PyCUDA's header, which is not beside this file.
 magnitude = ElementwiseKernel(
@@ -51,5 +51,5 @@ magnitude = ElementwiseKernel(
 def scale(ctype):
     # Arguments built from a parameter: skipped, never guessed.
     return ElementwiseKernel("%s *x" % ctype, "x[i] *= 2", "scale")
-# CHECK-DAG: note: pycuda-elementwise.py:[[@LINE-2]]:12: kernel source skipped: arguments: 'ctype' is not a constant of the module
+# CHECK-DAG: note: pycuda-elementwise.py:[[@LINE-1]]:12: kernel source skipped: arguments: 'ctype' is not a constant of the module
 # CHECK: exit=1
