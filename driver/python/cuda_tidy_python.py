@@ -1428,6 +1428,7 @@ class Emitter:
         self.launch_count = 0
         self.cupy_include = None  # looked for when a kernel includes <cupy/...>
         self.uses_cupy_headers = False
+        self.pycuda_include = None  # looked for when a kernel includes <pycuda-...>
 
     def note(self, node, why):
         self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))
@@ -1607,6 +1608,11 @@ class Emitter:
             if name.startswith('cupy/') and not self.cupy_include:
                 return self.note(call, "it includes <%s>, and CuPy's headers are not "
                                        "installed for this Python" % name)
+            if name.startswith('pycuda') and m.lib == 'pycuda' and self.pycuda_include is None:
+                # SourceModule always adds the package's cuda/ folder.
+                self.pycuda_include = find_package_folder('pycuda', 'cuda') or ''
+                if self.pycuda_include:
+                    self.add_include_dir(self.pycuda_include)
             if name.startswith('pycuda') and not self.resolvable(name):
                 return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
                                        "include_dirs or -I" % name)
@@ -2378,6 +2384,25 @@ def find_cupy_include():
         inc = os.path.join(loc, '_core', 'include')
         if os.path.isdir(inc):
             return inc
+    return None
+
+
+def find_package_folder(package, sub):
+    """`sub` of the package that the reader's Python would import
+    (located with importlib, not imported), or None."""
+    try:
+        import importlib.util
+        import site
+        for d in site.getsitepackages() + [site.getusersitepackages()]:
+            if d not in sys.path:
+                sys.path.append(d)
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        folder = os.path.join(loc, sub)
+        if os.path.isdir(folder):
+            return folder
     return None
 
 

@@ -3,7 +3,12 @@
 # the C arguments) is analysed, and findings in the user's text are reported
 # at its place in the file (docs/python.md, "How the kernels are compiled").
 # RUN: %cuda-tidy --no-cache --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
-# RUN: FileCheck %s --input-file=%t.out --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
+# RUN: FileCheck %s --check-prefixes=CHECK,NOPKG --input-file=%t.out --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
+# PyCUDA's headers come from the pycuda package the reader's Python would
+# import (its cuda/ folder, which SourceModule always adds; located, never
+# imported).
+# RUN: env PYTHONPATH=%S/Inputs/fakepycuda %cuda-tidy --no-cache --verbose %s > %t.pkg 2>&1; echo "exit=$?" >> %t.pkg
+# RUN: FileCheck %s --input-file=%t.pkg --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
 import numpy
 import pycuda.autoinit  # noqa: F401
 import pycuda.gpuarray as gpuarray
@@ -40,12 +45,12 @@ smooth = ElementwiseKernel(
     "smooth")
 # CHECK-DAG: pycuda-elementwise.py:[[@LINE-2]]:6: warning: barrier '__syncthreads' is not reached by every thread of the block
 
-# pycuda:: names need PyCUDA's header, which is not beside this file.
+# pycuda:: names need PyCUDA's header: skipped where no pycuda is found.
 magnitude = ElementwiseKernel(
     "pycuda::complex<float> *z, float *y",
     "y[i] = abs(z[i])",
     "magnitude")
-# CHECK-DAG: note: pycuda-elementwise.py:[[@LINE-4]]:13: kernel source skipped: it includes <pycuda-complex.hpp>, one of PyCUDA's headers; pass include_dirs or -I
+# NOPKG-DAG: note: pycuda-elementwise.py:[[@LINE-4]]:13: kernel source skipped: it includes <pycuda-complex.hpp>, one of PyCUDA's headers; pass include_dirs or -I
 
 
 def scale(ctype):
