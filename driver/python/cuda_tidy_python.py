@@ -168,6 +168,9 @@ CONSTRUCTORS = {
 #: --cupy-include or the located cupy package gives.
 CUPY_GENERATED_HEADERS = ('cupy/complex.cuh', 'cupy/carray.cuh', 'cupy/atomics.cuh',
                           'cupy/math_constants.h')
+#: The libraries' own header folders (CuPy's, PyCUDA's) are system
+#: folders: their warnings are not the user's.
+LIBRARY_INCLUDE = '-isystem'
 FLOAT16_TYPEDEF = 'typedef __half float16;\n'
 #: The dtypes whose C++ type CuPy's headers give (complex.cuh: thrust's).
 CUPY_HEADER_TYPES = {'cuda_tidy_python::complex<float>': 'thrust::complex<float>',
@@ -1612,15 +1615,15 @@ class Emitter:
                 # SourceModule always adds the package's cuda/ folder.
                 self.pycuda_include = find_package_folder('pycuda', 'cuda') or ''
                 if self.pycuda_include:
-                    self.add_include_dir(self.pycuda_include)
+                    self.args.append(LIBRARY_INCLUDE + self.pycuda_include)
             if name.startswith('pycuda') and not self.resolvable(name):
                 return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
                                        "include_dirs or -I" % name)
             if text[opener] == '"' and not self.resolvable(name):
                 return self.note(call, 'it includes "%s", which is not beside the script '
                                        'or in an include folder' % name)
-        if self.cupy_include and '-I' + self.cupy_include not in self.args:
-            self.args.append('-I' + self.cupy_include)
+        if self.cupy_include and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
         at = r.node_start(call)
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
@@ -1698,7 +1701,8 @@ class Emitter:
                 if not (self.uses_cupy_headers and inc.text == FLOAT16_TYPEDEF)]
 
     def resolvable(self, name):
-        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')]
+        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')] + [
+            a[len(LIBRARY_INCLUDE):] for a in self.args if a.startswith(LIBRARY_INCLUDE)]
         return any(os.path.exists(os.path.join(d, name)) for d in dirs)
 
     def scan_kernels(self, m, text, wrap_c):
@@ -1797,8 +1801,8 @@ class Emitter:
             return self.note(call, "%s names come from CuPy's headers, which are not "
                                    "installed for this Python (--cupy-include names them)"
                              % ('thrust::' if 'thrust::' in code else 'cupy::'))
-        if needs_headers and '-I' + self.cupy_include not in self.args:
-            self.args.append('-I' + self.cupy_include)
+        if needs_headers and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
         if needs_headers:
             # With CuPy's headers, complex64/complex128 are thrust::complex.
             params = [(CUPY_HEADER_TYPES.get(c, c), n, raw, out) for c, n, raw, out in params]
