@@ -299,6 +299,7 @@ class Reader:
         self.aliases = {}
         self.relative = {}   # name -> (level, module, name) of `from ..m import x`
         self.reexports = {}  # name -> the library module it is, or None
+        self.sibling_trees = {}  # path -> parsed module of the package, or None
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
         self.functions = {}  # module-level function name -> FunctionDef
         self.modules = {}    # ctor call node -> KernelModule
@@ -365,10 +366,19 @@ class Reader:
         for path in (stem + '.py', os.path.join(stem, '__init__.py')):
             if not os.path.isfile(path):
                 continue
-            try:
-                with open(path, 'rb') as f:
-                    tree = parse_python(f.read(MAX_KERNEL_TEXT).decode('utf-8'), path)
-            except (OSError, SyntaxError, ValueError):
+            tree = self.sibling_trees.get(path, False)
+            if tree is False:
+                tree = None
+                try:
+                    with open(path, 'rb') as f:
+                        data = f.read(MAX_KERNEL_TEXT)
+                    # A module that names no library re-exports none.
+                    if any(w in data for w in TRIGGERS):
+                        tree = parse_python(data.decode('utf-8'), path)
+                except (OSError, SyntaxError, ValueError):
+                    pass
+                self.sibling_trees[path] = tree
+            if tree is None:
                 return None
             bound = set()
             for n in walk(tree):
