@@ -1,4 +1,4 @@
-# A name that is not only CuPy: whatever make_cupy_like returns.
+# A name that is not only CuPy: an object() where CuPy is missing.
 try:
     import cupy
 except ImportError:
