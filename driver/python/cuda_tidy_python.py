@@ -1632,6 +1632,9 @@ class Emitter:
             if text[opener] == '"' and not self.resolvable(name):
                 return self.note(call, 'it includes "%s", which is not beside the script '
                                        'or in an include folder' % name)
+        if reopens_std(text):
+            return self.note(call, "it reopens namespace std, which the module's own "
+                                   "namespace here would make another namespace")
         if self.cupy_include and LIBRARY_INCLUDE + self.cupy_include not in self.args:
             self.args.append(LIBRARY_INCLUDE + self.cupy_include)
         at = r.node_start(call)
@@ -2278,6 +2281,23 @@ def strip_comments(text):
         done = i = end
     out.append(text[done:])
     return ''.join(out)
+
+
+def reopens_std(text):
+    """Whether the source opens `namespace std` (each module is compiled
+    inside a namespace of its own, where that would be a new namespace)."""
+    if 'namespace' not in text:
+        return False
+    clean = strip_comments(text)
+    at = clean.find('namespace')
+    while at >= 0:
+        before = clean[at - 1] if at else ' '
+        rest = clean[at + len('namespace'):].lstrip()
+        if not (before.isalnum() or before == '_') and rest.startswith('std') and \
+                rest[3:4] in ('', ' ', '\t', '\n', '{'):
+            return True
+        at = clean.find('namespace', at + 1)
+    return False
 
 
 def find_first(text, chars, start, end):
