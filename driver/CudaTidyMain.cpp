@@ -248,6 +248,12 @@ cl::opt<std::string> TorchInclude(
     cl::desc("PyTorch's include folder (the one holding torch/extension.h), "
              "instead of finding it through Python"),
     cl::value_desc("dir"), cl::cat(Category));
+cl::opt<std::string> CupyInclude(
+    "cupy-include",
+    cl::desc("CuPy's include folder (the one holding cupy/carray.cuh), for "
+             "Python kernels that need CuPy's headers, instead of locating "
+             "the cupy package through Python (docs/python.md)"),
+    cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> TensorCallersFile(
     "tensor-callers",
     cl::desc("Keep the project's summary of what callers in other files pass "
@@ -489,6 +495,16 @@ MaybeExit parseCommandLine(int argc, const char **argv, Session &S) {
           "baselines, cache), docs/ci.md, docs/editors.md.\n",
           &llvm::errs()))
     return ExitUsageError;
+  if (!CupyInclude.empty()) {
+    // The Python reader reads it (CUDA_TIDY_CUPY_INCLUDE).
+    if (!llvm::sys::fs::exists(CupyInclude + "/cupy/carray.cuh")) {
+      error("--cupy-include '" + CupyInclude +
+            "' holds no cupy/carray.cuh (name the folder that holds cupy/, "
+            "as cupy/_core/include of an installed CuPy)");
+      return ExitUsageError;
+    }
+    ::setenv("CUDA_TIDY_CUPY_INCLUDE", CupyInclude.c_str(), /*overwrite=*/1);
+  }
   if (!InjectCrash.empty())
     if (std::string Err = cudatidy::setUpCrashInjection(InjectCrash);
         !Err.empty()) {

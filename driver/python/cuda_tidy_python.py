@@ -140,6 +140,11 @@ CONSTRUCTORS = {
                                              'keep', 'no_extern_c', 'arch',
                                              'code', 'cache_dir',
                                              'include_dirs']),
+    # PyCUDA's generated elementwise kernel (pycuda/elementwise.py).
+    'pycuda.elementwise.ElementwiseKernel': ('pycuda', 'pycuda-elementwise',
+                                             ['arguments', 'operation', 'name',
+                                              'keep', 'options', 'preamble',
+                                              'loop_prep', 'after_loop']),
     # Chainer's memoizing wrappers of CuPy's kernels (chainer.backends.cuda).
     'chainer.backends.cuda.elementwise': ('cupy', 'elementwise',
                                           ['in_params', 'out_params', 'operation',
@@ -159,6 +164,22 @@ CONSTRUCTORS = {
                                                'extra_cflags',
                                                'extra_cuda_cflags']),
 }
+#: What CuPy puts before the code of every ElementwiseKernel and
+#: ReductionKernel (cupy/_core/core.pyx, cupy_header_list), from the folder
+#: --cupy-include or the located cupy package gives.
+CUPY_GENERATED_HEADERS = ('cupy/complex.cuh', 'cupy/carray.cuh', 'cupy/atomics.cuh',
+                          'cupy/math_constants.h')
+#: The libraries' own header folders (CuPy's, PyCUDA's) are system
+#: folders: their warnings are not the user's.
+LIBRARY_INCLUDE = '-isystem'
+FLOAT16_TYPEDEF = 'typedef __half float16;\n'
+#: The dtypes whose C++ type CuPy's headers give (complex.cuh: thrust's).
+CUPY_HEADER_TYPES = {'cuda_tidy_python::complex<float>': 'thrust::complex<float>',
+                     'cuda_tidy_python::complex<double>': 'thrust::complex<double>'}
+#: importlib.resources (and its backport): the folder of a package, and
+#: the older read_text(package, resource).
+RESOURCE_FILES = ('importlib.resources.files', 'importlib_resources.files')
+RESOURCE_READ_TEXT = ('importlib.resources.read_text', 'importlib_resources.read_text')
 #: The headers load_inline puts before each CUDA source.
 LOAD_INLINE_HEADERS = ['#include <torch/types.h>\n', '#include <cuda.h>\n',
                        '#include <cuda_runtime.h>\n']
@@ -362,6 +383,9 @@ class Reader:
                 self.parents[child] = node
             self.nodes.extend(children)
         self.aliases = {}
+        self.relative = {}   # name -> (level, module, name) of `from ..m import x`
+        self.reexports = {}  # name -> the library module it is, or None
+        self.sibling_trees = {}  # path -> parsed module of the package, or None
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
         self.functions = {}  # module-level function name -> FunctionDef
         self.modules = {}    # ctor call node -> KernelModule
@@ -409,9 +433,66 @@ class Reader:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for a in node.names:
                     self.aliases[a.asname or a.name] = node.module + '.' + a.name
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    self.relative[a.asname or a.name] = (node.level, node.module, a.name)
         for stmt in self.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[stmt.name] = stmt
+
+    def reexported(self, name):
+        """A module that a sibling module of the package imports and this
+        file imports from it (`from ..compat import cupy`, where compat.py
+        says `import cupy`, and binds the name otherwise only to None)."""
+        if name in self.reexports:
+            return self.reexports[name]
+        self.reexports[name] = None
+        level, module, orig = self.relative[name]
+        base = self.dir
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        stem = os.path.join(base, *module.split('.'))
+        for path in (stem + '.py', os.path.join(stem, '__init__.py')):
+            if not os.path.isfile(path):
+                continue
+            tree = self.sibling_trees.get(path, False)
+            if tree is False:
+                tree = None
+                try:
+                    with open(path, 'rb') as f:
+                        data = f.read(MAX_KERNEL_TEXT)
+                    # A module that names no library re-exports none.
+                    if any(w in data for w in TRIGGERS):
+                        tree = parse_python(data.decode('utf-8'), path)
+                except (OSError, SyntaxError, ValueError):
+                    pass
+                self.sibling_trees[path] = tree
+            if tree is None:
+                return None
+            bound = set()
+            for n in walk(tree):
+                if isinstance(n, ast.Import):
+                    for a in n.names:
+                        if (a.asname or a.name.split('.')[0]) == orig:
+                            bound.add(a.name if a.asname else orig)
+                elif isinstance(n, ast.ImportFrom):
+                    for a in n.names:
+                        if (a.asname or a.name) == orig:
+                            bound.add(n.module + '.' + a.name
+                                      if n.module and not n.level else None)
+                elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign,
+                                    ast.NamedExpr, ast.For, ast.withitem,
+                                    ast.FunctionDef, ast.ClassDef, ast.Global)):
+                    value = getattr(n, 'value', None)
+                    if (any(isinstance(t, ast.Name) and t.id == orig
+                            for t in walk(n) if isinstance(getattr(t, 'ctx', None), ast.Store))
+                            or getattr(n, 'name', None) == orig) and not (
+                            isinstance(value, ast.Constant) and value.value is None):
+                        bound.add(None)
+            if len(bound) == 1:
+                self.reexports[name] = bound.pop()
+            return self.reexports[name]
+        return None
 
     def expects_failure(self, node):
         """Whether node runs inside `with pytest.raises(...)`,
@@ -549,7 +630,8 @@ class Reader:
 
     def qualname(self, expr):
         if isinstance(expr, ast.Name):
-            return self.aliases.get(expr.id)
+            q = self.aliases.get(expr.id)
+            return q if q or expr.id not in self.relative else self.reexported(expr.id)
         if isinstance(expr, ast.Attribute):
             base = self.qualname(expr.value)
             return base + '.' + expr.attr if base else None
@@ -939,6 +1021,14 @@ class Reader:
         if q in ('pathlib.Path', 'pathlib.PurePath') and len(call.args) == 1:
             p = self.eval(call.args[0], depth + 1)
             return p.text if isinstance(p, MStr) else p if isinstance(p, str) else Unknown('path')
+        if q in RESOURCE_FILES and len(call.args) == 1:
+            return self.package_folder(call.args[0], depth)
+        if q in RESOURCE_READ_TEXT and len(call.args) >= 2:
+            folder = self.package_folder(call.args[0], depth)
+            name = self.eval(call.args[1], depth + 1)
+            if isinstance(folder, str) and isinstance(name, MStr):
+                return self.read_file(os.path.join(folder, name.text), call)
+            return folder if isinstance(folder, Unknown) else Unknown('resource name')
         if q in ('textwrap.dedent',) and len(call.args) == 1:
             v = self.eval(call.args[0], depth + 1)
             return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
@@ -959,6 +1049,13 @@ class Reader:
                 return Unknown('prepare format')
             if isinstance(base, FileHandle) and name == 'read':
                 return self.read_file(base.path, call)
+            if isinstance(base, Unknown) and name in ('joinpath', 'read_text'):
+                return base  # why the path is not known
+            if isinstance(base, str) and name == 'joinpath':
+                parts = [self.eval(a, depth + 1) for a in call.args]
+                if parts and all(isinstance(p, MStr) for p in parts):
+                    return os.path.join(base, *(p.text for p in parts))
+                return Unknown('joinpath of a name that is not a constant')
             if isinstance(base, str) and name in ('read_text', 'open'):
                 if name == 'read_text':
                     return self.read_file(base, call)
@@ -1033,6 +1130,21 @@ class Reader:
                 parts.append(p)
             return join_mstr(parts) if parts else MStr('', [])
         return Unknown('str.%s' % name)
+
+    def package_folder(self, arg, depth):
+        """The folder of package `arg` for importlib.resources, known only
+        where it is the script's own package: `__package__`, or a dotted
+        name whose parts are the script's trailing folders."""
+        if isinstance(arg, ast.Name) and arg.id == '__package__':
+            return self.dir
+        v = self.eval(arg, depth + 1)
+        if not isinstance(v, MStr):
+            return Unknown('package is not a constant')
+        parts = v.text.split('.')
+        folders = self.dir.split(os.sep)
+        if all(is_word(x) for x in parts) and folders[-len(parts):] == parts:
+            return self.dir
+        return Unknown("package '%s' is not the script's own" % v.text)
 
     def read_file(self, path, call):
         path = os.path.normpath(path)
@@ -1393,6 +1505,8 @@ class Emitter:
         self.stats = {'found': 0, 'analysed': 0, 'skipped': []}
         self.launch_count = 0
         self.cupy_include = None  # looked for when a kernel includes <cupy/...>
+        self.uses_cupy_headers = False
+        self.pycuda_include = None  # looked for when a kernel includes <pycuda-...>
 
     def note(self, node, why):
         self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))
@@ -1500,7 +1614,50 @@ class Emitter:
                                     headers=LOAD_INLINE_HEADERS, namespace=False)
         if m.kind in ('elementwise', 'reduction'):
             return self.emit_generated(m)
+        if m.kind == 'pycuda-elementwise':
+            return self.emit_source(m, self.pycuda_elementwise(m), get('options'),
+                                    wrap_c=False, headers=[])
         return None
+
+    def pycuda_elementwise(self, m):
+        """The source PyCUDA's ElementwiseKernel compiles
+        (pycuda/elementwise.py, get_elwise_module): a grid-stride loop over
+        i < n, n appended to the C arguments, written from its documented
+        form with the user's text mapped to the file."""
+        r = self.r
+        at = r.node_start(m.call)
+        vals = {}
+        for key in ('arguments', 'operation', 'name', 'preamble', 'loop_prep', 'after_loop'):
+            node = r.arg(m.call, m.arg_names, key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                return Unknown('%s: %s' % (key, v.why))
+            if not isinstance(v, MStr):
+                return Unknown('%s is not a string' % key)
+            vals[key] = v
+        if 'arguments' not in vals or 'operation' not in vals:
+            return Unknown('no arguments or operation')
+        name = vals['name'].text if 'name' in vals else 'kernel'
+        if not is_word(name):
+            return Unknown('kernel name')
+        syn = lambda text: MStr.anchored(text, 0, at)
+        empty = MStr('', [])
+        # PyCUDA includes its complex header first; needed (and looked
+        # for) only where the user's text names pycuda::.
+        header = syn('#include <pycuda-complex.hpp>\n') if any(
+            'pycuda::' in v.text for v in vals.values()) else empty
+        return join_mstr([
+            header, vals.get('preamble', empty),
+            syn('\nextern "C" __global__ void %s(' % name), vals['arguments'],
+            syn(', unsigned long n) {\nsize_t tid = threadIdx.x;\n'
+                'size_t total_threads = gridDim.x * blockDim.x;\n'
+                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n'),
+            vals.get('loop_prep', empty),
+            syn(';\nfor (i = cta_start + tid; i < n; i += total_threads) {\n'),
+            vals['operation'],
+            syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
 
     def emit_source(self, m, code, opts, wrap_c, headers, namespace=True):
         r = self.r
@@ -1529,14 +1686,22 @@ class Emitter:
             if name.startswith('cupy/') and not self.cupy_include:
                 return self.note(call, "it includes <%s>, and CuPy's headers are not "
                                        "installed for this Python" % name)
+            if name.startswith('pycuda') and m.lib == 'pycuda' and self.pycuda_include is None:
+                # SourceModule always adds the package's cuda/ folder.
+                self.pycuda_include = find_package_folder('pycuda', 'cuda') or ''
+                if self.pycuda_include:
+                    self.args.append(LIBRARY_INCLUDE + self.pycuda_include)
             if name.startswith('pycuda') and not self.resolvable(name):
                 return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
                                        "include_dirs or -I" % name)
             if text[opener] == '"' and not self.resolvable(name):
                 return self.note(call, 'it includes "%s", which is not beside the script '
                                        'or in an include folder' % name)
-        if self.cupy_include and '-I' + self.cupy_include not in self.args:
-            self.args.append('-I' + self.cupy_include)
+        if reopens_std(text):
+            return self.note(call, "it reopens namespace std, which the module's own "
+                                   "namespace here would make another namespace")
+        if self.cupy_include and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
         at = r.node_start(call)
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
@@ -1585,20 +1750,37 @@ class Emitter:
             b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
         return m
 
-    def implicit_headers(self, m, text, at):
+    def implicit_headers(self, m, text, at, cupy_headers=False):
         """What NVRTC and CuPy's headers give a CuPy kernel implicitly:
-        float16, assert."""
+        float16, assert; and CuPy's headers for a generated kernel that
+        needs them (cupy_headers: the folder is known)."""
         if m.lib != 'cupy':
             return
-        for word, header, extra in (('float16', '#include <cuda_fp16.h>\n',
-                                     'typedef __half float16;\n'),
-                                    ('assert', '#include <assert.h>\n', '')):
-            if word in text and header not in self.include_keys:
+        # CuPy's own headers use assert (NVRTC has it built in) and define
+        # their own float16, which the unit then takes instead of ours.
+        cupy_headers = cupy_headers or any(
+            text[after:b].strip()[1:].startswith('cupy/')
+            for _, b, after in directive_lines(text, 'include'))
+        self.uses_cupy_headers = self.uses_cupy_headers or cupy_headers
+        wanted = [('assert', '#include <assert.h>\n'),
+                  ('float16', '#include <cuda_fp16.h>\n'),
+                  ('float16', FLOAT16_TYPEDEF)]
+        if cupy_headers and getattr(m, 'generated', False):
+            wanted += [('', '#include <%s>\n' % h) for h in CUPY_GENERATED_HEADERS]
+        for word, header in wanted:
+            if (word in text or cupy_headers) and header not in self.include_keys:
                 self.include_keys.add(header)
-                self.includes.append(MStr.anchored(header + extra, 0, at))
+                self.includes.append(MStr.anchored(header, 0, at))
+
+    def unit_includes(self):
+        """The hoisted lines of the unit: CuPy's headers, where a kernel
+        includes them, define float16 in place of our typedef."""
+        return [inc for inc in self.includes
+                if not (self.uses_cupy_headers and inc.text == FLOAT16_TYPEDEF)]
 
     def resolvable(self, name):
-        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')]
+        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')] + [
+            a[len(LIBRARY_INCLUDE):] for a in self.args if a.startswith(LIBRARY_INCLUDE)]
         return any(os.path.exists(os.path.join(d, name)) for d in dirs)
 
     def scan_kernels(self, m, text, wrap_c):
@@ -1690,12 +1872,18 @@ class Emitter:
             if named:
                 return self.note(call, 'the preamble uses generic type %r, which CuPy '
                                        'chooses at each call' % sorted(named)[0])
-        if 'thrust::' in code:
-            return self.note(call, "thrust:: types come from CuPy's headers, which "
-                                   "the generated kernel does not include here")
-        if 'cupy::' in code:
-            return self.note(call, "cupy:: names come from CuPy's headers, which "
-                                   "the generated kernel does not include here")
+        needs_headers = 'thrust::' in code or 'cupy::' in code
+        if needs_headers and self.cupy_include is None:
+            self.cupy_include = find_cupy_include() or ''
+        if needs_headers and not self.cupy_include:
+            return self.note(call, "%s names come from CuPy's headers, which are not "
+                                   "installed for this Python (--cupy-include names them)"
+                             % ('thrust::' if 'thrust::' in code else 'cupy::'))
+        if needs_headers and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
+        if needs_headers:
+            # With CuPy's headers, complex64/complex128 are thrust::complex.
+            params = [(CUPY_HEADER_TYPES.get(c, c), n, raw, out) for c, n, raw, out in params]
         index = len(self.stats['skipped']) + self.stats['analysed']
         m.index = index
         m.namespace = '__ct_m%d' % index
@@ -1704,7 +1892,7 @@ class Emitter:
         defines = self.options(m, get('options'))
         self.stats['analysed'] += 1
         self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
-            p[0] for p in params), at)
+            p[0] for p in params), at, needs_headers)
         b = self.body
         b.syn('\n', 0, at)
         for d in defines:
@@ -2182,6 +2370,23 @@ def strip_comments(text):
     return ''.join(out)
 
 
+def reopens_std(text):
+    """Whether the source opens `namespace std` (each module is compiled
+    inside a namespace of its own, where that would be a new namespace)."""
+    if 'namespace' not in text:
+        return False
+    clean = strip_comments(text)
+    at = clean.find('namespace')
+    while at >= 0:
+        before = clean[at - 1] if at else ' '
+        rest = clean[at + len('namespace'):].lstrip()
+        if not (before.isalnum() or before == '_') and rest.startswith('std') and \
+                rest[3:4] in ('', ' ', '\t', '\n', '{'):
+            return True
+        at = clean.find('namespace', at + 1)
+    return False
+
+
 def find_first(text, chars, start, end):
     """The first index in text[start:end] of any of chars, or -1."""
     best = -1
@@ -2278,6 +2483,12 @@ def count_params(params):
 
 
 def find_cupy_include():
+    """The folder that holds CuPy's `cupy/*.cuh`: CUDA_TIDY_CUPY_INCLUDE
+    (the driver's --cupy-include), else `_core/include` of the cupy package
+    that the reader's Python would import (located, not imported)."""
+    named = os.environ.get('CUDA_TIDY_CUPY_INCLUDE')
+    if named:
+        return named if os.path.isdir(os.path.join(named, 'cupy')) else None
     try:
         import importlib.util
         import site
@@ -2294,6 +2505,25 @@ def find_cupy_include():
         inc = os.path.join(loc, '_core', 'include')
         if os.path.isdir(inc):
             return inc
+    return None
+
+
+def find_package_folder(package, sub):
+    """`sub` of the package that the reader's Python would import
+    (located with importlib, not imported), or None."""
+    try:
+        import importlib.util
+        import site
+        for d in site.getsitepackages() + [site.getusersitepackages()]:
+            if d not in sys.path:
+                sys.path.append(d)
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        folder = os.path.join(loc, sub)
+        if os.path.isdir(folder):
+            return folder
     return None
 
 
@@ -2425,7 +2655,7 @@ def analyse(path, data):
         tu = MStr('', [])
     else:
         unit = MStrBuilder()
-        for inc in em.includes:
+        for inc in em.unit_includes():
             unit.add(inc)
         unit.syn(PRELUDE, 0, 0)
         unit.add(em.body.build())
@@ -2434,7 +2664,10 @@ def analyse(path, data):
     # NVRTC and nvcc (EDG) warn about a narrowing conversion in braces
     # (`const bool odd { _ind.size() & 1 }`, cusignal), where clang stops.
     args.append('-Wno-error=c++11-narrowing')
-    args.append('-std=' + (em.std or 'c++17'))
+    std = em.std or 'c++17'
+    if em.uses_cupy_headers and std in ('c++11', 'c++14', 'c++03', 'c++98'):
+        std = 'c++17'  # the CCCL that CuPy's complex.cuh includes needs it
+    args.append('-std=' + std)
     return {
         'version': 1,
         'files': reader.files,

@@ -62,5 +62,5 @@ connect = cp.ElementwiseKernel(
     'using atomic_t = typename cupy::type_traits::make_unsigned<Y>::type; '
     'atomicCAS((atomic_t *)&y[i], (atomic_t)0, (atomic_t)dirs[0]);',
     'connect')
-# CHECK-DAG: elementwise-generic.py:[[@LINE-5]]:11: kernel source skipped: cupy:: names come from CuPy's headers, which the generated kernel does not include here
+# CHECK-DAG: elementwise-generic.py:[[@LINE-5]]:11: kernel source skipped: cupy:: names come from CuPy's headers, which are not installed for this Python (--cupy-include names them)
 # CHECK: exit=1

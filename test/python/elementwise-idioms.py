@@ -64,5 +64,5 @@ phase = cp.ElementwiseKernel(
 morlet = cp.ElementwiseKernel(
     'float64 w', 'complex128 out',
     'thrust::complex<double> z(0, w); out = z;', 'morlet')
-# CHECK-DAG: elementwise-idioms.py:[[@LINE-3]]:10: kernel source skipped: thrust:: types come from CuPy's headers, which the generated kernel does not include here
+# CHECK-DAG: elementwise-idioms.py:[[@LINE-3]]:10: kernel source skipped: thrust:: names come from CuPy's headers, which are not installed for this Python (--cupy-include names them)
 # CHECK: exit=1
