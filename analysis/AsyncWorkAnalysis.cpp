@@ -2063,31 +2063,6 @@ bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
 
 } // namespace
 
-std::vector<SyncHazard>
-AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
-                             bool PerThreadDefaultStream,
-                             bool ReportPageable) {
-  PageableCopies = ReportPageable;
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
-      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
-      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return {};
-  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
-  const FunctionCfg *Cfg = TU.beginFunction(FD);
-  collectTranslationUnitFacts();
-  if (!Cfg || !worthAnalysing(*Cfg, *this, HostVisibleMemory))
-    return {};
-  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
-  if (!M)
-    return {};
-  PerThread = PerThreadDefaultStream;
-  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
-  if (!W.solve())
-    return {}; // Did not settle: say nothing.
-  return W.report();
-}
-
 /// Whether the program ends after the last statement of \p B (of \p FD)
 /// with status 0; sets \p Exit to that statement.
 static bool endsProgramWithSuccess(const CFGBlock *B, const FunctionDecl *FD,
@@ -2156,30 +2131,91 @@ std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
   return Result;
 }
 
+/// Whether host function \p FD is one the two checks analyse.
+static bool isCheckedHostFunction(const FunctionDecl *FD,
+                                  const SourceManager &SM,
+                                  const ArchConditionals &Arch) {
+  return FD && !FD->hasAttr<CUDAGlobalAttr>() &&
+         (!FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAHostAttr>()) &&
+         isAnalysableFunction(FD, SM) && isSeenWhole(FD, SM, Arch);
+}
+
+bool AsyncWorkAnalysis::mayExitWithWork(const FunctionDecl *FD,
+                                        const FunctionCfg &Cfg) {
+  if (!queuesWork(FD))
+    return false;
+  for (const CFGBlock::AdjacentBlock &P : Cfg.graph().getExit().preds()) {
+    const Stmt *Exit = nullptr;
+    if (const CFGBlock *B = P.getReachableBlock();
+        B && endsProgramWithSuccess(B, FD, Ctx, Exit))
+      return true;
+  }
+  return false;
+}
+
+const AsyncWorkAnalysis::CheckFacts &
+AsyncWorkAnalysis::checkFacts(const FunctionDecl *FD, const FunctionCfg &Cfg,
+                              bool PerThreadDefaultStream) {
+  if (LastFacts.FD == FD && LastFacts.PerThread == PerThreadDefaultStream &&
+      LastFacts.PageableCopies == PageableCopies)
+    return LastFacts;
+  LastFacts = CheckFacts();
+  LastFacts.FD = FD;
+  LastFacts.PerThread = PerThreadDefaultStream;
+  LastFacts.PageableCopies = PageableCopies;
+  collectTranslationUnitFacts();
+  // Solve nothing for a function where neither check can report.
+  bool Hazards = worthAnalysing(Cfg, *this, HostVisibleMemory);
+  bool Exits = mayExitWithWork(FD, Cfg);
+  if (!Hazards && !Exits)
+    return LastFacts;
+  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
+  if (!M)
+    return LastFacts;
+  PerThread = PerThreadDefaultStream;
+  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
+  if (Exits)
+    W.trackAllWork(/*CheckedSyncOnly=*/false);
+  if (W.solve()) {
+    if (Exits)
+      LastFacts.Exits = W.atProgramExits();
+    if (Hazards)
+      LastFacts.Hazards = W.report();
+  } else if (Hazards && Exits) {
+    // The work of callees kept it from settling: the hazards alone may.
+    FunctionAsyncWork H(*this, *M, PerThreadDefaultStream);
+    if (H.solve())
+      LastFacts.Hazards = H.report();
+  }
+  return LastFacts;
+}
+
+std::vector<SyncHazard>
+AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
+                             bool PerThreadDefaultStream,
+                             bool ReportPageable) {
+  PageableCopies = ReportPageable;
+  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
+    return {};
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  if (!Cfg)
+    return {};
+  return checkFacts(FD, *Cfg, PerThreadDefaultStream).Hazards;
+}
+
 std::vector<UnfinishedAtExit>
 AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
                                     bool PerThreadDefaultStream,
                                     bool CheckedSyncOnly) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
-      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
-      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
     return {};
   const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg || !queuesWork(FD))
+  if (!Cfg)
     return {};
-  // Only a function where the program ends successfully has anything to
-  // report: solve the others not at all.
-  bool EndsProgram = false;
-  for (const CFGBlock::AdjacentBlock &P : Cfg->graph().getExit().preds()) {
-    const Stmt *Exit = nullptr;
-    if (const CFGBlock *B = P.getReachableBlock();
-        B && endsProgramWithSuccess(B, FD, Ctx, Exit)) {
-      EndsProgram = true;
-      break;
-    }
-  }
-  if (!EndsProgram)
+  if (!CheckedSyncOnly)
+    return checkFacts(FD, *Cfg, PerThreadDefaultStream).Exits;
+  // Synchronizations that count only when checked: a fixpoint of its own.
+  if (!mayExitWithWork(FD, *Cfg))
     return {};
   collectTranslationUnitFacts();
   const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
