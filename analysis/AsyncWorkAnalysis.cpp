@@ -880,7 +880,7 @@ bool isQueuingCall(const CallExpr *C) {
 /// most MaxSplit are kept; more are merged into one.
 struct StateSet {
   static constexpr unsigned MaxSplit = 8;
-  std::vector<WorkState> States;
+  llvm::SmallVector<WorkState, 1> States;
 
   bool reached() const { return !States.empty(); }
   bool operator==(const StateSet &O) const { return States == O.States; }
