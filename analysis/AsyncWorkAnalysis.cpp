@@ -2234,8 +2234,7 @@ std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
 static bool isCheckedHostFunction(const FunctionDecl *FD,
                                   const SourceManager &SM,
                                   const ArchConditionals &Arch) {
-  return FD && !FD->hasAttr<CUDAGlobalAttr>() &&
-         (!FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAHostAttr>()) &&
+  return FD && AsyncWorkAnalysis::isHostFunction(*FD) &&
          isAnalysableFunction(FD, SM) && isSeenWhole(FD, SM, Arch);
 }
 

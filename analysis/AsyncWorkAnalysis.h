@@ -24,6 +24,7 @@
 
 #include "ArchConditionals.h"
 #include "MemorySpaceAnalysis.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
@@ -114,6 +115,13 @@ public:
 
   /// The analysis of the translation unit of \p Ctx.
   static AsyncWorkAnalysis &get(ASTContext &Ctx, const ArchConditionals &Arch);
+
+  /// Whether \p FD runs on the host (neither a kernel nor device-only): the
+  /// only functions hazardsIn() and unfinishedAtExit() analyse.
+  static bool isHostFunction(const FunctionDecl &FD) {
+    return !FD.hasAttr<CUDAGlobalAttr>() &&
+           (!FD.hasAttr<CUDADeviceAttr>() || FD.hasAttr<CUDAHostAttr>());
+  }
 
   /// The hazards in host function \p FD. \p PerThreadDefaultStream: the
   /// translation unit is built with --default-stream per-thread.
