@@ -727,15 +727,113 @@ struct WorkInfo {
   }
 };
 
+/// A small set kept as a sorted vector: a state holds a few elements, and
+/// the fixpoint copies and compares states far more often than it looks
+/// one up. Iterates in the order std::set would.
+template <typename T, unsigned N = 4> class SortedSet {
+public:
+  bool count(T X) const {
+    unsigned I = lower(X);
+    return I < Items.size() && Items[I] == X;
+  }
+  void insert(T X) {
+    unsigned I = lower(X);
+    if (I == Items.size() || Items[I] != X)
+      Items.insert(Items.begin() + I, X);
+  }
+  void erase(T X) {
+    unsigned I = lower(X);
+    if (I < Items.size() && Items[I] == X)
+      Items.erase(Items.begin() + I);
+  }
+  /// Keeps only what \p O holds too.
+  void intersect(const SortedSet &O) {
+    llvm::erase_if(Items, [&](T X) { return !O.count(X); });
+  }
+  void clear() { Items.clear(); }
+  auto begin() const { return Items.begin(); }
+  auto end() const { return Items.end(); }
+  bool operator==(const SortedSet &O) const { return Items == O.Items; }
+
+private:
+  unsigned lower(T X) const {
+    return std::lower_bound(Items.begin(), Items.end(), X, std::less<T>()) -
+           Items.begin();
+  }
+  llvm::SmallVector<T, N> Items;
+};
+
+/// A small map kept as a vector sorted by key, for the same reason.
+/// Iterates in the order std::map would.
+template <typename K, typename V, unsigned N = 4> class SortedMap {
+public:
+  using Entry = std::pair<K, V>;
+  using iterator = typename llvm::SmallVectorImpl<Entry>::iterator;
+  using const_iterator = typename llvm::SmallVectorImpl<Entry>::const_iterator;
+
+  iterator begin() { return Entries.begin(); }
+  iterator end() { return Entries.end(); }
+  const_iterator begin() const { return Entries.begin(); }
+  const_iterator end() const { return Entries.end(); }
+  bool empty() const { return Entries.empty(); }
+  void clear() { Entries.clear(); }
+  bool operator==(const SortedMap &O) const { return Entries == O.Entries; }
+
+  iterator find(K Key) {
+    iterator It = lower(Key);
+    return It != end() && It->first == Key ? It : end();
+  }
+  const_iterator find(K Key) const {
+    return const_cast<SortedMap *>(this)->find(Key);
+  }
+  bool count(K Key) const { return find(Key) != end(); }
+  /// Inserts \p Value under \p Key unless the key is there.
+  void try_emplace(K Key, const V &Value) {
+    iterator It = lower(Key);
+    if (It == end() || It->first != Key)
+      Entries.insert(It, Entry(Key, Value));
+  }
+  V &operator[](K Key) {
+    iterator It = lower(Key);
+    if (It == end() || It->first != Key)
+      It = Entries.insert(It, Entry(Key, V()));
+    return It->second;
+  }
+  /// Erases the entries whose key \p Drop holds, asking it first about
+  /// every key of the map as it stands.
+  void eraseIf(llvm::function_ref<bool(K)> Drop) {
+    llvm::SmallVector<bool, 16> Dropped;
+    for (const Entry &E : Entries)
+      Dropped.push_back(Drop(E.first));
+    unsigned Kept = 0;
+    for (unsigned I = 0; I < Entries.size(); ++I)
+      if (!Dropped[I]) {
+        if (Kept != I)
+          Entries[Kept] = std::move(Entries[I]);
+        ++Kept;
+      }
+    Entries.truncate(Kept);
+  }
+
+private:
+  iterator lower(K Key) {
+    return std::lower_bound(Entries.begin(), Entries.end(), Key,
+                            [](const Entry &E, K Key) {
+                              return std::less<K>()(E.first, Key);
+                            });
+  }
+  llvm::SmallVector<Entry, N> Entries;
+};
+
 /// Queued work that may not have completed, at one point.
 struct WorkState {
   bool Reached = false;
   /// Each pending operation, with the streams whose later operations (and
   /// so whose synchronization) are ordered after it.
-  std::map<const Stmt *, std::set<unsigned>> Pending;
+  SortedMap<const Stmt *, SortedSet<unsigned>> Pending;
   /// For each event recorded in this function, the operations that its
   /// completion implies have completed.
-  std::map<unsigned, std::set<const Stmt *>> Events;
+  SortedMap<unsigned, SortedSet<const Stmt *>, 2> Events;
   /// Branch conditions on variables that never change, as taken on every
   /// path here: a later branch on the same variable goes the same way.
   BranchHistory Taken;
@@ -752,35 +850,20 @@ struct WorkState {
       *this = O;
       return;
     }
-    for (auto &[Site, Ordered] : Pending) {
-      auto It = O.Pending.find(Site);
-      if (It == O.Pending.end())
-        continue;
-      std::set<unsigned> Both;
-      for (unsigned S : Ordered)
-        if (It->second.count(S))
-          Both.insert(S);
-      Ordered = std::move(Both);
-    }
+    for (auto &[Site, Ordered] : Pending)
+      if (auto It = O.Pending.find(Site); It != O.Pending.end())
+        Ordered.intersect(It->second);
     for (const auto &[Site, Ordered] : O.Pending)
       Pending.try_emplace(Site, Ordered);
     // An event not recorded on one path retires everything there.
-    for (auto &[Ev, Covered] : Events) {
-      auto It = O.Events.find(Ev);
-      if (It == O.Events.end())
-        continue;
-      std::set<const Stmt *> Both;
-      for (const Stmt *S : Covered)
-        if (It->second.count(S))
-          Both.insert(S);
-      Covered = std::move(Both);
-    }
+    for (auto &[Ev, Covered] : Events)
+      if (auto It = O.Events.find(Ev); It != O.Events.end())
+        Covered.intersect(It->second);
     for (const auto &[Ev, Covered] : O.Events)
       Events.try_emplace(Ev, Covered);
     Taken.meet(O.Taken);
   }
 };
-
 
 /// Whether \p C queues device work itself.
 bool isQueuingCall(const CallExpr *C) {
@@ -797,12 +880,13 @@ bool isQueuingCall(const CallExpr *C) {
 /// most MaxSplit are kept; more are merged into one.
 struct StateSet {
   static constexpr unsigned MaxSplit = 8;
-  std::vector<WorkState> States;
+  llvm::SmallVector<WorkState, 1> States;
 
   bool reached() const { return !States.empty(); }
   bool operator==(const StateSet &O) const { return States == O.States; }
 
-  void add(const WorkState &S) {
+  void add(const WorkState &S) { add(WorkState(S)); }
+  void add(WorkState &&S) {
     if (!S.Reached)
       return;
     for (WorkState &T : States)
@@ -810,17 +894,18 @@ struct StateSet {
         T.join(S);
         return;
       }
-    States.push_back(S);
+    States.push_back(std::move(S));
     if (States.size() > MaxSplit) {
-      WorkState All = States.front();
+      WorkState All = std::move(States.front());
       for (unsigned I = 1; I < States.size(); ++I)
         All.join(States[I]);
-      States.assign(1, All);
+      States.clear();
+      States.push_back(std::move(All));
     }
   }
-  void add(const StateSet &O) {
-    for (const WorkState &S : O.States)
-      add(S);
+  void add(StateSet &&O) {
+    for (WorkState &S : O.States)
+      add(std::move(S));
   }
 };
 
@@ -892,6 +977,11 @@ private:
   /// contradicts one taken before on a variable that never changes.
   WorkState alongEdge(const CFGBlock *From, const CFGBlock *To,
                       const WorkState &Out);
+  /// What taking the edge from \p From to \p To says about a variable that
+  /// never changes; computed once per edge.
+  const std::optional<EdgeFact> &edgeFactOf(const CFGBlock *From,
+                                            const CFGBlock *To);
+  std::map<std::pair<unsigned, unsigned>, std::optional<EdgeFact>> EdgeFacts;
   void transfer(const CFGElement &E, WorkState &St, bool Report);
   void transferCall(const CallExpr *C, WorkState &St, bool Report);
   WorkInfo kernelWork(const CUDAKernelCallExpr *K);
@@ -932,8 +1022,7 @@ private:
   void enqueueLeftRunning(const CallExpr *C, const FunctionDecl *Callee,
                           WorkState &St);
   void retireIf(WorkState &St, llvm::function_ref<bool(const Stmt *)> Done) {
-    for (auto It = St.Pending.begin(); It != St.Pending.end();)
-      It = Done(It->first) ? St.Pending.erase(It) : std::next(It);
+    St.Pending.eraseIf(Done);
   }
   void retireEvent(WorkState &St, std::optional<unsigned> Ev);
   /// Retires the work that a new operation on stream \p S would be ordered
@@ -1149,8 +1238,8 @@ void FunctionAsyncWork::retireEvent(WorkState &St, std::optional<unsigned> Ev) {
     St.Pending.clear();
     return;
   }
-  const std::set<const Stmt *> &Covered = It->second;
-  retireIf(St, [&](const Stmt *Site) { return Covered.count(Site) > 0; });
+  const SortedSet<const Stmt *> &Covered = It->second;
+  retireIf(St, [&](const Stmt *Site) { return Covered.count(Site); });
 }
 
 void FunctionAsyncWork::enqueue(const WorkInfo &W, WorkState &St) {
@@ -1167,7 +1256,7 @@ void FunctionAsyncWork::enqueue(const WorkInfo &W, WorkState &St) {
     return;
   const LocKey &EvKey = EventKeys[*W.Event];
   bool OneOfMany = !EvKey.Path.empty() && !EvKey.Path.back();
-  std::set<const Stmt *> Covered;
+  SortedSet<const Stmt *> Covered;
   if (OneOfMany) {
     if (auto It = St.Events.find(*W.Event); It != St.Events.end())
       Covered = It->second;
@@ -1906,30 +1995,32 @@ bool FunctionAsyncWork::solve() {
         if (!PB)
           continue;
         StateSet O = EdgeOut(PB, B);
-        InAll.add(O);
         if (IsLoopHeader(B) && PB->getLoopTarget() == B->getTerminatorStmt())
-          InBack.add(O);
+          for (const WorkState &S : O.States)
+            InBack.add(S);
+        InAll.add(std::move(O));
       }
       if (!InAll.reached())
         continue;
       if (InAll == In[Id] && InBack == InBackSeen[Id] && Out[Id].reached())
         continue;
       Stable = false;
-      In[Id] = InAll;
-      InBackSeen[Id] = InBack;
       Out[Id] = Process(B, InAll);
       if (IsLoopHeader(B) && InBack.reached())
         OutBack[Id] = Process(B, InBack);
+      In[Id] = std::move(InAll);
+      InBackSeen[Id] = std::move(InBack);
     }
   }
   return Stable;
 }
 
-WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
-                                       const CFGBlock *To,
-                                       const WorkState &Out) {
-  if (!Out.Reached)
-    return Out;
+const std::optional<EdgeFact> &
+FunctionAsyncWork::edgeFactOf(const CFGBlock *From, const CFGBlock *To) {
+  auto [It, New] =
+      EdgeFacts.try_emplace({From->getBlockID(), To->getBlockID()});
+  if (!New)
+    return It->second;
   // The edge's index; a block reached by several edges of one branch
   // learns nothing.
   std::optional<unsigned> Index;
@@ -1937,18 +2028,26 @@ WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
   for (const CFGBlock::AdjacentBlock &Succ : From->succs()) {
     if (Succ.getReachableBlock() == To) {
       if (Index)
-        return Out;
+        return It->second;
       Index = I;
     }
     ++I;
   }
   if (!Index)
-    return Out;
+    return It->second;
   MemorySpaceAnalysis &MSA = MemorySpaceAnalysis::get(Ctx, A.arch());
-  std::optional<EdgeFact> E =
-      edgeFact(From, *Index, Ctx, [&](const VarDecl *VD) {
-        return !MSA.isModified(Cfg.function(), VD);
-      });
+  It->second = edgeFact(From, *Index, Ctx, [&](const VarDecl *VD) {
+    return !MSA.isModified(Cfg.function(), VD);
+  });
+  return It->second;
+}
+
+WorkState FunctionAsyncWork::alongEdge(const CFGBlock *From,
+                                       const CFGBlock *To,
+                                       const WorkState &Out) {
+  if (!Out.Reached)
+    return Out;
+  const std::optional<EdgeFact> &E = edgeFactOf(From, To);
   if (!E)
     return Out;
   WorkState Result = Out;
@@ -2063,31 +2162,6 @@ bool worthAnalysing(const FunctionCfg &Cfg, AsyncWorkAnalysis &A,
 
 } // namespace
 
-std::vector<SyncHazard>
-AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
-                             bool PerThreadDefaultStream,
-                             bool ReportPageable) {
-  PageableCopies = ReportPageable;
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
-      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
-      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
-    return {};
-  TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
-  const FunctionCfg *Cfg = TU.beginFunction(FD);
-  collectTranslationUnitFacts();
-  if (!Cfg || !worthAnalysing(*Cfg, *this, HostVisibleMemory))
-    return {};
-  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
-  if (!M)
-    return {};
-  PerThread = PerThreadDefaultStream;
-  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
-  if (!W.solve())
-    return {}; // Did not settle: say nothing.
-  return W.report();
-}
-
 /// Whether the program ends after the last statement of \p B (of \p FD)
 /// with status 0; sets \p Exit to that statement.
 static bool endsProgramWithSuccess(const CFGBlock *B, const FunctionDecl *FD,
@@ -2156,30 +2230,90 @@ std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
   return Result;
 }
 
+/// Whether host function \p FD is one the two checks analyse.
+static bool isCheckedHostFunction(const FunctionDecl *FD,
+                                  const SourceManager &SM,
+                                  const ArchConditionals &Arch) {
+  return FD && AsyncWorkAnalysis::isHostFunction(*FD) &&
+         isAnalysableFunction(FD, SM) && isSeenWhole(FD, SM, Arch);
+}
+
+bool AsyncWorkAnalysis::mayExitWithWork(const FunctionDecl *FD,
+                                        const FunctionCfg &Cfg) {
+  if (!queuesWork(FD))
+    return false;
+  for (const CFGBlock::AdjacentBlock &P : Cfg.graph().getExit().preds()) {
+    const Stmt *Exit = nullptr;
+    if (const CFGBlock *B = P.getReachableBlock();
+        B && endsProgramWithSuccess(B, FD, Ctx, Exit))
+      return true;
+  }
+  return false;
+}
+
+const AsyncWorkAnalysis::CheckFacts &
+AsyncWorkAnalysis::checkFacts(const FunctionDecl *FD, const FunctionCfg &Cfg,
+                              bool PerThreadDefaultStream) {
+  if (LastFacts.FD == FD && LastFacts.PerThread == PerThreadDefaultStream &&
+      LastFacts.PageableCopies == PageableCopies)
+    return LastFacts;
+  LastFacts = CheckFacts();
+  LastFacts.FD = FD;
+  LastFacts.PerThread = PerThreadDefaultStream;
+  LastFacts.PageableCopies = PageableCopies;
+  collectTranslationUnitFacts();
+  // Solve nothing for a function where neither check can report.
+  bool Hazards = worthAnalysing(Cfg, *this, HostVisibleMemory);
+  bool Exits = mayExitWithWork(FD, Cfg);
+  if (!Hazards && !Exits)
+    return LastFacts;
+  const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);
+  if (!M)
+    return LastFacts;
+  PerThread = PerThreadDefaultStream;
+  FunctionAsyncWork W(*this, *M, PerThreadDefaultStream);
+  if (Exits)
+    W.trackAllWork(/*CheckedSyncOnly=*/false);
+  if (W.solve()) {
+    if (Exits)
+      LastFacts.Exits = W.atProgramExits();
+    if (Hazards)
+      LastFacts.Hazards = W.report();
+  } else if (Hazards && Exits) {
+    // The work of callees kept it from settling: the hazards alone may.
+    FunctionAsyncWork H(*this, *M, PerThreadDefaultStream);
+    if (H.solve())
+      LastFacts.Hazards = H.report();
+  }
+  return LastFacts;
+}
+
+std::vector<SyncHazard>
+AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
+                             bool PerThreadDefaultStream,
+                             bool ReportPageable) {
+  PageableCopies = ReportPageable;
+  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
+    return {};
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  if (!Cfg)
+    return {};
+  return checkFacts(FD, *Cfg, PerThreadDefaultStream).Hazards;
+}
+
 std::vector<UnfinishedAtExit>
 AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
                                     bool PerThreadDefaultStream,
                                     bool CheckedSyncOnly) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  if (!FD || FD->hasAttr<CUDAGlobalAttr>() ||
-      (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>()) ||
-      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
     return {};
   const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
-  if (!Cfg || !queuesWork(FD))
+  if (!Cfg)
     return {};
-  // Only a function where the program ends successfully has anything to
-  // report: solve the others not at all.
-  bool EndsProgram = false;
-  for (const CFGBlock::AdjacentBlock &P : Cfg->graph().getExit().preds()) {
-    const Stmt *Exit = nullptr;
-    if (const CFGBlock *B = P.getReachableBlock();
-        B && endsProgramWithSuccess(B, FD, Ctx, Exit)) {
-      EndsProgram = true;
-      break;
-    }
-  }
-  if (!EndsProgram)
+  if (!CheckedSyncOnly)
+    return checkFacts(FD, *Cfg, PerThreadDefaultStream).Exits;
+  // Synchronizations that count only when checked: a fixpoint of its own.
+  if (!mayExitWithWork(FD, *Cfg))
     return {};
   collectTranslationUnitFacts();
   const FunctionMemorySpaces *M = MemorySpaceAnalysis::get(Ctx, Arch).analyse(FD);

@@ -24,6 +24,7 @@
 
 #include "ArchConditionals.h"
 #include "MemorySpaceAnalysis.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseMap.h"
@@ -115,6 +116,13 @@ public:
   /// The analysis of the translation unit of \p Ctx.
   static AsyncWorkAnalysis &get(ASTContext &Ctx, const ArchConditionals &Arch);
 
+  /// Whether \p FD runs on the host (neither a kernel nor device-only): the
+  /// only functions hazardsIn() and unfinishedAtExit() analyse.
+  static bool isHostFunction(const FunctionDecl &FD) {
+    return !FD.hasAttr<CUDAGlobalAttr>() &&
+           (!FD.hasAttr<CUDADeviceAttr>() || FD.hasAttr<CUDAHostAttr>());
+  }
+
   /// The hazards in host function \p FD. \p PerThreadDefaultStream: the
   /// translation unit is built with --default-stream per-thread.
   /// \p PageableCopies: also report host reads of pageable memory that an
@@ -196,6 +204,25 @@ public:
 private:
   struct DeviceSummary;
   struct HostSummary;
+  /// What both checks read of one host function, solved once.
+  struct CheckFacts {
+    const FunctionDecl *FD = nullptr;
+    bool PerThread = false;
+    bool PageableCopies = false;
+    std::vector<SyncHazard> Hazards;
+    std::vector<UnfinishedAtExit> Exits;
+  };
+  /// The hazards and the work unfinished at the program's exits (every
+  /// synchronization counting) in \p FD, whose CFG is \p Cfg: one fixpoint
+  /// with all work tracked serves both, as work that uses no host-visible
+  /// memory never makes a hazard. Kept for the last function asked, which
+  /// the two checks ask in turn.
+  const CheckFacts &checkFacts(const FunctionDecl *FD, const FunctionCfg &Cfg,
+                               bool PerThreadDefaultStream);
+  /// Whether \p FD, of CFG \p Cfg, queues work and ends the program with
+  /// status 0 or an unknown status somewhere: the only functions with
+  /// anything unfinished at an exit.
+  bool mayExitWithWork(const FunctionDecl *FD, const FunctionCfg &Cfg);
   const DeviceSummary *deviceSummary(const FunctionDecl *FD);
   const HostSummary *hostSummary(const FunctionDecl *FD);
   /// Stream flags, and whether the translation unit has host-visible
@@ -211,6 +238,7 @@ private:
   bool PerThread = false;
   bool PageableCopies = false;
   llvm::DenseMap<const FunctionDecl *, bool> Queues;
+  CheckFacts LastFacts;
   bool FactsCollected = false;
   bool HostVisibleMemory = false;
   /// Per field or global variable holding streams: created non-blocking.

@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_MISSINGHOSTSYNCCHECK_H
 #define CUDA_TIDY_MISSINGHOSTSYNCCHECK_H
 
+#include "AsyncWorkAnalysis.h"
 #include "CudaFunctionCheck.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
@@ -34,6 +35,10 @@ private:
   const bool ReportPageableAsyncCopies;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  /// Host functions only: no CFG is built for kernels and device code.
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &) override {
+    return AsyncWorkAnalysis::isHostFunction(FD);
+  }
   void report(const SyncHazard &H, ASTContext &Ctx);
 };
 

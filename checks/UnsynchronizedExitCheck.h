@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_UNSYNCHRONIZEDEXITCHECK_H
 #define CUDA_TIDY_UNSYNCHRONIZEDEXITCHECK_H
 
+#include "AsyncWorkAnalysis.h"
 #include "CudaFunctionCheck.h"
 
 namespace clang::tidy::cuda {
@@ -27,6 +28,10 @@ private:
   const bool RequireCheckedSync;
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  /// Host functions only: no CFG is built for kernels and device code.
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &) override {
+    return AsyncWorkAnalysis::isHostFunction(FD);
+  }
 };
 
 } // namespace clang::tidy::cuda
