@@ -1451,6 +1451,8 @@ MemorySpaceAnalysis::run(const FunctionDecl *FD, bool Contextual) {
   if (!isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, *Arch) ||
       !isHostFunction(Def))
     return nullptr;
+  if (Contextual && !ContextIsSummary.count(Def) && !callersMayTell(Def))
+    ContextIsSummary.insert(Def);
   if (Contextual && ContextIsSummary.count(Def))
     Contextual = false;
   auto Key = std::make_pair(Def, Contextual);
@@ -1593,6 +1595,18 @@ void MemorySpaceAnalysis::collectCallSites() {
   }
   for (Decl *D : Scope)
     C.TraverseDecl(D);
+}
+
+bool MemorySpaceAnalysis::callersMayTell(const FunctionDecl *FD) {
+  // The entry from the callers has facts only under pointer, reference and
+  // record parameters (entryFromCallers).
+  if (llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+        QualType T = P->getType();
+        return T->isPointerType() || T->isReferenceType() ||
+               T->isRecordType();
+      }))
+    return true;
+  return !constantArguments(FD).empty();
 }
 
 llvm::DenseMap<const VarDecl *, int64_t>

@@ -316,6 +316,9 @@ private:
   friend class FunctionAnalyzer;
   const FunctionMemorySpaces *run(const FunctionDecl *FD, bool Contextual);
   std::optional<MemoryState> entryFromCallers(const FunctionDecl *FD);
+  /// Whether what the callers of \p FD pass may change its analysis: the
+  /// analysis in context is otherwise its summary, solved once.
+  bool callersMayTell(const FunctionDecl *FD);
   void collectCallSites();
   /// The integer parameters of \p FD that every call (all known) passes
   /// the same constant.
@@ -328,8 +331,8 @@ private:
            std::unique_ptr<FunctionMemorySpaces>>
       Results;
   std::set<std::pair<const FunctionDecl *, bool>> InProgress;
-  /// Functions whose callers cannot all be seen: their analysis is their
-  /// summary.
+  /// Functions whose callers cannot all be seen, or can tell nothing
+  /// (callersMayTell): their analysis is their summary.
   llvm::DenseSet<const FunctionDecl *> ContextIsSummary;
   bool CallSitesCollected = false;
   llvm::DenseMap<const FunctionDecl *,
