@@ -155,6 +155,18 @@ bool AllocationTracker::isTracked(ResourceKind K) const {
 
 std::optional<std::pair<AllocationKind, int>>
 AllocationTracker::allocationMadeBy(const CallExpr *Call) {
+  if (auto It = MadeBy.find(Call); It != MadeBy.end())
+    return It->second;
+  auto Made = computeAllocationMadeBy(Call);
+  // While a summary is being computed, a recursive callee's is not known
+  // yet: that answer holds only for now.
+  if (InProgress.empty())
+    MadeBy.try_emplace(Call, Made);
+  return Made;
+}
+
+std::optional<std::pair<AllocationKind, int>>
+AllocationTracker::computeAllocationMadeBy(const CallExpr *Call) {
   const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   if (!Callee)
     return std::nullopt;
