@@ -155,6 +155,18 @@ bool AllocationTracker::isTracked(ResourceKind K) const {
 
 std::optional<std::pair<AllocationKind, int>>
 AllocationTracker::allocationMadeBy(const CallExpr *Call) {
+  if (auto It = MadeBy.find(Call); It != MadeBy.end())
+    return It->second;
+  auto Made = computeAllocationMadeBy(Call);
+  // While a summary is being computed, a recursive callee's is not known
+  // yet: that answer holds only for now.
+  if (InProgress.empty())
+    MadeBy.try_emplace(Call, Made);
+  return Made;
+}
+
+std::optional<std::pair<AllocationKind, int>>
+AllocationTracker::computeAllocationMadeBy(const CallExpr *Call) {
   const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
   if (!Callee)
     return std::nullopt;
@@ -922,12 +934,11 @@ public:
           Escaped.insert(S);
         continue;
       }
-      if (const ValueDecl *S = storageOf(Arg)) {
-        if (T.releases(C, I))
-          Freed.insert(S);
-        else if (T.mayKeep(C, I))
-          Escaped.insert(S);
-      }
+      // Whether the callee frees or keeps it is asked in leaks(), only for
+      // storages that receive an allocation: it may need the callee's
+      // summary.
+      if (const ValueDecl *S = storageOf(Arg))
+        PassedTo[S].push_back({C, I});
     }
     if (C->getCallee() && storageOf(C->getCallee()))
       Escaped.insert(storageOf(C->getCallee()));
@@ -1013,8 +1024,12 @@ private:
   bool DeviceReset = false;
   llvm::DenseMap<const ValueDecl *, StorageLeak> First;
   std::vector<const ValueDecl *> Order;
-  llvm::DenseSet<const ValueDecl *> Freed, Escaped;
+  llvm::DenseSet<const ValueDecl *> Escaped;
   llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
+  /// The calls each storage's value is passed to, and the argument index.
+  llvm::DenseMap<const ValueDecl *,
+                 llvm::SmallVector<std::pair<const CallExpr *, unsigned>, 2>>
+      PassedTo;
 };
 
 bool AllocationTracker::StorageScan::eligible(const StorageLeak &L) const {
@@ -1042,8 +1057,15 @@ std::vector<StorageLeak> AllocationTracker::StorageScan::leaks() const {
   if (DeviceReset)
     return Result;
   for (const ValueDecl *S : Order) {
-    if (Freed.count(S) || Escaped.count(S) ||
-        AddrTaken.lookup(S) > HandledAddr.lookup(S))
+    if (Escaped.count(S) || AddrTaken.lookup(S) > HandledAddr.lookup(S))
+      continue;
+    // A call that frees it, or may keep it.
+    auto Passed = PassedTo.find(S);
+    if (Passed != PassedTo.end() &&
+        llvm::any_of(Passed->second, [&](auto CallArg) {
+          return T.releases(CallArg.first, CallArg.second) ||
+                 T.mayKeep(CallArg.first, CallArg.second);
+        }))
       continue;
     const StorageLeak &L = First.find(S)->second;
     if (eligible(L))

@@ -117,6 +117,8 @@ private:
   /// return value) that receives it.
   std::optional<std::pair<AllocationKind, int>>
   allocationMadeBy(const CallExpr *Call);
+  std::optional<std::pair<AllocationKind, int>>
+  computeAllocationMadeBy(const CallExpr *Call);
   /// Whether \p Call releases the value of \p Arg (a free or destroy of
   /// the right kind, or a same-TU function that frees that parameter).
   bool releases(const CallExpr *Call, unsigned Arg);
@@ -132,6 +134,10 @@ private:
   const ArchConditionals &Arch;
   ResourceSet Resources;
   llvm::DenseMap<const FunctionDecl *, Summary> Summaries;
+  /// allocationMadeBy per call: every walk of an allocation's paths asks
+  /// it of every call after the allocation.
+  llvm::DenseMap<const CallExpr *, std::optional<std::pair<AllocationKind, int>>>
+      MadeBy;
   llvm::DenseSet<const FunctionDecl *> InProgress;
   /// The branch histories of the function whose allocations are walked.
   std::pair<const FunctionDecl *, std::vector<std::optional<BranchHistory>>>

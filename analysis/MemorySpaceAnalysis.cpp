@@ -82,6 +82,20 @@ PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
   return R;
 }
 
+void MemoryState::intersectJoin(const MemoryState &O) {
+  // Both vectors are sorted by key: one merge.
+  std::vector<value_type> Joined;
+  auto OIt = O.Entries.begin(), OEnd = O.Entries.end();
+  for (value_type &E : Entries) {
+    while (OIt != OEnd && OIt->first < E.first)
+      ++OIt;
+    if (OIt != OEnd && OIt->first == E.first)
+      Joined.emplace_back(std::move(E.first),
+                          PointerFact::join(E.second, OIt->second));
+  }
+  Entries = std::move(Joined);
+}
+
 SourceLocation PointerFact::allocLoc() const {
   if (AllocSite)
     return AllocSite->getBeginLoc();
@@ -1126,7 +1140,7 @@ void FunctionAnalyzer::transfer(const Stmt *S, MemoryState &St) const {
 /// them by reference; and the variables written after their declaration.
 class EscapeScanner : public RecursiveASTVisitor<EscapeScanner> {
 public:
-  EscapeScanner(FunctionMemorySpaces &R, const ParentMap &PM) : R(R), PM(PM) {}
+  EscapeScanner(BodyFacts &R, const ParentMap &PM) : R(R), PM(PM) {}
 
   bool VisitUnaryOperator(UnaryOperator *U) {
     const Expr *Sub = U->getSubExpr()->IgnoreParens();
@@ -1263,13 +1277,25 @@ private:
       R.Modified.insert(cast<VarDecl>(Root));
   }
 
-  FunctionMemorySpaces &R;
+  BodyFacts &R;
   const ParentMap &PM;
 };
 
 void FunctionAnalyzer::prescan() {
-  EscapeScanner Scanner(R, R.cfg().parents());
-  Scanner.TraverseStmt(FD->getBody());
+  const BodyFacts &Body = MSA.bodyFacts(FD, R.cfg());
+  R.Escaped = Body.Escaped;
+  R.ClobberedParams = Body.ClobberedParams;
+  R.Modified = Body.Modified;
+}
+
+const BodyFacts &MemorySpaceAnalysis::bodyFacts(const FunctionDecl *Def,
+                                                const FunctionCfg &Cfg) {
+  auto [It, New] = BodyFactsOf.try_emplace(Def);
+  if (New) {
+    EscapeScanner Scanner(It->second, Cfg.parents());
+    Scanner.TraverseStmt(Def->getBody());
+  }
+  return It->second;
 }
 
 bool FunctionAnalyzer::feasible(const CFGBlock *From,
@@ -1335,13 +1361,7 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
           First = false;
           continue;
         }
-        MemoryState J;
-        for (const auto &[K, F] : In) {
-          auto It = PO.find(K);
-          if (It != PO.end())
-            J[K] = PointerFact::join(F, It->second);
-        }
-        In = std::move(J);
+        In.intersectJoin(PO);
       }
     }
     R.BlockEntry[B] = In;
@@ -1451,6 +1471,8 @@ MemorySpaceAnalysis::run(const FunctionDecl *FD, bool Contextual) {
   if (!isAnalysableFunction(Def, SM) || !isSeenWhole(Def, SM, *Arch) ||
       !isHostFunction(Def))
     return nullptr;
+  if (Contextual && !ContextIsSummary.count(Def) && !callersMayTell(Def))
+    ContextIsSummary.insert(Def);
   if (Contextual && ContextIsSummary.count(Def))
     Contextual = false;
   auto Key = std::make_pair(Def, Contextual);
@@ -1595,6 +1617,18 @@ void MemorySpaceAnalysis::collectCallSites() {
     C.TraverseDecl(D);
 }
 
+bool MemorySpaceAnalysis::callersMayTell(const FunctionDecl *FD) {
+  // The entry from the callers has facts only under pointer, reference and
+  // record parameters (entryFromCallers).
+  if (llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
+        QualType T = P->getType();
+        return T->isPointerType() || T->isReferenceType() ||
+               T->isRecordType();
+      }))
+    return true;
+  return !constantArguments(FD).empty();
+}
+
 llvm::DenseMap<const VarDecl *, int64_t>
 MemorySpaceAnalysis::constantArguments(const FunctionDecl *FD) {
   llvm::DenseMap<const VarDecl *, int64_t> Result;
@@ -1690,11 +1724,7 @@ MemorySpaceAnalysis::entryFromCallers(const FunctionDecl *FD) {
       Joined = std::move(Site);
       continue;
     }
-    MemoryState J;
-    for (const auto &[K, F] : *Joined)
-      if (auto S = Site.find(K); S != Site.end())
-        J[K] = PointerFact::join(F, S->second);
-    Joined = std::move(J);
+    Joined->intersectJoin(Site);
   }
   return Joined;
 }
@@ -2247,18 +2277,11 @@ bool MemorySpaceAnalysis::isModified(const FunctionDecl *FD,
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def))
     return true;
-  auto It = ModifiedVars.find(Def);
-  if (It == ModifiedVars.end()) {
-    std::shared_ptr<const FunctionCfg> Cfg =
-        TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
-    if (!Cfg)
-      return true;
-    FunctionMemorySpaces Tmp(*this, Cfg);
-    EscapeScanner S(Tmp, Cfg->parents());
-    S.TraverseStmt(Def->getBody());
-    It = ModifiedVars.try_emplace(Def, std::move(Tmp.Modified)).first;
-  }
-  return It->second.count(VD);
+  if (auto It = BodyFactsOf.find(Def); It != BodyFactsOf.end())
+    return It->second.Modified.count(VD);
+  std::shared_ptr<const FunctionCfg> Cfg =
+      TranslationUnitAnalyses::get(Ctx).sharedCfgOf(Def);
+  return !Cfg || bodyFacts(Def, *Cfg).Modified.count(VD);
 }
 
 //===----------------------------------------------------------------------===//

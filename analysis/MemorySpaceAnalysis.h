@@ -187,6 +187,9 @@ public:
     Entries.erase(It);
     return 1;
   }
+  /// Keeps the locations that both this state and \p O hold, each with the
+  /// join of its two facts (a location a state lacks is unknown there).
+  void intersectJoin(const MemoryState &O);
   bool operator==(const MemoryState &O) const { return Entries == O.Entries; }
   bool operator!=(const MemoryState &O) const { return !(*this == O); }
 
@@ -195,6 +198,18 @@ private:
 };
 
 class MemorySpaceAnalysis;
+
+/// What the body of one function shows before it is solved: the same for
+/// its analysis in context and its summary.
+struct BodyFacts {
+  /// Roots whose value cannot be followed (their address escapes).
+  llvm::DenseSet<const ValueDecl *> Escaped;
+  /// Pointer and reference parameters copied where writes through them are
+  /// not seen.
+  llvm::DenseSet<const ParmVarDecl *> ClobberedParams;
+  /// Variables written after their initialization.
+  llvm::DenseSet<const VarDecl *> Modified;
+};
 
 /// One allocation stored into storage that outlives a function.
 struct StorageAllocation {
@@ -225,7 +240,6 @@ public:
 private:
   friend class MemorySpaceAnalysis;
   friend class FunctionAnalyzer;
-  friend class EscapeScanner;
   FunctionMemorySpaces(MemorySpaceAnalysis &MSA,
                        std::shared_ptr<const FunctionCfg> Cfg)
       : MSA(&MSA), Cfg(std::move(Cfg)) {}
@@ -316,6 +330,9 @@ private:
   friend class FunctionAnalyzer;
   const FunctionMemorySpaces *run(const FunctionDecl *FD, bool Contextual);
   std::optional<MemoryState> entryFromCallers(const FunctionDecl *FD);
+  /// Whether what the callers of \p FD pass may change its analysis: the
+  /// analysis in context is otherwise its summary, solved once.
+  bool callersMayTell(const FunctionDecl *FD);
   void collectCallSites();
   /// The integer parameters of \p FD that every call (all known) passes
   /// the same constant.
@@ -328,8 +345,8 @@ private:
            std::unique_ptr<FunctionMemorySpaces>>
       Results;
   std::set<std::pair<const FunctionDecl *, bool>> InProgress;
-  /// Functions whose callers cannot all be seen: their analysis is their
-  /// summary.
+  /// Functions whose callers cannot all be seen, or can tell nothing
+  /// (callersMayTell): their analysis is their summary.
   llvm::DenseSet<const FunctionDecl *> ContextIsSummary;
   bool CallSitesCollected = false;
   llvm::DenseMap<const FunctionDecl *,
@@ -338,8 +355,9 @@ private:
       CallSites;
   llvm::DenseSet<const FunctionDecl *> UnknownCallers;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, bool> KernelDerefs;
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseSet<const VarDecl *>>
-      ModifiedVars;
+  /// The body facts of \p Def, scanned once per function.
+  const BodyFacts &bodyFacts(const FunctionDecl *Def, const FunctionCfg &Cfg);
+  llvm::DenseMap<const FunctionDecl *, BodyFacts> BodyFactsOf;
   void scanStorage();
   std::optional<llvm::DenseMap<const ValueDecl *, PointerFact>> StorageFacts;
   std::optional<llvm::DenseMap<const ValueDecl *, StorageAllocations>>

@@ -47,8 +47,26 @@ static void clearBuffer(float *buf, int n, Where where) {
   }
 }
 
+// Only integer parameters, and every caller passes mode = 1: the branch
+// that allocates host memory never runs, so the buffer is device memory.
+static void touchScratch(int n, int mode) {
+  float *scratch = nullptr;
+  if (mode == 0)
+    scratch = (float *)malloc(n * sizeof(float));
+  else
+    CUDA_CHECK(cudaMalloc(&scratch, n * sizeof(float)));
+  scratch[0] = 0.f;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory 'scratch' is dereferenced on the host [cuda-wrong-memory-space]
+  if (mode == 0)
+    free(scratch);
+  else
+    CUDA_CHECK(cudaFree(scratch));
+}
+
 int main() {
   const int n = 1024;
+  touchScratch(n, 1);
+  touchScratch(2 * n, 1);
   float *a = nullptr, *b = nullptr;
   CUDA_CHECK(cudaMalloc(&a, n * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&b, n * sizeof(float)));
