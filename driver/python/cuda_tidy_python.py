@@ -2489,31 +2489,27 @@ def find_cupy_include():
     named = os.environ.get('CUDA_TIDY_CUPY_INCLUDE')
     if named:
         return named if os.path.isdir(os.path.join(named, 'cupy')) else None
-    try:
-        import importlib.util
-        import site
-        # Run with -S: the site folders are added only now, when needed.
-        for d in site.getsitepackages() + [site.getusersitepackages()]:
-            if d not in sys.path:
-                sys.path.append(d)
-        spec = importlib.util.find_spec('cupy')
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for loc in spec.submodule_search_locations:
-        inc = os.path.join(loc, '_core', 'include')
-        if os.path.isdir(inc):
-            return inc
-    return None
+    return find_package_folder('cupy', os.path.join('_core', 'include'))
+
+
+_package_folders = {}
 
 
 def find_package_folder(package, sub):
     """`sub` of the package that the reader's Python would import
-    (located with importlib, not imported), or None."""
+    (located with importlib, not imported), or None; looked for once per
+    reader process."""
+    key = (package, sub)
+    if key not in _package_folders:
+        _package_folders[key] = locate_package_folder(package, sub)
+    return _package_folders[key]
+
+
+def locate_package_folder(package, sub):
     try:
         import importlib.util
         import site
+        # Run with -S: the site folders are added only now, when needed.
         for d in site.getsitepackages() + [site.getusersitepackages()]:
             if d not in sys.path:
                 sys.path.append(d)
