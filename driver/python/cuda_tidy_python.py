@@ -842,8 +842,9 @@ class Reader:
             base = self.eval(node.value, depth + 1)
             if isinstance(base, str) and node.attr == 'parent':
                 return os.path.dirname(base)
-            return Unknown('attribute')
-        return Unknown(type(node).__name__)
+            return Unknown('an attribute (.%s), which the reader does not evaluate' % node.attr)
+        return Unknown('a Python %s expression, which the reader does not evaluate'
+                       % type(node).__name__)
 
     def eval_name_before(self, name, stmt, depth):
         probe = ast.Name(id=name, ctx=ast.Load())
