@@ -102,6 +102,33 @@ bool carriesValueOf(const Expr *E, llvm::ArrayRef<const VarDecl *> Vars) {
   return false;
 }
 
+/// Every variable \p S names: declares, refers to or captures, anywhere
+/// inside it (through the sources of opaque values).
+void collectNamedVariables(const Stmt *S,
+                           llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  auto Add = [&](const ValueDecl *D) {
+    const auto *VD = dyn_cast_or_null<VarDecl>(D);
+    if (VD && !llvm::is_contained(Out, VD))
+      Out.push_back(VD);
+  };
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    Add(DRE->getDecl());
+  } else if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      Add(dyn_cast<ValueDecl>(D));
+  } else if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable())
+        Add(C.getCapturedVar());
+  } else if (const auto *OVE = dyn_cast<OpaqueValueExpr>(S)) {
+    collectNamedVariables(OVE->getSourceExpr(), Out);
+  }
+  for (const Stmt *Child : S->children())
+    collectNamedVariables(Child, Out);
+}
+
 /// `std::swap(a, b)` on two local variables.
 bool isStdSwapOfLocals(const CallExpr *Call) {
   const FunctionDecl *FD = Call->getDirectCallee();
@@ -512,18 +539,24 @@ private:
   bool isUnchanging(const VarDecl *VD) const {
     return !Cfg.hasIndirectUse(VD);
   }
-  /// The histories at the function's blocks, shared by the walks of all
-  /// its allocations.
-  const std::vector<std::optional<BranchHistory>> &branchHistories() {
-    if (T.Histories.first != Cfg.function()) {
-      T.Histories.second = historiesAtEntry(
-          Cfg, T.Ctx, [&](const VarDecl *VD) { return isUnchanging(VD); });
-      T.Histories.first = Cfg.function();
-    }
-    return T.Histories.second;
+  /// The facts of the function's blocks and elements, shared by the walks
+  /// of all its allocations.
+  const WalkedFunction &walked();
+  /// Whether the element can change \p S: step() acts on its kind, and it
+  /// resets the device or names a holder or the allocation's status.
+  bool mayChange(const ElementFacts &F, const PathState &S) const {
+    if (!F.Steps)
+      return false;
+    if (F.ResetsDevice || F.St == StatusUse.StoreStmt)
+      return true;
+    return llvm::any_of(F.Names, [&](const VarDecl *V) {
+      return V == StatusVar || S.holds(V);
+    });
   }
 
   // What one element does to the holders, by the kind of statement.
+  /// The kinds of statement step() acts on; it leaves every other alone.
+  static bool stepActsOn(const Stmt *St);
   Outcome step(const Stmt *St, PathState &S);
   Outcome stepCall(const CallExpr *Call, PathState &S);
   Outcome stepAssign(const BinaryOperator *BO, PathState &S);
@@ -568,12 +601,13 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
   Initial.StatusValid = StatusVar && isa<DeclStmt>(A.StartStmt) &&
                         StatusUse.StoreStmt == A.StartStmt;
   // The branches every path to the allocation took.
-  if (const std::optional<BranchHistory> &H =
-          branchHistories()[Start->Block->getBlockID()]) {
+  const WalkedFunction &W = walked();
+  unsigned StartID = Start->Block->getBlockID();
+  if (const std::optional<BranchHistory> &H = W.Histories[StartID]) {
     Initial.Branches = *H;
-    for (unsigned I = 0; I <= Start->Index && I < Start->Block->size(); ++I)
-      if (const VarDecl *V = variableStoredBy(FunctionCfg::stmtOf(
-              (*Start->Block)[I])))
+    const std::vector<ElementFacts> &Elements = W.Elements[StartID];
+    for (unsigned I = 0; I <= Start->Index && I < Elements.size(); ++I)
+      if (const VarDecl *V = Elements[I].Stored)
         Initial.Branches.forget(V);
   }
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
@@ -605,18 +639,54 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
 AllocationTracker::LossWalk::Outcome
 AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
                                        const Stmt *&Last) {
-  const CFGBlock *B = It.Block;
-  for (unsigned I = It.Index, N = B->size(); I < N; ++I) {
-    const Stmt *St = FunctionCfg::stmtOf((*B)[I]);
-    if (!St)
+  const std::vector<ElementFacts> &Elements =
+      T.Walked.Elements[It.Block->getBlockID()];
+  for (unsigned I = It.Index, N = Elements.size(); I < N; ++I) {
+    const ElementFacts &F = Elements[I];
+    if (!F.St)
       continue;
-    Last = St;
-    if (step(St, S) == Done)
+    Last = F.St;
+    if (mayChange(F, S) && step(F.St, S) == Done)
       return Done;
-    if (const VarDecl *V = variableStoredBy(St))
-      S.Branches.forget(V);
+    if (F.Stored)
+      S.Branches.forget(F.Stored);
   }
   return Continue;
+}
+
+const AllocationTracker::WalkedFunction &
+AllocationTracker::LossWalk::walked() {
+  WalkedFunction &W = T.Walked;
+  if (W.FD == Cfg.function())
+    return W;
+  W.FD = Cfg.function();
+  W.Histories = historiesAtEntry(
+      Cfg, T.Ctx, [&](const VarDecl *VD) { return isUnchanging(VD); });
+  unsigned NumBlocks = Cfg.graph().getNumBlockIDs();
+  W.Elements.assign(NumBlocks, {});
+  W.EndsPaths.assign(NumBlocks, false);
+  for (const CFGBlock *B : Cfg.graph()) {
+    std::vector<ElementFacts> &Elements = W.Elements[B->getBlockID()];
+    Elements.resize(B->size());
+    bool Throws = isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt());
+    for (unsigned I = 0, N = B->size(); I != N; ++I) {
+      ElementFacts &F = Elements[I];
+      F.St = FunctionCfg::stmtOf((*B)[I]);
+      if (!F.St)
+        continue;
+      Throws |= isa<CXXThrowExpr>(F.St);
+      F.Stored = variableStoredBy(F.St);
+      F.Steps = stepActsOn(F.St);
+      if (!F.Steps)
+        continue;
+      if (const auto *Call = dyn_cast<CallExpr>(F.St))
+        if (const ApiFunction *Api = CudaApiModel::lookup(Call))
+          F.ResetsDevice = Api->ResetsDevice;
+      collectNamedVariables(F.St, F.Names);
+    }
+    W.EndsPaths[B->getBlockID()] = B->hasNoReturnElement() || Throws;
+  }
+  return W;
 }
 
 void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
@@ -624,11 +694,7 @@ void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
                                                    const Stmt *Last) {
   // A path that ends the program, or throws, loses nothing we report. The
   // CFG keeps a throw as an element of its block, not as the terminator.
-  if (B->hasNoReturnElement() ||
-      isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()) ||
-      llvm::any_of(*B, [](const CFGElement &E) {
-        return isa_and_nonnull<CXXThrowExpr>(FunctionCfg::stmtOf(E));
-      }))
+  if (T.Walked.EndsPaths[B->getBlockID()])
     return;
   if (const Stmt *Term = B->getTerminatorStmt())
     Last = Term;
@@ -706,6 +772,16 @@ AllocationTracker::LossWalk::dropHolder(PathState &S, const VarDecl *V,
     return Continue;
   Loss = AllocationLoss{How, Where, V};
   return Done;
+}
+
+bool AllocationTracker::LossWalk::stepActsOn(const Stmt *St) {
+  if (isa<CallExpr, CXXConstructExpr, DeclStmt, ReturnStmt, LambdaExpr>(St))
+    return true;
+  if (const auto *BO = dyn_cast<BinaryOperator>(St))
+    return BO->getOpcode() == BO_Assign;
+  if (const auto *UO = dyn_cast<UnaryOperator>(St))
+    return UO->getOpcode() == UO_AddrOf;
+  return false;
 }
 
 AllocationTracker::LossWalk::Outcome

@@ -139,9 +139,29 @@ private:
   llvm::DenseMap<const CallExpr *, std::optional<std::pair<AllocationKind, int>>>
       MadeBy;
   llvm::DenseSet<const FunctionDecl *> InProgress;
-  /// The branch histories of the function whose allocations are walked.
-  std::pair<const FunctionDecl *, std::vector<std::optional<BranchHistory>>>
-      Histories;
+  /// What a loss walk needs of one CFG element.
+  struct ElementFacts {
+    const Stmt *St = nullptr;
+    const VarDecl *Stored = nullptr; ///< variableStoredBy(St)
+    /// A call that resets the device (releases everything).
+    bool ResetsDevice = false;
+    /// Whether a walk's step can act on the element at all, and then only
+    /// when it names a holder or the status variable: every variable the
+    /// element names (declares, refers to or captures).
+    bool Steps = false;
+    llvm::SmallVector<const VarDecl *, 2> Names;
+  };
+  /// The facts every walk of one function's allocations shares, computed
+  /// once per function: they walk the same statements again and again.
+  struct WalkedFunction {
+    const FunctionDecl *FD = nullptr;
+    std::vector<std::optional<BranchHistory>> Histories;
+    /// By block ID: the facts of each element.
+    std::vector<std::vector<ElementFacts>> Elements;
+    /// By block ID: the block ends the program or throws.
+    std::vector<bool> EndsPaths;
+  };
+  WalkedFunction Walked;
 };
 
 } // namespace clang::tidy::cuda
