@@ -1978,12 +1978,31 @@ bool FunctionAsyncWork::solve() {
     return Result;
   };
 
+  // When each block's Out (or OutBack) last changed, and when each block's
+  // input was last computed, on one clock: a block none of whose
+  // predecessors changed since would compute the same input again, and
+  // would skip its transfer as unchanged.
+  unsigned Clock = 0;
+  std::vector<unsigned> OutChanged(N, 0), InComputed(N, 0);
+  auto UpstreamChanged = [&](const CFGBlock *B) {
+    unsigned Since = InComputed[B->getBlockID()];
+    if (!Since)
+      return true;
+    return llvm::any_of(B->preds(), [&](const CFGBlock::AdjacentBlock &P) {
+      const CFGBlock *PB = P.getReachableBlock();
+      return PB && OutChanged[PB->getBlockID()] > Since;
+    });
+  };
+
   constexpr unsigned MaxSweeps = 40;
   bool Stable = false;
   for (unsigned Sweep = 0; Sweep < MaxSweeps && !Stable; ++Sweep) {
     Stable = true;
     for (const CFGBlock *B : Order) {
       unsigned Id = B->getBlockID();
+      if (Out[Id].reached() && !UpstreamChanged(B))
+        continue;
+      InComputed[Id] = ++Clock;
       StateSet InAll, InBack;
       if (B == &G.getEntry()) {
         WorkState Entry;
@@ -2008,6 +2027,7 @@ bool FunctionAsyncWork::solve() {
       Out[Id] = Process(B, InAll);
       if (IsLoopHeader(B) && InBack.reached())
         OutBack[Id] = Process(B, InBack);
+      OutChanged[Id] = ++Clock;
       In[Id] = std::move(InAll);
       InBackSeen[Id] = std::move(InBack);
     }
