@@ -544,14 +544,25 @@ private:
   const WalkedFunction &walked();
   /// Whether the element can change \p S: step() acts on its kind, and it
   /// resets the device or names a holder or the allocation's status.
-  bool mayChange(const ElementFacts &F, const PathState &S) const {
+  /// \p Watched: the nameBits of the path's holders and of the status
+  /// variable.
+  bool mayChange(const ElementFacts &F, const PathState &S,
+                 uint64_t Watched) const {
     if (!F.Steps)
       return false;
     if (F.ResetsDevice || F.St == StatusUse.StoreStmt)
       return true;
+    if (!(F.NameBits & Watched))
+      return false;
     return llvm::any_of(F.Names, [&](const VarDecl *V) {
       return V == StatusVar || S.holds(V);
     });
+  }
+  uint64_t watchedBits(const PathState &S) const {
+    uint64_t Bits = StatusVar ? nameBit(StatusVar) : 0;
+    for (const VarDecl *V : S.Holders)
+      Bits |= nameBit(V);
+    return Bits;
   }
 
   // What one element does to the holders, by the kind of statement.
@@ -605,10 +616,9 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
   unsigned StartID = Start->Block->getBlockID();
   if (const std::optional<BranchHistory> &H = W.Histories[StartID]) {
     Initial.Branches = *H;
-    const std::vector<ElementFacts> &Elements = W.Elements[StartID];
-    for (unsigned I = 0; I <= Start->Index && I < Elements.size(); ++I)
-      if (const VarDecl *V = Elements[I].Stored)
-        Initial.Branches.forget(V);
+    for (const ElementFacts &F : W.Blocks[StartID].Elements)
+      if (F.Index <= Start->Index && F.Stored)
+        Initial.Branches.forget(F.Stored);
   }
   Work.push_back({Start->Block, Start->Index + 1, Initial, nullptr});
   unsigned Budget = 20000;
@@ -639,18 +649,24 @@ std::optional<AllocationLoss> AllocationTracker::LossWalk::run() {
 AllocationTracker::LossWalk::Outcome
 AllocationTracker::LossWalk::walkBlock(const Item &It, PathState &S,
                                        const Stmt *&Last) {
-  const std::vector<ElementFacts> &Elements =
-      T.Walked.Elements[It.Block->getBlockID()];
-  for (unsigned I = It.Index, N = Elements.size(); I < N; ++I) {
-    const ElementFacts &F = Elements[I];
-    if (!F.St)
+  const WalkedFunction::Block &Facts =
+      T.Walked.Blocks[It.Block->getBlockID()];
+  uint64_t Watched = watchedBits(S);
+  for (const ElementFacts &F : Facts.Elements) {
+    if (F.Index < It.Index)
       continue;
-    Last = F.St;
-    if (mayChange(F, S) && step(F.St, S) == Done)
-      return Done;
+    if (mayChange(F, S, Watched)) {
+      if (step(F.St, S) == Done) {
+        Last = F.St;
+        return Done;
+      }
+      Watched = watchedBits(S);
+    }
     if (F.Stored)
       S.Branches.forget(F.Stored);
   }
+  if (Facts.LastIndex >= static_cast<int>(It.Index))
+    Last = Facts.LastStmt;
   return Continue;
 }
 
@@ -662,29 +678,33 @@ AllocationTracker::LossWalk::walked() {
   W.FD = Cfg.function();
   W.Histories = historiesAtEntry(
       Cfg, T.Ctx, [&](const VarDecl *VD) { return isUnchanging(VD); });
-  unsigned NumBlocks = Cfg.graph().getNumBlockIDs();
-  W.Elements.assign(NumBlocks, {});
-  W.EndsPaths.assign(NumBlocks, false);
+  W.Blocks.assign(Cfg.graph().getNumBlockIDs(), {});
   for (const CFGBlock *B : Cfg.graph()) {
-    std::vector<ElementFacts> &Elements = W.Elements[B->getBlockID()];
-    Elements.resize(B->size());
+    WalkedFunction::Block &Facts = W.Blocks[B->getBlockID()];
     bool Throws = isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt());
     for (unsigned I = 0, N = B->size(); I != N; ++I) {
-      ElementFacts &F = Elements[I];
+      ElementFacts F;
+      F.Index = I;
       F.St = FunctionCfg::stmtOf((*B)[I]);
       if (!F.St)
         continue;
+      Facts.LastStmt = F.St;
+      Facts.LastIndex = I;
       Throws |= isa<CXXThrowExpr>(F.St);
       F.Stored = variableStoredBy(F.St);
       F.Steps = stepActsOn(F.St);
-      if (!F.Steps)
-        continue;
-      if (const auto *Call = dyn_cast<CallExpr>(F.St))
-        if (const ApiFunction *Api = CudaApiModel::lookup(Call))
-          F.ResetsDevice = Api->ResetsDevice;
-      collectNamedVariables(F.St, F.Names);
+      if (F.Steps) {
+        if (const auto *Call = dyn_cast<CallExpr>(F.St))
+          if (const ApiFunction *Api = CudaApiModel::lookup(Call))
+            F.ResetsDevice = Api->ResetsDevice;
+        collectNamedVariables(F.St, F.Names);
+        for (const VarDecl *V : F.Names)
+          F.NameBits |= nameBit(V);
+      }
+      if (F.Steps || F.Stored)
+        Facts.Elements.push_back(std::move(F));
     }
-    W.EndsPaths[B->getBlockID()] = B->hasNoReturnElement() || Throws;
+    Facts.EndsPaths = B->hasNoReturnElement() || Throws;
   }
   return W;
 }
@@ -694,7 +714,7 @@ void AllocationTracker::LossWalk::followSuccessors(const CFGBlock *B,
                                                    const Stmt *Last) {
   // A path that ends the program, or throws, loses nothing we report. The
   // CFG keeps a throw as an element of its block, not as the terminator.
-  if (T.Walked.EndsPaths[B->getBlockID()])
+  if (T.Walked.Blocks[B->getBlockID()].EndsPaths)
     return;
   if (const Stmt *Term = B->getTerminatorStmt())
     Last = Term;

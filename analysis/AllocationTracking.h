@@ -139,8 +139,10 @@ private:
   llvm::DenseMap<const CallExpr *, std::optional<std::pair<AllocationKind, int>>>
       MadeBy;
   llvm::DenseSet<const FunctionDecl *> InProgress;
-  /// What a loss walk needs of one CFG element.
+  /// What a loss walk needs of one CFG element that a step may act on or
+  /// that stores a variable.
   struct ElementFacts {
+    unsigned Index = 0; ///< In its block.
     const Stmt *St = nullptr;
     const VarDecl *Stored = nullptr; ///< variableStoredBy(St)
     /// A call that resets the device (releases everything).
@@ -150,16 +152,28 @@ private:
     /// element names (declares, refers to or captures).
     bool Steps = false;
     llvm::SmallVector<const VarDecl *, 2> Names;
+    /// One bit per name (nameBit): a quick test before Names is searched.
+    uint64_t NameBits = 0;
   };
+  static uint64_t nameBit(const VarDecl *V) {
+    return uint64_t(1) << (llvm::DenseMapInfo<const VarDecl *>::getHashValue(V) & 63);
+  }
   /// The facts every walk of one function's allocations shares, computed
   /// once per function: they walk the same statements again and again.
   struct WalkedFunction {
     const FunctionDecl *FD = nullptr;
     std::vector<std::optional<BranchHistory>> Histories;
-    /// By block ID: the facts of each element.
-    std::vector<std::vector<ElementFacts>> Elements;
-    /// By block ID: the block ends the program or throws.
-    std::vector<bool> EndsPaths;
+    struct Block {
+      /// The elements that may matter to a walk, in order; a walk passes
+      /// over the others.
+      std::vector<ElementFacts> Elements;
+      /// The block's last statement and its index (-1: none).
+      const Stmt *LastStmt = nullptr;
+      int LastIndex = -1;
+      /// The block ends the program or throws.
+      bool EndsPaths = false;
+    };
+    std::vector<Block> Blocks; ///< By block ID.
   };
   WalkedFunction Walked;
 };
