@@ -167,11 +167,7 @@ std::string calleeName(const CallExpr *Call) {
 /// What a same-TU __device__ helper does with a warp collective that it
 /// makes on every path: the intrinsic's call, and its mask, either one of
 /// the helper's parameters (MaskParam) or a constant.
-struct WrappedCollective {
-  const CallExpr *Inner;
-  int MaskParam = -1;
-  std::optional<uint32_t> Mask;
-};
+using WrappedCollective = WarpCollectiveCheck::HelperCollective;
 
 /// The calls in \p E that run whenever \p E is evaluated: not those in
 /// one arm of '?:', the right of '&&' and '||', or a lambda.
@@ -611,6 +607,17 @@ void WarpCollectiveCheck::checkDataBranch(const Collective &C,
       << Cond->getSourceRange();
 }
 
+std::optional<WarpCollectiveCheck::HelperCollective>
+WarpCollectiveCheck::helperCollective(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return std::nullopt;
+  auto [It, New] = HelperCollectives.try_emplace(Callee);
+  if (New)
+    It->second = wrappedCollective(Call, Ctx);
+  return It->second;
+}
+
 void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
                                         const FunctionCfg &Cfg,
                                         ASTContext &Ctx) {
@@ -626,7 +633,8 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
                                                    /*AllowDefault=*/true))
           C.Mask = static_cast<uint32_t>(*M);
         Calls.push_back(C);
-      } else if (auto Wrapped = wrappedCollective(Call, Ctx)) {
+      } else if (std::optional<HelperCollective> Wrapped =
+                     helperCollective(Call, Ctx)) {
         // A helper that makes a collective: it is made at the helper's
         // call, with the helper's mask or the argument (or the default)
         // its mask parameter gets.

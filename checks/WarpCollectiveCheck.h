@@ -37,9 +37,26 @@ public:
     const CallExpr *Inner = nullptr;
   };
 
+  /// The one collective a device helper makes on every path, with the mask
+  /// it passes (a constant, or its parameter MaskParam).
+  struct HelperCollective {
+    const CallExpr *Inner;
+    int MaskParam = -1;
+    std::optional<uint32_t> Mask;
+  };
+
+  void startTranslationUnit() override { HelperCollectives.clear(); }
+
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  /// The collective \p Call's callee makes (wrappedCollective), asked once
+  /// per callee.
+  std::optional<HelperCollective> helperCollective(const CallExpr *Call,
+                                                   ASTContext &Ctx);
+  /// HelperCollective of each callee called.
+  llvm::DenseMap<const FunctionDecl *, std::optional<HelperCollective>>
+      HelperCollectives;
   void checkWidth(const Collective &C, ASTContext &Ctx);
   void checkSourceLane(const Collective &C, ASTContext &Ctx);
   /// Lanes that \p Named (the mask, per warp) names but that certainly do
