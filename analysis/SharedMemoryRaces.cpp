@@ -39,6 +39,22 @@ unsigned arrayRank(QualType T) {
   return Rank;
 }
 
+/// The variable the initializer of the pointer \p VD names: 's', 's + k'
+/// or '&s[k]' (through casts) point into s.
+const VarDecl *pointerTarget(const VarDecl *VD) {
+  const Expr *Init = VD->getInit()->IgnoreParenCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+      UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *AS =
+            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
+      Init = AS->getBase()->IgnoreParenCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(Init);
+      BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType())
+    Init = BO->getLHS()->IgnoreParenCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(Init);
+  return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+}
+
 /// The shared array or scalar an access is made in, and its rank (0 for a
 /// scalar): a __shared__ variable, or a local pointer that always points
 /// into one ('float (*t)[N] = tile', 'volatile float *v = s'). A pointer is
@@ -59,18 +75,7 @@ const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
       Stores.isAssigned(VD))
     return nullptr;
   unsigned Inner = arrayRank(PT->getPointeeType());
-  const Expr *Init = VD->getInit()->IgnoreParenCasts();
-  // '&s[k]' and 's + k' point into s too.
-  if (const auto *UO = dyn_cast<UnaryOperator>(Init);
-      UO && UO->getOpcode() == UO_AddrOf)
-    if (const auto *AS =
-            dyn_cast<ArraySubscriptExpr>(UO->getSubExpr()->IgnoreParens()))
-      Init = AS->getBase()->IgnoreParenCasts();
-  if (const auto *BO = dyn_cast<BinaryOperator>(Init);
-      BO && BO->isAdditiveOp() && BO->getLHS()->getType()->isPointerType())
-    Init = BO->getLHS()->IgnoreParenCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Init);
-  const auto *Target = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const VarDecl *Target = pointerTarget(VD);
   // A pointer to rows may view any shared array; a pointer to elements,
   // a one-dimensional one.
   unsigned TargetRank = Target ? arrayRank(Target->getType()) : 0;
@@ -79,6 +84,21 @@ const VarDecl *sharedArrayOf(const VarDecl *VD, unsigned &Rank,
     return nullptr;
   Rank = Inner + 1;
   return VD;
+}
+
+/// Whether sharedArrayOf() may take \p VD for shared memory: a __shared__
+/// variable, or a local pointer whose initializer names one (before the
+/// checks that the pointer is never changed).
+bool mayNameShared(const VarDecl *VD) {
+  if (!VD)
+    return false;
+  if (VD->hasAttr<CUDASharedAttr>())
+    return true;
+  if (!VD->getType()->getAs<PointerType>() || !VD->isLocalVarDecl() ||
+      !VD->getInit())
+    return false;
+  const VarDecl *Target = pointerTarget(VD);
+  return Target && Target->hasAttr<CUDASharedAttr>();
 }
 
 /// Whether the parent \p P of \p E, an element of dependent type in a
@@ -1365,6 +1385,64 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
     ArgumentOf.erase(P);
 }
 
+const SharedMemoryRaces::SharedNames &
+SharedMemoryRaces::sharedNamesOf(const FunctionDecl *FD,
+                                 const FunctionCfg &Cfg) {
+  auto [It, New] = NamesOf.try_emplace(FD);
+  if (!New)
+    return It->second;
+  SharedNames Out;
+  for (const CFGBlock *B : Cfg.graph())
+    for (const CFGElement &El : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(El);
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
+        for (const Expr *Arg : Call->arguments())
+          Out.Names |= mayNameShared(varOf(Arg));
+        if (const FunctionDecl *Def = helperDefinition(Call))
+          Out.Helpers.push_back(Def);
+        continue;
+      }
+      // The variable accessAt() asks sharedVariableOf() about.
+      const Expr *Base = dyn_cast_or_null<Expr>(S);
+      if (!Base || !(isa<ArraySubscriptExpr>(Base) || isa<DeclRefExpr>(Base)))
+        continue;
+      while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base))
+        Base = ThreadIndexAnalysis::strip(Sub->getBase());
+      Out.Names |= mayNameShared(varOf(Base));
+    }
+  return It->second = std::move(Out);
+}
+
+bool SharedMemoryRaces::mayAccessShared(const FunctionDecl *FD,
+                                        const FunctionCfg &Cfg,
+                                        ASTContext &Ctx) {
+  if (sharedNamesOf(FD, Cfg).Names)
+    return true;
+  // The helpers checkHelperBody() reads: three calls deep at most.
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen{FD};
+  const auto &Called = NamesOf.find(FD)->second.Helpers;
+  llvm::SmallVector<const FunctionDecl *, 16> Level(Called.begin(),
+                                                    Called.end()),
+      Next;
+  for (int Depth = 0; Depth < 3 && !Level.empty(); ++Depth) {
+    Next.clear();
+    for (const FunctionDecl *Def : Level) {
+      if (!Seen.insert(Def).second)
+        continue;
+      const FunctionCfg *HelperCfg =
+          TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
+      if (!HelperCfg)
+        continue; // Neither read nor followed (checkHelperBody).
+      const SharedNames &Names = sharedNamesOf(Def, *HelperCfg);
+      if (Names.Names)
+        return true;
+      Next.append(Names.Helpers.begin(), Names.Helpers.end());
+    }
+    std::swap(Level, Next);
+  }
+  return false;
+}
+
 /// The accesses to shared memory, by the kernel's CFG element where they
 /// happen: its own, and those of the __device__ helpers it calls.
 std::vector<SharedMemoryRaces::Candidate>
@@ -1652,8 +1730,9 @@ SharedMemoryRaces::writersOf(const Access &W, const FunctionCfg &Cfg,
 void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
                                           const FunctionCfg &Cfg,
                                           const FunctionDecl *FD) {
-  if (noThreadAt(1))
-    return; // One thread per block.
+  // One thread per block: no store races. Asked at the first store that
+  // could (the launches are found for the whole unit).
+  std::optional<bool> OneThread;
   std::optional<ThreadDivergence> Divergences;
   llvm::DenseMap<const Stmt *, llvm::SmallVector<unsigned, 2>> AtPoint;
   for (unsigned I = 0; I < Accesses.size(); ++I)
@@ -1694,6 +1773,10 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     if (!W.Write || W.Multi || W.Coeff != 0 || !W.Calls.empty() ||
         (!Store && !Step) || Reported.count(W.At))
       continue;
+    if (!OneThread)
+      OneThread = noThreadAt(1);
+    if (*OneThread)
+      return;
     if (!Divergences)
       Divergences.emplace(*FD, *Analysis);
     // One element for all threads: an index and an array (a local pointer
@@ -1933,6 +2016,25 @@ std::vector<SharedMemoryRaces::Race>
 SharedMemoryRaces::racesIn(const FunctionDecl &FD, const FunctionCfg &Cfg,
                            ASTContext &Ctx) {
   std::vector<Race> Races;
+  if (!mayAccessShared(&FD, Cfg, Ctx)) {
+    // No access, so no race; only the barrier questions that
+    // collectCandidates() asks of the helpers it calls are kept.
+    for (const CFGBlock *B : Cfg.graph()) {
+      if (!Cfg.isReachable(B))
+        continue;
+      for (const CFGElement &El : *B)
+        if (const auto *Call =
+                dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
+            Call && Cfg.pointOf(Call))
+          if (const FunctionDecl *Def = helperDefinition(Call);
+              Def && Def != &FD && !isa<CXXOperatorCallExpr>(Call))
+            UnaskedWaits.push_back(Def);
+    }
+    return Races;
+  }
+  for (const FunctionDecl *Def : UnaskedWaits)
+    waitsAtBarrier(Def, 0);
+  UnaskedWaits.clear();
   Found = &Races;
   Analysis = &TranslationUnitAnalyses::get(Ctx).threadIndex();
   VariableStores Stores = VariableStores::of(FD.getBody());

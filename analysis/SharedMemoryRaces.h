@@ -182,6 +182,20 @@ private:
   void checkHelperBody(const CallExpr *Call,
                        decltype(Access::Calls) Chain, ASTContext &Ctx,
                        int Depth);
+  /// What one function's CFG tells of shared memory: whether an access
+  /// or a call's argument in it may name a shared variable (the variable
+  /// accessAt() and boundArgument() end at), and the helpers it calls.
+  struct SharedNames {
+    bool Names = false;
+    llvm::SmallVector<const FunctionDecl *, 4> Helpers;
+  };
+  const SharedNames &sharedNamesOf(const FunctionDecl *FD,
+                                   const FunctionCfg &Cfg);
+  /// Whether \p FD (\p Cfg its CFG) or a helper it reaches, three calls
+  /// deep (as checkHelperBody() goes), names a shared variable: when none
+  /// does, it makes no access, and has no race.
+  bool mayAccessShared(const FunctionDecl *FD, const FunctionCfg &Cfg,
+                       ASTContext &Ctx);
   std::vector<Candidate> collectCandidates(const FunctionCfg &Cfg,
                                            const FunctionDecl *FD,
                                            ASTContext &Ctx);
@@ -218,6 +232,13 @@ private:
                  std::pair<const Expr *, const FunctionDecl *>>
       ArgumentOf;
   llvm::DenseMap<const FunctionDecl *, bool> WaitsAtBarrier;
+  /// The helpers whose waitsAtBarrier() answers the kernels that make no
+  /// access did not ask for, in order: an answer depends on the questions
+  /// before it (waitsAtBlockBarrier's depth), so they are asked before
+  /// the next kernel's analysis.
+  std::vector<const FunctionDecl *> UnaskedWaits;
+  /// sharedNamesOf()'s answers.
+  llvm::DenseMap<const FunctionDecl *, SharedNames> NamesOf;
   /// This translation unit's, set by checkFunction().
   ThreadIndexAnalysis *Analysis = nullptr;
   /// The second accesses of the races found so far in this translation
