@@ -503,12 +503,11 @@ void IndexOverruns::overrunsIn(
   // Integer arrays read at both [i] and [i + 1] are offset arrays of n + 1
   // entries (CSR row pointers, prefix sums): their 'i + 1' is in range.
   std::set<std::pair<const ValueDecl *, std::string>> OffsetReads;
-  for (const CFGBlock *B : Cfg.graph())
-    for (const CFGElement &E : *B)
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        if (std::optional<GlobalAccess> A = accessAt(S, Cfg))
-          if (A->K == GlobalAccess::Read && TI.constantPart(A->Index) == 0)
-            OffsetReads.insert({A->Base, TI.variablePartKey(A->Index)});
+  const std::vector<ElementAccess> &Elements = accessesIn(Cfg);
+  for (const ElementAccess &EA : Elements)
+    if (const std::optional<GlobalAccess> &A = EA.Access)
+      if (A->K == GlobalAccess::Read && TI.constantPart(A->Index) == 0)
+        OffsetReads.insert({A->Base, TI.variablePartKey(A->Index)});
   auto IsOffsetArray = [&](const GlobalAccess &A) {
     QualType T = A.Base->getType();
     QualType Elem;
@@ -520,24 +519,33 @@ void IndexOverruns::overrunsIn(
            Elem->isIntegerType() && TI.constantPart(A.Index) == 1 &&
            OffsetReads.count({A.Base, TI.variablePartKey(A.Index)});
   };
-  for (const CFGBlock *B : Cfg.graph()) {
-    for (const CFGElement &E : *B) {
-      const Stmt *S = FunctionCfg::stmtOf(E);
-      if (!S)
+  for (const ElementAccess &EA : Elements) {
+    if (const std::optional<GlobalAccess> &A = EA.Access) {
+      IndexOverrun O;
+      O.Access = *A;
+      O.Verdict = TI.classifyIndex(A->Index, A->At, Kernel);
+      if (O.Verdict.K == IndexVerdict::PastBound && IsOffsetArray(*A))
         continue;
-      if (std::optional<GlobalAccess> A = accessAt(S, Cfg)) {
-        IndexOverrun O;
-        O.Access = *A;
-        O.Verdict = TI.classifyIndex(A->Index, A->At, Kernel);
-        if (O.Verdict.K == IndexVerdict::PastBound && IsOffsetArray(*A))
-          continue;
-        consider(O, Kernel, OnlyCertain, Found);
-        continue;
-      }
-      if (const auto *Call = dyn_cast<CallExpr>(S))
-        helperCall(Call, Kernel, OnlyCertain, Found);
+      consider(O, Kernel, OnlyCertain, Found);
+      continue;
     }
+    if (const auto *Call = dyn_cast<CallExpr>(EA.S))
+      helperCall(Call, Kernel, OnlyCertain, Found);
   }
+}
+
+const std::vector<IndexOverruns::ElementAccess> &
+IndexOverruns::accessesIn(const FunctionCfg &Cfg) {
+  std::unique_ptr<std::vector<ElementAccess>> &Slot =
+      Accesses[Cfg.function()];
+  if (!Slot) {
+    Slot = std::make_unique<std::vector<ElementAccess>>();
+    for (const CFGBlock *B : Cfg.graph())
+      for (const CFGElement &E : *B)
+        if (const Stmt *S = FunctionCfg::stmtOf(E))
+          Slot->push_back({S, accessAt(S, Cfg)});
+  }
+  return *Slot;
 }
 
 void IndexOverruns::consider(
@@ -568,68 +576,65 @@ void IndexOverruns::helperCall(
     return;
   // The helper's own accesses through its pointer parameters, at an index
   // parameter it does not bound itself.
-  for (const CFGBlock *B : Cfg->graph()) {
-    for (const CFGElement &E : *B) {
-      const Stmt *S = FunctionCfg::stmtOf(E);
-      std::optional<GlobalAccess> A = S ? accessAt(S, *Cfg) : std::nullopt;
-      if (!A)
+  for (const ElementAccess &EA : accessesIn(*Cfg)) {
+    const std::optional<GlobalAccess> &A = EA.Access;
+    if (!A)
+      continue;
+    const auto *PtrParam = dyn_cast<ParmVarDecl>(A->Base);
+    if (!PtrParam || PtrParam->getFunctionScopeIndex() >= Call->getNumArgs())
+      continue;
+    // The pointer argument must be global memory of the kernel.
+    const auto *ArgRef = dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(
+        Call->getArg(PtrParam->getFunctionScopeIndex())));
+    if (!ArgRef)
+      continue;
+    const ValueDecl *Global = ArgRef->getDecl();
+    const auto *KP = dyn_cast<ParmVarDecl>(Global);
+    if (!(KP && KP->getDeclContext() == Kernel &&
+          KP->getType()->isPointerType() && !TI.isModified(KP, Kernel)) &&
+        !isGlobalArray(Global))
+      continue;
+    IndexOverrun O;
+    O.Access = *A;
+    O.Access.Base = Global;
+    O.Access.HelperParam = PtrParam;
+    O.ThroughCall = Call;
+    // The index: a parameter of the helper plus a constant.
+    const auto *IdxRef = [&]() -> const DeclRefExpr * {
+      const Expr *I = ThreadIndexAnalysis::strip(A->Index);
+      if (const auto *BO = dyn_cast<BinaryOperator>(I))
+        if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
+          I = ThreadIndexAnalysis::strip(BO->getLHS());
+      return dyn_cast<DeclRefExpr>(I);
+    }();
+    const auto *IdxParam =
+        IdxRef ? dyn_cast<ParmVarDecl>(IdxRef->getDecl()) : nullptr;
+    if (!IdxParam && TI.valueOf(A->Index, Def).isIndex()) {
+      // The helper computes its own thread index. Report it when it has
+      // no bound in the helper and the caller bounds nothing at the call
+      // (a caller's guard on the same value spelled differently is
+      // unknown).
+      const FactList *CallerFacts = TI.boundsAt(Call, Kernel);
+      if (!CallerFacts ||
+          llvm::any_of(*CallerFacts, [](const BoundFact *F) {
+            return F->K == BoundFact::Less;
+          }))
         continue;
-      const auto *PtrParam = dyn_cast<ParmVarDecl>(A->Base);
-      if (!PtrParam || PtrParam->getFunctionScopeIndex() >= Call->getNumArgs())
-        continue;
-      // The pointer argument must be global memory of the kernel.
-      const auto *ArgRef = dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(
-          Call->getArg(PtrParam->getFunctionScopeIndex())));
-      if (!ArgRef)
-        continue;
-      const ValueDecl *Global = ArgRef->getDecl();
-      const auto *KP = dyn_cast<ParmVarDecl>(Global);
-      if (!(KP && KP->getDeclContext() == Kernel &&
-            KP->getType()->isPointerType() && !TI.isModified(KP, Kernel)) &&
-          !isGlobalArray(Global))
-        continue;
-      IndexOverrun O;
-      O.Access = *A;
-      O.Access.Base = Global;
-      O.Access.HelperParam = PtrParam;
-      O.ThroughCall = Call;
-      // The index: a parameter of the helper plus a constant.
-      const auto *IdxRef = [&]() -> const DeclRefExpr * {
-        const Expr *I = ThreadIndexAnalysis::strip(A->Index);
-        if (const auto *BO = dyn_cast<BinaryOperator>(I))
-          if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub)
-            I = ThreadIndexAnalysis::strip(BO->getLHS());
-        return dyn_cast<DeclRefExpr>(I);
-      }();
-      const auto *IdxParam =
-          IdxRef ? dyn_cast<ParmVarDecl>(IdxRef->getDecl()) : nullptr;
-      if (!IdxParam && TI.valueOf(A->Index, Def).isIndex()) {
-        // The helper computes its own thread index. Report it when it has
-        // no bound in the helper and the caller bounds nothing at the call
-        // (a caller's guard on the same value spelled differently is
-        // unknown).
-        const FactList *CallerFacts = TI.boundsAt(Call, Kernel);
-        if (!CallerFacts ||
-            llvm::any_of(*CallerFacts, [](const BoundFact *F) {
-              return F->K == BoundFact::Less;
-            }))
-          continue;
-        O.Verdict = TI.classifyIndex(A->Index, A->At, Def);
-        consider(O, Kernel, OnlyCertain, Found);
-        continue;
-      }
-      if (!IdxParam || IdxParam->getDeclContext() != Def ||
-          IdxParam->getFunctionScopeIndex() >= Call->getNumArgs() ||
-          TI.isModified(IdxParam, Def))
-        continue;
-      int64_t Offset = TI.constantPart(A->Index);
-      // Guarded inside the helper: its own business.
-      if (TI.boundOn(A->Index, A->At, Def) || !TI.boundsAt(A->At, Def))
-        continue;
-      O.CallerIndex = Call->getArg(IdxParam->getFunctionScopeIndex());
-      O.Verdict = TI.classifyIndex(O.CallerIndex, Call, Kernel, Offset);
+      O.Verdict = TI.classifyIndex(A->Index, A->At, Def);
       consider(O, Kernel, OnlyCertain, Found);
+      continue;
     }
+    if (!IdxParam || IdxParam->getDeclContext() != Def ||
+        IdxParam->getFunctionScopeIndex() >= Call->getNumArgs() ||
+        TI.isModified(IdxParam, Def))
+      continue;
+    int64_t Offset = TI.constantPart(A->Index);
+    // Guarded inside the helper: its own business.
+    if (TI.boundOn(A->Index, A->At, Def) || !TI.boundsAt(A->At, Def))
+      continue;
+    O.CallerIndex = Call->getArg(IdxParam->getFunctionScopeIndex());
+    O.Verdict = TI.classifyIndex(O.CallerIndex, Call, Kernel, Offset);
+    consider(O, Kernel, OnlyCertain, Found);
   }
 }
 

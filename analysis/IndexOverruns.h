@@ -21,8 +21,10 @@
 #include "ThreadIndexAnalysis.h"
 #include "VariableStores.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -98,6 +100,14 @@ private:
   bool pinnedToBound(const IndexOverrun &O, const FunctionDecl *Kernel);
   bool fitsAllocation(const IndexOverrun &O, const FunctionDecl *Kernel);
   const VariableStores &storesOf(const FunctionDecl *Kernel);
+  /// The statements of the CFG elements of \p Cfg's function, in CFG
+  /// order, each with the global access it makes (read once per function:
+  /// a kernel is walked twice and a helper once per call of it).
+  struct ElementAccess {
+    const Stmt *S;
+    std::optional<GlobalAccess> Access;
+  };
+  const std::vector<ElementAccess> &accessesIn(const FunctionCfg &Cfg);
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &TI;
@@ -105,6 +115,8 @@ private:
   const ArchConditionals &Arch;
   const FunctionDecl *StoresFunction = nullptr;
   VariableStores Stores;
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<std::vector<ElementAccess>>>
+      Accesses;
 };
 
 } // namespace clang::tidy::cuda

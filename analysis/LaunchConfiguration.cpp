@@ -110,8 +110,8 @@ public:
     }
     // The runtime's own functions (launches, attribute and occupancy
     // queries) use a kernel's address without calling it elsewhere.
-    if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
-        Callee->getIdentifier() && Callee->getName().starts_with("cuda"))
+    if (Callee->getIdentifier() && Callee->getName().starts_with("cuda") &&
+        SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
       for (const Expr *Arg : Call->arguments())
         markBenign(Arg);
     markBenign(Call->getCallee());

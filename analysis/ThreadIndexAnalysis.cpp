@@ -171,6 +171,10 @@ struct ThreadIndexAnalysis::FunctionFacts {
   llvm::DenseMap<unsigned, FactList> In;
   std::map<std::pair<unsigned, bool>, FactList> EdgeFacts;
   llvm::DenseMap<const Stmt *, FactList> AtCache;
+  /// The variables each block's elements kill facts about, with the index
+  /// of the element, in order (by block ID; read once, not per visit).
+  std::vector<llvm::SmallVector<std::pair<unsigned, const VarDecl *>, 4>>
+      BlockKills;
 };
 
 namespace {
@@ -313,13 +317,24 @@ bool intersectInto(FactList &Into, const FactList &Other) {
   return Changed;
 }
 
-void applyKills(FactList &L, llvm::ArrayRef<const VarDecl *> Vars) {
-  if (Vars.empty())
+/// Removes the facts about variables that the elements before \p End of a
+/// block kill (\p Kills: element index and variable, in order). A fact goes
+/// when any of them kills one of its variables, so one pass over them all
+/// removes what a pass per element would.
+void applyKills(
+    FactList &L,
+    llvm::ArrayRef<std::pair<unsigned, const VarDecl *>> Kills,
+    unsigned End) {
+  if (Kills.empty() || Kills.front().first >= End || L.empty())
     return;
   llvm::erase_if(L, [&](const BoundFact *F) {
     for (const VarDecl *V : F->Vars)
-      if (llvm::is_contained(Vars, V))
-        return true;
+      for (const auto &[Index, Killed] : Kills) {
+        if (Index >= End)
+          break;
+        if (Killed == V)
+          return true;
+      }
     return false;
   });
 }
@@ -1180,6 +1195,20 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
     F.Cfg = TranslationUnitAnalyses::get(Ctx).sharedCfgOf(FD);
     if (F.Cfg) {
       const CFG &G = F.Cfg->graph();
+      F.BlockKills.resize(G.getNumBlockIDs());
+      for (const CFGBlock *B : G) {
+        auto &Kills = F.BlockKills[B->getBlockID()];
+        unsigned Index = 0;
+        for (const CFGElement &E : *B) {
+          if (const Stmt *St = FunctionCfg::stmtOf(E)) {
+            llvm::SmallVector<const VarDecl *, 2> Killed;
+            killedBy(St, Killed);
+            for (const VarDecl *V : Killed)
+              Kills.push_back({Index, V});
+          }
+          ++Index;
+        }
+      }
       llvm::SmallVector<const CFGBlock *, 32> Work;
       F.In[G.getEntry().getBlockID()] = {};
       Work.push_back(&G.getEntry());
@@ -1192,12 +1221,7 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
         if (endsThread(*B))
           continue; // Nothing after a noreturn call is reached from here.
         FactList Out = F.In[B->getBlockID()];
-        for (const CFGElement &E : *B)
-          if (const Stmt *St = FunctionCfg::stmtOf(E)) {
-            llvm::SmallVector<const VarDecl *, 2> Killed;
-            killedBy(St, Killed);
-            applyKills(Out, Killed);
-          }
+        applyKills(Out, F.BlockKills[B->getBlockID()], B->size());
         // Two-way branches only: the first successor is the true edge. A
         // switch with one case also has two successors, but no truth.
         const Expr *Cond =
@@ -1269,12 +1293,7 @@ const FactList *ThreadIndexAnalysis::boundsAt(const Stmt *S,
   if (InIt == F.In.end())
     return nullptr;
   FactList L = InIt->second;
-  for (unsigned I = 0; I < P->Index; ++I)
-    if (const Stmt *St = FunctionCfg::stmtOf((*P->Block)[I])) {
-      llvm::SmallVector<const VarDecl *, 2> Killed;
-      killedBy(St, Killed);
-      applyKills(L, Killed);
-    }
+  applyKills(L, F.BlockKills[P->Block->getBlockID()], P->Index);
   return &(F.AtCache[S] = std::move(L));
 }
 
@@ -1283,8 +1302,7 @@ const BoundFact *ThreadIndexAnalysis::boundOn(const Expr *E, const Stmt *At,
   const FactList *Facts = boundsAt(At, FD);
   if (!Facts)
     return nullptr;
-  Keys K(Ctx, nullptr);
-  std::string Key = K.linear(E, nullptr).key();
+  std::string Key = linearOf(E).key();
   if (Key.empty())
     return nullptr;
   for (const BoundFact *F : *Facts)
@@ -1294,11 +1312,19 @@ const BoundFact *ThreadIndexAnalysis::boundOn(const Expr *E, const Stmt *At,
 }
 
 std::string ThreadIndexAnalysis::variablePartKey(const Expr *E) {
-  return Keys(Ctx, nullptr).linear(E, nullptr).key();
+  return linearOf(E).key();
 }
 
 int64_t ThreadIndexAnalysis::constantPart(const Expr *E) {
-  return Keys(Ctx, nullptr).linear(E, nullptr).Const;
+  return linearOf(E).Const;
+}
+
+const LinearForm &ThreadIndexAnalysis::linearOf(const Expr *E) {
+  // The form of E is that of E stripped: building it strips first.
+  std::unique_ptr<LinearForm> &Slot = LinearForms[strip(E)];
+  if (!Slot)
+    Slot = std::make_unique<LinearForm>(Keys(Ctx, nullptr).linear(E, nullptr));
+  return *Slot;
 }
 
 /// Whether a '%' appears in \p S, or in the single returned expression of
@@ -1341,8 +1367,7 @@ bool ThreadIndexAnalysis::isKnownMultiple(const Expr *A, const Expr *B,
   const FactList *Facts = boundsAt(At, FD);
   if (!Facts)
     return false;
-  Keys K(Ctx, nullptr);
-  LinearForm LA = K.linear(A, nullptr), LB = K.linear(B, nullptr);
+  const LinearForm &LA = linearOf(A), &LB = linearOf(B);
   std::string KA = LA.key() + "#" + llvm::itostr(LA.Const);
   std::string KB = LB.key() + "#" + llvm::itostr(LB.Const);
   for (const BoundFact *F : *Facts)
@@ -1357,7 +1382,7 @@ class IndexClassifier {
 public:
   IndexClassifier(ThreadIndexAnalysis &A, const FunctionDecl *FD,
                   FactList Facts, const Stmt *At = nullptr)
-      : A(A), FD(FD), Facts(std::move(Facts)), K(A.Ctx, nullptr), At(At) {}
+      : A(A), FD(FD), Facts(std::move(Facts)), At(At) {}
 
   /// The verdict on the value of \p E plus \p Off.
   IndexVerdict bound(const Expr *E, int64_t Off, unsigned Depth = 0) {
@@ -1366,7 +1391,7 @@ public:
     ThreadValue TV = A.valueOf(E, FD);
     if (!TV.isIndex() || TV.Trivial || Depth > 12)
       return V;
-    LinearForm LF = K.linear(E, nullptr);
+    LinearForm LF = A.linearOf(E);
     // 'offset + 0 * hsz': a term times zero is no term.
     llvm::erase_if(LF.Terms,
                    [](const LinearForm::Term &T) { return T.Coeff == 0; });
@@ -1457,12 +1482,12 @@ private:
           !Cmp->isComparisonOp())
         continue;
       for (const Expr *Side : {Cmp->getLHS(), Cmp->getRHS()}) {
-        LinearForm SF = K.linear(Side, nullptr);
+        const LinearForm &SF = A.linearOf(Side);
         if (SF.key() != F->LHSKey || SF.Const != 0 || SF.Terms.size() != 1 ||
             SF.Terms[0].Coeff != 1 || SF.Terms[0].Factors.size() != 1)
           continue;
         const Expr *Dividend = dividendOf(SF.Terms[0].Factors[0]);
-        if (Dividend && K.linear(Dividend, nullptr).key() == Key)
+        if (Dividend && A.linearOf(Dividend).key() == Key)
           return true;
       }
     }
@@ -1481,7 +1506,7 @@ private:
     // extent n + 1 itself: the arrays it guards have n + 1 elements. Only
     // '<=' and its negations ('i <= n', 'if (i > n) return;') let the
     // index reach the value they name.
-    if (F->Bound && Const > 0 && K.linear(F->Bound, nullptr).Const == Const)
+    if (F->Bound && Const > 0 && A.linearOf(F->Bound).Const == Const)
       Const = 0;
     for (bool Tightened = true; Tightened && Const + Off > 0;) {
       Tightened = false;
@@ -1509,7 +1534,7 @@ private:
   /// The verdict on a value that is at most \p Limit (min(i, R), or the
   /// uniform arm of a ternary), plus \p Off.
   IndexVerdict atMost(const Expr *Limit, const Expr *Guard, int64_t Off) {
-    LinearForm RF = K.linear(Limit, nullptr);
+    const LinearForm &RF = A.linearOf(Limit);
     auto &Arena = A.factsOf(FD).Arena;
     Arena.push_back(BoundFact{BoundFact::Less, "", RF.key(), RF.Const + 1,
                               Guard, Limit, {}});
@@ -1883,7 +1908,7 @@ private:
           Src |= A.valueOf(F, FD).Sources;
         const BoundFact *UF =
             U->Factors.size() == 1 && U->Coeff == 1
-                ? factFor(K.linear(U->Factors.front(), nullptr).key())
+                ? factFor(A.linearOf(U->Factors.front()).key())
                 : nullptr;
         if (UF && UF->RHSKey.empty())
           Off += UF->RHSConst - 1;
@@ -1937,7 +1962,6 @@ private:
   ThreadIndexAnalysis &A;
   const FunctionDecl *FD;
   FactList Facts;
-  Keys K;
   /// The access being judged, for values that reach it.
   const Stmt *At;
 };
@@ -2063,8 +2087,7 @@ IndexVerdict ThreadIndexAnalysis::classifyIndex(const Expr *Index,
   }
   IndexClassifier C(*this, FD, *Facts, At);
   V = C.bound(Index, ExtraOffset);
-  Keys K(Ctx, nullptr);
-  V.Offset = K.linear(Index, nullptr).Const + ExtraOffset;
+  V.Offset = linearOf(Index).Const + ExtraOffset;
   return V;
 }
 

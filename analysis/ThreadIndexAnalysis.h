@@ -193,6 +193,9 @@ private:
   static constexpr unsigned MaxValueDepth = 256;
   ThreadValue valueOfExpr(const Expr *E, const FunctionDecl *FD);
   FunctionFacts &factsOf(const FunctionDecl *FD);
+  /// \p E read as a linear form, outside any call's substitution: built
+  /// once per expression (the form depends on the expression alone).
+  const LinearForm &linearOf(const Expr *E);
   friend class IndexClassifier;
 
   ASTContext &Ctx;
@@ -201,6 +204,8 @@ private:
   llvm::DenseMap<const FunctionDecl *, bool> SummaryInProgress;
   /// Whether a '%' can reach a condition of each function (isKnownMultiple).
   llvm::DenseMap<const FunctionDecl *, bool> MentionsRemainder;
+  /// linearOf(), by the expression without parentheses and casts.
+  llvm::DenseMap<const Expr *, std::unique_ptr<LinearForm>> LinearForms;
   /// How deep valueOf() is: past a limit a value is taken as not derived
   /// from the thread (unknown, so the checks stay silent) instead of
   /// recursing on.
