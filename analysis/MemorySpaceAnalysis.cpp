@@ -83,17 +83,22 @@ PointerFact PointerFact::join(const PointerFact &A, const PointerFact &B) {
 }
 
 void MemoryState::intersectJoin(const MemoryState &O) {
-  // Both vectors are sorted by key: one merge.
-  std::vector<value_type> Joined;
+  // Both vectors are sorted by key: one merge, kept entries moved down in
+  // place.
   auto OIt = O.Entries.begin(), OEnd = O.Entries.end();
-  for (value_type &E : Entries) {
-    while (OIt != OEnd && OIt->first < E.first)
+  auto Kept = Entries.begin();
+  for (auto It = Entries.begin(), End = Entries.end(); It != End; ++It) {
+    while (OIt != OEnd && OIt->first < It->first)
       ++OIt;
-    if (OIt != OEnd && OIt->first == E.first)
-      Joined.emplace_back(std::move(E.first),
-                          PointerFact::join(E.second, OIt->second));
+    if (OIt == OEnd || !(OIt->first == It->first))
+      continue;
+    PointerFact Joined = PointerFact::join(It->second, OIt->second);
+    if (Kept != It)
+      Kept->first = std::move(It->first);
+    Kept->second = std::move(Joined);
+    ++Kept;
   }
-  Entries = std::move(Joined);
+  Entries.erase(Kept, Entries.end());
 }
 
 SourceLocation PointerFact::allocLoc() const {
@@ -354,12 +359,11 @@ void FunctionAnalyzer::write(const LocKey &K, const PointerFact &F,
   if (R.Escaped.count(K.Root))
     return;
   // A new value for a location invalidates what was known below it.
-  for (auto It = St.begin(); It != St.end();) {
-    if (It->first.Path.size() > K.Path.size() && It->first.hasPrefix(K) &&
-        !Weak)
-      It = St.erase(It);
-    else
-      ++It;
+  if (!Weak) {
+    auto [First, Last] = St.withPrefix(K);
+    if (First != Last && First->first == K)
+      ++First;
+    St.erase(First, Last);
   }
   if (Weak) {
     auto It = St.find(K);
@@ -372,9 +376,10 @@ void FunctionAnalyzer::write(const LocKey &K, const PointerFact &F,
 
 void FunctionAnalyzer::clobber(const LocKey &Prefix, bool IncludeSelf,
                                MemoryState &St) const {
-  for (auto &[K, F] : St)
-    if (K.hasPrefix(Prefix) && (IncludeSelf || K.Path.size() > Prefix.Path.size()))
-      F = PointerFact::unknown();
+  auto [First, Last] = St.withPrefix(Prefix);
+  for (auto It = First; It != Last; ++It)
+    if (IncludeSelf || It->first.Path.size() > Prefix.Path.size())
+      It->second = PointerFact::unknown();
   if (IncludeSelf)
     St[Prefix] = PointerFact::unknown();
   if (const auto *P = dyn_cast<ParmVarDecl>(Prefix.Root))
@@ -767,11 +772,12 @@ void FunctionAnalyzer::copyRecord(const LocKey &To, const Expr *From,
       From = C->getArg(0)->IgnoreParenImpCasts();
   }
   // Drop what was known under To.
-  for (auto It = St.begin(); It != St.end();)
-    if (It->first.hasPrefix(To) && It->first.Path.size() > To.Path.size())
-      It = St.erase(It);
-    else
-      ++It;
+  {
+    auto [First, Last] = St.withPrefix(To);
+    if (First != Last && First->first == To)
+      ++First;
+    St.erase(First, Last);
+  }
   if (const auto *IL = dyn_cast<InitListExpr>(From)) {
     const RecordDecl *RD = IL->getType()->getAsRecordDecl();
     if (!RD || IL->getNumInits() == 0 || To.Path.size() >= 3)
@@ -792,9 +798,10 @@ void FunctionAnalyzer::copyRecord(const LocKey &To, const Expr *From,
   if (!L)
     return;
   MemoryState Add;
-  for (const auto &[K, F] : St)
-    if (K.hasPrefix(*L) && K.Path.size() > L->Path.size())
-      Add[K.withSuffixOf(*L, To)] = F;
+  auto [First, Last] = St.withPrefix(*L);
+  for (auto It = First; It != Last; ++It)
+    if (It->first.Path.size() > L->Path.size())
+      Add[It->first.withSuffixOf(*L, To)] = It->second;
   for (auto &[K, F] : Add)
     St[K] = F;
 }
@@ -990,9 +997,10 @@ void FunctionAnalyzer::applyParamSummary(const CallExpr *Call,
   }
   // Apply what the callee leaves under its parameter. A key it does not
   // mention was not written.
-  for (const auto &[K, F] : Sum.ExitState) {
-    if (!K.hasPrefix(Ref->CalleeBase) ||
-        (K.Path.size() == Ref->CalleeBase.Path.size() &&
+  auto [First, Last] = Sum.ExitState.withPrefix(Ref->CalleeBase);
+  for (auto It = First; It != Last; ++It) {
+    const auto &[K, F] = *It;
+    if ((K.Path.size() == Ref->CalleeBase.Path.size() &&
          !DefP->getType()->isReferenceType() && Ref->CalleeBase.Path.empty()))
       continue;
     PointerFact G = F;
@@ -1402,20 +1410,28 @@ const MemoryState *FunctionMemorySpaces::stateBefore(CfgPoint P) const {
   auto It = BlockEntry.find(P.Block);
   if (It == BlockEntry.end() || P.Index > P.Block->size())
     return nullptr;
-  if (auto PE = PerElement.find(P.Block); PE != PerElement.end())
-    return &PE->second[P.Index];
   FunctionAnalyzer A(*MSA, const_cast<FunctionMemorySpaces &>(*this));
   if (CursorBlock == P.Block && CursorIndex > P.Index) {
-    // Back in a block already walked: keep the state before each element.
-    auto &States = PerElement[P.Block];
-    MemoryState St = It->second;
-    for (const CFGElement &E : *P.Block) {
-      States.push_back(St);
-      if (const Stmt *S = FunctionCfg::stmtOf(E))
-        A.transfer(S, St);
+    // Back in a block already walked: restart from the nearest checkpoint
+    // at or before the element (a copy of a state every CheckpointEvery
+    // elements, not one per element).
+    auto Found = Checkpoints.find(P.Block);
+    if (Found == Checkpoints.end()) {
+      std::vector<MemoryState> Saved;
+      MemoryState St = It->second;
+      for (unsigned I = 0, N = P.Block->size();; ++I) {
+        if (I % CheckpointEvery == 0)
+          Saved.push_back(St);
+        if (I == N)
+          break;
+        if (const Stmt *S = FunctionCfg::stmtOf((*P.Block)[I]))
+          A.transfer(S, St);
+      }
+      Found = Checkpoints.try_emplace(P.Block, std::move(Saved)).first;
     }
-    States.push_back(std::move(St));
-    return &States[P.Index];
+    unsigned C = P.Index / CheckpointEvery;
+    CursorState = Found->second[C];
+    CursorIndex = C * CheckpointEvery;
   }
   if (CursorBlock != P.Block) {
     CursorBlock = P.Block;
@@ -1431,6 +1447,18 @@ const MemoryState *FunctionMemorySpaces::stateBefore(CfgPoint P) const {
 PointerFact FunctionMemorySpaces::factOf(const Expr *E) const {
   if (Failed || !E)
     return PointerFact::unknown();
+  // While a function is being solved, a summary it needs may be missing
+  // (recursion): only answers given outside any solve are kept.
+  if (!MSA->InProgress.empty())
+    return computeFactOf(E);
+  if (auto It = Facts.find(E); It != Facts.end())
+    return It->second;
+  PointerFact F = computeFactOf(E);
+  Facts.try_emplace(E, F);
+  return F;
+}
+
+PointerFact FunctionMemorySpaces::computeFactOf(const Expr *E) const {
   const Stmt *S = E;
   std::optional<CfgPoint> P;
   while (S && !(P = Cfg->pointOf(S)))
@@ -1711,8 +1739,9 @@ MemorySpaceAnalysis::entryFromCallers(const FunctionDecl *FD) {
       if (Param->getType()->isPointerType())
         Site[LocKey{Param, {}}] = CA.eval(Arg, *St);
       if (std::optional<Referent> Ref = referentOf(Param, Arg, CA))
-        for (const auto &[K, F] : *St)
-          if (K.hasPrefix(Ref->CallerBase) &&
+        for (auto [First, Last] = St->withPrefix(Ref->CallerBase);
+             First != Last; ++First)
+          if (const auto &[K, F] = *First;
               (K.Path.size() > Ref->CallerBase.Path.size() ||
                Param->getType()->isReferenceType()))
             Site[K.withSuffixOf(Ref->CallerBase, Ref->CalleeBase)] = F;

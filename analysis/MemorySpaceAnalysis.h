@@ -161,6 +161,14 @@ private:
     auto It = lowerBound(Entries, K);
     return It != Entries.end() && It->first == K ? It : Entries.end();
   }
+  // The keys that start with K form one run of the sorted vector, K first.
+  template <typename Vector>
+  static auto prefixRange(Vector &Entries, const LocKey &K) {
+    auto First = lowerBound(Entries, K), Last = First;
+    while (Last != Entries.end() && Last->first.hasPrefix(K))
+      ++Last;
+    return std::make_pair(First, Last);
+  }
 
 public:
   iterator begin() { return Entries.begin(); }
@@ -180,6 +188,17 @@ public:
     return It->second;
   }
   iterator erase(const_iterator It) { return Entries.erase(It); }
+  iterator erase(const_iterator First, const_iterator Last) {
+    return Entries.erase(First, Last);
+  }
+  /// The locations whose key starts with \p K (\p K itself first, when
+  /// held), in key order.
+  std::pair<iterator, iterator> withPrefix(const LocKey &K) {
+    return prefixRange(Entries, K);
+  }
+  std::pair<const_iterator, const_iterator> withPrefix(const LocKey &K) const {
+    return prefixRange(Entries, K);
+  }
   size_t erase(const LocKey &K) {
     auto It = find(K);
     if (It == Entries.end())
@@ -246,17 +265,24 @@ private:
   /// The state before element \p Index of \p Block; valid until the next
   /// call.
   const MemoryState *stateBefore(CfgPoint P) const;
+  PointerFact computeFactOf(const Expr *E) const;
 
   MemorySpaceAnalysis *MSA;
   std::shared_ptr<const FunctionCfg> Cfg; // Kept past the current function.
   llvm::DenseMap<const CFGBlock *, MemoryState> BlockEntry;
   /// The state before element CursorIndex of CursorBlock. Queries in element
   /// order (a check walking the CFG) move it forward; a block asked about
-  /// out of order gets the states before each of its elements in PerElement.
+  /// out of order keeps the state before every CheckpointEvery-th element
+  /// in Checkpoints, from which the cursor restarts.
   mutable const CFGBlock *CursorBlock = nullptr;
   mutable unsigned CursorIndex = 0;
   mutable MemoryState CursorState;
-  mutable llvm::DenseMap<const CFGBlock *, std::vector<MemoryState>> PerElement;
+  static constexpr unsigned CheckpointEvery = 16;
+  mutable llvm::DenseMap<const CFGBlock *, std::vector<MemoryState>>
+      Checkpoints;
+  /// factOf's answers, kept once no analysis is in progress (the memory
+  /// checks ask each about the same arguments and pointers).
+  mutable llvm::DenseMap<const Expr *, PointerFact> Facts;
   MemoryState ExitState;
   PointerFact Returned;
   /// Roots whose value cannot be followed (their address escapes).
@@ -328,6 +354,7 @@ public:
 
 private:
   friend class FunctionAnalyzer;
+  friend class FunctionMemorySpaces;
   const FunctionMemorySpaces *run(const FunctionDecl *FD, bool Contextual);
   std::optional<MemoryState> entryFromCallers(const FunctionDecl *FD);
   /// Whether what the callers of \p FD pass may change its analysis: the
