@@ -20,18 +20,16 @@ const FunctionDecl *deviceHelperDefinition(const CallExpr *Call) {
   return Def;
 }
 
-bool waitsAtBlockBarrier(const FunctionDecl *Helper,
-                         llvm::DenseMap<const FunctionDecl *, bool> &Cache,
+bool waitsAtBlockBarrier(const FunctionDecl *Helper, BarrierWaitCache &Cache,
                          int Depth) {
-  if (auto It = Cache.find(Helper); It != Cache.end())
+  if (auto It = Cache.find({Helper, Depth}); It != Cache.end())
     return It->second;
-  Cache[Helper] = false; // Recursion: no.
+  Cache[{Helper, Depth}] = false; // Recursion: no.
   struct Finder : RecursiveASTVisitor<Finder> {
-    llvm::DenseMap<const FunctionDecl *, bool> &Cache;
+    BarrierWaitCache &Cache;
     int Depth;
     bool Found = false;
-    Finder(llvm::DenseMap<const FunctionDecl *, bool> &Cache, int Depth)
-        : Cache(Cache), Depth(Depth) {}
+    Finder(BarrierWaitCache &Cache, int Depth) : Cache(Cache), Depth(Depth) {}
     bool VisitCallExpr(CallExpr *Call) {
       if (auto B = CudaApiModel::barrierOf(Call))
         Found |= B->Scope == BarrierScope::Block;
@@ -42,7 +40,7 @@ bool waitsAtBlockBarrier(const FunctionDecl *Helper,
     }
   } F(Cache, Depth);
   F.TraverseStmt(Helper->getBody());
-  return Cache[Helper] = F.Found;
+  return Cache[{Helper, Depth}] = F.Found;
 }
 
 bool mayWaitInPattern(const Stmt *S, const FunctionDecl *FD) {

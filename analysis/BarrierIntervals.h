@@ -23,11 +23,16 @@ namespace clang::tidy::cuda {
 /// system headers; null for kernels, API functions and unknown callees.
 const FunctionDecl *deviceHelperDefinition(const CallExpr *Call);
 
-/// Whether \p Helper, or a same-TU helper it calls (three calls deep),
-/// waits at a block barrier. \p Cache holds the answers of a translation
-/// unit.
-bool waitsAtBlockBarrier(const FunctionDecl *Helper,
-                         llvm::DenseMap<const FunctionDecl *, bool> &Cache,
+/// waitsAtBlockBarrier's answers for one translation unit, by helper and
+/// by the depth it is asked at (a helper asked deeper follows fewer of its
+/// own calls), so that an answer does not depend on the questions asked
+/// before it.
+using BarrierWaitCache =
+    llvm::DenseMap<std::pair<const FunctionDecl *, int>, bool>;
+
+/// Whether \p Helper, or a same-TU helper it calls (three calls deep from
+/// \p Depth 0), waits at a block barrier.
+bool waitsAtBlockBarrier(const FunctionDecl *Helper, BarrierWaitCache &Cache,
                          int Depth = 0);
 
 /// Whether \p S, in a template pattern \p FD, is a call whose callee only
@@ -65,7 +70,7 @@ public:
 
 private:
   const FunctionCfg &Cfg;
-  llvm::DenseMap<const FunctionDecl *, bool> HelperWaits;
+  BarrierWaitCache HelperWaits;
 };
 
 } // namespace clang::tidy::cuda

@@ -2016,25 +2016,8 @@ std::vector<SharedMemoryRaces::Race>
 SharedMemoryRaces::racesIn(const FunctionDecl &FD, const FunctionCfg &Cfg,
                            ASTContext &Ctx) {
   std::vector<Race> Races;
-  if (!mayAccessShared(&FD, Cfg, Ctx)) {
-    // No access, so no race; only the barrier questions that
-    // collectCandidates() asks of the helpers it calls are kept.
-    for (const CFGBlock *B : Cfg.graph()) {
-      if (!Cfg.isReachable(B))
-        continue;
-      for (const CFGElement &El : *B)
-        if (const auto *Call =
-                dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
-            Call && Cfg.pointOf(Call))
-          if (const FunctionDecl *Def = helperDefinition(Call);
-              Def && Def != &FD && !isa<CXXOperatorCallExpr>(Call))
-            UnaskedWaits.push_back(Def);
-    }
-    return Races;
-  }
-  for (const FunctionDecl *Def : UnaskedWaits)
-    waitsAtBarrier(Def, 0);
-  UnaskedWaits.clear();
+  if (!mayAccessShared(&FD, Cfg, Ctx))
+    return Races; // No access, so no race.
   Found = &Races;
   Analysis = &TranslationUnitAnalyses::get(Ctx).threadIndex();
   VariableStores Stores = VariableStores::of(FD.getBody());

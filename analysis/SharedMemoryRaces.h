@@ -12,6 +12,7 @@
 #ifndef CUDA_TIDY_SHAREDMEMORYRACES_H
 #define CUDA_TIDY_SHAREDMEMORYRACES_H
 
+#include "BarrierIntervals.h"
 #include "FunctionCfg.h"
 #include "ThreadDivergence.h"
 #include "ThreadIndexAnalysis.h"
@@ -231,12 +232,7 @@ private:
   llvm::DenseMap<const ParmVarDecl *,
                  std::pair<const Expr *, const FunctionDecl *>>
       ArgumentOf;
-  llvm::DenseMap<const FunctionDecl *, bool> WaitsAtBarrier;
-  /// The helpers whose waitsAtBarrier() answers the kernels that make no
-  /// access did not ask for, in order: an answer depends on the questions
-  /// before it (waitsAtBlockBarrier's depth), so they are asked before
-  /// the next kernel's analysis.
-  std::vector<const FunctionDecl *> UnaskedWaits;
+  BarrierWaitCache WaitsAtBarrier;
   /// sharedNamesOf()'s answers.
   llvm::DenseMap<const FunctionDecl *, SharedNames> NamesOf;
   /// This translation unit's, set by checkFunction().

@@ -3,6 +3,7 @@
 #ifndef CUDA_TIDY_DIVERGENTSYNCTHREADSCHECK_H
 #define CUDA_TIDY_DIVERGENTSYNCTHREADSCHECK_H
 
+#include "BarrierIntervals.h"
 #include "CudaFunctionCheck.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -27,7 +28,7 @@ private:
   void startTranslationUnit() override { HelperWaits.clear(); }
 
   /// Whether each same-TU __device__ helper waits at a block barrier.
-  llvm::DenseMap<const FunctionDecl *, bool> HelperWaits;
+  BarrierWaitCache HelperWaits;
 };
 
 } // namespace clang::tidy::cuda
