@@ -5,6 +5,7 @@
 #include "BranchCorrelation.h"
 #include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -990,23 +991,10 @@ bool isOnThis(const Expr *E) {
 
 /// One pass over the translation unit: per storage, its first allocation,
 /// and whether some use frees it or lets it escape.
-class AllocationTracker::StorageScan
-    : public RecursiveASTVisitor<StorageScan> {
+/// (Replays the walk without instantiations or implicit code.)
+class AllocationTracker::StorageScan : public ScanVisitor<StorageScan> {
 public:
   StorageScan(AllocationTracker &T) : T(T), SM(T.Ctx.getSourceManager()) {}
-
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    const FunctionDecl *Saved = Current;
-    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
-      Current = FD;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Current = Saved;
-    return R;
-  }
 
   bool VisitCallExpr(CallExpr *C) {
     if (const ApiFunction *Api = CudaApiModel::lookup(C);
@@ -1080,10 +1068,6 @@ public:
     escapeIn(Init->getInit());
     return true;
   }
-  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
-    VisitCXXCtorInitializer(Init);
-    return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
-  }
 
   std::vector<StorageLeak> leaks() const;
 
@@ -1116,7 +1100,6 @@ private:
 
   AllocationTracker &T;
   const SourceManager &SM;
-  const FunctionDecl *Current = nullptr;
   bool DeviceReset = false;
   llvm::DenseMap<const ValueDecl *, StorageLeak> First;
   std::vector<const ValueDecl *> Order;
@@ -1174,7 +1157,9 @@ llvm::SmallVector<StorageLeak, 2>
 AllocationTracker::unreleasedStorageIn(const FunctionDecl *FD) {
   if (!StorageLeaks) {
     StorageScan Scan(*this);
-    Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Scan.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
+                    /*ImplicitCode=*/false),
+                /*Instantiations=*/false);
     StorageLeaks = Scan.leaks();
   }
   llvm::SmallVector<StorageLeak, 2> Result;

@@ -4,6 +4,7 @@
 #include "BranchCorrelation.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
@@ -236,7 +237,7 @@ bool isGlobalHostPointer(const VarDecl *VD) {
 /// Finds how a function body uses the memory its pointer parameters (and,
 /// on the device, __managed__ variables) point to, following local copies
 /// of those pointers and calls of functions with visible bodies.
-class AccessScanner : public RecursiveASTVisitor<AccessScanner> {
+class AccessScanner {
 public:
   using Access = AsyncWorkAnalysis::Access;
   AccessScanner(AsyncWorkAnalysis &A, const FunctionDecl *FD, bool Device)
@@ -258,19 +259,105 @@ public:
   bool MayWait = false;
 
   void run() {
+    // The body is walked once; the rounds replay the nodes that can matter.
+    std::vector<BodyNode> Nodes;
+    BodyRecorder(Nodes).TraverseStmt(FD->getBody());
     // Local copies of the pointers first, until no new one is found.
     for (unsigned Round = 0; Round < 4; ++Round) {
       size_t Before = Root.size();
       Collecting = true;
-      TraverseStmt(FD->getBody());
+      replay(Nodes);
       if (Root.size() == Before)
         break;
     }
     Collecting = false;
-    TraverseStmt(FD->getBody());
+    replay(Nodes);
   }
 
-  bool shouldVisitLambdaExpr(LambdaExpr *) { return false; }
+private:
+  /// A node of the body that a round may look at, in the order of a
+  /// RecursiveASTVisitor's walk.
+  struct BodyNode {
+    enum NodeKind : uint8_t {
+      Var, Assign, Unary, Subscript, Arrow, ManagedRef, Construct, Call
+    } Kind;
+    void *Node;
+  };
+  class BodyRecorder : public RecursiveASTVisitor<BodyRecorder> {
+  public:
+    explicit BodyRecorder(std::vector<BodyNode> &Out) : Out(Out) {}
+    bool VisitVarDecl(VarDecl *VD) {
+      if (VD->getType()->isPointerType() && VD->getInit())
+        Out.push_back({BodyNode::Var, VD});
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        Out.push_back({BodyNode::Assign, B});
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_Deref)
+        Out.push_back({BodyNode::Unary, U});
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+      Out.push_back({BodyNode::Subscript, E});
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      if (E->isArrow())
+        Out.push_back({BodyNode::Arrow, E});
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        if (isManagedVariableDecl(VD) && !VD->getType()->isArrayType())
+          Out.push_back({BodyNode::ManagedRef, E});
+      return true;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+      Out.push_back({BodyNode::Construct, E});
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      Out.push_back({BodyNode::Call, C});
+      return true;
+    }
+
+  private:
+    std::vector<BodyNode> &Out;
+  };
+
+  void replay(const std::vector<BodyNode> &Nodes) {
+    for (const BodyNode &N : Nodes)
+      switch (N.Kind) {
+      case BodyNode::Var:
+        VisitVarDecl(static_cast<VarDecl *>(N.Node));
+        break;
+      case BodyNode::Assign:
+        VisitBinaryOperator(static_cast<BinaryOperator *>(N.Node));
+        break;
+      case BodyNode::Unary:
+        VisitUnaryOperator(static_cast<UnaryOperator *>(N.Node));
+        break;
+      case BodyNode::Subscript:
+        VisitArraySubscriptExpr(static_cast<ArraySubscriptExpr *>(N.Node));
+        break;
+      case BodyNode::Arrow:
+        VisitMemberExpr(static_cast<MemberExpr *>(N.Node));
+        break;
+      case BodyNode::ManagedRef:
+        VisitDeclRefExpr(static_cast<DeclRefExpr *>(N.Node));
+        break;
+      case BodyNode::Construct:
+        VisitCXXConstructExpr(static_cast<CXXConstructExpr *>(N.Node));
+        break;
+      case BodyNode::Call:
+        VisitCallExpr(static_cast<CallExpr *>(N.Node));
+        break;
+      }
+  }
 
   bool VisitVarDecl(VarDecl *VD) {
     if (Collecting && VD->getType()->isPointerType() && VD->getInit())
@@ -605,20 +692,13 @@ const ValueDecl *streamDeclOf(const LocKey &K) {
   return K.Root;
 }
 
-class StreamCreationFinder : public RecursiveASTVisitor<StreamCreationFinder> {
+/// (Replays the walk without instantiations or implicit code.)
+class StreamCreationFinder : public ScanVisitor<StreamCreationFinder> {
 public:
   StreamCreationFinder(
       ASTContext &Ctx,
       llvm::DenseMap<const ValueDecl *, std::optional<bool>> &Flags)
       : Ctx(Ctx), Flags(Flags), Keys(NoLocals) {}
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        Ctx.getSourceManager().isInSystemHeader(
-            Ctx.getSourceManager().getExpansionLoc(D->getLocation())))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
 
   bool HostVisibleMemory = false;
 
@@ -673,7 +753,9 @@ void AsyncWorkAnalysis::collectTranslationUnitFacts() {
     return;
   FactsCollected = true;
   StreamCreationFinder F(Ctx, StreamFlags);
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  F.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
+               /*ImplicitCode=*/false),
+           /*Instantiations=*/false);
   HostVisibleMemory = F.HostVisibleMemory;
 }
 

@@ -163,13 +163,39 @@ const ApiFunction *CudaApiModel::lookupName(llvm::StringRef Name) {
   return table().find(Name);
 }
 
+namespace {
+/// lookup()'s answers for one translation unit's functions, on this thread.
+/// TranslationUnitAnalyses::reset() forgets them when a unit starts; a
+/// function of another ASTContext forgets them too.
+struct LookupCache {
+  const ASTContext *Ctx = nullptr;
+  llvm::DenseMap<const FunctionDecl *, const ApiFunction *> Answers;
+};
+thread_local LookupCache Cache;
+} // namespace
+
+void CudaApiModel::forgetLookups() {
+  Cache.Ctx = nullptr;
+  Cache.Answers.clear();
+}
+
 const ApiFunction *CudaApiModel::lookup(const FunctionDecl *FD) {
-  if (!FD)
+  if (!FD || !FD->getIdentifier())
     return nullptr;
-  const IdentifierInfo *II = FD->getIdentifier();
-  if (!II)
-    return nullptr;
-  llvm::StringRef Name = II->getName();
+  const ASTContext &Ctx = FD->getASTContext();
+  if (Cache.Ctx != &Ctx) {
+    forgetLookups();
+    Cache.Ctx = &Ctx;
+  }
+  if (auto It = Cache.Answers.find(FD); It != Cache.Answers.end())
+    return It->second;
+  const ApiFunction *F = lookupUncached(FD);
+  Cache.Answers[FD] = F;
+  return F;
+}
+
+const ApiFunction *CudaApiModel::lookupUncached(const FunctionDecl *FD) {
+  llvm::StringRef Name = FD->getIdentifier()->getName();
   const ApiFunction *F = table().find(Name);
   // Built with --default-stream per-thread, the runtime headers rename the
   // stream-ordered calls (cudaMemcpy_ptds, cudaMemcpyAsync_ptsz).

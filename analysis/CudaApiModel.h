@@ -232,8 +232,11 @@ public:
   /// The entry for \p FD, or null when \p FD is not a modelled function
   /// (a global-namespace or extern "C" function, or a C library function in
   /// namespace std).
+  /// Answers are kept per function until forgetLookups().
   static const ApiFunction *lookup(const FunctionDecl *FD);
   static const ApiFunction *lookup(const CallExpr *Call);
+  /// Forgets this thread's kept answers (a translation unit starts).
+  static void forgetLookups();
   /// The function \p Call calls: its direct callee, or, for a call that a
   /// template pattern leaves unresolved (a dependent argument), the runtime,
   /// driver, C library or warp intrinsic function that every candidate of
@@ -357,6 +360,9 @@ public:
   static bool pythonHostArrayRaises(llvm::StringRef Library);
   /// A PyCUDA prepare() format character (CUDA_PYTHON_STRUCT_FORMAT rows).
   static std::optional<PythonValue> pythonStructFormat(char C);
+
+private:
+  static const ApiFunction *lookupUncached(const FunctionDecl *FD);
 };
 
 } // namespace clang::tidy::cuda

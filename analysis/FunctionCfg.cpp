@@ -2,11 +2,13 @@
 
 #include "FunctionCfg.h"
 #include "AsyncWorkAnalysis.h"
+#include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
 #include "MemorySpaceAnalysis.h"
 #include "TemplatePatterns.h"
 #include "ThreadIndexAnalysis.h"
 #include "TorchTensors.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/Dominators.h"
 #include "clang/Basic/SourceManager.h"
@@ -417,9 +419,16 @@ TorchTensorAnalysis &TranslationUnitAnalyses::torchTensors() {
   return *TorchTensors;
 }
 
+TranslationUnitScan &TranslationUnitAnalyses::scan() {
+  if (!Scan)
+    Scan = std::make_unique<TranslationUnitScan>(Ctx);
+  return *Scan;
+}
+
 void TranslationUnitAnalyses::reset() {
   Current.reset();
   CurrentCtx = nullptr;
+  CudaApiModel::forgetLookups();
 }
 
 #if defined(__has_feature)
@@ -524,23 +533,16 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
 }
 
 namespace {
-class CallCollector : public RecursiveASTVisitor<CallCollector> {
+/// Who is called, whose address is taken and which template patterns are
+/// instantiated, from the walk with instantiations and implicit code.
+class CallCollector : public ScanVisitor<CallCollector> {
 public:
-  CallCollector(const SourceManager &SM,
-                llvm::DenseSet<const FunctionDecl *> &Called,
+  CallCollector(llvm::DenseSet<const FunctionDecl *> &Called,
                 llvm::DenseSet<const FunctionDecl *> &AddressTaken,
                 llvm::DenseSet<const FunctionDecl *> &Instantiated)
-      : SM(SM), Called(Called), AddressTaken(AddressTaken),
+      : Called(Called), AddressTaken(AddressTaken),
         Instantiated(Instantiated) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return true; }
 
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->isDependentContext() && FD->doesThisDeclarationHaveABody())
       if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
@@ -550,6 +552,13 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *FD = C->getDirectCallee())
       Called.insert(FD->getCanonicalDecl());
+    // The callee of a plain call or a launch is not an address-taking use
+    // (an operator's or a method's callee is no DeclRefExpr to a function).
+    if (C->getStmtClass() == Stmt::CallExprClass || isa<CUDAKernelCallExpr>(C))
+      if (Expr *Callee = C->getCallee())
+        if (const auto *DRE =
+                dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
+          Callees.insert(DRE);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
@@ -564,23 +573,8 @@ public:
       if (!Callees.count(DRE))
         AddressTaken.insert(FD);
   }
-  bool TraverseCallExpr(CallExpr *C) {
-    if (Expr *Callee = C->getCallee())
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
-        Callees.insert(DRE);
-    return RecursiveASTVisitor::TraverseCallExpr(C);
-  }
-  bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr *C) {
-    if (Expr *Callee = C->getCallee())
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
-        Callees.insert(DRE);
-    return RecursiveASTVisitor::TraverseCUDAKernelCallExpr(C);
-  }
 
 private:
-  const SourceManager &SM;
   llvm::DenseSet<const FunctionDecl *> &Called;
   llvm::DenseSet<const FunctionDecl *> &AddressTaken;
   llvm::DenseSet<const FunctionDecl *> &Instantiated;
@@ -594,9 +588,9 @@ void TranslationUnitAnalyses::buildCallGraph() {
   if (CallGraphBuilt)
     return;
   CallGraphBuilt = true;
-  CallCollector Collector(Ctx.getSourceManager(), Called, AddressTaken,
-                          InstantiatedPatterns);
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  CallCollector Collector(Called, AddressTaken, InstantiatedPatterns);
+  Collector.replay(scan().nodes(/*ImplicitCode=*/true),
+                   /*Instantiations=*/true);
   Collector.finish();
 }
 

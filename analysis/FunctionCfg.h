@@ -31,6 +31,7 @@ class AsyncWorkAnalysis;
 class LaunchConfiguration;
 class ThreadIndexAnalysis;
 class TorchTensorAnalysis;
+class TranslationUnitScan;
 
 /// A point in a CFG: element \c Index of \c Block.
 struct CfgPoint {
@@ -215,6 +216,9 @@ public:
   ThreadIndexAnalysis &threadIndex();
   /// PyTorch tensors at the Python boundary, shared by the torch checks.
   TorchTensorAnalysis &torchTensors();
+  /// The recorded walk of the translation unit (TranslationUnitScan.h) that
+  /// the analyses' whole-unit scans replay.
+  TranslationUnitScan &scan();
 
   ~TranslationUnitAnalyses();
 
@@ -246,6 +250,7 @@ private:
   std::unique_ptr<ThreadIndexAnalysis> ThreadIndex;
   std::unique_ptr<LaunchConfiguration> Launches;
   std::unique_ptr<TorchTensorAnalysis> TorchTensors;
+  std::unique_ptr<TranslationUnitScan> Scan;
 };
 
 /// Whether \p FD's body should be analysed: a definition not in a system

@@ -5,6 +5,7 @@
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
 #include "ThreadIndexAnalysis.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -69,25 +70,12 @@ int fieldIndex(llvm::StringRef Name) {
 }
 
 /// Collects launches, calls and kernel references of the translation unit.
-class Collector : public RecursiveASTVisitor<Collector> {
+/// (Replays the walk with instantiations and without implicit code.)
+class Collector : public ScanVisitor<Collector> {
 public:
   using Sites =
       llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 2>;
   Collector(const SourceManager &SM) : SM(SM) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return false; }
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    const FunctionDecl *Saved = Current;
-    if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
-      Current = FD;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Current = Saved;
-    return R;
-  }
 
   bool VisitCallExpr(CallExpr *Call) {
     if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(Call)) {
@@ -136,7 +124,7 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
-    if (isFunctionPointer(VD) && VD->getInit())
+    if (isFunctionPointerVariable(VD) && VD->getInit())
       storeInto(VD, VD->getInit(), nullptr);
     return true;
   }
@@ -146,7 +134,7 @@ public:
       if (FD->hasAttr<CUDAGlobalAttr>())
         KernelRefs.push_back({DRE, FD->getCanonicalDecl()});
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-      if (isFunctionPointer(VD))
+      if (isFunctionPointerVariable(VD))
         PointerRefs.push_back({DRE, VD});
     return true;
   }
@@ -180,16 +168,11 @@ public:
   Sites AttributeSets;
 
 private:
-  static bool isFunctionPointer(const VarDecl *VD) {
-    QualType T = VD->getType();
-    return T->isFunctionPointerType() ||
-           (T->isPointerType() && T->getPointeeType()->isFunctionType());
-  }
   static const VarDecl *pointerVar(const Expr *E) {
     const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
         E ? E->IgnoreParenImpCasts() : nullptr);
     const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-    return VD && isFunctionPointer(VD) ? VD : nullptr;
+    return VD && isFunctionPointerVariable(VD) ? VD : nullptr;
   }
   static const DeclRefExpr *kernelOf(const Expr *E) {
     E = E->IgnoreParenCasts();
@@ -221,7 +204,6 @@ private:
   }
 
   const SourceManager &SM;
-  const FunctionDecl *Current = nullptr;
   llvm::DenseSet<const DeclRefExpr *> Benign;
   llvm::SmallVector<std::pair<const DeclRefExpr *, const FunctionDecl *>, 16>
       KernelRefs;
@@ -304,7 +286,9 @@ void LaunchConfiguration::Impl::collect() {
     return;
   Collected = true;
   C = std::make_unique<Collector>(Ctx.getSourceManager());
-  C->TraverseDecl(Ctx.getTranslationUnitDecl());
+  C->replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
+                /*ImplicitCode=*/false),
+            /*Instantiations=*/true);
   Escaped = C->finish();
   // Which kernels each function launches, in the order of C->Launches.
   for (auto &[Kernel, Sites] : C->Launches) {

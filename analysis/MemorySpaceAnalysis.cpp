@@ -3,6 +3,7 @@
 #include "MemorySpaceAnalysis.h"
 #include "BranchCorrelation.h"
 #include "TemplatePatterns.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -1886,24 +1887,11 @@ static const ValueDecl *outlivingStorage(const Expr *E) {
 
 namespace {
 /// Every store into outliving storage in the translation unit.
-class StorageSpaceScan : public RecursiveASTVisitor<StorageSpaceScan> {
+/// (Replays the walk with implicit code and without instantiations.)
+class StorageSpaceScan : public ScanVisitor<StorageSpaceScan> {
 public:
   explicit StorageSpaceScan(ASTContext &Ctx)
       : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
-
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool shouldVisitImplicitCode() const { return true; }
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-      return true;
-    const FunctionDecl *Saved = Current;
-    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D))
-      Current = FD;
-    bool R = RecursiveASTVisitor::TraverseDecl(D);
-    Current = Saved;
-    return R;
-  }
 
   bool VisitCallExpr(CallExpr *C) {
     const ApiFunction *Api = CudaApiModel::lookup(C);
@@ -1958,11 +1946,11 @@ public:
     }
     return true;
   }
-  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
+  bool VisitCXXCtorInitializer(CXXCtorInitializer *Init) {
     if (const FieldDecl *F = Init->getMember();
         F && F->getType()->isPointerType() && Init->getInit())
       storeDirect(F, valueOf(Init->getInit()));
-    return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
+    return true;
   }
   bool VisitFieldDecl(FieldDecl *F) {
     if (F->getType()->isPointerType() && F->hasInClassInitializer() &&
@@ -2095,7 +2083,6 @@ private:
 
   ASTContext &Ctx;
   const SourceManager &SM;
-  const FunctionDecl *Current = nullptr;
   llvm::DenseMap<const ValueDecl *, PointerFact> Facts;
   llvm::DenseSet<const ValueDecl *> Unknown;
   llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
@@ -2111,7 +2098,9 @@ void MemorySpaceAnalysis::scanStorage() {
   if (StorageFacts)
     return;
   StorageSpaceScan Scan(Ctx);
-  Scan.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Scan.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
+                  /*ImplicitCode=*/true),
+              /*Instantiations=*/false);
   StorageFacts = Scan.facts();
   StorageAllocs = Scan.allocations(*StorageFacts);
 }

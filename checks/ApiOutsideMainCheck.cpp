@@ -2,10 +2,11 @@
 
 #include "ApiOutsideMainCheck.h"
 #include "CudaApiModel.h"
+#include "FunctionCfg.h"
 #include "SourceLocations.h"
+#include "TranslationUnitScan.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -32,8 +33,8 @@ void ApiOutsideMainCheck::checkFunction(const FunctionDecl &, const FunctionCfg 
 }
 
 void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const SourceManager &SM;
+  // Replays the walk with instantiations and without implicit code.
+  struct Finder : ScanVisitor<Finder> {
     std::vector<const VarDecl *> Vars;
     std::vector<const FunctionDecl *> Attributed;
     std::vector<std::pair<const FunctionDecl *, const CallExpr *>> Handlers;
@@ -41,20 +42,6 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
     /// initializer (assignments, reset calls), and those that main empties.
     llvm::DenseMap<const VarDecl *, std::vector<const Expr *>> Stores;
     llvm::DenseSet<const VarDecl *> EmptiedInMain;
-    const FunctionDecl *Current = nullptr;
-    explicit Finder(const SourceManager &SM) : SM(SM) {}
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool TraverseDecl(Decl *D) {
-      if (D && !isa<TranslationUnitDecl>(D) &&
-          SM.isInSystemHeader(D->getLocation()))
-        return true;
-      const FunctionDecl *Outer = Current;
-      if (auto *FD = dyn_cast_or_null<FunctionDecl>(D))
-        Current = FD;
-      bool Result = RecursiveASTVisitor::TraverseDecl(D);
-      Current = Outer;
-      return Result;
-    }
     static const VarDecl *staticSmartPointer(const Expr *E) {
       const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -114,8 +101,10 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
           Handlers.push_back({F, C});
       return true;
     }
-  } F(Ctx.getSourceManager());
-  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  } F;
+  F.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
+               /*ImplicitCode=*/false),
+           /*Instantiations=*/true);
 
   for (const VarDecl *VD : F.Vars) {
     const VarDecl *Canon = VD->getCanonicalDecl();
