@@ -552,8 +552,9 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *FD = C->getDirectCallee())
       Called.insert(FD->getCanonicalDecl());
-    // The callee of a plain call or a launch is not an address-taking use
-    // (an operator's or a method's callee is no DeclRefExpr to a function).
+    // The callee of a plain call or a launch is not an address-taking use.
+    // An overloaded operator's callee still counts as a reference, as it
+    // always has here.
     if (C->getStmtClass() == Stmt::CallExprClass || isa<CUDAKernelCallExpr>(C))
       if (Expr *Callee = C->getCallee())
         if (const auto *DRE =
