@@ -1,0 +1,728 @@
+"""Kernel sources: each kernel module of a file (RawKernel, RawModule,
+ElementwiseKernel, ReductionKernel, SourceModule, load_inline) written into
+one CUDA translation unit, as its host library compiles it."""
+
+import keyword
+
+import os
+
+import sys
+
+# CPython's parser and node classes. The ast module adds only helpers, and
+# importing it costs as much as all the reader's other imports: the three
+# the reader needs are below.
+try:
+    import _ast as ast
+except ImportError:  # an implementation without it
+    import ast
+
+from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, canonical_dtype
+from .reader import Unknown
+from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
+
+# --- The translation unit ------------------------------------------------------
+
+PRELUDE = r'''namespace cuda_tidy_python {
+template <unsigned I, class... T> struct at_;
+template <class H, class... T> struct at_<0, H, T...> { typedef H type; };
+template <unsigned I, class H, class... T> struct at_<I, H, T...> : at_<I - 1, T...> {};
+template <class F, unsigned I> struct param_;
+template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
+template <class F, unsigned I> using param_t = typename param_<F, I>::type;
+struct indexer { long long n; int ndim; const long long *index_; __device__ long long size() const { return n; } __device__ const long long *get() const { return index_; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ operator T &() const { return data_[0]; } };
+template <class T> struct complex { T re, im; };
+}
+#define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
+#define __CT_EXTB namespace __ct_extern_c
+'''
+
+
+def c_identifier(name):
+    s = ''.join(c if c.isalnum() or c == '_' else '_' for c in name)
+    if not s or s[0].isdigit() or keyword.iskeyword(s) or s in CXX_KEYWORDS or s.startswith('__'):
+        s = 'py_' + s
+    return s
+
+
+CXX_KEYWORDS = set('''alignas alignof asm auto bool break case catch char class const
+constexpr const_cast continue decltype default delete do double dynamic_cast else enum
+explicit export extern false float for friend goto if inline int long mutable namespace
+new noexcept nullptr operator private protected public register reinterpret_cast return
+short signed sizeof static static_assert static_cast struct switch template this
+thread_local throw true try typedef typeid typename union unsigned using virtual void
+volatile wchar_t while dim3 min max'''.split())
+
+
+def extern_c_spans(text, start=0, end=None):
+    """(start, end) of each `extern "C"` (any blanks between the words) in
+    text[start:end], in order."""
+    end = len(text) if end is None else end
+    i = text.find('extern', start, end)
+    while i >= 0:
+        j = i + 6
+        while j < end and text[j].isspace():
+            j += 1
+        if text.startswith('"C"', j, end):
+            yield i, j + 3
+            i = text.find('extern', j + 3, end)
+        else:
+            i = text.find('extern', i + 1, end)
+
+
+def strip_comments(text):
+    """The text with comments blanked (line breaks kept), same length.
+    String literals are skipped whole: a // inside one is not a comment."""
+    out, done, i, n = [], 0, 0, len(text)
+    while True:
+        j = find_first(text, '/"', i, n)
+        if j < 0:
+            break
+        if text[j] == '"':
+            # A literal on one line, with escapes; unterminated: not one.
+            k = j + 1
+            while k < n and text[k] not in '"\n':
+                k += 2 if text[k] == '\\' and k + 1 < n else 1
+            i = k + 1 if k < n and text[k] == '"' else j + 1
+            continue
+        if text.startswith('//', j):
+            end = text.find('\n', j)
+            end = n if end < 0 else end
+        elif text.startswith('/*', j) and text.find('*/', j + 2) >= 0:
+            end = text.find('*/', j + 2) + 2
+        else:
+            i = j + 1
+            continue
+        out.append(text[done:j])
+        out.append('\n'.join(' ' * len(part) for part in text[j:end].split('\n')))
+        done = i = end
+    out.append(text[done:])
+    return ''.join(out)
+
+
+def reopens_std(text):
+    """Whether the source opens `namespace std` (each module is compiled
+    inside a namespace of its own, where that would be a new namespace)."""
+    if 'namespace' not in text:
+        return False
+    clean = strip_comments(text)
+    at = clean.find('namespace')
+    while at >= 0:
+        before = clean[at - 1] if at else ' '
+        rest = clean[at + len('namespace'):].lstrip()
+        if not (before.isalnum() or before == '_') and rest.startswith('std') and \
+                rest[3:4] in ('', ' ', '\t', '\n', '{'):
+            return True
+        at = clean.find('namespace', at + 1)
+    return False
+
+
+def directive_lines(text, word):
+    """(line start, line end, offset after the word) of each line of text
+    that starts with the preprocessor directive `# word`."""
+    if '#' not in text:
+        return
+    pos = 0
+    for line in text.split('\n'):
+        head = line.lstrip(' \t')
+        if head.startswith('#'):
+            rest = head[1:].lstrip(' \t')
+            if rest.startswith(word):
+                yield pos, pos + len(line), pos + len(line) - len(rest) + len(word)
+        pos += len(line) + 1
+
+
+def defined_names(text):
+    """The macro names that `#define` lines of text define."""
+    names = []
+    for _, line_end, after in directive_lines(text, 'define'):
+        k = after
+        while k < line_end and text[k] in ' \t':
+            k += 1
+        if k == after:
+            continue
+        e = k
+        while e < line_end and (text[e].isalnum() or text[e] == '_'):
+            e += 1
+        if e > k:
+            names.append(text[k:e])
+    return names
+
+
+def declarator_name(clean, at):
+    """The name of the function declared after clean[at] (the word before
+    the first '(' when no ';' or '{' comes first) and the offset of that
+    '(', or None."""
+    paren = find_first(clean, ';{(', at, len(clean))
+    if paren < 0 or clean[paren] != '(':
+        return None
+    end = paren
+    while end > at and clean[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > at and (clean[start - 1].isalnum() or clean[start - 1] == '_'):
+        start -= 1
+    return (clean[start:end], paren) if start < end else None
+
+
+def in_extern_c_block(clean, pos):
+    for _, ec_end in extern_c_spans(clean, 0, pos):
+        rest = clean[ec_end:pos]
+        if rest.lstrip().startswith('{'):
+            depth = 0
+            for ch in rest:
+                depth += {'{': 1, '}': -1}.get(ch, 0)
+            if depth > 0:
+                return True
+    return False
+
+
+def count_params(params):
+    p = params.strip()
+    if not p or p == 'void':
+        return 0
+    if '...' in p or '#' in p:
+        return None
+    depth, count = 0, 1
+    for ch in p:
+        if ch in '(<[{':
+            depth += 1
+        elif ch in ')>]}':
+            depth -= 1
+        elif ch == ',' and depth == 0:
+            count += 1
+    return count if depth == 0 else None
+
+
+def find_cupy_include():
+    """The folder that holds CuPy's `cupy/*.cuh`: CUDA_TIDY_CUPY_INCLUDE
+    (the driver's --cupy-include), else `_core/include` of the cupy package
+    that the reader's Python would import (located, not imported)."""
+    named = os.environ.get('CUDA_TIDY_CUPY_INCLUDE')
+    if named:
+        return named if os.path.isdir(os.path.join(named, 'cupy')) else None
+    return find_package_folder('cupy', os.path.join('_core', 'include'))
+
+
+_package_folders = {}
+
+
+def find_package_folder(package, sub):
+    """`sub` of the package that the reader's Python would import
+    (located with importlib, not imported), or None; looked for once per
+    reader process."""
+    key = (package, sub)
+    if key not in _package_folders:
+        _package_folders[key] = locate_package_folder(package, sub)
+    return _package_folders[key]
+
+
+def locate_package_folder(package, sub):
+    try:
+        import importlib.util
+        import site
+        # Run with -S: the site folders are added only now, when needed.
+        for d in site.getsitepackages() + [site.getusersitepackages()]:
+            if d not in sys.path:
+                sys.path.append(d)
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        folder = os.path.join(loc, sub)
+        if os.path.isdir(folder):
+            return folder
+    return None
+
+
+def torch_include_known(args):
+    extra = os.environ.get('CUDA_TIDY_TORCH_INCLUDE', '')
+    dirs = [a[2:] for a in args if a.startswith('-I')] + [d for d in extra.split(os.pathsep) if d]
+    for d in dirs:
+        if os.path.exists(os.path.join(d, 'torch', 'types.h')):
+            if '-I' + d not in args:
+                args.append('-I' + d)
+            return True
+    return False
+
+
+class KernelUnitWriter:
+    """Writes the kernel modules of a file into one translation unit."""
+
+    def __init__(self, reader, facts):
+        self.r = reader
+        self.facts = facts
+        self.unit = MStrBuilder()
+        self.body = MStrBuilder()
+        self.includes = []  # MStr lines
+        self.include_keys = set()
+        self.args = []
+        self.std = None
+        self.stats = {'found': 0, 'analysed': 0, 'skipped': []}
+        self.launch_count = 0
+        self.cupy_include = None  # looked for when a kernel includes <cupy/...>
+        self.uses_cupy_headers = False
+        self.pycuda_include = None  # looked for when a kernel includes <pycuda-...>
+
+    def note(self, node, why):
+        self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))
+        self.stats['skipped'].append(why)
+
+    def options(self, m, value):
+        """-D/-I/-std of options=(...): the module's defines, and the unit's
+        include folders and standard."""
+        defines = []
+        if value is None:
+            return defines
+        v = self.r.eval(value)
+        if isinstance(v, MStr):
+            v = (v,)
+        if not isinstance(v, tuple):
+            self.r.notes.append('%s: options are not constants; analysed without them'
+                                % self.r.where(value))
+            return defines
+        opts = [o.text if isinstance(o, MStr) else str(o) for o in v]
+        i = 0
+        while i < len(opts):
+            o = opts[i]
+            nxt = opts[i + 1] if i + 1 < len(opts) else ''
+            for flag in ('-D', '--define-macro=', '--define-macro'):
+                if o.startswith(flag):
+                    d = o[len(flag):] or nxt
+                    if not o[len(flag):]:
+                        i += 1
+                    defines.append(d)
+                    break
+            else:
+                for flag in ('-I', '--include-path=', '--include-path'):
+                    if o.startswith(flag):
+                        d = o[len(flag):] or nxt
+                        if not o[len(flag):]:
+                            i += 1
+                        self.add_include_dir(d)
+                        break
+                else:
+                    std = o[o.index('std=') + 4:][:5] if o.startswith(('-std=c++', '--std=c++')) else ''
+                    if len(std) == 5 and std[3:].isdecimal() and (self.std is None or std > self.std):
+                        self.std = std
+            i += 1
+        return defines
+
+    def add_include_dir(self, d):
+        d = d if os.path.isabs(d) else os.path.join(self.r.dir, d)
+        if '-I' + d not in self.args:
+            self.args.append('-I' + d)
+
+    def module(self, m):
+        r = self.r
+        call = m.call
+        names = m.arg_names
+        self.stats['found'] += 1
+        get = lambda key: r.arg(call, names, key)
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords):
+            return self.note(call, 'arguments passed with * or **')
+        if m.kind in ('raw-kernel', 'raw-module'):
+            code_node = get('code')
+            if code_node is None and m.kind == 'raw-module' and get('path') is not None:
+                return self.note(call, 'a RawModule loaded from a cubin or PTX path')
+            code = r.eval(code_node) if code_node is not None else Unknown('no code')
+            if m.kind == 'raw-kernel':
+                n = get('name')
+                nv = r.eval(n) if n is not None else Unknown('no name')
+                if isinstance(nv, MStr):
+                    m.single_name = (nv.text, n)
+            ne = get('name_expressions')
+            if ne is not None:
+                m.name_expressions = r.eval(ne)
+            opts = get('options')
+            jit = get('jitify')
+            if jit is not None and r.eval(jit) is True:
+                return self.note(call, 'jitify=True preprocesses the source')
+            return self.emit_source(m, code, opts, wrap_c=False, headers=[])
+        if m.kind == 'source-module':
+            code = r.eval(get('source')) if get('source') is not None else Unknown('no source')
+            ne = get('no_extern_c')
+            no_extern_c = ne is not None and r.eval(ne) is True
+            inc = get('include_dirs')
+            if inc is not None:
+                dirs = r.eval(inc)
+                if isinstance(dirs, tuple):
+                    for d in dirs:
+                        d = d.text if isinstance(d, MStr) else d
+                        if isinstance(d, str):
+                            self.add_include_dir(d)
+            if self.r.ctor_of(call).endswith('DynamicSourceModule') and '-fgpu-rdc' not in self.args:
+                self.args.append('-fgpu-rdc')  # PyCUDA compiles it with -rdc=true
+            return self.emit_source(m, code, get('options'), wrap_c=not no_extern_c, headers=[])
+        if m.kind == 'load-inline':
+            src = get('cuda_sources')
+            if src is None:
+                self.stats['found'] -= 1
+                return None
+            code = r.eval(src)
+            if isinstance(code, tuple) and all(isinstance(c, MStr) for c in code):
+                code = join_mstr([c + MStr.anchored('\n', 0, r.node_start(call)) for c in code])
+            if not torch_include_known(self.args):
+                return self.note(call, "load_inline's CUDA source needs torch's headers "
+                                       "(torch/types.h); pass -I<torch>/include with --extra-arg")
+            return self.emit_source(m, code, get('extra_cuda_cflags'), wrap_c=False,
+                                    headers=LOAD_INLINE_HEADERS, namespace=False)
+        if m.kind in ('elementwise', 'reduction'):
+            return self.emit_generated(m)
+        if m.kind == 'pycuda-elementwise':
+            return self.emit_source(m, self.pycuda_elementwise(m), get('options'),
+                                    wrap_c=False, headers=[])
+        return None
+
+    def pycuda_elementwise(self, m):
+        """The source PyCUDA's ElementwiseKernel compiles
+        (pycuda/elementwise.py, get_elwise_module): a grid-stride loop over
+        i < n, n appended to the C arguments, written from its documented
+        form with the user's text mapped to the file."""
+        r = self.r
+        at = r.node_start(m.call)
+        vals = {}
+        for key in ('arguments', 'operation', 'name', 'preamble', 'loop_prep', 'after_loop'):
+            node = r.arg(m.call, m.arg_names, key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                return Unknown('%s: %s' % (key, v.why))
+            if not isinstance(v, MStr):
+                return Unknown('%s is not a string' % key)
+            vals[key] = v
+        if 'arguments' not in vals or 'operation' not in vals:
+            return Unknown('no arguments or operation')
+        name = vals['name'].text if 'name' in vals else 'kernel'
+        if not is_word(name):
+            return Unknown('kernel name')
+        syn = lambda text: MStr.anchored(text, 0, at)
+        empty = MStr('', [])
+        # PyCUDA includes its complex header first; needed (and looked
+        # for) only where the user's text names pycuda::.
+        header = syn('#include <pycuda-complex.hpp>\n') if any(
+            'pycuda::' in v.text for v in vals.values()) else empty
+        return join_mstr([
+            header, vals.get('preamble', empty),
+            syn('\nextern "C" __global__ void %s(' % name), vals['arguments'],
+            syn(', unsigned long n) {\nsize_t tid = threadIdx.x;\n'
+                'size_t total_threads = gridDim.x * blockDim.x;\n'
+                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n'),
+            vals.get('loop_prep', empty),
+            syn(';\nfor (i = cta_start + tid; i < n; i += total_threads) {\n'),
+            vals['operation'],
+            syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
+
+    def emit_source(self, m, code, opts, wrap_c, headers, namespace=True):
+        r = self.r
+        call = m.call
+        if isinstance(code, Unknown):
+            return self.note(call, code.why)
+        if not isinstance(code, MStr):
+            return self.note(call, 'the source is not a string')
+        if len(code.text) > MAX_KERNEL_TEXT:
+            return self.note(call, 'the source is larger than %d bytes' % MAX_KERNEL_TEXT)
+        text = code.text
+        # Includes the analysis cannot resolve skip the module: clang would
+        # stop at them and nothing of the module would be analysed.
+        for line_start, line_end, after in directive_lines(text, 'include'):
+            opener = after
+            while opener < line_end and text[opener] in ' \t':
+                opener += 1
+            if opener >= line_end or text[opener] not in '<"':
+                continue
+            close = find_first(text, '>"', opener + 1, line_end)
+            if close <= opener + 1:
+                continue
+            name = text[opener + 1:close]
+            if name.startswith('cupy/') and self.cupy_include is None:
+                self.cupy_include = find_cupy_include() or ''
+            if name.startswith('cupy/') and not self.cupy_include:
+                return self.note(call, "it includes <%s>, and CuPy's headers are not "
+                                       "installed for this Python" % name)
+            if name.startswith('pycuda') and m.lib == 'pycuda' and self.pycuda_include is None:
+                # SourceModule always adds the package's cuda/ folder.
+                self.pycuda_include = find_package_folder('pycuda', 'cuda') or ''
+                if self.pycuda_include:
+                    self.args.append(LIBRARY_INCLUDE + self.pycuda_include)
+            if name.startswith('pycuda') and not self.resolvable(name):
+                return self.note(call, "it includes <%s>, one of PyCUDA's headers; pass "
+                                       "include_dirs or -I" % name)
+            if text[opener] == '"' and not self.resolvable(name):
+                return self.note(call, 'it includes "%s", which is not beside the script '
+                                       'or in an include folder' % name)
+        if reopens_std(text):
+            return self.note(call, "it reopens namespace std, which the module's own "
+                                   "namespace here would make another namespace")
+        if self.cupy_include and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
+        at = r.node_start(call)
+        index = len(self.stats['skipped']) + self.stats['analysed']
+        m.index = index
+        m.namespace = '__ct_m%d' % index
+        defines = self.options(m, opts)
+        self.implicit_headers(m, text, at)
+        self.stats['analysed'] += 1
+        # Leading includes go first, so that the module's namespace holds
+        # none (they are blanked where they were, offsets unchanged).
+        chars = list(text)
+        for line_start, line_end, _ in directive_lines(text, 'include'):
+            key = ''.join(text[line_start:line_end].split())
+            if key not in self.include_keys:
+                self.include_keys.add(key)
+                self.includes.append(code.slice(line_start, line_end) +
+                                     MStr.anchored('\n', 0, at))
+            chars[line_start:line_end] = ' ' * (line_end - line_start)
+        for h in headers:
+            key = h.strip().replace(' ', '')
+            if key not in self.include_keys:
+                self.include_keys.add(key)
+                self.includes.append(MStr.anchored(h, 0, at))
+        # extern "C" keeps its length: a marker the check reads.
+        for ec_start, ec_end in extern_c_spans(text):
+            after = text[ec_end:].lstrip()
+            repl = '__CT_EXTB' if after.startswith('{') else '__CT_EXTC'
+            repl = repl + ' ' * (ec_end - ec_start - len(repl))
+            if len(repl) != ec_end - ec_start:
+                continue
+            chars[ec_start:ec_end] = list(repl)
+        body = MStr(''.join(chars), code.runs)
+        self.scan_kernels(m, text, wrap_c)
+        b = self.body
+        b.syn('\n', 0, at)
+        for d in defines:
+            name, _, value = d.partition('=')
+            b.syn('#define %s %s\n' % (name, value or '1'), 0, at)
+        if namespace:
+            b.syn('namespace %s { namespace __ct_extern_c {} using namespace __ct_extern_c;\n'
+                  % m.namespace, 0, at)
+            m.wrapped_c = wrap_c
+        b.add(body)
+        if namespace:
+            b.syn('\n}\n', 0, at)
+        for d in defines + defined_names(text):
+            b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
+        return m
+
+    def implicit_headers(self, m, text, at, cupy_headers=False):
+        """What NVRTC and CuPy's headers give a CuPy kernel implicitly:
+        float16, assert; and CuPy's headers for a generated kernel that
+        needs them (cupy_headers: the folder is known)."""
+        if m.lib != 'cupy':
+            return
+        # CuPy's own headers use assert (NVRTC has it built in) and define
+        # their own float16, which the unit then takes instead of ours.
+        cupy_headers = cupy_headers or any(
+            text[after:b].strip()[1:].startswith('cupy/')
+            for _, b, after in directive_lines(text, 'include'))
+        self.uses_cupy_headers = self.uses_cupy_headers or cupy_headers
+        wanted = [('assert', '#include <assert.h>\n'),
+                  ('float16', '#include <cuda_fp16.h>\n'),
+                  ('float16', FLOAT16_TYPEDEF)]
+        if cupy_headers and getattr(m, 'generated', False):
+            wanted += [('', '#include <%s>\n' % h) for h in CUPY_GENERATED_HEADERS]
+        for word, header in wanted:
+            if (word in text or cupy_headers) and header not in self.include_keys:
+                self.include_keys.add(header)
+                self.includes.append(MStr.anchored(header, 0, at))
+
+    def unit_includes(self):
+        """The hoisted lines of the unit: CuPy's headers, where a kernel
+        includes them, define float16 in place of our typedef."""
+        return [inc for inc in self.includes
+                if not (self.uses_cupy_headers and inc.text == FLOAT16_TYPEDEF)]
+
+    def resolvable(self, name):
+        dirs = [self.r.dir] + [a[2:] for a in self.args if a.startswith('-I')] + [
+            a[len(LIBRARY_INCLUDE):] for a in self.args if a.startswith(LIBRARY_INCLUDE)]
+        return any(os.path.exists(os.path.join(d, name)) for d in dirs)
+
+    def scan_kernels(self, m, text, wrap_c):
+        """The __global__ functions of the source, their parameter counts and
+        whether each is extern "C" -- only to decide whether a launch can be
+        written; the check reads the parsed declarations."""
+        clean = strip_comments(text)
+        g = clean.find('__global__')
+        while g >= 0:
+            g_end = g + len('__global__')
+            start = max(clean.rfind(';', 0, g), clean.rfind('}', 0, g),
+                        clean.rfind('{', 0, g))
+            head = clean[start + 1:g]
+            declarator = declarator_name(clean, g_end)
+            g_start, g = g, clean.find('__global__', g_end)
+            if not declarator:
+                continue
+            name, open_paren = declarator
+            depth, j = 1, open_paren + 1
+            while j < len(clean) and depth:
+                depth += {'(': 1, ')': -1}.get(clean[j], 0)
+                j += 1
+            params = clean[open_paren + 1:j - 1]
+            count = count_params(params)
+            templated = 'template' in head
+            prev = m.kernels.get(name, 'none')
+            m.kernels[name] = None if (prev != 'none' or templated) else count
+            if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
+                m.extern_c.add(name)
+
+    def emit_generated(self, m):
+        """ElementwiseKernel and ReductionKernel: the kernel CuPy generates
+        around the user's code, written from CuPy's documentation."""
+        r = self.r
+        call = m.call
+        get = lambda key: r.arg(call, m.arg_names, key)
+        at = r.node_start(call)
+        vals = {}
+        for key in ('in_params', 'out_params', 'operation', 'name', 'preamble',
+                    'loop_prep', 'after_loop', 'map_expr', 'reduce_expr',
+                    'post_map_expr', 'identity', 'reduce_type'):
+            node = get(key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                return self.note(call, '%s: %s' % (key, v.why))
+            if key == 'identity' and isinstance(v, (int, float)):
+                v = MStr.anchored(repr(v), 0, r.node_start(node))
+            if not isinstance(v, MStr):
+                return self.note(call, '%s is not a string' % key)
+            vals[key] = v
+        name = vals.get('name', MStr.anchored('kernel', 0, at)).text
+        if not is_word(name):
+            return self.note(call, 'kernel name')
+        params = []
+        generic = set()
+        code = strip_comments(' '.join(vals[k].text for k in (
+            'operation', 'map_expr', 'reduce_expr', 'post_map_expr', 'identity', 'preamble',
+            'loop_prep', 'after_loop') if k in vals))
+        for key in ('in_params', 'out_params'):
+            if key not in vals:
+                continue
+            spec = vals[key].text.strip()
+            if not spec:
+                continue
+            for p in spec.split(','):
+                words = p.split()
+                raw = words[:1] == ['raw']
+                words = [w for w in words if w not in ('raw', 'const')]
+                if len(words) != 2 or not is_word(words[1]):
+                    return self.note(call, 'parameter list %r' % spec)
+                tname, pname = words
+                ctype = DTYPES.get(canonical_dtype(tname) or '', None)
+                if ctype is None:
+                    generic.add(tname)
+                    ctype = tname
+                params.append((ctype, pname, raw, key == 'out_params'))
+        # CuPy typedefs each type placeholder to the dtype of each call and
+        # compiles one kernel per dtype: the kernel is written as a template
+        # over its placeholders, whose pattern the checks analyse where a
+        # fact does not depend on them (analysis/TemplatePatterns.h). A
+        # preamble is written before the kernel, where CuPy's typedefs are:
+        # one that names a placeholder cannot be written without its type.
+        if generic and 'preamble' in vals:
+            import re
+            named = generic.intersection(re.findall(
+                r'[A-Za-z_]\w*', strip_comments(vals['preamble'].text)))
+            if named:
+                return self.note(call, 'the preamble uses generic type %r, which CuPy '
+                                       'chooses at each call' % sorted(named)[0])
+        needs_headers = 'thrust::' in code or 'cupy::' in code
+        if needs_headers and self.cupy_include is None:
+            self.cupy_include = find_cupy_include() or ''
+        if needs_headers and not self.cupy_include:
+            return self.note(call, "%s names come from CuPy's headers, which are not "
+                                   "installed for this Python (--cupy-include names them)"
+                             % ('thrust::' if 'thrust::' in code else 'cupy::'))
+        if needs_headers and LIBRARY_INCLUDE + self.cupy_include not in self.args:
+            self.args.append(LIBRARY_INCLUDE + self.cupy_include)
+        if needs_headers:
+            # With CuPy's headers, complex64/complex128 are thrust::complex.
+            params = [(CUPY_HEADER_TYPES.get(c, c), n, raw, out) for c, n, raw, out in params]
+        index = len(self.stats['skipped']) + self.stats['analysed']
+        m.index = index
+        m.namespace = '__ct_m%d' % index
+        m.single_name = None
+        m.generated = True
+        defines = self.options(m, get('options'))
+        self.stats['analysed'] += 1
+        self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
+            p[0] for p in params), at, needs_headers)
+        b = self.body
+        b.syn('\n', 0, at)
+        for d in defines:
+            n, _, value = d.partition('=')
+            b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
+        b.syn('namespace %s {\n' % m.namespace, 0, at)
+        if 'preamble' in vals:
+            b.add(vals['preamble'])
+            b.syn('\n', 0, at)
+        sig = []
+        for ctype, pname, raw, out in params:
+            if raw:
+                sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
+            else:
+                sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
+        if generic:
+            b.syn('template <%s>\n' % ', '.join('class ' + g for g in sorted(generic)), 0, at)
+        b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
+        # A parameter named outside the per-element loop (loop_prep,
+        # after_loop, identity, post_map_expr) is a scalar argument: CuPy
+        # passes scalars by value, visible in the whole kernel.
+        outside_text = strip_comments(' '.join(
+            vals[k].text for k in ('loop_prep', 'after_loop', 'identity', 'post_map_expr')
+            if k in vals))
+        if outside_text.strip():
+            import re
+        outside = set(re.findall(r'(?<![\w.])(?<!->)([A-Za-z_]\w*)', outside_text)) \
+            if outside_text.strip() else set()
+        for ctype, pname, raw, out in params:
+            if not raw and not out and pname in outside:
+                b.syn('const %s %s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
+        if 'loop_prep' in vals:
+            b.add(vals['loop_prep'])
+            b.syn(';\n', 0, at)
+        reduction = m.kind == 'reduction'
+        if reduction:
+            rtype = vals['reduce_type'].text if 'reduce_type' in vals else (
+                params[-1][0] if params else 'float')
+            b.syn('typedef %s _type_reduce;\n_type_reduce _s = _type_reduce(' % rtype, 0, at)
+            if 'identity' in vals:
+                b.add(vals['identity'])
+            else:
+                b.syn('0', 0, at)
+            b.syn(');\n', 0, at)
+        # CuPy indexes with 32 bits when the size allows, as here.
+        b.syn('for (int i = blockIdx.x * blockDim.x + threadIdx.x; '
+              'i < _ind.size(); i += blockDim.x * gridDim.x) {\n', 0, at)
+        for ctype, pname, raw, out in params:
+            if raw or (reduction and out):
+                continue
+            b.syn('%s%s &%s = _raw_%s[i];\n' % ('' if out else 'const ', ctype, pname, pname), 0, at)
+        if reduction:
+            # _j: the position of the element in the input, which reduction
+            # expressions may name (CuPy's reduction loop variable).
+            b.syn('const long long _j = i; (void)_j;\n', 0, at)
+            b.syn('_type_reduce a = _s, b = _type_reduce(', 0, at)
+            b.add(vals.get('map_expr', MStr.anchored('0', 0, at)))
+            b.syn(');\n_s = _type_reduce(', 0, at)
+            b.add(vals.get('reduce_expr', MStr.anchored('a', 0, at)))
+            b.syn(');\n(void)a; (void)b;\n}\n{ _type_reduce a = _s;\n', 0, at)
+            for ctype, pname, raw, out in params:
+                if out and not raw:
+                    b.syn('%s &%s = _raw_%s[0];\n' % (ctype, pname, pname), 0, at)
+            if 'post_map_expr' in vals:
+                b.add(vals['post_map_expr'])
+            b.syn(';\n}\n', 0, at)
+        else:
+            if 'operation' in vals:
+                b.add(vals['operation'])
+            b.syn(';\n}\n', 0, at)
+        if 'after_loop' in vals:
+            b.add(vals['after_loop'])
+            b.syn(';\n', 0, at)
+        b.syn('}\n}\n', 0, at)
+        for d in defines:
+            b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
+        return m

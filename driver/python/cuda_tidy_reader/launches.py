@@ -1,0 +1,598 @@
+"""Launches: the facts of each launch argument (dtypes, memory spaces) and a
+synthetic host function with a real <<<...>>> launch for each Python launch."""
+
+# CPython's parser and node classes. The ast module adds only helpers, and
+# importing it costs as much as all the reader's other imports: the three
+# the reader needs are below.
+try:
+    import _ast as ast
+except ImportError:  # an implementation without it
+    import ast
+
+from .kernel_sources import c_identifier
+from .library_model import ARRAY_MAKERS, ARRAY_SPACE, PYTHON_SCALAR_DTYPE, canonical_dtype
+from .reader import KernelModule, KernelRef, Prepared, Unknown
+from .source import MStr, MStrBuilder, copy_location, is_word, walk
+
+# --- Argument facts ----------------------------------------------------------
+
+class Facts:
+    """What a launch argument is, as far as the file says."""
+
+    def __init__(self, reader):
+        self.r = reader
+
+    def dtype_of_value(self, node, depth=0):
+        """A dtype name from a dtype expression (cp.float32, 'float32',
+        numpy.dtype('f4') is not read)."""
+        q = self.r.qualname(node)
+        if q:
+            last = q.split('.')[-1]
+            if q.split('.')[0] in ('numpy', 'cupy'):
+                return canonical_dtype(last)
+        if isinstance(node, ast.Name) and node.id in PYTHON_SCALAR_DTYPE:
+            return PYTHON_SCALAR_DTYPE[node.id]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return canonical_dtype(node.value)
+        if isinstance(node, ast.Name) and depth < 8:
+            d = self.r.definition(node)
+            if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return self.dtype_of_value(d[1], depth + 1)
+        return None
+
+    def fact(self, node, lib, depth=0):
+        """'pyfloat', 'pyint', 'pybool', 'scalar:<dtype>',
+        'array:<space>:<dtype or ?>[:view=<how>]', 'devptr' or 'unknown'."""
+        if depth > 12:
+            return 'unknown'
+        r = self.r
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, bool):
+                return 'pybool'
+            if isinstance(v, int):
+                return 'pyint'
+            if isinstance(v, float):
+                return 'pyfloat'
+            return 'unknown'
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            f = self.fact(node.operand, lib, depth + 1)
+            return f if f in ('pyint', 'pyfloat') else 'unknown'
+        if isinstance(node, ast.BinOp):
+            a = self.fact(node.left, lib, depth + 1)
+            b = self.fact(node.right, lib, depth + 1)
+            # An array with a Python scalar keeps its dtype (a Python scalar
+            # is weak in numpy's and CuPy's promotion), but an integer array
+            # with a float becomes float64; arrays of one dtype keep it.
+            for arr, other in ((a, b), (b, a)):
+                if arr.startswith('array:') and isinstance(node.op, (
+                        ast.Add, ast.Sub, ast.Mult)):
+                    dt = arr.split(':')[2]
+                    if other == 'pyint' or (other == 'pyfloat' and dt.startswith(('float', 'complex'))):
+                        return without_view(arr)
+                    if other.startswith('array:') and other.split(':')[1:3] == arr.split(':')[1:3]:
+                        return without_view(arr)
+            if a in ('pyint', 'pyfloat') and b in ('pyint', 'pyfloat'):
+                if isinstance(node.op, ast.Div) or 'pyfloat' in (a, b):
+                    return 'pyfloat'
+                if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)):
+                    return 'pyint'
+            return 'unknown'
+        if isinstance(node, ast.Name):
+            d = r.definition(node)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return 'unknown'
+            return self.fact(d[1], lib, depth + 1)
+        if isinstance(node, ast.Attribute):
+            base = self.fact(node.value, lib, depth + 1)
+            if node.attr == 'T' and base.startswith('array:'):
+                return without_view(base) + ':view=T'
+            if node.attr in ('size', 'ndim', 'nbytes', 'itemsize'):
+                return 'pyint'
+            if node.attr in ('gpudata', 'ptr'):
+                return 'devptr'
+            return 'unknown'
+        if isinstance(node, ast.Subscript):
+            base = self.fact(node.value, lib, depth + 1)
+            if isinstance(node.value, ast.Attribute) and node.value.attr == 'shape':
+                return 'pyint'
+            if not base.startswith('array:'):
+                return 'unknown'
+            how = subscript_view(node.slice)
+            if how == 'element':
+                return 'unknown'
+            if how:
+                return without_view(base) + ':view=' + how
+            return base
+        if isinstance(node, ast.Call):
+            return self.call_fact(node, lib, depth)
+        return 'unknown'
+
+    def call_fact(self, node, lib, depth):
+        r = self.r
+        q = r.qualname(node.func) or ''
+        root = q.split('.')[0]
+        last = q.split('.')[-1]
+        if q in ('float',) or (isinstance(node.func, ast.Name) and node.func.id == 'float'):
+            return 'pyfloat'
+        if isinstance(node.func, ast.Name) and node.func.id in ('int', 'len'):
+            return 'pyint'
+        if root in ('numpy', 'cupy') and canonical_dtype(last) and len(q.split('.')) == 2:
+            return 'scalar:' + canonical_dtype(last)
+        if isinstance(node.func, ast.Attribute):
+            m = node.func.attr
+            base_node = node.func.value
+            if m == 'astype' and node.args:
+                base = self.fact(base_node, lib, depth + 1)
+                dt = self.dtype_of_value(node.args[0])
+                space = base.split(':')[1] if base.startswith('array:') else None
+                if space and dt:
+                    return 'array:%s:%s' % (space, dt)
+                return 'unknown'
+            if m in ('copy', 'ravel', 'flatten', 'reshape', 'view') and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                if base.startswith('array:'):
+                    if m == 'view':
+                        return 'unknown'
+                    return without_view(base) if m in ('copy', 'flatten') else (
+                        base if m in ('reshape', 'ravel') and ':view=' not in base else
+                        without_view(base) if m == 'ravel' else 'unknown')
+                return 'unknown'
+            if m in ('transpose', 'swapaxes') and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                if base.startswith('array:'):
+                    return without_view(base) + ':view=T'
+                return 'unknown'
+            if m == 'get' and not q:
+                base = self.fact(base_node, lib, depth + 1)
+                return ('array:host:' + base.split(':')[2]) if base.startswith('array:device') else 'unknown'
+        if not q:
+            return 'unknown'
+        if q.startswith('pycuda.driver.') and last in ('In', 'Out', 'InOut') and node.args:
+            base = self.fact(node.args[0], lib, depth + 1)
+            if base.startswith('array:host'):
+                return 'array:device:' + base.split(':')[2]
+            return 'unknown'
+        if q.startswith('pycuda.driver.') and last in ('mem_alloc', 'mem_alloc_like', 'to_device'):
+            return 'devptr'
+        space = None
+        for mod, sp in ARRAY_SPACE.items():
+            if q.startswith(mod + '.'):
+                space = sp
+        if q.startswith('pycuda.gpuarray.'):
+            space = 'device'
+        if not space:
+            return 'unknown'
+        name = q.split('.', 1)[1] if not q.startswith('pycuda.gpuarray.') else q[len('pycuda.gpuarray.'):]
+        if name.startswith('cuda.') or name not in ARRAY_MAKERS:
+            if root == 'cupy' and name in ('asnumpy',):
+                base = self.fact(node.args[0], lib, depth + 1) if node.args else 'unknown'
+                return ('array:host:' + base.split(':')[2]) if base.startswith('array:') else 'unknown'
+            return 'unknown'
+        rule = ARRAY_MAKERS[name]
+        dt = None
+        for kw in node.keywords:
+            if kw.arg == 'dtype':
+                dt = self.dtype_of_value(kw.value) or '?'
+        if dt is None and name in ('zeros', 'ones', 'empty') and len(node.args) >= 2:
+            dt = self.dtype_of_value(node.args[1]) or '?'
+        if dt is None:
+            if rule in ('float64', 'int64'):
+                dt = rule
+                if name.startswith('random.') and root == 'cupy' and rule == 'float64' and False:
+                    dt = '?'
+            elif rule == 'like' and node.args:
+                base = self.fact(node.args[0], lib, depth + 1)
+                dt = base.split(':')[2] if base.startswith('array:') else '?'
+            elif rule in ('data', 'data1') and node.args:
+                src = node.args[1] if rule == 'data1' and len(node.args) > 1 else node.args[0]
+                base = self.fact(src, lib, depth + 1)
+                if base.startswith('array:'):
+                    dt = base.split(':')[2]
+                elif name == 'arange' or rule == 'data1':
+                    kinds = [self.fact(a, lib, depth + 1) for a in node.args]
+                    if all(k in ('pyint', 'pyfloat') for k in kinds):
+                        dt = 'float64' if 'pyfloat' in kinds else 'int64'
+                elif isinstance(src, (ast.List, ast.Tuple)) and src.elts:
+                    kinds = [self.fact(a, lib, depth + 1) for a in src.elts]
+                    if all(k in ('pyint', 'pyfloat') for k in kinds):
+                        dt = 'float64' if 'pyfloat' in kinds else 'int64'
+            dt = dt or '?'
+        return 'array:%s:%s' % (space, dt)
+
+
+def without_view(fact):
+    return fact.split(':view=')[0]
+
+
+def subscript_view(sl):
+    """How an index makes a view: 'step', 'column', None (contiguous or a
+    leading range), 'element' (a scalar)."""
+    def is_step(s):
+        return isinstance(s, ast.Slice) and s.step is not None and not (
+            isinstance(s.step, ast.Constant) and s.step.value == 1)
+    if isinstance(sl, ast.Slice):
+        return 'step' if is_step(sl) else None
+    if isinstance(sl, ast.Tuple):
+        elts = sl.elts
+        if any(is_step(e) for e in elts):
+            return 'step'
+        if len(elts) >= 2 and isinstance(elts[0], ast.Slice) and not isinstance(elts[-1], ast.Slice):
+            return 'column'
+        if all(not isinstance(e, ast.Slice) for e in elts):
+            return 'element'
+        return None
+    return 'element'
+
+
+def is_int_expr(r, e):
+    """Whether e is certainly an integer (never a tuple): an int literal,
+    arithmetic of such, int(), len(), math.ceil()."""
+    if isinstance(e, ast.Constant):
+        return isinstance(e.value, int) and not isinstance(e.value, bool)
+    if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.FloorDiv, ast.Add, ast.Sub, ast.Mod)):
+        return not any(isinstance(x, (ast.Tuple, ast.List)) for x in (e.left, e.right)) and (
+            is_int_expr(r, e.left) or is_int_expr(r, e.right) or isinstance(e.op, ast.FloorDiv))
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        return is_int_expr(r, e.operand)
+    if isinstance(e, ast.Call):
+        q = r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+        return q in ('int', 'len', 'math.ceil', 'math.floor')
+    return False
+
+
+def strip_int(r, a):
+    """np.int32(n) -> n: the size passed is the size in the grid."""
+    while isinstance(a, ast.Call) and len(a.args) == 1:
+        q = r.qualname(a.func) or (a.func.id if isinstance(a.func, ast.Name) else '')
+        if q == 'int' or q.split('.')[-1] in ('int32', 'int64', 'uint32', 'uint64', 'intp', 'uintp'):
+            a = a.args[0]
+        else:
+            break
+    return a
+
+
+class LaunchWriter:
+    """Writes a synthetic host function for each Python launch (a mixin of
+    main.Emitter, over the state KernelUnitWriter keeps)."""
+
+    # launches
+    def launches(self):
+        r = self.r
+        for node in r.nodes:
+            if not isinstance(node, ast.Call) or r.expects_failure(node):
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ('prepared_call', 'prepared_timed_call',
+                                                                 'prepared_async_call'):
+                p = r.eval(func.value)
+                if isinstance(p, KernelRef):
+                    p = self.prepared_for(func.value)
+                if isinstance(p, Prepared) and p.ref.module.index is not None:
+                    self.emit_prepared(node, p, func.attr)
+                continue
+            ref = r.eval(func) if isinstance(func, (ast.Name, ast.Attribute, ast.Call)) else None
+            if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
+                ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
+            if isinstance(ref, KernelRef) and ref.module.index is not None:
+                if ref.module.lib == 'cupy':
+                    self.emit_cupy_launch(node, ref)
+                elif ref.module.lib == 'pycuda':
+                    self.emit_pycuda_launch(node, ref)
+        # kernel lookups (RawKernel name, get_function) for the name rule
+        for m in r.modules.values():
+            if m.index is None or getattr(m, 'generated', False):
+                continue
+            if m.kind == 'raw-kernel' and m.single_name and not r.expects_failure(m.call):
+                self.emit_lookup(m, m.single_name[0], m.single_name[1])
+        for node in r.nodes:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == 'get_function' and node.args and \
+                    not r.expects_failure(node):
+                ref = r.eval(node)
+                if isinstance(ref, KernelRef) and ref.module.index is not None:
+                    self.emit_lookup(ref.module, ref.name, ref.name_node)
+
+    def prepared_for(self, func_value):
+        """f.prepare(fmt) earlier in the same scope, f a name."""
+        if not isinstance(func_value, ast.Name):
+            return None
+        scope = self.r.scope_of(func_value)
+        best = None
+        for n in walk(scope):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr == 'prepare' and isinstance(n.func.value, ast.Name) and \
+                    n.func.value.id == func_value.id and n.lineno <= func_value.lineno and \
+                    (best is None or n.lineno > best.lineno):
+                best = n
+        v = self.r.eval(best) if best is not None else None
+        return v if isinstance(v, Prepared) else None
+
+    def emit_lookup(self, m, name, name_node):
+        r = self.r
+        at = r.node_start(name_node)
+        lib = m.lib
+        expr = m.name_expressions
+        has_ne = 1 if expr is not None and not isinstance(expr, Unknown) else 0
+        if isinstance(expr, Unknown):
+            has_ne = 2
+        if has_ne == 1 and isinstance(expr, tuple):
+            names = [e.text for e in expr if isinstance(e, MStr)]
+            if name in names:
+                return
+        self.launch_count += 1
+        b = self.body
+        b.syn('\n__attribute__((annotate("cuda-tidy-python-lookup|%s|%s|%s|%d|%d"))) static void '
+              % (lib, m.namespace, name.replace('"', ''), has_ne,
+                 1 if getattr(m, 'wrapped_c', False) else 0), 0, at)
+        b.syn('__ct_lookup_%d' % self.launch_count, 0, at)
+        b.syn('() {}\n', 0, at)
+
+    def dims(self, node, lib):
+        """A grid or block as a list of (C++ MStr) per dimension; None:
+        unknown; the fact 'notuple' when it is not a tuple."""
+        r = self.r
+        v = node
+        for _ in range(8):
+            if isinstance(v, ast.Name):
+                d = r.definition(v)
+                if d and isinstance(d[1], (ast.Tuple, ast.List)):
+                    v = d[1]
+                    continue
+            break
+        if isinstance(v, (ast.Tuple, ast.List)):
+            return [e for e in v.elts], False
+        if is_int_expr(self.r, v):
+            return [node], True
+        return None, False
+
+    def translate(self, e, params, depth=0):
+        """A Python integer expression as C++ over named sizes; None when it
+        cannot be written."""
+        out = MStrBuilder()
+        return out.build() if self.write_int_expr(e, params, out, depth) else None
+
+    #: Python's integer operators as C++'s.
+    CXX_INT_OPS = {ast.Add: ' + ', ast.Sub: ' - ', ast.Mult: ' * ', ast.FloorDiv: ' / ',
+                   ast.Mod: ' % '}
+
+    def write_int_expr(self, e, params, out, depth):
+        """Writes translate's text of e to out; False when it cannot be
+        written (out then holds a part of it)."""
+        r = self.r
+        at = r.node_start(e)
+        if depth > 10:
+            return False
+        if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+            out.syn(str(e.value), 0, at)
+            return True
+        if isinstance(e, ast.Name):
+            d = r.definition(e)
+            if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                v = r.eval(d[1])
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out.syn(str(v), 0, at)
+                    return True
+                t = self.translate(d[1], params, depth + 1)
+                if t is not None:
+                    out.syn('(', 0, at)
+                    out.add(t)
+                    out.syn(')', 0, at)
+                    return True
+            out.add(self.size_param(e, params))
+            return True
+        if isinstance(e, (ast.Attribute, ast.Subscript)) or (
+                isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == 'len'):
+            out.add(self.size_param(e, params))
+            return True
+        if isinstance(e, ast.Call):
+            q = r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+            if (q in ('int',) or q.split('.')[-1] in ('int32', 'int64', 'uint32', 'uint64', 'intp')) \
+                    and len(e.args) == 1:
+                return self.write_int_expr(e.args[0], params, out, depth + 1)
+            if q in ('math.ceil', 'numpy.ceil') and len(e.args) == 1 and \
+                    isinstance(e.args[0], ast.BinOp) and isinstance(e.args[0].op, ast.Div):
+                return self.write_ceil_div(e.args[0].left, e.args[0].right, params, out, depth, at)
+            return False
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            o = e.operand
+            if isinstance(o, ast.BinOp) and isinstance(o.op, ast.FloorDiv) and \
+                    isinstance(o.left, ast.UnaryOp) and isinstance(o.left.op, ast.USub):
+                return self.write_ceil_div(o.left.operand, o.right, params, out, depth, at)
+            return False
+        if isinstance(e, ast.BinOp):
+            op = self.CXX_INT_OPS.get(type(e.op))
+            if op is None:
+                return False
+            out.syn('((', 0, at)
+            # Both sides, as either may name a size of the launch.
+            left = self.write_int_expr(e.left, params, out, depth + 1)
+            out.syn(')' + op + '(', 0, at)
+            right = self.write_int_expr(e.right, params, out, depth + 1)
+            out.syn('))', 0, at)
+            return left and right
+        return False
+
+    def write_ceil_div(self, num, den, params, out, depth, at):
+        a = self.translate(num, params, depth + 1)
+        b = self.translate(den, params, depth + 1)
+        if a is None or b is None:
+            return False
+        for piece in ('((', a, ') + (', b, ') - 1) / (', b, ')'):
+            if isinstance(piece, str):
+                out.syn(piece, 0, at)
+            else:
+                out.add(piece)
+        return True
+
+    def size_param(self, e, params):
+        r = self.r
+        src = r.segment(e) or ''
+        if src in params:
+            return params[src][1]
+        name = c_identifier(src.replace('.', '_').replace('[', '_').replace(']', '').replace(
+            '(', '_').replace(')', '').replace(' ', ''))
+        while any(p[0] == name for p in params.values()):
+            name += '_'
+        at = r.node_start(e)
+        if isinstance(e, ast.Name) and name == src:
+            m = MStr.exact(name, 0, at)
+        elif isinstance(e, ast.Name):
+            m = MStr.per_char(name, [(0, at + min(k, len(src) - 1), False)
+                                     for k in range(len(name))])
+        else:
+            m = MStr.anchored(name, 0, at)
+        params[src] = (name, m, e)
+        return m
+
+    def kernel_params(self, ref):
+        count = ref.module.kernels.get(ref.name)
+        return count
+
+    def emit_cupy_launch(self, node, ref):
+        r = self.r
+        args = node.args
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if any(isinstance(a, ast.Starred) for a in args):
+            return
+        grid = args[0] if len(args) > 0 else kw.get('grid')
+        block = args[1] if len(args) > 1 else kw.get('block')
+        kargs = args[2] if len(args) > 2 else kw.get('args')
+        shared = kw.get('shared_mem')
+        if grid is None or block is None or kargs is None:
+            return
+        karg_list = None
+        v = kargs
+        for _ in range(8):
+            if isinstance(v, ast.Name):
+                d = r.definition(v)
+                if d and isinstance(d[1], (ast.Tuple, ast.List)):
+                    v = d[1]
+                    continue
+            break
+        if isinstance(v, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in v.elts):
+            karg_list = v.elts
+        self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
+
+    def emit_pycuda_launch(self, node, ref):
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        block = kw.get('block')
+        grid = kw.get('grid', ast.Tuple(elts=[ast.Constant(1)], ctx=ast.Load()))
+        if block is None:
+            return
+        if not hasattr(grid, 'lineno'):
+            copy_location(grid, node)
+            copy_location(grid.elts[0], node)
+        self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
+
+    def emit_prepared(self, node, prepared, how):
+        args = node.args
+        if any(isinstance(a, ast.Starred) for a in args) or len(args) < 2:
+            return
+        skip = 3 if how == 'prepared_async_call' else 2
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        fmt = prepared.fmt
+        fmt_text = fmt.text if isinstance(fmt, MStr) else None
+        self.emit_launch(node, prepared.ref, args[0], args[1], kw.get('shared_size'),
+                         args[skip:], 'pycuda-prepared', node, fmt_text=fmt_text,
+                         fmt_node=prepared.node.args[0])
+
+    def emit_launch(self, node, ref, grid, block, shared, kargs, lib, kargs_node,
+                    fmt_text=None, fmt_node=None):
+        r = self.r
+        at = r.node_start(node)
+        m = ref.module
+        kernel = '%s::%s' % (m.namespace, ref.name)
+        count = m.kernels.get(ref.name)
+        if ref.name not in m.kernels or not is_word(ref.name):
+            return
+        self.launch_count += 1
+        params = {}
+        dims = {}
+        facts = []
+        for what, node_ in (('grid', grid), ('block', block)):
+            elts, notuple = self.dims(node_, lib.split('-')[0])
+            out = []
+            if elts is None:
+                out = None
+            else:
+                for e in elts[:3]:
+                    t = self.translate(e, params)
+                    if t is None:
+                        out = None
+                        break
+                    out.append(t)
+            dims[what] = out
+            if notuple and lib == 'cupy':
+                facts.append((what + '-notuple', node_))
+        b = self.body
+        s = lambda t: b.syn(t, 0, at)
+        s('\n__attribute__((annotate("cuda-tidy-python-launch|%s%s"))) static void '
+          % (lib, ('|' + fmt_text.replace('"', '')) if fmt_text is not None else ''))
+        s('__ct_launch_%d(' % self.launch_count)
+        first = [True]
+
+        def sep():
+            if not first[0]:
+                s(', ')
+            first[0] = False
+        for src, (name, mname, e) in params.items():
+            sep()
+            s('long long ')
+            b.add(mname)
+        for what, node_ in facts:
+            sep()
+            s('__attribute__((annotate("cuda-tidy-python-%s"))) long long ' % what)
+            b.syn('__%s' % what.replace('-', '_'), 0, r.node_start(node_))
+        arg_names = []
+        if kargs is not None:
+            for i, a in enumerate(kargs):
+                fact = self.facts.fact(a, lib)
+                sep()
+                s('__attribute__((annotate("cuda-tidy-python-arg|%s|%s"))) ' % (lib, fact))
+                if count is not None and i < count:
+                    s('cuda_tidy_python::param_t<decltype(&%s), %d> ' % (kernel, i))
+                else:
+                    s('long long ')
+                pname = MStr.anchored('__a%d' % i, 0, r.node_start(a))
+                b.add(pname)
+                arg_names.append((a, pname))
+        else:
+            sep()
+            s('__attribute__((annotate("cuda-tidy-python-args-unknown"))) int ')
+            b.syn('__args', 0, r.node_start(kargs_node))
+        s(') {\n  (void)&%s;\n' % kernel)
+        if count is not None and kargs is not None and count == len(kargs) and \
+                dims['grid'] is not None and dims['block'] is not None:
+            def dim3(ds):
+                s('dim3(')
+                for k, d in enumerate(ds):
+                    if k:
+                        s(', ')
+                    b.add(d)
+                s(')')
+            s('  %s<<<' % kernel)
+            dim3(dims['grid'])
+            s(', ')
+            dim3(dims['block'])
+            if shared is not None:
+                t = self.translate(shared, params)
+                s(', ')
+                if t is not None:
+                    b.add(t)
+                else:
+                    b.syn('0', 0, r.node_start(shared))
+            s('>>>(')
+            for i, (a, pname) in enumerate(arg_names):
+                if i:
+                    s(', ')
+                src = r.segment(strip_int(r, a)) or ''
+                if src in params:
+                    b.add(params[src][1])
+                else:
+                    b.add(pname)
+            # CuPy and PyCUDA raise when the launch fails.
+            s(');\n  if (cudaGetLastError() != cudaSuccess) __builtin_trap();\n')
+        s('}\n')
