@@ -39,9 +39,12 @@ install_packages() {
 
 build_cuda_tidy() {
   if [ ! -f "$BUILD/build.ninja" ]; then
+    # ccache, where installed, makes a second clone's build a matter of links.
+    local launcher=()
+    command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     cmake -S "$ROOT" -B "$BUILD" -G Ninja \
       -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CXX_COMPILER="$LLVM_ROOT/bin/clang++" >/dev/null
+      -DCMAKE_CXX_COMPILER="$LLVM_ROOT/bin/clang++" "${launcher[@]}" >/dev/null
   fi
   cmake --build "$BUILD"
 }
