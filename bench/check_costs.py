@@ -5,9 +5,12 @@ a file, alone, as a share of the rebuild without checks.
 
 For each file, `cuda-clangd --check=FILE` runs under callgrind once with
 `--cuda-checks=false` (the rebuild: clangd's ParsedAST::build, which an edit
-repeats) and once per check with only that check enabled (a copy of the file
-in a folder whose .clang-tidy says `Checks: '-*,<check>'`; the compilation
-database keeps the file's own folder on the include path). Instructions are
+repeats) and once per check with only that check enabled, through a user
+configuration of clangd's own (`--enable-config`, `XDG_CONFIG_HOME` in a
+temporary folder whose `Diagnostics: ClangTidy: Remove:` names every other
+cuda-* check: clangd applies a config's Remove after its Add, so `Remove:
+'*'` would remove the check too), the file and its compilation database
+unchanged. Instructions are
 callgrind's, inclusive of ParsedAST::build: deterministic, unlike times on a
 loaded machine. A check is fast under 8% of the rebuild and slow over 15%
 (clangd's own thresholds).
@@ -18,7 +21,6 @@ usage: bench/check_costs.py [--cuda-clangd BIN] [--checks A,B] [--out JSON]
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -35,15 +37,20 @@ def cuda_checks(cuda_tidy):
     return [l.strip() for l in out.splitlines() if l.strip().startswith("cuda-")]
 
 
-def rebuild_instructions(binary, folder, path, db, checks_on):
+def rebuild_instructions(binary, folder, path, db, check, all_checks):
+    """ParsedAST::build's instructions with only `check` (None: no check)."""
     out = os.path.join(folder, "callgrind.out")
+    config = os.path.join(folder, "clangd")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "config.yaml"), "w") as f:
+        f.write("Diagnostics:\n  ClangTidy:\n    Remove: [%s]\n" % ", ".join(
+            c for c in all_checks if c != check))
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
            "--collect-atstart=no", "--toggle-collect=clang::clangd::ParsedAST::build*",
-           binary, "--check=" + path, "--check-locations=false",
+           binary, "--check=" + path, "--check-locations=false", "--enable-config",
            "--compile-commands-dir=" + db]
-    if not checks_on:
-        cmd.append("--cuda-checks=false")
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    env = dict(os.environ, XDG_CONFIG_HOME=folder)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
     with open(out) as f:
         for line in f:
             if line.startswith("summary:") or line.startswith("totals:"):
@@ -58,21 +65,13 @@ def database(folder, path, include_dir):
     return folder
 
 
-def measure(binary, path, checks, tmp):
-    src_dir = os.path.dirname(os.path.abspath(path))
-    base_dir = os.path.join(tmp, "rebuild")
-    os.makedirs(base_dir)
-    base = rebuild_instructions(binary, base_dir, os.path.abspath(path),
-                                database(base_dir, os.path.abspath(path), src_dir), False)
+def measure(binary, path, checks, all_checks, tmp):
+    path = os.path.abspath(path)
+    db = database(tmp, path, os.path.dirname(path))
+    base = rebuild_instructions(binary, os.path.join(tmp, "rebuild"), path, db, None, all_checks)
     costs = {}
     for check in checks:
-        d = os.path.join(tmp, check)
-        os.makedirs(d)
-        copy = os.path.join(d, os.path.basename(path))
-        shutil.copyfile(path, copy)
-        with open(os.path.join(d, ".clang-tidy"), "w") as f:
-            f.write("Checks: '-*,%s'\n" % check)
-        n = rebuild_instructions(binary, d, copy, database(d, copy, src_dir), True)
+        n = rebuild_instructions(binary, os.path.join(tmp, check), path, db, check, all_checks)
         costs[check] = n - base
         print("  %-32s %+6.1f%%" % (check, 100.0 * (n - base) / base), flush=True)
     return base, costs
@@ -107,12 +106,13 @@ def main():
     for f in args.files:
         if not os.path.isfile(f):
             sys.exit("check_costs: no such file: %s" % f)
-    checks = args.checks.split(",") if args.checks else cuda_checks(args.cuda_tidy)
+    all_checks = cuda_checks(args.cuda_tidy)
+    checks = args.checks.split(",") if args.checks else all_checks
     results = {}
     for f in args.files:
         print(f, flush=True)
         with tempfile.TemporaryDirectory() as tmp:
-            base, costs = measure(args.cuda_clangd, f, checks, tmp)
+            base, costs = measure(args.cuda_clangd, f, checks, all_checks, tmp)
         results[f] = {"rebuild": base, "checks": costs}
     t = table(results)
     sys.stdout.write(t)
