@@ -7,6 +7,7 @@
 
 #include "ApiOutsideMainCheck.h"
 #include "CallbackApiCallCheck.h"
+#include "ContextStackCheck.h"
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
 #include "InvalidFreeCheck.h"
@@ -36,6 +37,7 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<ApiOutsideMainCheck>("cuda-api-outside-main");
     Factories.registerCheck<CallbackApiCallCheck>("cuda-callback-api-call");
+    Factories.registerCheck<ContextStackCheck>("cuda-context-stack");
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
