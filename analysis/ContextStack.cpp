@@ -64,6 +64,23 @@ const FunctionDecl *readableBody(const FunctionDecl *Callee,
   return Def;
 }
 
+/// Whether \p Callee, a function of the program whose body this
+/// translation unit does not have, may push or pop contexts: its name says
+/// it manages them (`ctx_primary_push`, `make_context_current`,
+/// `pop_device`). Library functions (system headers) do not.
+bool mayManageContexts(const FunctionDecl *Callee) {
+  if (!Callee || !Callee->getIdentifier())
+    return false;
+  const SourceManager &SM = Callee->getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+    return false;
+  std::string Name = Callee->getName().lower();
+  for (const char *Word : {"ctx", "context", "push", "pop", "current"})
+    if (Name.find(Word) != std::string::npos)
+      return true;
+  return false;
+}
+
 /// One push (or create) or retain that this function made.
 struct Entry {
   const Expr *Call = nullptr;
@@ -82,6 +99,10 @@ struct State {
   /// Pops and releases past what this function pushed or retained (a
   /// helper undoing its caller's work).
   int PopsBelow = 0, ReleasesBelow = 0;
+  /// The path called a function of the program whose body is elsewhere and
+  /// whose name says it may manage contexts: what the stack holds is
+  /// unknown from there.
+  bool Opaque = false;
   BranchHistory History;
   /// Locals known to be zero (true) or not (false) on this path, from the
   /// branches taken since their last store: what a function returns.
@@ -90,11 +111,12 @@ struct State {
   bool operator==(const State &O) const {
     return Stack == O.Stack && Retained == O.Retained && Popped == O.Popped &&
            Released == O.Released && PopsBelow == O.PopsBelow &&
-           ReleasesBelow == O.ReleasesBelow && History == O.History &&
+           ReleasesBelow == O.ReleasesBelow && Opaque == O.Opaque &&
+           History == O.History &&
            Zero == O.Zero;
   }
   size_t hash() const {
-    llvm::hash_code H = llvm::hash_combine(PopsBelow, ReleasesBelow,
+    llvm::hash_code H = llvm::hash_combine(PopsBelow, ReleasesBelow, Opaque,
                                            History.hash());
     for (const Entry &E : Stack)
       H = llvm::hash_combine(H, E.Call, E.Var, E.Status);
@@ -165,7 +187,7 @@ struct ContextStackAnalysis::Walk {
       S.Stack.pop_back();
       return;
     }
-    if (Direct) {
+    if (Direct && !S.Opaque) {
       // Everything this function pushed on this path is gone already.
       if (!S.Popped.empty())
         report(ContextStackFinding::PoppedTwice, Call, S.Popped.back(),
@@ -188,7 +210,7 @@ struct ContextStackAnalysis::Walk {
       S.Retained.erase(S.Retained.begin() + I);
       return;
     }
-    if (Direct) {
+    if (Direct && !S.Opaque) {
       const Expr *Before = nullptr;
       for (const Expr *R : S.Released)
         Before = R;
@@ -203,7 +225,12 @@ struct ContextStackAnalysis::Walk {
   /// Applies the net effect of a same-TU function run at \p Site.
   void applySummary(State &S, const FunctionDecl *Callee, const Expr *Site) {
     const FunctionDecl *Def = readableBody(Callee, A.Arch);
-    if (!Def || !A.touchesContexts(Def))
+    if (!Def) {
+      if (mayManageContexts(Callee))
+        S.Opaque = true;
+      return;
+    }
+    if (!A.touchesContexts(Def))
       return;
     std::optional<Summary> Sum = A.summary(Def);
     if (!Sum || !Site) {
@@ -350,6 +377,36 @@ struct ContextStackAnalysis::Walk {
     return isStatusOf(Cond, En) ? 0 : -1;
   }
 
+  /// The pointer variable that edge \p Succ of a branch on \p Cond finds
+  /// null (`if (ctx)`, `if (!ctx)`, `ctx == NULL`, `ctx != nullptr`).
+  const VarDecl *nullTestedOn(const Expr *Cond, unsigned Succ) {
+    Cond = Cond->IgnoreParenImpCasts();
+    const Expr *Tested = Cond;
+    bool NullOnTrue = false;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+        UO && UO->getOpcode() == UO_LNot) {
+      Tested = UO->getSubExpr();
+      NullOnTrue = true;
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+               BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+      if (isNullPointer(BO->getRHS(), Ctx))
+        Tested = BO->getLHS();
+      else if (isNullPointer(BO->getLHS(), Ctx))
+        Tested = BO->getRHS();
+      else
+        return nullptr;
+      NullOnTrue = BO->getOpcode() == BO_EQ;
+    }
+    Tested = Tested->IgnoreParenImpCasts();
+    if (!Tested->getType()->isPointerType())
+      return nullptr;
+    const auto *DRE = dyn_cast<DeclRefExpr>(Tested);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || (Succ == 0) != NullOnTrue)
+      return nullptr;
+    return VD;
+  }
+
   /// Drops the pushes and retains that failed on edge \p Succ of \p B.
   void pruneFailures(State &S, const CFGBlock *B, unsigned Succ) {
     const Stmt *T = B->getTerminatorStmt();
@@ -362,6 +419,11 @@ struct ContextStackAnalysis::Walk {
       for (size_t I = List->size(); I-- > 0;)
         if (failureSuccessor(Cond, (*List)[I]) == int(Succ))
           List->erase(List->begin() + I);
+    // A context variable tested for null: on the null edge, nothing was
+    // created or pushed into it.
+    if (const VarDecl *Null = nullTestedOn(Cond, Succ))
+      for (llvm::SmallVector<Entry, 4> *List : {&S.Stack, &S.Retained})
+        llvm::erase_if(*List, [&](const Entry &E) { return E.Var == Null; });
     // What the edge says about a local being zero.
     const Expr *C = Cond->IgnoreParenImpCasts();
     bool ZeroOnTrue = false;
@@ -426,8 +488,9 @@ struct ContextStackAnalysis::Walk {
   void atExit(const State &S, const Stmt *LastReturn) {
     for (const Expr *P : S.Popped)
       UndoneAtExit.insert(P);
-    for (const Entry &E : S.Stack)
-      PushedAtExit.push_back({E.Call, LastReturn});
+    if (!S.Opaque)
+      for (const Entry &E : S.Stack)
+        PushedAtExit.push_back({E.Call, LastReturn});
     Summary N{int(S.Stack.size()) - S.PopsBelow,
               int(S.Retained.size()) - S.ReleasesBelow};
     int Returns = -1;
@@ -526,8 +589,12 @@ struct ContextStackAnalysis::Walk {
         if (auto EF = edgeFact(B, SuccIndex, Ctx, IsUnchanging))
           if (!Next.History.add(*EF))
             continue; // Contradicts a branch taken before.
+        // Paths into the exit differ by where they leave, too.
+        size_t Key = Next.hash();
+        if (Succ == &G.getExit())
+          Key = llvm::hash_combine(Key, It.LastReturn);
         auto &States = Seen[Succ];
-        if (!States.insert(Next.hash()).second)
+        if (!States.insert(Key).second)
           continue;
         if (States.size() > 64) {
           Unknown = true;
@@ -547,13 +614,23 @@ struct ContextStackAnalysis::Walk {
       if (Arr.WithOwn && Arr.WithoutOwn)
         report(ContextStackFinding::ReleasedUnretained, Call, Arr.WithOwn,
                nullptr);
-    for (const auto &[Push, Exit] : PushedAtExit)
-      if (UndoneAtExit.contains(Push)) {
-        // One finding per exit; the end of the body is its closing brace.
-        const Stmt *Where = Exit ? Exit : Cfg.function()->getBody();
-        report(ContextStackFinding::LeftPushed, Where, Push,
-               nullptr);
-      }
+    // One finding per push, at the first exit in the source that leaves it
+    // on the stack (the end of the body is its closing brace).
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::DenseMap<const Expr *, const Stmt *> FirstExit;
+    for (const auto &[Push, Exit] : PushedAtExit) {
+      if (!UndoneAtExit.contains(Push))
+        continue;
+      const Stmt *Where = Exit ? Exit : Cfg.function()->getBody();
+      auto [It, New] = FirstExit.try_emplace(Push, Where);
+      if (!New && isa<ReturnStmt>(Where) &&
+          (!isa<ReturnStmt>(It->second) ||
+           SM.isBeforeInTranslationUnit(Where->getBeginLoc(),
+                                        It->second->getBeginLoc())))
+        It->second = Where;
+    }
+    for (const auto &[Push, Where] : FirstExit)
+      report(ContextStackFinding::LeftPushed, Where, Push, nullptr);
   }
 };
 

@@ -16,7 +16,8 @@
     CUresult err_ = (call);                                                    \
     if (err_ != CUDA_SUCCESS) {                                                \
       const char *msg_ = nullptr;                                              \
-      cuGetErrorString(err_, &msg_);                                           \
+      if (cuGetErrorString(err_, &msg_) != CUDA_SUCCESS)                       \
+        msg_ = nullptr;                                                        \
       fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,     \
               msg_ ? msg_ : "unknown error");                                  \
       exit(1);                                                                 \

@@ -281,3 +281,56 @@ void nested_destroy(CUdevice dev) {
   cuCtxDestroy(inner);
   cuCtxDestroy(outer);
 }
+
+// A helper defined in another file whose name says it manages contexts:
+// what the stack holds after it is unknown.
+CUresult push_primary_context(CUdevice dev);
+void external_push(CUcontext ctx, CUdevice dev, bool own, CUdeviceptr p,
+                   size_t n) {
+  if (own) {
+    if (push_primary_context(dev) != CUDA_SUCCESS)
+      return;
+  } else {
+    cuCtxPushCurrent(ctx);
+  }
+  fill(p, n);
+  cuCtxPopCurrent(nullptr);
+}
+
+// Cleanup through a label that destroys the context only when one was
+// created.
+CUresult create_and_fill(CUdevice dev, CUdeviceptr p, size_t n,
+                         CUcontext *out) {
+  CUcontext ctx = nullptr;
+  CUresult r = cuCtxCreate(&ctx, nullptr, 0, dev);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  r = fill(p, n);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  cuCtxPopCurrent(nullptr);
+  *out = ctx;
+  return CUDA_SUCCESS;
+fail:
+  if (ctx)
+    cuCtxDestroy(ctx);
+  return r;
+}
+
+// Several error returns that skip the pop: one finding, at the first.
+CUresult several_returns(CUdevice dev, CUdeviceptr a, CUdeviceptr b,
+                         size_t n, CUcontext *out) {
+  CUcontext ctx;
+  CUresult r = cuCtxCreate(&ctx, nullptr, 0, dev);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = fill(a, n);
+  if (r != CUDA_SUCCESS)
+    return r;
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: the context pushed by 'cuCtxCreate' is still current when 'several_returns' returns here; other paths pop it [cuda-context-stack]
+  r = fill(b, n);
+  if (r != CUDA_SUCCESS)
+    return r;
+  cuCtxPopCurrent(out);
+  return CUDA_SUCCESS;
+}
