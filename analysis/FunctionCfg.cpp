@@ -403,7 +403,17 @@ bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
 bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,
                  const ArchConditionals &Arch) {
   const Stmt *Body = FD->getBody();
-  return Body && !Arch.hidesCodeIn(Body->getSourceRange(), SM);
+  if (!Body)
+    return false;
+  // In a device compilation, what a __CUDA_ARCH__ conditional hides in a
+  // kernel or a device-only function is another pass's code (the host's
+  // side, or another architecture's): the paths this pass sees are the
+  // paths that run here, and they are analysed as they are.
+  if (FD->getASTContext().getLangOpts().CUDAIsDevice &&
+      (FD->hasAttr<CUDAGlobalAttr>() ||
+       (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>())))
+    return true;
+  return !Arch.hidesCodeIn(Body->getSourceRange(), SM);
 }
 
 namespace {
