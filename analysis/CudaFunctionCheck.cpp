@@ -1,6 +1,7 @@
 //===- CudaFunctionCheck.cpp ----------------------------------------------===//
 
 #include "CudaFunctionCheck.h"
+#include "CompileErrors.h"
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
 #include "SourceLocations.h"
@@ -53,6 +54,7 @@ void CudaFunctionCheck::registerPPCallbacks(const SourceManager &,
                                             Preprocessor *P, Preprocessor *) {
   PP = P;
   Arch.attach(*P);
+  attachCompileErrors(*P);
 }
 
 void CudaFunctionCheck::onStartOfTranslationUnit() {

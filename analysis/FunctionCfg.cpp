@@ -1,6 +1,7 @@
 //===- FunctionCfg.cpp ----------------------------------------------------===//
 
 #include "FunctionCfg.h"
+#include "CompileErrors.h"
 #include "AsyncWorkAnalysis.h"
 #include "CudaApiModel.h"
 #include "LaunchConfiguration.h"
@@ -348,6 +349,29 @@ void FunctionCfg::walkFromEntry(
   walk(&Graph->getEntry(), 0, Visit, AtExit);
 }
 
+/// Whether device function \p FD calls a device helper of the program whose
+/// body did not compile.
+static bool callsHelperThatDidNotCompile(const FunctionDecl *FD,
+                                         const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    bool Found = false;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      const FunctionDecl *Def = nullptr;
+      if (Callee && Callee->hasBody(Def) && Def->hasAttr<CUDADeviceAttr>() &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) &&
+          (Def->isInvalidDecl() ||
+           (!Def->isDependentContext() && !isAnalysableFunction(Def, SM))))
+        Found = true;
+      return !Found;
+    }
+  } F(SM);
+  F.TraverseStmt(FD->getBody());
+  return F.Found;
+}
+
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD)
     return false;
@@ -360,15 +384,36 @@ bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
                     (!FD->isDependentContext() ||
                      isUninstantiatedPattern(FD)) &&
                     !FD->isInvalidDecl() &&
-                    !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation()));
+                    !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
+                    !bodyDidNotCompile(FD, SM);
   Known[FD] = Analysable;
+  // Device code reads its helpers' bodies (races, barriers, lanes) where
+  // host code asks for summaries: a helper that did not compile leaves
+  // its callers' facts unknown too.
+  if (Analysable && FD->getASTContext().getDiagnostics().hasErrorOccurred() &&
+      (FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()) &&
+      callsHelperThatDidNotCompile(FD, SM)) {
+    // The recursive questions may have grown the map: look it up again.
+    TranslationUnitAnalyses::get(FD->getASTContext()).Analysable[FD] = false;
+    return false;
+  }
   return Analysable;
 }
 
 bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,
                  const ArchConditionals &Arch) {
   const Stmt *Body = FD->getBody();
-  return Body && !Arch.hidesCodeIn(Body->getSourceRange(), SM);
+  if (!Body)
+    return false;
+  // In a device compilation, what a __CUDA_ARCH__ conditional hides in a
+  // kernel or a device-only function is another pass's code (the host's
+  // side, or another architecture's): the paths this pass sees are the
+  // paths that run here, and they are analysed as they are.
+  if (FD->getASTContext().getLangOpts().CUDAIsDevice &&
+      (FD->hasAttr<CUDAGlobalAttr>() ||
+       (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>())))
+    return true;
+  return !Arch.hidesCodeIn(Body->getSourceRange(), SM);
 }
 
 namespace {
@@ -491,19 +536,6 @@ std::optional<int64_t> TranslationUnitAnalyses::integerConstant(const Expr *E) {
   return Value;
 }
 
-/// Whether an expression under \p S did not compile (Expr::containsErrors
-/// marks an expression and every expression around it, not statements).
-static bool containsErrors(const Stmt *S) {
-  if (!S)
-    return false;
-  if (const auto *E = dyn_cast<Expr>(S))
-    return E->containsErrors();
-  for (const Stmt *Child : S->children())
-    if (containsErrors(Child))
-      return true;
-  return false;
-}
-
 std::shared_ptr<const FunctionCfg>
 TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
@@ -518,7 +550,7 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   // such a function has no CFG.
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
   if (Def->isInvalidDecl() || (Method && Method->getParent()->isInvalidDecl()) ||
-      containsErrors(Def->getBody()))
+      bodyDidNotCompile(Def, Ctx.getSourceManager()))
     return nullptr;
   CFG::BuildOptions Options;
   Options.AddImplicitDtors = true;

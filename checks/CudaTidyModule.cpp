@@ -7,8 +7,10 @@
 
 #include "ApiOutsideMainCheck.h"
 #include "CallbackApiCallCheck.h"
+#include "ContextStackCheck.h"
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
+#include "HiddenCodeCheck.h"
 #include "InvalidFreeCheck.h"
 #include "KernelArgumentsCheck.h"
 #include "KernelParameterCheck.h"
@@ -36,9 +38,11 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<ApiOutsideMainCheck>("cuda-api-outside-main");
     Factories.registerCheck<CallbackApiCallCheck>("cuda-callback-api-call");
+    Factories.registerCheck<ContextStackCheck>("cuda-context-stack");
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
+    Factories.registerCheck<HiddenCodeCheck>("cuda-hidden-code");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<KernelArgumentsCheck>("cuda-kernel-arguments");
     Factories.registerCheck<KernelParameterCheck>("cuda-kernel-parameter");

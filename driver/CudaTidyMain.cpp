@@ -1097,8 +1097,8 @@ int report(Session &S, cudatidy::RunResults &Run) {
   if (S.BadInput)
     return ExitUsageError;
   if (CompileErrors && !Quiet)
-    llvm::errs() << "Some files could not be analysed because of compile "
-                    "errors.\n";
+    llvm::errs() << "Some files have compile errors; only their functions "
+                    "that compiled were analysed.\n";
   if (CompileErrors || !Run.Crashes.empty())
     return ExitAnalysisError;
   if (Gates.AcceptFindings)

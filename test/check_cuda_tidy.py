@@ -14,6 +14,7 @@ absolute line numbers), so that a program kept elsewhere, such as a sample
 under samples/, is analysed as it is.
 
 usage: check_cuda_tidy.py --tool=plugin|driver [paths] [--expect=FILE]
+                          [--compile-errors]
                           SOURCE CHECK TMP [-- extra tool arguments]
 """
 import argparse
@@ -49,6 +50,10 @@ def main():
                         help="expectation suffix; a comma-separated list "
                         "checks several ('' is the plain prefix), e.g. ',STRICT'")
     parser.add_argument("--expect", help="file holding the expectations")
+    parser.add_argument("--compile-errors", action="store_true",
+                        help="the file does not compile: the tools must say "
+                        "so (clang-tidy exits 1, cuda-tidy 2), and its errors "
+                        "are expectations like its findings")
     parser.add_argument("source")
     parser.add_argument("check")
     parser.add_argument("tmp")
@@ -89,16 +94,16 @@ def main():
     if args.tool == "plugin":
         cmd = ([args.clang_tidy, "--load=" + args.plugin, checks] + fix +
                args.extra + [tmp, "--"] + shlex.split(args.cuda_flags))
-        ok_codes = (0,)
+        ok_codes = (1,) if args.compile_errors else (0,)
     else:
         cmd = [args.cuda_tidy, checks] + fix + args.extra + [tmp, "--"]
-        ok_codes = (0, 1)
+        ok_codes = (2,) if args.compile_errors else (0, 1)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     output = proc.stdout
     if proc.returncode not in ok_codes:
         fail("%s exited with %d:\n%s" % (" ".join(cmd), proc.returncode,
                                          proc.stderr), output)
-    if args.tool == "driver":
+    if args.tool == "driver" and not args.compile_errors:
         found = re.search(r": warning: ", output) is not None
         if (proc.returncode == 1) != found:
             fail("driver exit code %d does not match its findings" %
