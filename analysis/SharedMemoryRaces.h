@@ -5,7 +5,7 @@
 // kernel (and of the __device__ helpers it calls) is read as a linear form
 // of the thread's index; from every access the CFG is walked forward to
 // the barriers that end its interval, and each access met on the way is
-// compared with it. docs/design.md, "Missing barriers", tells the rules.
+// compared with it. docs/analyses-kernel.md, "Missing barriers", tells the rules.
 //
 //===----------------------------------------------------------------------===//
 
