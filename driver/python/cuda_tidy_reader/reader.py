@@ -21,6 +21,24 @@ class Unknown:
         self.why = why
 
 
+def short(text, limit=40):
+    text = ' '.join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
+def hole_name(text):
+    """A C identifier for the opaque value of a hole, named after the
+    Python expression it stands for: 'N + 1' -> _py_N_plus_1."""
+    words = {'+': '_plus_', '-': '_minus_', '*': '_times_', '/': '_div_', '%': '_mod_'}
+    out = []
+    for c in text.strip()[:48]:
+        out.append(c if c.isalnum() or c == '_' else words.get(c, '_'))
+    name = ''.join(out)
+    while '__' in name:
+        name = name.replace('__', '_')
+    return '_py_' + name.strip('_') if name.strip('_') else '_py_value'
+
+
 class FileHandle:
     def __init__(self, path):
         self.path = path
@@ -99,6 +117,10 @@ class Reader:
         self.modules = {}    # ctor call node -> KernelModule
         self.notes = []
         self.memo = {}
+        # Holes: while a kernel source whose text is not all known is read
+        # again (eval_with_holes), name -> (hole position, what it stands
+        # for) of each unknown value written into it as an opaque name.
+        self.hole_mode = None
         self._collect()
 
     # positions
@@ -123,6 +145,13 @@ class Reader:
         if not hasattr(node, 'end_lineno') or node.end_lineno is None:
             return None
         return self.source[self.node_start(node):self.node_end(node)]
+
+    def where_offset(self, fid, off):
+        """'file:L:C' of a character offset in file fid."""
+        text = self.file_texts.get(fid, '')
+        line = text.count('\n', 0, off) + 1
+        col = off - (text.rfind('\n', 0, off) + 1) + 1
+        return '%s:%d:%d' % (os.path.basename(self.files[fid]), line, col)
 
     def where(self, node):
         return '%s:%d:%d' % (os.path.basename(self.path), node.lineno,
@@ -465,6 +494,8 @@ class Reader:
 
     def format_hole(self, expr, conversion, spec, at):
         v = self.eval(expr)
+        if isinstance(v, Unknown) and spec is None and self.hole_mode is not None:
+            return self.hole_value(expr, 0, at, v.why)
         if isinstance(v, Unknown):
             return Unknown('the hole at %s is not a constant (%s)' % (
                 self.where(expr), v.why))
@@ -486,6 +517,29 @@ class Reader:
         except (ValueError, TypeError):
             return Unknown('bad format spec')
         return MStr.anchored(out, 0, at)
+
+    def eval_with_holes(self, node, holes):
+        """node's value where each unknown value in a format hole (`%`,
+        `.format`, an f-string, `str()`) is an opaque name (hole_value);
+        holes collects them. Evaluated apart from the plain values (its own
+        memo): sources whose text is known read as before."""
+        saved, self.memo, self.hole_mode = self.memo, {}, holes
+        try:
+            return self.eval(node)
+        finally:
+            self.memo, self.hole_mode = saved, None
+
+    def hole_value(self, expr, fid, off, why):
+        """In hole mode, the opaque name written for an unknown value of a
+        format hole at (fid, off), named after the expression it stands
+        for (expr: its node, or a field name); else None."""
+        if self.hole_mode is None:
+            return None
+        text = expr if isinstance(expr, str) else (self.segment(expr) or 'value')
+        name = hole_name(text)
+        if name not in self.hole_mode:
+            self.hole_mode[name] = (fid, off, text, why)
+        return MStr.anchored(name, fid, off)
 
     def eval(self, node, depth=0):
         key = id(node)
@@ -511,9 +565,9 @@ class Reader:
             out = []
             for e in node.elts:
                 v = self.eval(e, depth + 1)
-                if isinstance(v, Unknown):
+                if isinstance(v, Unknown) and self.hole_mode is None:
                     return v
-                out.append(v)
+                out.append(v)  # in hole mode, an element may be a hole
             return tuple(out)
         if isinstance(node, ast.Name):
             if node.id == '__file__':
@@ -522,7 +576,8 @@ class Reader:
                 return {'True': True, 'False': False, 'None': None}[node.id]
             d = self.definition(node)
             if d is None:
-                return Unknown("'%s' is not a constant of the module" % node.id)
+                return Unknown("'%s' is not a constant of the module (bound in a branch, a loop, "
+                               "or not at all)" % node.id)
             stmt, value, _ = d
             if isinstance(value, ast.AugAssign):
                 left = self.eval_name_before(node.id, stmt, depth)
@@ -533,7 +588,8 @@ class Reader:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return ('function', stmt)
             if value is None:
-                return Unknown("'%s' is a parameter or loop variable" % node.id)
+                return Unknown("'%s' is a parameter, a loop variable or unpacked from a tuple, "
+                               "whose value comes at run time" % node.id)
             return self.eval(value, depth + 1)
         if isinstance(node, ast.BinOp):
             left = self.eval(node.left, depth + 1)
@@ -567,6 +623,9 @@ class Reader:
         if isinstance(left, Unknown):
             return left
         if isinstance(right, Unknown):
+            if isinstance(op, ast.Mod) and isinstance(left, MStr) and self.hole_mode is not None \
+                    and isinstance(node, ast.BinOp) and not isinstance(node.right, (ast.Tuple, ast.Dict)):
+                return self.percent(left, right, node)  # one hole: '... %d' % n
             return right
         if isinstance(op, ast.Add):
             if isinstance(left, MStr) and isinstance(right, MStr):
@@ -599,7 +658,8 @@ class Reader:
                 return Unknown('arithmetic')
         if isinstance(op, ast.Mult) and isinstance(left, MStr) and isinstance(right, int) and 0 <= right < 4096:
             return join_mstr([left] * right)
-        return Unknown('operator')
+        return Unknown('the operator %s on these values, which the reader does not evaluate'
+                       % type(op).__name__)
 
     def as_text(self, v):
         if isinstance(v, MStr):
@@ -636,7 +696,14 @@ class Reader:
                     v = values[k]
                     k += 1
                 if v is None or isinstance(v, Unknown):
-                    return Unknown('% hole is not a constant')
+                    h = self.hole_value(self.percent_operand(node, m.group(1), k - 1),
+                                        *fmt.at(j)[:2], v.why if isinstance(v, Unknown) else 'None') \
+                        if isinstance(v, Unknown) else None
+                    if h is None:
+                        return Unknown('a %% hole (%s) is not a constant' % m.group(0))
+                    out.append(h)
+                    i = m.end()
+                    continue
                 if isinstance(v, MStr) and m.group(0) == '%s':
                     out.append(v)
                 else:
@@ -647,6 +714,20 @@ class Reader:
                     out.append(MStr.anchored(s, *fmt.at(j)[:2]))
             i = m.end()
         return join_mstr(out)
+
+    def percent_operand(self, node, key, k):
+        """The expression of the k-th (or key's) operand of `fmt % ...`,
+        or a name for it."""
+        right = getattr(node, 'right', None)
+        if isinstance(right, ast.Tuple) and 0 <= k < len(right.elts) and not key:
+            return right.elts[k]
+        if isinstance(right, ast.Dict) and key:
+            for kk, vv in zip(right.keys, right.values):
+                if isinstance(kk, ast.Constant) and kk.value == key[1:-1]:
+                    return vv
+        if key:
+            return key[1:-1]
+        return right if right is not None and not isinstance(right, (ast.Tuple, ast.Dict)) else 'value'
 
     def dict_value(self, node, depth):
         out = {}
@@ -659,7 +740,7 @@ class Reader:
             out[kv.text] = self.eval(v, depth + 1)
         return out
 
-    def brace_format(self, fmt, args, kwargs):
+    def brace_format(self, fmt, args, kwargs, call=None):
         text, out, i, auto = fmt.text, [], 0, 0
         while i < len(text):
             c = text[i]
@@ -696,6 +777,15 @@ class Reader:
                 return Unknown('format field %r' % field)
             v = (args[key] if isinstance(key, int) and key < len(args)
                  else kwargs.get(key) if isinstance(key, str) else None)
+            if isinstance(v, Unknown) and self.hole_mode is not None:
+                expr = field or 'value'
+                if call is not None and isinstance(key, int) and key < len(call.args):
+                    expr = call.args[key]
+                elif call is not None:
+                    expr = next((kw.value for kw in call.keywords if kw.arg == key), expr)
+                out.append(self.hole_value(expr, *fmt.at(i)[:2], v.why))
+                i = j + 1
+                continue
             if v is None or isinstance(v, Unknown):
                 return Unknown('the format hole {%s} is not a constant' % field)
             if isinstance(v, MStr) and not spec and conv in (None, 's'):
@@ -771,7 +861,8 @@ class Reader:
                 return FileHandle(base)
             if isinstance(base, MStr):
                 return self.string_method(base, name, call, depth)
-            return Unknown('call of %s' % name)
+            return Unknown('`%s(...)` is a call the reader does not evaluate'
+                           % short(self.segment(func) or name))
         if isinstance(func, ast.Name):
             if func.id == 'open' and call.args:
                 p = self.eval(call.args[0], depth + 1)
@@ -785,7 +876,9 @@ class Reader:
                 if isinstance(v, (int, float)) or isinstance(v, MStr):
                     return v if isinstance(v, MStr) else MStr.anchored(
                         str(v), 0, self.node_start(call))
-                return Unknown('str() of an unknown value')
+                h = self.hole_value(call.args[0], 0, self.node_start(call), v.why) \
+                    if isinstance(v, Unknown) else None
+                return h if h is not None else Unknown('str() of an unknown value')
             if func.id in ('int', 'float') and len(call.args) == 1:
                 v = self.eval(call.args[0], depth + 1)
                 if isinstance(v, (int, float)):
@@ -796,10 +889,17 @@ class Reader:
                 returns = [n for n in walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
-        return Unknown('call')
+        return Unknown('`%s(...)` is a call the reader does not evaluate'
+                       % short(self.segment(func) or 'call'))
 
     def string_method(self, s, name, call, depth):
         args = [self.eval(a, depth + 1) for a in call.args]
+        if name == 'format' and self.hole_mode is not None:
+            kwargs = {k.arg: self.eval(k.value, depth + 1) for k in call.keywords if k.arg}
+            if any(k.arg is None for k in call.keywords) or any(
+                    isinstance(a, ast.Starred) for a in call.args):
+                return Unknown('format(...) with * or ** arguments')
+            return self.brace_format(s, args, kwargs, call)
         if any(isinstance(a, Unknown) for a in args):
             return next(a for a in args if isinstance(a, Unknown))
         if name == 'format':
