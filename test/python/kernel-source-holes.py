@@ -9,7 +9,7 @@
 # RUN: %cuda-tidy --no-cache --quiet --verbose -checks='-*,cuda-missing-syncthreads' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 # RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.out
-# RUN: %cuda-tidy --no-cache --quiet -checks='-*,cuda-missing-syncthreads' %s 2>&1 | FileCheck %s --check-prefix=QUIET -implicit-check-not='cuda-tidy: note:'
+# RUN: not %cuda-tidy --no-cache --quiet -checks='-*,cuda-missing-syncthreads' %s 2>&1 | FileCheck %s --check-prefix=QUIET -implicit-check-not='cuda-tidy: note:'
 # QUIET: note: '{{.*}}kernel-source-holes.py': 3 kernel sources were not analysed (--verbose says why)
 import string
 
