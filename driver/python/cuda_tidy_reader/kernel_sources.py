@@ -542,19 +542,29 @@ class KernelUnitWriter:
         (a call could not deduce it)."""
         clean = strip_comments(preamble.text)
         layout = SourceLayout(clean)
+        # Only its uses as a type count: a local variable may have the
+        # placeholder's name (`double U, V, X, Y;`).
+        typed = set()
         for name in names:
             for s, e in occurrences(clean, name):
-                if layout.head_of(s) is None and not layout.inside(layout.bodies, s):
+                if hole_role(clean, s, e, layout) != 'type':
+                    continue
+                start = next((f[0] for f in layout.functions if f[0] <= s < f[2]), None)
+                if start is None:
+                    start = layout.head_of(s)
+                if start is None:
                     return Unknown('the preamble uses generic type %r outside a function, '
                                    'which CuPy chooses at each call' % name)
-        for start, brace, _ in layout.functions:
+                typed.add((start, name))
+        for start, brace, end in layout.functions:
             head = clean[start:brace]
             params = head[head.find('('):]
-            if any(any(occurrences(clean[start:_], n)) for n in names) and not any(
-                    any(occurrences(params, n)) for n in names):
+            used = [n for st, n in typed if st == start]
+            if used and not all(any(occurrences(params, n)) for n in used):
                 return Unknown('a function of the preamble uses generic type %r only in its '
-                               'result or body, which CuPy chooses at each call' % names[0])
-        return template_over_holes(preamble, {n: 'type' for n in names}, {}, (0, at))
+                               'result or body, which CuPy chooses at each call' % used[0])
+        return template_over_holes(preamble, {n: 'type' for n in names}, {}, (0, at),
+                                   only=typed)
 
     def holes_note(self, m, holes, kinds):
         self.stats['with_holes'] = self.stats.get('with_holes', 0) + 1
@@ -562,9 +572,11 @@ class KernelUnitWriter:
                             % (self.r.where(m.call), len(holes), '' if len(holes) == 1 else 's',
                                ', '.join('`%s` (%s) as %s' % (
                                    holes[n][2], self.hole_where(holes[n]),
-                                   {'type': 'an opaque type', 'const': 'a template parameter'}.get(
-                                       kinds[n], 'an opaque integer'))
-                                   for n in sorted(holes))))
+                                   {'type': 'an opaque type', 'const': 'a template parameter',
+                                    'branch': 'the first of its branches',
+                                    'name': 'the kernel name'}.get(
+                                       kinds.get(n, holes[n][3]), 'an opaque integer'))
+                                   for n in sorted(holes, key=lambda n: n.lstrip('#')))))
 
     def implicit_headers(self, m, text, at, cupy_headers=False):
         """What NVRTC and CuPy's headers give a CuPy kernel implicitly:
@@ -643,8 +655,12 @@ class KernelUnitWriter:
             if node is None:
                 continue
             v = r.eval(node)
-            if isinstance(v, Unknown) and key not in ('name',):
+            if isinstance(v, Unknown):
                 v = r.eval_with_holes(node, holes)
+            if key == 'name' and not (isinstance(v, MStr) and is_word(v.text)):
+                # The kernel's name is not part of what is analysed.
+                holes['#name'] = (0, r.node_start(node), r.segment(node) or 'name', 'name')
+                v = MStr.anchored('kernel', 0, r.node_start(node))
             if isinstance(v, Unknown):
                 return self.note(call, 'its %s is not known: %s' % (key, v.why))
             if key == 'identity' and isinstance(v, (int, float)):
@@ -841,6 +857,11 @@ class KernelUnitWriter:
 # Anything else (code, a name, a constant expression clang needs: an array
 # size, a template argument, `#if`) skips the source with the reason.
 
+NOT_A_DECLARATOR = frozenset((
+    'if', 'for', 'while', 'do', 'else', 'switch', 'case', 'return', 'break', 'continue',
+    'goto', 'extern', 'template', 'struct', 'class', 'union', 'enum', 'typedef', 'static',
+    'namespace', 'using', '__global__', '__device__', '__host__', '__forceinline__',
+    'inline', '__shared__', '__constant__', '__CT_EXTC', '__CT_EXTB'))
 NOT_AFTER_TYPE = frozenset(('return', 'case', 'else', 'do', 'sizeof', 'goto', 'new',
                             'delete', 'throw'))
 TYPE_PREFIX_WORDS = frozenset(('const', 'volatile', 'unsigned', 'signed', 'static',
@@ -1006,7 +1027,9 @@ def hole_role(clean, start, end, layout):
     prev, pword = word_before(clean, start)
     nxt, nword, nat = word_after(clean, end)
     after_star = word_after(clean, nat + 1)[0] if nxt in '*&' and nxt else ''
-    if nword and nword not in ('if', 'for', 'while'):
+    if nword in NOT_A_DECLARATOR:
+        return None  # code before a declaration or statement
+    if nword:
         kind = 'type'
     elif nxt in ('*', '&') and (after_star in (')', ',', '*', '>') or (
             end < len(clean) and clean[end] in ' \t' and nat + 1 < len(clean) and
@@ -1068,6 +1091,8 @@ def hole_kinds(text, holes, where, aliases=None):
     kinds = {}
     aliases = {} if aliases is None else aliases
     for name in sorted(holes):
+        if name.startswith('#'):
+            continue  # a name bound in branches (Reader.first_binding)
         roles = set()
         pending, seen = [name], set()
         while pending:
@@ -1114,7 +1139,7 @@ def hole_kinds(text, holes, where, aliases=None):
     return kinds
 
 
-def template_over_holes(code, kinds, aliases, at):
+def template_over_holes(code, kinds, aliases, at, only=None):
     """code with `template <class H, long long N...>` before each function
     that names a type hole or a hole that must be a constant (the hole's
     name is the template parameter, which hides the opaque integer)."""
@@ -1126,12 +1151,19 @@ def template_over_holes(code, kinds, aliases, at):
     wanted = sorted(n for n, k in kinds.items() if k in ('type', 'const'))
     for start, _, end in sorted(spans):
         piece = clean[start:end]
-        named = [t for t in wanted if any(any(occurrences(piece, w)) for w in aliases.get(t, (t,)))]
+        named = [t for t in wanted if any(any(occurrences(piece, w)) for w in aliases.get(t, (t,)))
+                 and (only is None or (start, t) in only)]
         if not named:
             continue
         p = start
         while p < end and clean[p] in ' \t\r\n;':
             p += 1
+        if clean.startswith('template', p):
+            # A template of its own over a parameter of that name: its own.
+            own = clean[clean.find('<', p) + 1:clean.find('>', p)].replace(',', ' ').split()
+            named = [t for t in named if t not in own]
+            if not named:
+                continue
         params = ', '.join(('class ' if kinds[t] == 'type' else 'long long ') + t for t in named)
         if clean.startswith('template', p):
             lt = clean.find('<', p)

@@ -121,6 +121,10 @@ class Reader:
         # again (eval_with_holes), name -> (hole position, what it stands
         # for) of each unknown value written into it as an opaque name.
         self.hole_mode = None
+        # Whether hole mode also reads a name bound in branches (the first
+        # binding) and helpers called with arguments: off, as they build
+        # kernels that do not compile (code assembled in loops).
+        self.branches = False
         self._collect()
 
     # positions
@@ -357,6 +361,27 @@ class Reader:
                 return None
             scope = self.scope_of(scope)
 
+    def first_binding(self, name_node):
+        """In hole mode, a name bound in branches of its function (`if
+        ...: op = 'a' else: op = 'b'`): the first binding before the read
+        whose value is a string, each branch being a kernel the code can
+        build; noted among the holes. None otherwise."""
+        scope = self.scope_of(name_node)
+        if isinstance(scope, ast.Module):
+            return None
+        entries = self.scope_assigns(scope).get(name_node.id) or []
+        for e in entries:
+            stmt, value, _ = e
+            if stmt is scope or value is None or isinstance(value, (ast.AugAssign, ast.withitem)) \
+                    or stmt.lineno > name_node.lineno or self._encloses(stmt, name_node):
+                continue
+            if isinstance(self.eval(value), MStr):
+                key = '#branch ' + name_node.id
+                if key not in self.hole_mode:
+                    self.hole_mode[key] = (0, self.node_start(stmt), name_node.id, 'branch')
+                return e
+        return None
+
     def _encloses(self, stmt, node):
         n = node
         while n is not None:
@@ -575,6 +600,8 @@ class Reader:
             if node.id in ('True', 'False', 'None'):
                 return {'True': True, 'False': False, 'None': None}[node.id]
             d = self.definition(node)
+            if d is None and self.hole_mode is not None and self.branches:
+                d = self.first_binding(node)
             if d is None:
                 return Unknown("'%s' is not a constant of the module (bound in a branch, a loop, "
                                "or not at all)" % node.id)
@@ -885,7 +912,10 @@ class Reader:
                     return int(v) if func.id == 'int' else float(v)
                 return Unknown('conversion')
             d = self.eval(func, depth + 1)
-            if isinstance(d, tuple) and d and d[0] == 'function' and not call.args and not call.keywords:
+            if isinstance(d, tuple) and d and d[0] == 'function' and (
+                    self.hole_mode is not None or not call.args and not call.keywords):
+                # In hole mode, a helper that builds the source from its
+                # parameters: they are unknown, and become holes.
                 returns = [n for n in walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
