@@ -81,5 +81,5 @@ def unknown(n, dtype):
     # (test/python/kernel-source-holes.py).
     return cupy.RawKernel('extern "C" __global__ void k(%s *p) { p[threadIdx.x] = 0; }'
                           % dtype, "k")
-# NOTE: note: kernel-sources.py:[[@LINE-2]]:12: kernel source analysed with 1 value the file does not hold: `dtype` (kernel-sources.py:[[@LINE-3]]:57) as an opaque type
+# NOTE: note: kernel-sources.py:[[@LINE-2]]:12: kernel source analysed with 1 value the file does not hold: `dtype` (kernel-sources.py:[[@LINE-2]]:57) as an opaque type
 # CHECK: exit=1
