@@ -1119,8 +1119,11 @@ def hole_kinds(text, holes, where, aliases=None):
                     roles.add(None)
                     continue
                 roles.add(hole_role(clean, s, e, layout))
-        _, _, what, _ = holes[name]
+        _, _, what, why = holes[name]
         at = where(holes[name])
+        if why == 'empty':
+            return Unknown('the value of `%s` (%s) may be empty (its default is \'\'), so '
+                           'the kernel text around it is not known' % (what, at))
         if None in roles:
             return Unknown('the value of `%s` (%s) is written into the kernel where it is '
                            'not a type or a number (code, a name), which the file does not hold'

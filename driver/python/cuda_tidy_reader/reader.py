@@ -122,9 +122,8 @@ class Reader:
         # for) of each unknown value written into it as an opaque name.
         self.hole_mode = None
         # Whether hole mode also reads a name bound in branches (the first
-        # binding) and helpers called with arguments: off, as they build
-        # kernels that do not compile (code assembled in loops).
-        self.branches = False
+        # binding whose value is a string).
+        self.branches = True
         self._collect()
 
     # positions
@@ -370,6 +369,20 @@ class Reader:
         if isinstance(scope, ast.Module):
             return None
         entries = self.scope_assigns(scope).get(name_node.id) or []
+        # Only plain alternatives: a name extended (`+=`) or bound in a
+        # loop holds code assembled piece by piece, which no one binding is.
+        for stmt, value, _ in entries:
+            if stmt is scope:
+                continue
+            if value is None or not isinstance(stmt, (ast.Assign, ast.AnnAssign)) \
+                    or isinstance(value, ast.AugAssign) \
+                    or any(isinstance(x, ast.Name) and x.id == name_node.id for x in walk(value)):
+                return None
+            n = self.parents.get(stmt)
+            while n is not None and n is not scope:
+                if isinstance(n, (ast.For, ast.AsyncFor, ast.While)):
+                    return None
+                n = self.parents.get(n)
         for e in entries:
             stmt, value, _ = e
             if stmt is scope or value is None or isinstance(value, (ast.AugAssign, ast.withitem)) \
@@ -562,9 +575,26 @@ class Reader:
             return None
         text = expr if isinstance(expr, str) else (self.segment(expr) or 'value')
         name = hole_name(text)
+        if self.empty_default(expr):
+            why = 'empty'  # it may stand for nothing: code, not a value
         if name not in self.hole_mode:
             self.hole_mode[name] = (fid, off, text, why)
         return MStr.anchored(name, fid, off)
+
+    def empty_default(self, expr):
+        """Whether expr is a parameter of its function whose default is
+        the empty string (`int_type=""`: the hole may be nothing)."""
+        if not isinstance(expr, ast.Name):
+            return False
+        scope = self.scope_of(expr)
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        a = scope.args
+        pos = a.posonlyargs + a.args
+        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + [
+            (k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        return any(p.arg == expr.id and isinstance(d, ast.Constant) and d.value == ''
+                   for p, d in pairs)
 
     def eval(self, node, depth=0):
         key = id(node)
