@@ -10,7 +10,7 @@
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 # RUN: FileCheck %s --check-prefix=NOTE --input-file=%t.out
 # RUN: not %cuda-tidy --no-cache --quiet -checks='-*,cuda-missing-syncthreads' %s 2>&1 | FileCheck %s --check-prefix=QUIET -implicit-check-not='cuda-tidy: note:'
-# QUIET: note: '{{.*}}kernel-source-holes.py': 3 kernel sources were not analysed (--verbose says why)
+# QUIET: note: '{{.*}}kernel-source-holes.py': 4 kernel sources were not analysed (--verbose says why)
 import string
 
 import cupy
@@ -67,14 +67,65 @@ def elementwise(dtype, scale):
 # NOTE: kernel-source-holes.py:[[@LINE-2]]:12: kernel source analysed with 2 values the file does not hold: `dtype` (kernel-source-holes.py:[[@LINE-2]]:36) as an opaque type, `scale` (kernel-source-holes.py:[[@LINE-1]]:44) as an opaque integer
 
 
+SWAP = '''
+extern "C" __global__ void ${name}(${t} *p) {
+    __shared__ ${t} t[64];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[63 - threadIdx.x];
+}
+'''
+
+
+def templated(ctype):
+    # string.Template(...).substitute(...): a known value is written, an
+    # unknown one is a hole.
+    return cupy.RawKernel(string.Template(SWAP).substitute(name="tswap", t=ctype), "tswap")
+# CHECK: kernel-source-holes.py:[[@LINE-9]]:22: warning: read of shared 't'
+# NOTE: kernel-source-holes.py:[[@LINE-2]]:12: kernel source analysed with 1 value the file does not hold: `ctype` (kernel-source-holes.py:[[@LINE-13]]:36) as an opaque type
+
+
+def branches(fast):
+    # A name bound in the branches of its function: the first binding that
+    # is a string is read (each branch is a kernel the code can build).
+    if fast:
+        op = "y = x * 2"
+    else:
+        op = "y = x + x"
+    return cupy.ElementwiseKernel("float32 x", "float32 y", op, "twice")
+# NOTE: kernel-source-holes.py:[[@LINE-1]]:12: kernel source analysed with the first binding of `op` (kernel-source-holes.py:[[@LINE-4]]:9), which its function binds in branches
+
+
+def accumulated(n):
+    # A name extended in a loop holds code assembled piece by piece: skipped.
+    body = ""
+    for k in range(n):
+        body += "y += x * %d;" % k
+    return cupy.ElementwiseKernel("float32 x", "float32 y", body, "acc")
+# NOTE: kernel-source-holes.py:[[@LINE-1]]:12: kernel source skipped: its operation is not known: 'body' is not a constant of the module (bound in a branch, a loop, or not at all)
+
+
+class Reducer:
+    # A class attribute read in the class body.
+    CODE = '''
+extern "C" __global__ void red(float *p) {
+    __shared__ float t[64];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[0];
+}
+'''
+    if True:
+        mod = cupy.RawModule(code=string.Template(CODE).substitute())
+# CHECK: kernel-source-holes.py:[[@LINE-5]]:22: warning: read of shared 't'
+
+
 def skipped(body, n, name):
-    # Code, a global array's size and a name are not values: skipped, and
-    # each reason names the construct.
+    # Code, a global array's size and a kernel's name are not values:
+    # skipped, and each reason names the construct.
     a = cupy.RawKernel('extern "C" __global__ void k(float *p) { %s }' % body, "k")
 # NOTE: kernel-source-holes.py:[[@LINE-1]]:9: kernel source skipped: the value of `body` (kernel-source-holes.py:[[@LINE-1]]:66) is written into the kernel where it is not a type or a number (code, a name), which the file does not hold
     b = cupy.RawKernel('__constant__ float c[%d]; extern "C" __global__ void k(float *p) { p[0] = c[0]; }' % n, "k")
 # NOTE: kernel-source-holes.py:[[@LINE-1]]:9: kernel source skipped: the value of `n` (kernel-source-holes.py:[[@LINE-1]]:46) is a constant the kernel needs outside its functions (#if, the size of a global array), which the file does not hold
     c = cupy.RawKernel(string.Template('extern "C" __global__ void $n(float *p) {}').substitute(n=name), name)
-# NOTE: kernel-source-holes.py:[[@LINE-1]]:9: kernel source skipped: `string.Template({{.*}}(...)` is a call the reader does not evaluate
+# NOTE: kernel-source-holes.py:[[@LINE-1]]:9: kernel source skipped: the value of `name` (kernel-source-holes.py:[[@LINE-1]]:68) is written into the kernel where it is not a type or a number (code, a name), which the file does not hold
     return a, b, c
 # CHECK: exit=1

@@ -568,15 +568,22 @@ class KernelUnitWriter:
 
     def holes_note(self, m, holes, kinds):
         self.stats['with_holes'] = self.stats.get('with_holes', 0) + 1
-        self.r.notes.append('%s: kernel source analysed with %d value%s the file does not hold: %s'
-                            % (self.r.where(m.call), len(holes), '' if len(holes) == 1 else 's',
-                               ', '.join('`%s` (%s) as %s' % (
-                                   holes[n][2], self.hole_where(holes[n]),
-                                   {'type': 'an opaque type', 'const': 'a template parameter',
-                                    'branch': 'the first of its branches',
-                                    'name': 'the kernel name'}.get(
-                                       kinds.get(n, holes[n][3]), 'an opaque integer'))
-                                   for n in sorted(holes, key=lambda n: n.lstrip('#')))))
+        values = sorted(n for n in holes if not n.startswith('#'))
+        parts = []
+        if values:
+            parts.append('%d value%s the file does not hold: %s' % (
+                len(values), '' if len(values) == 1 else 's', ', '.join(
+                    '`%s` (%s) as %s' % (holes[n][2], self.hole_where(holes[n]), {
+                        'type': 'an opaque type', 'const': 'a template parameter'}.get(
+                            kinds.get(n), 'an opaque integer')) for n in values)))
+        for n in sorted(n for n in holes if n.startswith('#branch')):
+            parts.append('the first binding of `%s` (%s), which its function binds in '
+                         'branches' % (holes[n][2], self.hole_where(holes[n])))
+        if '#name' in holes:
+            parts.append('a name of its own for the kernel, whose name `%s` (%s) is not known'
+                         % (holes['#name'][2], self.hole_where(holes['#name'])))
+        self.r.notes.append('%s: kernel source analysed with %s'
+                            % (self.r.where(m.call), '; '.join(parts)))
 
     def implicit_headers(self, m, text, at, cupy_headers=False):
         """What NVRTC and CuPy's headers give a CuPy kernel implicitly:

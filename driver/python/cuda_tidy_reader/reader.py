@@ -39,6 +39,13 @@ def hole_name(text):
     return '_py_' + name.strip('_') if name.strip('_') else '_py_value'
 
 
+class StringTemplate:
+    """string.Template(text): its text, until substitute() is called."""
+
+    def __init__(self, text):
+        self.text = text
+
+
 class FileHandle:
     def __init__(self, path):
         self.path = path
@@ -365,10 +372,23 @@ class Reader:
         ...: op = 'a' else: op = 'b'`): the first binding before the read
         whose value is a string, each branch being a kernel the code can
         build; noted among the holes. None otherwise."""
+        n = self.parents.get(name_node)
+        while n is not None and not isinstance(n, (ast.ClassDef, ast.FunctionDef,
+                                                   ast.AsyncFunctionDef, ast.Lambda)):
+            n = self.parents.get(n)
+        if isinstance(n, ast.ClassDef):
+            # A class attribute read in the class body (straight-line code).
+            found = [st for st in n.body if isinstance(st, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name_node.id for t in st.targets)]
+            if len(found) == 1 and found[0].lineno < name_node.lineno:
+                return (found[0], found[0].value, True)
         scope = self.scope_of(name_node)
-        if isinstance(scope, ast.Module):
-            return None
         entries = self.scope_assigns(scope).get(name_node.id) or []
+        if not entries and not isinstance(scope, ast.Module):
+            # Read from a function, bound at the module's level under an
+            # `if` (a feature test): its bindings there.
+            scope = self.tree
+            entries = self.scope_assigns(scope).get(name_node.id) or []
         # Only plain alternatives: a name extended (`+=`) or bound in a
         # loop holds code assembled piece by piece, which no one binding is.
         for stmt, value, _ in entries:
@@ -386,7 +406,8 @@ class Reader:
         for e in entries:
             stmt, value, _ = e
             if stmt is scope or value is None or isinstance(value, (ast.AugAssign, ast.withitem)) \
-                    or stmt.lineno > name_node.lineno or self._encloses(stmt, name_node):
+                    or (stmt.lineno > name_node.lineno and scope is self.scope_of(name_node)) \
+                    or self._encloses(stmt, name_node):
                 continue
             if isinstance(self.eval(value), MStr):
                 key = '#branch ' + name_node.id
@@ -772,6 +793,69 @@ class Reader:
             i = m.end()
         return join_mstr(out)
 
+    def dollar_format(self, fmt, call, depth, safe):
+        """string.Template(fmt).substitute(mapping, **kw): $name, ${name}
+        and $$; an unknown value is a hole (in hole mode)."""
+        values, nodes = {}, {}
+        if len(call.args) > 1 or any(isinstance(a, ast.Starred) for a in call.args):
+            return Unknown('substitute(...) with more than one mapping')
+        if call.args:
+            m = self.eval(call.args[0], depth + 1)
+            if not isinstance(m, dict):
+                return Unknown('the mapping given to substitute(...) is not known')
+            values.update(m)
+            if isinstance(call.args[0], ast.Dict):
+                for k, v in zip(call.args[0].keys, call.args[0].values):
+                    if isinstance(k, ast.Constant):
+                        nodes[k.value] = v
+        for kw in call.keywords:
+            if kw.arg is None:
+                return Unknown('substitute(**...) of a mapping the reader does not evaluate')
+            values[kw.arg] = self.eval(kw.value, depth + 1)
+            nodes[kw.arg] = kw.value
+        text, out, i = fmt.text, [], 0
+        while i < len(text):
+            j = text.find('$', i)
+            if j < 0:
+                out.append(fmt.slice(i, len(text)))
+                break
+            out.append(fmt.slice(i, j))
+            if text.startswith('$$', j):
+                out.append(fmt.slice(j, j + 1))
+                i = j + 2
+                continue
+            k = j + 1
+            braced = text.startswith('{', k)
+            if braced:
+                k += 1
+            e = k
+            while e < len(text) and (text[e].isalnum() or text[e] == '_'):
+                e += 1
+            name = text[k:e]
+            if not name or name[0].isdigit() or (braced and not text.startswith('}', e)):
+                if safe:
+                    out.append(fmt.slice(j, j + 1))
+                    i = j + 1
+                    continue
+                return Unknown('a $ in the template that is not a placeholder')
+            end = e + 1 if braced else e
+            v = values.get(name, Unknown('no value for $%s' % name))
+            if isinstance(v, Unknown) and safe and name not in values:
+                out.append(fmt.slice(j, end))
+            elif isinstance(v, MStr):
+                out.append(v)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.append(MStr.anchored(str(v), *fmt.at(j)[:2]))
+            else:
+                h = self.hole_value(nodes.get(name, name), *fmt.at(j)[:2],
+                                    v.why if isinstance(v, Unknown) else 'value') \
+                    if name in values else None
+                if h is None:
+                    return Unknown('the value of $%s is not a constant' % name)
+                out.append(h)
+            i = end
+        return join_mstr(out)
+
     def percent_operand(self, node, key, k):
         """The expression of the k-th (or key's) operand of `fmt % ...`,
         or a name for it."""
@@ -885,6 +969,10 @@ class Reader:
             if isinstance(folder, str) and isinstance(name, MStr):
                 return self.read_file(os.path.join(folder, name.text), call)
             return folder if isinstance(folder, Unknown) else Unknown('resource name')
+        if q in ('string.Template',) and len(call.args) == 1 and not call.keywords:
+            v = self.eval(call.args[0], depth + 1)
+            return StringTemplate(v) if isinstance(v, MStr) else v if isinstance(
+                v, Unknown) else Unknown('string.Template of a value that is not a string')
         if q in ('textwrap.dedent',) and len(call.args) == 1:
             v = self.eval(call.args[0], depth + 1)
             return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
@@ -918,6 +1006,8 @@ class Reader:
                 return FileHandle(base)
             if isinstance(base, MStr):
                 return self.string_method(base, name, call, depth)
+            if isinstance(base, StringTemplate) and name in ('substitute', 'safe_substitute'):
+                return self.dollar_format(base.text, call, depth, name == 'safe_substitute')
             return Unknown('`%s(...)` is a call the reader does not evaluate'
                            % short(self.segment(func) or name))
         if isinstance(func, ast.Name):
