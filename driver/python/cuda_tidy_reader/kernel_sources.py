@@ -747,10 +747,14 @@ class KernelUnitWriter:
                 if isinstance(pre, Unknown):
                     return self.note(call, pre.why)
                 vals['preamble'] = pre
-        needs_headers = 'thrust::' in code or 'cupy::' in code
+        needs_headers = 'thrust::' in code or 'cupy::' in code or '<cupy/' in code
         if needs_headers and self.cupy_include is None:
             self.cupy_include = find_cupy_include() or ''
         if needs_headers and not self.cupy_include:
+            if '<cupy/' in code and 'thrust::' not in code and 'cupy::' not in code:
+                return self.note(call, "its preamble includes one of CuPy's headers, which "
+                                       "are not installed for this Python (--cupy-include "
+                                       "names them)")
             return self.note(call, "%s names come from CuPy's headers, which are not "
                                    "installed for this Python (--cupy-include names them)"
                              % ('thrust::' if 'thrust::' in code else 'cupy::'))

@@ -96,8 +96,9 @@ SCOPE_NODES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.
 
 
 class Reader:
-    def __init__(self, path, source):
+    def __init__(self, path, source, sibling=False):
         self.path = os.path.abspath(path)
+        self.sibling_readers = {}  # path -> Reader of a sibling module, or None
         self.dir = os.path.dirname(self.path)
         self.source = source
         self.files = [self.path]
@@ -366,6 +367,59 @@ class Reader:
             if isinstance(scope, ast.Module):
                 return None
             scope = self.scope_of(scope)
+
+    def imported_constant(self, name):
+        """In hole mode, a string constant that a sibling module of the
+        package defines (`from ._kernels import SRC`, or the package's own
+        absolute name), read from that file (findings in it are reported
+        there); None where it is not one."""
+        if name in self.relative:
+            level, module, orig = self.relative[name]
+            base = self.dir
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            stems = [os.path.join(base, *module.split('.'))]
+        else:
+            module, _, orig = self.aliases[name].rpartition('.')
+            parts = module.split('.')
+            # The package's root: the folders above this file that hold an
+            # __init__.py, the outermost named as the import's first part.
+            stems, d = [], self.dir
+            while os.path.isfile(os.path.join(d, '__init__.py')):
+                if os.path.basename(d) == parts[0]:
+                    stems.append(os.path.join(os.path.dirname(d), *parts))
+                d = os.path.dirname(d)
+        for stem in stems:
+            for path in (stem + '.py', os.path.join(stem, '__init__.py')):
+                if os.path.normpath(path) == self.path or not os.path.isfile(path):
+                    continue
+                sub = self.sibling_readers.get(path, False)
+                if sub is False:
+                    sub = None
+                    try:
+                        with open(path, 'rb') as f:
+                            data = f.read(MAX_KERNEL_TEXT)
+                        sub = Reader(path, data.decode('utf-8'), sibling=True)
+                    except (OSError, SyntaxError, ValueError, RecursionError):
+                        pass
+                    self.sibling_readers[path] = sub
+                if sub is None:
+                    return None
+                entries = sub.scope_assigns(sub.tree).get(orig) or []
+                if len(entries) != 1 or not entries[0][2] or entries[0][1] is None:
+                    return None
+                v = sub.eval(entries[0][1])
+                if not isinstance(v, MStr):
+                    return None
+                # Its files become this reader's.
+                ids = {}
+                for fid, fpath in enumerate(sub.files):
+                    if fpath not in self.files:
+                        self.files.append(fpath)
+                        self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
+                    ids[fid] = self.files.index(fpath)
+                return MStr(v.text, [(a, ids[f], o, x) for a, f, o, x in v.runs])
+        return None
 
     def first_binding(self, name_node):
         """In hole mode, a name bound in branches of its function (`if
@@ -651,6 +705,11 @@ class Reader:
             if node.id in ('True', 'False', 'None'):
                 return {'True': True, 'False': False, 'None': None}[node.id]
             d = self.definition(node)
+            if d is None and self.hole_mode is not None and (
+                    node.id in self.relative or node.id in self.aliases):
+                v = self.imported_constant(node.id)
+                if v is not None:
+                    return v
             if d is None and self.hole_mode is not None and self.branches:
                 d = self.first_binding(node)
             if d is None:
