@@ -346,6 +346,26 @@ class LaunchWriter:
             return [node], True
         return None, False
 
+    def true_division(self, e, depth=0):
+        """Whether a grid or block dimension is the result of a true
+        division (`n / 256`, a float in Python 3, also of numpy integers),
+        directly or through names bound to it in straight-line code; not
+        under int(), math.ceil() or any other call."""
+        if depth > 6:
+            return False
+        if isinstance(e, ast.Name):
+            d = self.r.definition(e)
+            return bool(d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem))
+                        and self.true_division(d[1], depth + 1))
+        if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.Div):
+                return True
+            if isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+                return self.true_division(e.left, depth + 1) or self.true_division(e.right, depth + 1)
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, float)
+        return False
+
     def translate(self, e, params, depth=0):
         """A Python integer expression as C++ over named sizes; None when it
         cannot be written."""
@@ -527,6 +547,10 @@ class LaunchWriter:
             dims[what] = out
             if notuple and lib == 'cupy':
                 facts.append((what + '-notuple', node_))
+            for e in (elts or [])[:3]:
+                if self.true_division(e):
+                    facts.append((what + '-float', e))
+                    break
         b = self.body
         s = lambda t: b.syn(t, 0, at)
         s('\n__attribute__((annotate("cuda-tidy-python-launch|%s%s"))) static void '
