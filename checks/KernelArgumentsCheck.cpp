@@ -231,6 +231,15 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
              "round up with '(n + b - 1) // b'")
             << What << Kernel->getName()
             << (Library.starts_with("pycuda") ? "PyCUDA" : "CuPy");
+    if (annotation(*P, "cuda-tidy-python-block-swapped"))
+      diag(P->getLocation(),
+           "the block of this launch of '%0' is a count of blocks and the "
+           "grid a block size: grid and block are passed in swapped order, "
+           "and the block exceeds 1024 threads once the data does (%1)")
+          << Kernel->getName()
+          << (Library.starts_with("pycuda")
+                  ? "'block=' is the threads of one block"
+                  : "CuPy takes the grid first");
     if (annotation(*P, "cuda-tidy-python-block-notuple"))
       diag(P->getLocation(),
            "the block of this launch of '%0' is not a tuple; CuPy raises "
