@@ -450,7 +450,6 @@ class KernelUnitWriter:
             values = sorted(n for n, k in kinds.items() if k in ('value', 'const'))
             if types:
                 code = template_over_holes(code, kinds, aliases, holes[types[0]][:2])
-            self.holes_note(m, holes, kinds)
         text = code.text
         # Includes the analysis cannot resolve skip the module: clang would
         # stop at them and nothing of the module would be analysed.
@@ -491,6 +490,8 @@ class KernelUnitWriter:
         m.namespace = '__ct_m%d' % index
         defines = self.options(m, opts)
         self.implicit_headers(m, text, at)
+        if holes:
+            self.holes_note(m, holes, kinds)
         self.stats['analysed'] += 1
         # Leading includes go first, so that the module's namespace holds
         # none (they are blanked where they were, offsets unchanged).
@@ -707,7 +708,6 @@ class KernelUnitWriter:
             generic.update(n for n, k in kinds.items() if k == 'type')
             hole_consts = sorted(n for n, k in kinds.items() if k == 'const')
             hole_values = sorted(n for n, k in kinds.items() if k == 'value')
-            self.holes_note(m, holes, kinds)
         code = strip_comments(' '.join(vals[k].text for k in (
             'operation', 'map_expr', 'reduce_expr', 'post_map_expr', 'identity', 'preamble',
             'loop_prep', 'after_loop') if k in vals))
@@ -769,6 +769,8 @@ class KernelUnitWriter:
         m.single_name = None
         m.generated = True
         defines = self.options(m, get('options'))
+        if holes:
+            self.holes_note(m, holes, kinds)
         self.stats['analysed'] += 1
         self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
             p[0] for p in params), at, needs_headers)
