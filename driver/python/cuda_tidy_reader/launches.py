@@ -365,14 +365,14 @@ class LaunchWriter:
         if grid is None or block is None:
             return None
         g, _ = self.dims(grid, lib)
-        b, _ = self.dims(block, lib)
-        if not g or not b:
-            return None
-        gx = self.resolve(g[0])
-        bx = self.resolve(b[0])
+        gx = self.resolve(g[0]) if g else None
         if not (isinstance(gx, ast.Constant) and isinstance(gx.value, int) and
                 not isinstance(gx.value, bool) and 32 <= gx.value <= 1024):
             return None
+        b, _ = self.dims(block, lib)
+        if not b:
+            return None
+        bx = self.resolve(b[0])
         den = self.divisor(bx)
         return b[0] if den is not None and den == gx.value else None
 
