@@ -95,6 +95,13 @@ def branches(fast):
 # NOTE: kernel-source-holes.py:[[@LINE-1]]:12: kernel source analysed with the first binding of `op` (kernel-source-holes.py:[[@LINE-4]]:9), which its function binds in branches
 
 
+def with_default(prefix=""):
+    # A parameter whose default is '': the kernel a call that omits it
+    # builds (the text around the hole is the default's).
+    return cupy.ElementwiseKernel("float32 x", "float32 y", f"{prefix} y = x * 2", "dbl")
+# NOTE: kernel-source-holes.py:[[@LINE-1]]:12: kernel source analysed with the default '' of `prefix` (kernel-source-holes.py:[[@LINE-1]]:63)
+
+
 def accumulated(n):
     # A name extended in a loop holds code assembled piece by piece: skipped.
     body = ""

@@ -577,6 +577,8 @@ class KernelUnitWriter:
                     '`%s` (%s) as %s' % (holes[n][2], self.hole_where(holes[n]), {
                         'type': 'an opaque type', 'const': 'a template parameter'}.get(
                             kinds.get(n), 'an opaque integer')) for n in values)))
+        for n in sorted(n for n in holes if n.startswith('#default')):
+            parts.append("the default '' of `%s` (%s)" % (holes[n][2], self.hole_where(holes[n])))
         for n in sorted(n for n in holes if n.startswith('#branch')):
             parts.append('the first binding of `%s` (%s), which its function binds in '
                          'branches' % (holes[n][2], self.hole_where(holes[n])))
@@ -1134,9 +1136,6 @@ def hole_kinds(text, holes, where, aliases=None):
                 roles.add(hole_role(clean, s, e, layout))
         _, _, what, why = holes[name]
         at = where(holes[name])
-        if why == 'empty':
-            return Unknown('the value of `%s` (%s) may be empty (its default is \'\'), so '
-                           'the kernel text around it is not known' % (what, at))
         if None in roles:
             return Unknown('the value of `%s` (%s) is written into the kernel where it is '
                            'not a type or a number (code, a name), which the file does not hold'

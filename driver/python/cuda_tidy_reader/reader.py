@@ -651,7 +651,10 @@ class Reader:
         text = expr if isinstance(expr, str) else (self.segment(expr) or 'value')
         name = hole_name(text)
         if self.empty_default(expr):
-            why = 'empty'  # it may stand for nothing: code, not a value
+            # A parameter whose default is '': the kernel built with the
+            # default, which a call that omits it compiles.
+            self.hole_mode.setdefault('#default ' + name, (fid, off, text, 'default'))
+            return MStr('', [])
         if name not in self.hole_mode:
             self.hole_mode[name] = (fid, off, text, why)
         return MStr.anchored(name, fid, off)
