@@ -95,6 +95,24 @@ def branches(fast):
 # NOTE: kernel-source-holes.py:[[@LINE-1]]:12: kernel source analysed with the first binding of `op` (kernel-source-holes.py:[[@LINE-4]]:9), which its function binds in branches
 
 
+FLIP = '''
+typedef {value_type} value_t;
+extern "C" __global__ void flip(value_t *p) {{
+    __shared__ value_t t[64];
+    t[threadIdx.x] = p[threadIdx.x];
+    p[threadIdx.x] = t[63 - threadIdx.x];
+}}
+'''
+
+
+def typedefed(ctype):
+    # A top-level typedef of a type hole: its name stands for the hole (a
+    # template parameter), and the typedef is blanked.
+    return cupy.RawKernel(FLIP.format(value_type=ctype), "flip")
+# CHECK: kernel-source-holes.py:[[@LINE-9]]:22: warning: read of shared 't'
+# NOTE: kernel-source-holes.py:[[@LINE-2]]:12: kernel source analysed with 1 value the file does not hold: `ctype` (kernel-source-holes.py:[[@LINE-14]]:9) as an opaque type
+
+
 def with_default(prefix=""):
     # A parameter whose default is '': the kernel a call that omits it
     # builds (the text around the hole is the default's).

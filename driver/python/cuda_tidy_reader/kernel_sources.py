@@ -442,6 +442,7 @@ class KernelUnitWriter:
             return self.note(call, 'the source is larger than %d bytes' % MAX_KERNEL_TEXT)
         values = ()
         if holes:
+            code = typedefs_of_holes(code, holes)
             aliases = {}
             kinds = hole_kinds(code.text, holes, self.hole_where, aliases)
             if isinstance(kinds, Unknown):
@@ -1152,6 +1153,44 @@ def hole_kinds(text, holes, where, aliases=None):
         kinds[name] = roles.pop() if roles else 'value'
         aliases[name] = seen
     return kinds
+
+
+def typedefs_of_holes(code, holes):
+    """`typedef {dtype} T;` at the top level of a source, the hole a type:
+    the typedef's name stands for the hole (a template parameter of each
+    function that names it), and the typedef is blanked (positions kept)."""
+    text = code.text
+    clean = strip_comments(text)
+    layout = None
+    blanks = []
+    for name in [n for n in holes if not n.startswith('#')]:
+        for s, e in occurrences(clean, name):
+            _, before = word_before(clean, s)
+            nxt, alias, at = word_after(clean, e)
+            if before != 'typedef' or not alias or not is_word(alias):
+                continue
+            semi = at + len(alias)
+            while semi < len(clean) and clean[semi] in ' \t':
+                semi += 1
+            if not clean.startswith(';', semi):
+                continue
+            if layout is None:
+                layout = SourceLayout(clean)
+            if layout.inside(layout.bodies, s) or layout.inside(layout.structs, s):
+                continue
+            start = clean.rfind('typedef', 0, s)
+            blanks.append((start, semi + 1, name, alias))
+    if not blanks:
+        return code
+    out, done = [], 0
+    for start, end, name, alias in sorted(blanks):
+        out.append(code.slice(done, start))
+        out.append(MStr.anchored(' ' * (end - start), *code.at(start)[:2]))
+        done = end
+        fid, off, what, why = holes.pop(name, holes.get(alias))
+        holes[alias] = (fid, off, what, why)
+    out.append(code.slice(done, len(text)))
+    return join_mstr(out)
 
 
 def template_over_holes(code, kinds, aliases, at, only=None):
