@@ -1183,12 +1183,15 @@ def typedefs_of_holes(code, holes):
     if not blanks:
         return code
     out, done = [], 0
+    where = {name: holes[name] for _, _, name, _ in blanks}
     for start, end, name, alias in sorted(blanks):
+        if start < done:
+            continue  # two holes in one typedef: blanked once
         out.append(code.slice(done, start))
         out.append(MStr.anchored(' ' * (end - start), *code.at(start)[:2]))
         done = end
-        fid, off, what, why = holes.pop(name, holes.get(alias))
-        holes[alias] = (fid, off, what, why)
+        holes.pop(name, None)
+        holes.setdefault(alias, where[name])
     out.append(code.slice(done, len(text)))
     return join_mstr(out)
 
