@@ -223,6 +223,23 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
            "the grid of this launch of '%0' is not a tuple; CuPy raises "
            "TypeError: write it as a tuple, '(blocks,)'")
           << Kernel->getName();
+    for (StringRef What : {"grid", "block"})
+      if (annotation(*P, ("cuda-tidy-python-" + What + "-float").str()))
+        diag(P->getLocation(),
+             "this %0 dimension of the launch of '%1' is a float (true "
+             "division '/'); %2 raises TypeError: divide with '//', or "
+             "round up with '(n + b - 1) // b'")
+            << What << Kernel->getName()
+            << (Library.starts_with("pycuda") ? "PyCUDA" : "CuPy");
+    if (annotation(*P, "cuda-tidy-python-block-swapped"))
+      diag(P->getLocation(),
+           "the block of this launch of '%0' is a count of blocks and the "
+           "grid a block size: grid and block are passed in swapped order, "
+           "and the block exceeds 1024 threads once the data does (%1)")
+          << Kernel->getName()
+          << (Library.starts_with("pycuda")
+                  ? "'block=' is the threads of one block"
+                  : "CuPy takes the grid first");
     if (annotation(*P, "cuda-tidy-python-block-notuple"))
       diag(P->getLocation(),
            "the block of this launch of '%0' is not a tuple; CuPy raises "

@@ -314,6 +314,20 @@ void Runner::analysePython(size_t I) {
                              : "no Python reader was set up for the run";
   for (const std::string &N : Unit.Notes)
     note(N);
+  // Kernel sources that were not analysed are said without --verbose too,
+  // in one line: a file whose kernels were all skipped must not read as
+  // clean (--verbose gives each source's reason).
+  if (!Settings.Verbose) {
+    size_t Skipped = llvm::count_if(Unit.Notes, [](const std::string &N) {
+      return llvm::StringRef(N).contains(": kernel source skipped: ");
+    });
+    if (Skipped) {
+      std::lock_guard<std::mutex> Lock(WarningMutex);
+      llvm::errs() << "cuda-tidy: note: '" << Files[I] << "': " << Skipped
+                   << (Skipped == 1 ? " kernel source was" : " kernel sources were")
+                   << " not analysed (--verbose says why)\n";
+    }
+  }
   if (!Err.empty()) {
     ClangTidyError E("python-error", ClangTidyError::Error, "", false);
     E.Message.Message = Err;

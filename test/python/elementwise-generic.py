@@ -43,11 +43,20 @@ argmax = cp.ReductionKernel(
     reduce_type='T')
 
 # A preamble that names the placeholder: CuPy writes it after the typedef
-# of T, which only a call gives. Skipped, with the reason.
+# of T, which a call gives. A function that takes T becomes a template
+# over it (analysed); one that names T only in its result cannot be
+# called without it: skipped, with the reason. A local variable named like
+# a placeholder is not a use of it.
 with_helper = cp.ElementwiseKernel(
-    'T x', 'T y', 'y = twice(x)', 'with_helper',
-    preamble='__device__ T twice(T v) { return v + v; }')
-# CHECK-DAG: elementwise-generic.py:[[@LINE-3]]:15: kernel source skipped: the preamble uses generic type 'T', which CuPy chooses at each call
+    'T x', 'T y', 'y = twice(x) + count(3)', 'with_helper',
+    preamble='''
+__device__ T twice(T v) { return v + v; }
+__device__ int count(int n) { int T = n; return T + 1; }
+''')
+result_only = cp.ElementwiseKernel(
+    'T x', 'T y', 'y = x + zero()', 'result_only',
+    preamble='__device__ T zero() { return T(0); }')
+# CHECK-DAG: elementwise-generic.py:[[@LINE-3]]:15: kernel source skipped: a function of the preamble uses generic type 'T' only in its result or body, which CuPy chooses at each call
 
 # A narrowing conversion in braces, which NVRTC only warns about
 # (cusignal's minimum-phase window): analysed, no error.

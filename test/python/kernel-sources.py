@@ -1,7 +1,7 @@
 # Where kernel sources come from: literals (triple-quoted, raw, implicitly
 # concatenated, with escapes), constants, %, .format, f-strings,
 # str.replace, open(path).read() beside the script. Unknown holes are
-# skipped, and --verbose says so. Each kernel reads a shared element
+# opaque names (kernel-source-holes.py), and --verbose says so. Each kernel reads a shared element
 # another thread wrote, with no barrier: cuda-missing-syncthreads reports
 # it at the read, whatever the launches.
 # RUN: %cuda-tidy --no-cache --quiet --verbose -checks='-*,cuda-missing-syncthreads' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
@@ -77,8 +77,9 @@ def from_file():
 
 
 def unknown(n, dtype):
-    # A hole that is a parameter: skipped, never guessed.
+    # A hole that is a parameter: an opaque type, never guessed
+    # (test/python/kernel-source-holes.py).
     return cupy.RawKernel('extern "C" __global__ void k(%s *p) { p[threadIdx.x] = 0; }'
                           % dtype, "k")
-# NOTE: note: kernel-sources.py:[[@LINE-2]]:12: kernel source skipped: 'dtype' is not a constant of the module
+# NOTE: note: kernel-sources.py:[[@LINE-2]]:12: kernel source analysed with 1 value the file does not hold: `dtype` (kernel-sources.py:[[@LINE-2]]:57) as an opaque type
 # CHECK: exit=1

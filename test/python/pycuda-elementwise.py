@@ -54,7 +54,8 @@ magnitude = ElementwiseKernel(
 
 
 def scale(ctype):
-    # Arguments built from a parameter: skipped, never guessed.
+    # Arguments built from a parameter: the type is a hole, and the kernel
+    # a template over it (no type is guessed).
     return ElementwiseKernel("%s *x" % ctype, "x[i] *= 2", "scale")
-# CHECK-DAG: note: pycuda-elementwise.py:[[@LINE-1]]:12: kernel source skipped: arguments: 'ctype' is not a constant of the module
+# CHECK-DAG: note: pycuda-elementwise.py:[[@LINE-1]]:12: kernel source analysed with 1 value the file does not hold: `ctype` (pycuda-elementwise.py:[[@LINE-1]]:31) as an opaque type
 # CHECK: exit=1

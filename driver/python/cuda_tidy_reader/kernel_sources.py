@@ -339,7 +339,7 @@ class KernelUnitWriter:
             jit = get('jitify')
             if jit is not None and r.eval(jit) is True:
                 return self.note(call, 'jitify=True preprocesses the source')
-            return self.emit_source(m, code, opts, wrap_c=False, headers=[])
+            return self.emit_source(m, code, opts, wrap_c=False, headers=[], code_node=code_node)
         if m.kind == 'source-module':
             code = r.eval(get('source')) if get('source') is not None else Unknown('no source')
             ne = get('no_extern_c')
@@ -354,7 +354,8 @@ class KernelUnitWriter:
                             self.add_include_dir(d)
             if self.r.ctor_of(call).endswith('DynamicSourceModule') and '-fgpu-rdc' not in self.args:
                 self.args.append('-fgpu-rdc')  # PyCUDA compiles it with -rdc=true
-            return self.emit_source(m, code, get('options'), wrap_c=not no_extern_c, headers=[])
+            return self.emit_source(m, code, get('options'), wrap_c=not no_extern_c, headers=[],
+                                    code_node=get('source'))
         if m.kind == 'load-inline':
             src = get('cuda_sources')
             if src is None:
@@ -371,11 +372,12 @@ class KernelUnitWriter:
         if m.kind in ('elementwise', 'reduction'):
             return self.emit_generated(m)
         if m.kind == 'pycuda-elementwise':
-            return self.emit_source(m, self.pycuda_elementwise(m), get('options'),
-                                    wrap_c=False, headers=[])
+            holes = {}
+            return self.emit_source(m, self.pycuda_elementwise(m, holes), get('options'),
+                                    wrap_c=False, headers=[], holes=holes)
         return None
 
-    def pycuda_elementwise(self, m):
+    def pycuda_elementwise(self, m, holes):
         """The source PyCUDA's ElementwiseKernel compiles
         (pycuda/elementwise.py, get_elwise_module): a grid-stride loop over
         i < n, n appended to the C arguments, written from its documented
@@ -389,7 +391,9 @@ class KernelUnitWriter:
                 continue
             v = r.eval(node)
             if isinstance(v, Unknown):
-                return Unknown('%s: %s' % (key, v.why))
+                v = r.eval_with_holes(node, holes)
+            if isinstance(v, Unknown):
+                return Unknown('its %s is not known: %s' % (key, v.why))
             if not isinstance(v, MStr):
                 return Unknown('%s is not a string' % key)
             vals[key] = v
@@ -415,15 +419,38 @@ class KernelUnitWriter:
             vals['operation'],
             syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
 
-    def emit_source(self, m, code, opts, wrap_c, headers, namespace=True):
+    def hole_where(self, hole):
+        fid, off = hole[0], hole[1]
+        return self.r.where_offset(fid, off)
+
+    def emit_source(self, m, code, opts, wrap_c, headers, namespace=True, code_node=None,
+                    holes=None):
         r = self.r
         call = m.call
+        if isinstance(code, Unknown) and code_node is not None and namespace:
+            # Its text is not all known: read it again with each unknown
+            # value of a format hole as an opaque name.
+            holes = {}
+            v = r.eval_with_holes(code_node, holes)
+            if isinstance(v, MStr):
+                code = v
         if isinstance(code, Unknown):
             return self.note(call, code.why)
         if not isinstance(code, MStr):
             return self.note(call, 'the source is not a string')
         if len(code.text) > MAX_KERNEL_TEXT:
             return self.note(call, 'the source is larger than %d bytes' % MAX_KERNEL_TEXT)
+        values = ()
+        if holes:
+            code = typedefs_of_holes(code, holes)
+            aliases = {}
+            kinds = hole_kinds(code.text, holes, self.hole_where, aliases)
+            if isinstance(kinds, Unknown):
+                return self.note(call, kinds.why)
+            types = sorted(n for n, k in kinds.items() if k in ('type', 'const'))
+            values = sorted(n for n, k in kinds.items() if k in ('value', 'const'))
+            if types:
+                code = template_over_holes(code, kinds, aliases, holes[types[0]][:2])
         text = code.text
         # Includes the analysis cannot resolve skip the module: clang would
         # stop at them and nothing of the module would be analysed.
@@ -464,6 +491,8 @@ class KernelUnitWriter:
         m.namespace = '__ct_m%d' % index
         defines = self.options(m, opts)
         self.implicit_headers(m, text, at)
+        if holes:
+            self.holes_note(m, holes, kinds)
         self.stats['analysed'] += 1
         # Leading includes go first, so that the module's namespace holds
         # none (they are blanked where they were, offsets unchanged).
@@ -499,12 +528,66 @@ class KernelUnitWriter:
             b.syn('namespace %s { namespace __ct_extern_c {} using namespace __ct_extern_c;\n'
                   % m.namespace, 0, at)
             m.wrapped_c = wrap_c
+        if values:
+            b.syn(opaque_declarations(values), 0, at)
         b.add(body)
         if namespace:
             b.syn('\n}\n', 0, at)
         for d in defines + defined_names(text):
             b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
         return m
+
+    def generic_preamble(self, preamble, names, at):
+        """The preamble with each function that names a type placeholder
+        made a template over it, or Unknown where that is not possible: the
+        placeholder outside a function, or not in the parameters of one
+        (a call could not deduce it)."""
+        clean = strip_comments(preamble.text)
+        layout = SourceLayout(clean)
+        # Only its uses as a type count: a local variable may have the
+        # placeholder's name (`double U, V, X, Y;`).
+        typed = set()
+        for name in names:
+            for s, e in occurrences(clean, name):
+                if hole_role(clean, s, e, layout) != 'type':
+                    continue
+                start = next((f[0] for f in layout.functions if f[0] <= s < f[2]), None)
+                if start is None:
+                    start = layout.head_of(s)
+                if start is None:
+                    return Unknown('the preamble uses generic type %r outside a function, '
+                                   'which CuPy chooses at each call' % name)
+                typed.add((start, name))
+        for start, brace, end in layout.functions:
+            head = clean[start:brace]
+            params = head[head.find('('):]
+            used = [n for st, n in typed if st == start]
+            if used and not all(any(occurrences(params, n)) for n in used):
+                return Unknown('a function of the preamble uses generic type %r only in its '
+                               'result or body, which CuPy chooses at each call' % used[0])
+        return template_over_holes(preamble, {n: 'type' for n in names}, {}, (0, at),
+                                   only=typed)
+
+    def holes_note(self, m, holes, kinds):
+        self.stats['with_holes'] = self.stats.get('with_holes', 0) + 1
+        values = sorted(n for n in holes if not n.startswith('#'))
+        parts = []
+        if values:
+            parts.append('%d value%s the file does not hold: %s' % (
+                len(values), '' if len(values) == 1 else 's', ', '.join(
+                    '`%s` (%s) as %s' % (holes[n][2], self.hole_where(holes[n]), {
+                        'type': 'an opaque type', 'const': 'a template parameter'}.get(
+                            kinds.get(n), 'an opaque integer')) for n in values)))
+        for n in sorted(n for n in holes if n.startswith('#default')):
+            parts.append("the default '' of `%s` (%s)" % (holes[n][2], self.hole_where(holes[n])))
+        for n in sorted(n for n in holes if n.startswith('#branch')):
+            parts.append('the first binding of `%s` (%s), which its function binds in '
+                         'branches' % (holes[n][2], self.hole_where(holes[n])))
+        if '#name' in holes:
+            parts.append('a name of its own for the kernel, whose name `%s` (%s) is not known'
+                         % (holes['#name'][2], self.hole_where(holes['#name'])))
+        self.r.notes.append('%s: kernel source analysed with %s'
+                            % (self.r.where(m.call), '; '.join(parts)))
 
     def implicit_headers(self, m, text, at, cupy_headers=False):
         """What NVRTC and CuPy's headers give a CuPy kernel implicitly:
@@ -575,6 +658,7 @@ class KernelUnitWriter:
         get = lambda key: r.arg(call, m.arg_names, key)
         at = r.node_start(call)
         vals = {}
+        holes = {}
         for key in ('in_params', 'out_params', 'operation', 'name', 'preamble',
                     'loop_prep', 'after_loop', 'map_expr', 'reduce_expr',
                     'post_map_expr', 'identity', 'reduce_type'):
@@ -583,7 +667,13 @@ class KernelUnitWriter:
                 continue
             v = r.eval(node)
             if isinstance(v, Unknown):
-                return self.note(call, '%s: %s' % (key, v.why))
+                v = r.eval_with_holes(node, holes)
+            if key == 'name' and not (isinstance(v, MStr) and is_word(v.text)):
+                # The kernel's name is not part of what is analysed.
+                holes['#name'] = (0, r.node_start(node), r.segment(node) or 'name', 'name')
+                v = MStr.anchored('kernel', 0, r.node_start(node))
+            if isinstance(v, Unknown):
+                return self.note(call, 'its %s is not known: %s' % (key, v.why))
             if key == 'identity' and isinstance(v, (int, float)):
                 v = MStr.anchored(repr(v), 0, r.node_start(node))
             if not isinstance(v, MStr):
@@ -594,6 +684,33 @@ class KernelUnitWriter:
             return self.note(call, 'kernel name')
         params = []
         generic = set()
+        hole_values = hole_consts = ()
+        if holes:
+            # Where each hole sits: the parameter lists name types; the
+            # code is read as the body of the generated kernel.
+            spec_words = set(' '.join(vals[k].text for k in ('in_params', 'out_params')
+                                      if k in vals).replace(',', ' ').split())
+            text = '%s\n__global__ void k() {\n%s;\n%s;\n%s;\n%s;\n%s;\n%s;\n%s;\n}\n' % tuple(
+                vals[k].text if k in vals else '' for k in (
+                    'preamble', 'loop_prep', 'operation', 'map_expr', 'reduce_expr',
+                    'post_map_expr', 'identity', 'after_loop'))
+            kinds = hole_kinds(text, {n: h for n, h in holes.items() if n not in spec_words}
+                               if any(n in text for n in holes) else {}, self.hole_where)
+            if isinstance(kinds, Unknown):
+                return self.note(call, kinds.why)
+            for n in holes:
+                if n in spec_words:
+                    kinds[n] = 'type'
+            if 'preamble' in vals:
+                used = [n for n, k in kinds.items() if k == 'const' and any(
+                    occurrences(strip_comments(vals['preamble'].text), n))]
+                if used:
+                    return self.note(call, 'the value of `%s` (%s) sizes an array in the '
+                                           'preamble, which the file does not hold'
+                                     % (holes[used[0]][2], self.hole_where(holes[used[0]])))
+            generic.update(n for n, k in kinds.items() if k == 'type')
+            hole_consts = sorted(n for n, k in kinds.items() if k == 'const')
+            hole_values = sorted(n for n, k in kinds.items() if k == 'value')
         code = strip_comments(' '.join(vals[k].text for k in (
             'operation', 'map_expr', 'reduce_expr', 'post_map_expr', 'identity', 'preamble',
             'loop_prep', 'after_loop') if k in vals))
@@ -626,12 +743,21 @@ class KernelUnitWriter:
             named = generic.intersection(re.findall(
                 r'[A-Za-z_]\w*', strip_comments(vals['preamble'].text)))
             if named:
-                return self.note(call, 'the preamble uses generic type %r, which CuPy '
-                                       'chooses at each call' % sorted(named)[0])
-        needs_headers = 'thrust::' in code or 'cupy::' in code
+                # CuPy writes the preamble after `typedef <dtype> T;`: each
+                # of its functions that names T becomes a template over
+                # it, where T is deduced from its parameters.
+                pre = self.generic_preamble(vals['preamble'], sorted(named), at)
+                if isinstance(pre, Unknown):
+                    return self.note(call, pre.why)
+                vals['preamble'] = pre
+        needs_headers = 'thrust::' in code or 'cupy::' in code or '<cupy/' in code
         if needs_headers and self.cupy_include is None:
             self.cupy_include = find_cupy_include() or ''
         if needs_headers and not self.cupy_include:
+            if '<cupy/' in code and 'thrust::' not in code and 'cupy::' not in code:
+                return self.note(call, "its preamble includes one of CuPy's headers, which "
+                                       "are not installed for this Python (--cupy-include "
+                                       "names them)")
             return self.note(call, "%s names come from CuPy's headers, which are not "
                                    "installed for this Python (--cupy-include names them)"
                              % ('thrust::' if 'thrust::' in code else 'cupy::'))
@@ -646,6 +772,8 @@ class KernelUnitWriter:
         m.single_name = None
         m.generated = True
         defines = self.options(m, get('options'))
+        if holes:
+            self.holes_note(m, holes, kinds)
         self.stats['analysed'] += 1
         self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
             p[0] for p in params), at, needs_headers)
@@ -655,6 +783,8 @@ class KernelUnitWriter:
             n, _, value = d.partition('=')
             b.syn('#define %s %s\n' % (n, value or '1'), 0, at)
         b.syn('namespace %s {\n' % m.namespace, 0, at)
+        if hole_values:
+            b.syn(opaque_declarations(hole_values), 0, at)
         if 'preamble' in vals:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
@@ -664,8 +794,9 @@ class KernelUnitWriter:
                 sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
-        if generic:
-            b.syn('template <%s>\n' % ', '.join('class ' + g for g in sorted(generic)), 0, at)
+        if generic or hole_consts:
+            b.syn('template <%s>\n' % ', '.join(['class ' + g for g in sorted(generic)] + [
+                'long long ' + c for c in hole_consts]), 0, at)
         b.syn('__global__ void %s(%s) {\n' % (name, ', '.join(sig + ['cuda_tidy_python::indexer _ind'])), 0, at)
         # A parameter named outside the per-element loop (loop_prep,
         # after_loop, identity, post_map_expr) is a scalar argument: CuPy
@@ -726,3 +857,385 @@ class KernelUnitWriter:
         for d in defines:
             b.syn('#undef %s\n' % d.partition('=')[0], 0, at)
         return m
+
+
+# --- Holes ---------------------------------------------------------------------
+#
+# A kernel source built from values the file does not hold (a dtype's C
+# name, a size) is read with each unknown value as an opaque name
+# (Reader.eval_with_holes). What the name stands for is read from where it
+# sits in the kernel text: a type (`{ctype} *x`), or an integer in an
+# expression (`e[i * %d]`). An integer becomes an opaque constant
+# (`extern __device__ const long long _py_n;`: no value, so no analysis
+# relies on one); a type makes each function that names it a template
+# over it, as CuPy's generic kernels are written (the checks read what does
+# not depend on it, and no launch is checked against a guessed type).
+# Anything else (code, a name, a constant expression clang needs: an array
+# size, a template argument, `#if`) skips the source with the reason.
+
+NOT_A_DECLARATOR = frozenset((
+    'if', 'for', 'while', 'do', 'else', 'switch', 'case', 'return', 'break', 'continue',
+    'goto', 'extern', 'template', 'struct', 'class', 'union', 'enum', 'typedef', 'static',
+    'namespace', 'using', '__global__', '__device__', '__host__', '__forceinline__',
+    'inline', '__shared__', '__constant__', '__CT_EXTC', '__CT_EXTB'))
+NOT_AFTER_TYPE = frozenset(('return', 'case', 'else', 'do', 'sizeof', 'goto', 'new',
+                            'delete', 'throw'))
+TYPE_PREFIX_WORDS = frozenset(('const', 'volatile', 'unsigned', 'signed', 'static',
+                               '__shared__', '__constant__', '__device__', 'typedef',
+                               'register', 'inline', '__forceinline__', 'extern'))
+
+
+class SourceLayout:
+    """The top level of a kernel source: its function definitions and
+    prototypes, their bodies, and struct bodies (comments blanked)."""
+
+    def __init__(self, clean):
+        self.functions = []   # (statement start, '{' of the body, end of the body)
+        self.prototypes = []  # (statement start, ';')
+        self.bodies = []      # (start, end) of function bodies
+        self.structs = []     # (start, end) of struct, class, union, enum bodies
+        n = len(clean)
+        stack = []  # (kind, start, statement start of its head)
+        stmt = 0
+        i = 0
+        line_start = True
+        while i < n:
+            c = clean[i]
+            if line_start and c == '#':
+                # A preprocessor line (with continuations) ends a statement.
+                while i < n and clean[i] != '\n':
+                    i += 2 if clean[i] == '\\' and i + 1 < n else 1
+                if not any(k != 'ns' for k, _, _ in stack):
+                    stmt = i
+                continue
+            if c == '\n':
+                line_start = True
+                i += 1
+                continue
+            if c in ' \t\r\f':
+                i += 1
+                continue
+            line_start = False
+            if c == '"' or c == "'":
+                k = i + 1
+                while k < n and clean[k] not in (c, '\n'):
+                    k += 2 if clean[k] == '\\' else 1
+                i = k + 1
+                continue
+            top = not any(k != 'ns' for k, _, _ in stack)
+            if c == '{':
+                head = clean[stmt:i] if top else ''
+                words = head.split()
+                if top and (words[:1] == ['namespace'] or head.rstrip().endswith('"C"')
+                            or (words and words[-1] in ('__CT_EXTB',))):
+                    kind = 'ns'
+                elif top and '(' in head:
+                    kind = 'body'
+                elif top and any(w in ('struct', 'class', 'union', 'enum') for w in
+                                 head.replace('{', ' ').split()):
+                    kind = 'struct'
+                else:
+                    kind = 'block' if not top else 'init'
+                stack.append((kind, i, stmt))
+                if kind == 'ns':
+                    stmt = i + 1
+            elif c == '}':
+                if stack:
+                    kind, start, head_start = stack.pop()
+                    if kind == 'body':
+                        self.functions.append((head_start, start, i + 1))
+                        self.bodies.append((start, i + 1))
+                    elif kind == 'struct':
+                        self.structs.append((start, i + 1))
+                    if not any(k != 'ns' for k, _, _ in stack) and kind in ('body', 'ns'):
+                        stmt = i + 1
+            elif c == ';' and top:
+                if '(' in clean[stmt:i]:
+                    self.prototypes.append((stmt, i))
+                stmt = i + 1
+            i += 1
+
+    def inside(self, spans, pos):
+        return any(a <= pos < b for a, b in spans)
+
+    def head_of(self, pos):
+        """The function or prototype whose head holds pos, or None."""
+        for start, brace, _ in self.functions:
+            if start <= pos < brace:
+                return start
+        for start, end in self.prototypes:
+            if start <= pos < end:
+                return start
+        return None
+
+
+def word_before(text, i):
+    """(char, word) before text[i] (blanks skipped)."""
+    j = i
+    while j > 0 and text[j - 1] in ' \t\r\n':
+        j -= 1
+    k = j
+    while k > 0 and (text[k - 1].isalnum() or text[k - 1] == '_'):
+        k -= 1
+    return (text[j - 1] if j else ''), text[k:j]
+
+
+def word_after(text, i):
+    j = i
+    while j < len(text) and text[j] in ' \t\r\n':
+        j += 1
+    k = j
+    while k < len(text) and (text[k].isalnum() or text[k] == '_'):
+        k += 1
+    return (text[j] if j < len(text) else ''), text[j:k], j
+
+
+def in_declared_array(clean, start):
+    """Whether the position sits in the brackets of an array declarator
+    (`float s[N]`, `__shared__ T s[2][N]`): a size clang needs constant."""
+    line_start = clean.rfind('\n', 0, start) + 1
+    depth, j = 0, start - 1
+    while j >= line_start:
+        if clean[j] == ']':
+            depth += 1
+        elif clean[j] == '[':
+            if depth == 0:
+                break
+            depth -= 1
+        j -= 1
+    if j < line_start:
+        return False
+    if '__shared__' in clean[line_start:start]:
+        return True
+    # skip back over earlier dimensions: name[..][..][
+    k = j
+    while k > line_start and clean[k - 1] == ']':
+        d, k = 1, k - 2
+        while k >= line_start and d:
+            d += {']': 1, '[': -1}.get(clean[k], 0)
+            k -= 1
+        k += 1
+    prev, word = word_before(clean, k)
+    if not word or not (word[0].isalpha() or word[0] == '_'):
+        return False
+    p = k - len(word)
+    while p > 0 and clean[p - 1] in ' \t*&':
+        p -= 1
+    _, before = word_before(clean, p + 1) if p > 0 and (clean[p - 1].isalnum() or clean[p - 1] == '_') else ('', '')
+    return bool(before) and before not in NOT_AFTER_TYPE and p > line_start
+
+
+def hole_role(clean, start, end, layout):
+    """What the text at clean[start:end] (an opaque name) stands for:
+    'type', 'value', 'const' (a value clang needs constant) or None."""
+    line_start = clean.rfind('\n', 0, start) + 1
+    head = clean[line_start:start].lstrip()
+    if head.startswith('#'):
+        directive = head[1:].lstrip()
+        if directive.startswith('pragma') and layout.inside(layout.bodies, start):
+            return 'const'  # `#pragma unroll N`: a template parameter will do
+        if directive.startswith(('if', 'elif', 'pragma', 'line')):
+            return 'preprocessor'
+        if not directive.startswith('define'):
+            return None
+    if layout.inside(layout.structs, start):
+        return None
+    prev, pword = word_before(clean, start)
+    nxt, nword, nat = word_after(clean, end)
+    after_star = word_after(clean, nat + 1)[0] if nxt in '*&' and nxt else ''
+    if nword in NOT_A_DECLARATOR:
+        return None  # code before a declaration or statement
+    if nword:
+        kind = 'type'
+    elif nxt in ('*', '&') and (after_star in (')', ',', '*', '>') or (
+            end < len(clean) and clean[end] in ' \t' and nat + 1 < len(clean) and
+            clean[nat + 1] not in ' \t=' and after_star.isidentifier())):
+        kind = 'type' if prev in ('', '(', ',', ';', '{', '}', '<') or pword in TYPE_PREFIX_WORDS \
+            or prev.isalnum() or prev == '_' else 'value'
+    elif prev == '<' and nxt == '>' and pword in ('static_cast', 'reinterpret_cast',
+                                                  'const_cast', ''):
+        _, cast_word = word_before(clean, start - 1 - (start - 1 - clean.rfind('<', 0, start)))
+        kind = 'type' if pword or cast_word in ('static_cast', 'reinterpret_cast', 'const_cast') \
+            else 'const'
+        if kind == 'const':
+            return 'const' if layout.inside(layout.bodies, start) else 'preprocessor'
+    elif prev == '(' and nxt == ')':
+        after = word_after(clean, nat + 1)
+        kind = 'type' if after[1] or after[0] in ('(',) else 'value'
+    elif pword in TYPE_PREFIX_WORDS and pword not in ('static',):
+        kind = 'type'
+    elif prev in ('', '{', ';', '}') and nxt in ('', ';', '}') and not pword:
+        return None  # a statement of its own: code
+    elif (prev and prev in '[(+-*/%<>=,?:&|^!~{' or pword in ('return', 'case')) and \
+            (not nxt or nxt in '])+-*/%<>=,;?:&|^}'):
+        kind = 'value'
+        if pword == 'case' or prev == '<' and nxt == '>':
+            kind = 'const'
+    else:
+        return None
+    if kind == 'type':
+        if layout.inside(layout.bodies, start) or layout.head_of(start) is not None:
+            return 'type'
+        return None
+    if head.startswith('#'):
+        return 'value'
+    if not layout.inside(layout.bodies, start):
+        if layout.head_of(start) is not None:
+            return 'const' if in_declared_array(clean, start) else None
+        return 'preprocessor'  # a global's size or initialiser
+    if kind == 'const' or in_declared_array(clean, start):
+        return 'const'
+    return 'value'
+
+
+def occurrences(clean, name):
+    i = clean.find(name)
+    while i >= 0:
+        e = i + len(name)
+        if (i == 0 or not (clean[i - 1].isalnum() or clean[i - 1] == '_')) and (
+                e >= len(clean) or not (clean[e].isalnum() or clean[e] == '_')):
+            yield i, e
+        i = clean.find(name, e)
+
+
+def hole_kinds(text, holes, where, aliases=None):
+    """name -> 'type' or 'value' for each hole of text, or Unknown(why)
+    for a hole the kernel needs as something else. Macros whose value
+    names a hole (`#define N %d`) stand for it where they are used."""
+    clean = strip_comments(text)
+    layout = SourceLayout(clean)
+    kinds = {}
+    aliases = {} if aliases is None else aliases
+    for name in sorted(holes):
+        if name.startswith('#'):
+            continue  # a name bound in branches (Reader.first_binding)
+        roles = set()
+        pending, seen = [name], set()
+        while pending:
+            word = pending.pop()
+            if word in seen:
+                continue
+            seen.add(word)
+            for s, e in occurrences(clean, word):
+                line_start = clean.rfind('\n', 0, s) + 1
+                head = clean[line_start:s].lstrip()
+                if head.startswith('#') and head[1:].lstrip().startswith('define'):
+                    rest = head[1:].lstrip()[6:].lstrip()
+                    macro = ''
+                    for ch in rest:
+                        if not (ch.isalnum() or ch == '_'):
+                            break
+                        macro += ch
+                    if not rest:
+                        continue  # the macro's own name where it is defined
+                    if macro and macro != word and not rest[len(macro):].startswith('('):
+                        pending.append(macro)
+                        continue
+                if head.startswith('#') and head[1:].lstrip().startswith('include'):
+                    roles.add(None)
+                    continue
+                roles.add(hole_role(clean, s, e, layout))
+        _, _, what, why = holes[name]
+        at = where(holes[name])
+        if None in roles:
+            return Unknown('the value of `%s` (%s) is written into the kernel where it is '
+                           'not a type or a number (code, a name), which the file does not hold'
+                           % (what, at))
+        if 'preprocessor' in roles:
+            return Unknown('the value of `%s` (%s) is a constant the kernel needs outside its '
+                           'functions (#if, the size of a global array), which the file does '
+                           'not hold' % (what, at))
+        if 'const' in roles and 'type' not in roles:
+            roles = {'const'}  # an array size: a template parameter where needed
+        if len(roles) > 1:
+            return Unknown('the value of `%s` (%s) is used both as a type and as a number'
+                           % (what, at))
+        kinds[name] = roles.pop() if roles else 'value'
+        aliases[name] = seen
+    return kinds
+
+
+def typedefs_of_holes(code, holes):
+    """`typedef {dtype} T;` at the top level of a source, the hole a type:
+    the typedef's name stands for the hole (a template parameter of each
+    function that names it), and the typedef is blanked (positions kept)."""
+    text = code.text
+    clean = strip_comments(text)
+    layout = None
+    blanks = []
+    for name in [n for n in holes if not n.startswith('#')]:
+        for s, e in occurrences(clean, name):
+            _, before = word_before(clean, s)
+            nxt, alias, at = word_after(clean, e)
+            if before != 'typedef' or not alias or not is_word(alias):
+                continue
+            semi = at + len(alias)
+            while semi < len(clean) and clean[semi] in ' \t':
+                semi += 1
+            if not clean.startswith(';', semi):
+                continue
+            if layout is None:
+                layout = SourceLayout(clean)
+            if layout.inside(layout.bodies, s) or layout.inside(layout.structs, s):
+                continue
+            start = clean.rfind('typedef', 0, s)
+            blanks.append((start, semi + 1, name, alias))
+    if not blanks:
+        return code
+    out, done = [], 0
+    where = {name: holes[name] for _, _, name, _ in blanks}
+    for start, end, name, alias in sorted(blanks):
+        if start < done:
+            continue  # two holes in one typedef: blanked once
+        out.append(code.slice(done, start))
+        out.append(MStr.anchored(' ' * (end - start), *code.at(start)[:2]))
+        done = end
+        holes.pop(name, None)
+        holes.setdefault(alias, where[name])
+    out.append(code.slice(done, len(text)))
+    return join_mstr(out)
+
+
+def template_over_holes(code, kinds, aliases, at, only=None):
+    """code with `template <class H, long long N...>` before each function
+    that names a type hole or a hole that must be a constant (the hole's
+    name is the template parameter, which hides the opaque integer)."""
+    text = code.text
+    clean = strip_comments(text)
+    layout = SourceLayout(clean)
+    spans = [(s, b, e) for s, b, e in layout.functions] + [(s, e, e) for s, e in layout.prototypes]
+    inserts = []
+    wanted = sorted(n for n, k in kinds.items() if k in ('type', 'const'))
+    for start, _, end in sorted(spans):
+        piece = clean[start:end]
+        named = [t for t in wanted if any(any(occurrences(piece, w)) for w in aliases.get(t, (t,)))
+                 and (only is None or (start, t) in only)]
+        if not named:
+            continue
+        p = start
+        while p < end and clean[p] in ' \t\r\n;':
+            p += 1
+        if clean.startswith('template', p):
+            # A template of its own over a parameter of that name: its own.
+            own = clean[clean.find('<', p) + 1:clean.find('>', p)].replace(',', ' ').split()
+            named = [t for t in named if t not in own]
+            if not named:
+                continue
+        params = ', '.join(('class ' if kinds[t] == 'type' else 'long long ') + t for t in named)
+        if clean.startswith('template', p):
+            lt = clean.find('<', p)
+            inserts.append((lt + 1, params + (', ' if clean[lt + 1:clean.find('>', lt)].strip() else '')))
+        else:
+            inserts.append((p, 'template <%s> ' % params))
+    out, done = [], 0
+    for pos, piece in inserts:
+        out.append(code.slice(done, pos))
+        out.append(MStr.anchored(piece, *at))
+        done = pos
+    out.append(code.slice(done, len(text)))
+    return join_mstr(out)
+
+
+def opaque_declarations(values):
+    """The declarations of the opaque integers: no value, no constant."""
+    return ''.join('extern __device__ const long long %s;\n' % v for v in sorted(values))

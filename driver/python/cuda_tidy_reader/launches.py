@@ -346,6 +346,84 @@ class LaunchWriter:
             return [node], True
         return None, False
 
+    def resolve(self, e, depth=0):
+        """A name followed to the expression bound to it in straight-line
+        code (up to 6 names)."""
+        while isinstance(e, ast.Name) and depth < 6:
+            d = self.r.definition(e)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                break
+            e, depth = d[1], depth + 1
+        return e
+
+    def swapped(self, grid, block, lib):
+        """The block's first dimension where a grid and a block were
+        passed in swapped order: the block is a count of blocks (a size
+        divided by a constant: `(n + 255) // 256`, `math.ceil(n / 256)`,
+        `-(-n // 256)`) and the grid that constant; the launch has more
+        than 1,024 threads per block as soon as n passes 1,024 times it."""
+        if grid is None or block is None:
+            return None
+        g, _ = self.dims(grid, lib)
+        gx = self.resolve(g[0]) if g else None
+        if not (isinstance(gx, ast.Constant) and isinstance(gx.value, int) and
+                not isinstance(gx.value, bool) and 32 <= gx.value <= 1024):
+            return None
+        b, _ = self.dims(block, lib)
+        if not b:
+            return None
+        bx = self.resolve(b[0])
+        den = self.divisor(bx)
+        return b[0] if den is not None and den == gx.value else None
+
+    def divisor(self, e):
+        """The constant a ceil or floor division of a non-constant divides
+        by, or None."""
+        e = self.resolve(e)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.FloorDiv):
+            num, den = e.left, self.resolve(e.right)
+            if isinstance(num, ast.UnaryOp) and isinstance(num.op, ast.USub):
+                num = num.operand
+            if isinstance(e.left, ast.UnaryOp) and isinstance(num, ast.BinOp) and \
+                    isinstance(num.op, ast.FloorDiv):
+                num, den = num.left, self.resolve(num.right)
+            if isinstance(den, ast.Constant) and isinstance(den.value, int) and \
+                    not isinstance(num, ast.Constant):
+                return den.value
+            return None
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            return self.divisor(e.operand)
+        if isinstance(e, ast.Call) and len(e.args) == 1:
+            q = self.r.qualname(e.func) or ''
+            inner = self.resolve(e.args[0])
+            if q in ('math.ceil', 'int', 'math.floor') and isinstance(inner, ast.BinOp) and \
+                    isinstance(inner.op, ast.Div):
+                den = self.resolve(inner.right)
+                if isinstance(den, ast.Constant) and isinstance(den.value, int) and \
+                        not isinstance(inner.left, ast.Constant):
+                    return den.value
+        return None
+
+    def true_division(self, e, depth=0):
+        """Whether a grid or block dimension is the result of a true
+        division (`n / 256`, a float in Python 3, also of numpy integers),
+        directly or through names bound to it in straight-line code; not
+        under int(), math.ceil() or any other call."""
+        if depth > 6:
+            return False
+        if isinstance(e, ast.Name):
+            d = self.r.definition(e)
+            return bool(d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem))
+                        and self.true_division(d[1], depth + 1))
+        if isinstance(e, ast.BinOp):
+            if isinstance(e.op, ast.Div):
+                return True
+            if isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+                return self.true_division(e.left, depth + 1) or self.true_division(e.right, depth + 1)
+        if isinstance(e, ast.Constant):
+            return isinstance(e.value, float)
+        return False
+
     def translate(self, e, params, depth=0):
         """A Python integer expression as C++ over named sizes; None when it
         cannot be written."""
@@ -512,6 +590,9 @@ class LaunchWriter:
         params = {}
         dims = {}
         facts = []
+        swapped = self.swapped(grid, block, lib.split('-')[0])
+        if swapped is not None:
+            facts.append(('block-swapped', swapped))
         for what, node_ in (('grid', grid), ('block', block)):
             elts, notuple = self.dims(node_, lib.split('-')[0])
             out = []
@@ -527,6 +608,10 @@ class LaunchWriter:
             dims[what] = out
             if notuple and lib == 'cupy':
                 facts.append((what + '-notuple', node_))
+            for e in (elts or [])[:3]:
+                if self.true_division(e):
+                    facts.append((what + '-float', e))
+                    break
         b = self.body
         s = lambda t: b.syn(t, 0, at)
         s('\n__attribute__((annotate("cuda-tidy-python-launch|%s%s"))) static void '

@@ -21,6 +21,31 @@ class Unknown:
         self.why = why
 
 
+def short(text, limit=40):
+    text = ' '.join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
+def hole_name(text):
+    """A C identifier for the opaque value of a hole, named after the
+    Python expression it stands for: 'N + 1' -> _py_N_plus_1."""
+    words = {'+': '_plus_', '-': '_minus_', '*': '_times_', '/': '_div_', '%': '_mod_'}
+    out = []
+    for c in text.strip()[:48]:
+        out.append(c if c.isalnum() or c == '_' else words.get(c, '_'))
+    name = ''.join(out)
+    while '__' in name:
+        name = name.replace('__', '_')
+    return '_py_' + name.strip('_') if name.strip('_') else '_py_value'
+
+
+class StringTemplate:
+    """string.Template(text): its text, until substitute() is called."""
+
+    def __init__(self, text):
+        self.text = text
+
+
 class FileHandle:
     def __init__(self, path):
         self.path = path
@@ -71,8 +96,9 @@ SCOPE_NODES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.
 
 
 class Reader:
-    def __init__(self, path, source):
+    def __init__(self, path, source, sibling=False):
         self.path = os.path.abspath(path)
+        self.sibling_readers = {}  # path -> Reader of a sibling module, or None
         self.dir = os.path.dirname(self.path)
         self.source = source
         self.files = [self.path]
@@ -99,6 +125,13 @@ class Reader:
         self.modules = {}    # ctor call node -> KernelModule
         self.notes = []
         self.memo = {}
+        # Holes: while a kernel source whose text is not all known is read
+        # again (eval_with_holes), name -> (hole position, what it stands
+        # for) of each unknown value written into it as an opaque name.
+        self.hole_mode = None
+        # Whether hole mode also reads a name bound in branches (the first
+        # binding whose value is a string).
+        self.branches = True
         self._collect()
 
     # positions
@@ -123,6 +156,13 @@ class Reader:
         if not hasattr(node, 'end_lineno') or node.end_lineno is None:
             return None
         return self.source[self.node_start(node):self.node_end(node)]
+
+    def where_offset(self, fid, off):
+        """'file:L:C' of a character offset in file fid."""
+        text = self.file_texts.get(fid, '')
+        line = text.count('\n', 0, off) + 1
+        col = off - (text.rfind('\n', 0, off) + 1) + 1
+        return '%s:%d:%d' % (os.path.basename(self.files[fid]), line, col)
 
     def where(self, node):
         return '%s:%d:%d' % (os.path.basename(self.path), node.lineno,
@@ -328,6 +368,108 @@ class Reader:
                 return None
             scope = self.scope_of(scope)
 
+    def imported_constant(self, name):
+        """In hole mode, a string constant that a sibling module of the
+        package defines (`from ._kernels import SRC`, or the package's own
+        absolute name), read from that file (findings in it are reported
+        there); None where it is not one."""
+        if name in self.relative:
+            level, module, orig = self.relative[name]
+            base = self.dir
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            stems = [os.path.join(base, *module.split('.'))]
+        else:
+            module, _, orig = self.aliases[name].rpartition('.')
+            parts = module.split('.')
+            # The package's root: the folders above this file that hold an
+            # __init__.py, the outermost named as the import's first part.
+            stems, d = [], self.dir
+            while os.path.isfile(os.path.join(d, '__init__.py')):
+                if os.path.basename(d) == parts[0]:
+                    stems.append(os.path.join(os.path.dirname(d), *parts))
+                d = os.path.dirname(d)
+        for stem in stems:
+            for path in (stem + '.py', os.path.join(stem, '__init__.py')):
+                if os.path.normpath(path) == self.path or not os.path.isfile(path):
+                    continue
+                sub = self.sibling_readers.get(path, False)
+                if sub is False:
+                    sub = None
+                    try:
+                        with open(path, 'rb') as f:
+                            data = f.read(MAX_KERNEL_TEXT)
+                        sub = Reader(path, data.decode('utf-8'), sibling=True)
+                    except (OSError, SyntaxError, ValueError, RecursionError):
+                        pass
+                    self.sibling_readers[path] = sub
+                if sub is None:
+                    return None
+                entries = sub.scope_assigns(sub.tree).get(orig) or []
+                if len(entries) != 1 or not entries[0][2] or entries[0][1] is None:
+                    return None
+                v = sub.eval(entries[0][1])
+                if not isinstance(v, MStr):
+                    return None
+                # Its files become this reader's.
+                ids = {}
+                for fid, fpath in enumerate(sub.files):
+                    if fpath not in self.files:
+                        self.files.append(fpath)
+                        self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
+                    ids[fid] = self.files.index(fpath)
+                return MStr(v.text, [(a, ids[f], o, x) for a, f, o, x in v.runs])
+        return None
+
+    def first_binding(self, name_node):
+        """In hole mode, a name bound in branches of its function (`if
+        ...: op = 'a' else: op = 'b'`): the first binding before the read
+        whose value is a string, each branch being a kernel the code can
+        build; noted among the holes. None otherwise."""
+        n = self.parents.get(name_node)
+        while n is not None and not isinstance(n, (ast.ClassDef, ast.FunctionDef,
+                                                   ast.AsyncFunctionDef, ast.Lambda)):
+            n = self.parents.get(n)
+        if isinstance(n, ast.ClassDef):
+            # A class attribute read in the class body (straight-line code).
+            found = [st for st in n.body if isinstance(st, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name_node.id for t in st.targets)]
+            if len(found) == 1 and found[0].lineno < name_node.lineno:
+                return (found[0], found[0].value, True)
+        scope = self.scope_of(name_node)
+        entries = self.scope_assigns(scope).get(name_node.id) or []
+        if not entries and not isinstance(scope, ast.Module):
+            # Read from a function, bound at the module's level under an
+            # `if` (a feature test): its bindings there.
+            scope = self.tree
+            entries = self.scope_assigns(scope).get(name_node.id) or []
+        # Only plain alternatives: a name extended (`+=`) or bound in a
+        # loop holds code assembled piece by piece, which no one binding is.
+        for stmt, value, _ in entries:
+            if stmt is scope:
+                continue
+            if value is None or not isinstance(stmt, (ast.Assign, ast.AnnAssign)) \
+                    or isinstance(value, ast.AugAssign) \
+                    or any(isinstance(x, ast.Name) and x.id == name_node.id for x in walk(value)):
+                return None
+            n = self.parents.get(stmt)
+            while n is not None and n is not scope:
+                if isinstance(n, (ast.For, ast.AsyncFor, ast.While)):
+                    return None
+                n = self.parents.get(n)
+        for e in entries:
+            stmt, value, _ = e
+            if stmt is scope or value is None or isinstance(value, (ast.AugAssign, ast.withitem)) \
+                    or (stmt.lineno > name_node.lineno and scope is self.scope_of(name_node)) \
+                    or self._encloses(stmt, name_node):
+                continue
+            if isinstance(self.eval(value), MStr):
+                key = '#branch ' + name_node.id
+                if key not in self.hole_mode:
+                    self.hole_mode[key] = (0, self.node_start(stmt), name_node.id, 'branch')
+                return e
+        return None
+
     def _encloses(self, stmt, node):
         n = node
         while n is not None:
@@ -465,6 +607,8 @@ class Reader:
 
     def format_hole(self, expr, conversion, spec, at):
         v = self.eval(expr)
+        if isinstance(v, Unknown) and spec is None and self.hole_mode is not None:
+            return self.hole_value(expr, 0, at, v.why)
         if isinstance(v, Unknown):
             return Unknown('the hole at %s is not a constant (%s)' % (
                 self.where(expr), v.why))
@@ -486,6 +630,49 @@ class Reader:
         except (ValueError, TypeError):
             return Unknown('bad format spec')
         return MStr.anchored(out, 0, at)
+
+    def eval_with_holes(self, node, holes):
+        """node's value where each unknown value in a format hole (`%`,
+        `.format`, an f-string, `str()`) is an opaque name (hole_value);
+        holes collects them. Evaluated apart from the plain values (its own
+        memo): sources whose text is known read as before."""
+        saved, self.memo, self.hole_mode = self.memo, {}, holes
+        try:
+            return self.eval(node)
+        finally:
+            self.memo, self.hole_mode = saved, None
+
+    def hole_value(self, expr, fid, off, why):
+        """In hole mode, the opaque name written for an unknown value of a
+        format hole at (fid, off), named after the expression it stands
+        for (expr: its node, or a field name); else None."""
+        if self.hole_mode is None:
+            return None
+        text = expr if isinstance(expr, str) else (self.segment(expr) or 'value')
+        name = hole_name(text)
+        if self.empty_default(expr):
+            # A parameter whose default is '': the kernel built with the
+            # default, which a call that omits it compiles.
+            self.hole_mode.setdefault('#default ' + name, (fid, off, text, 'default'))
+            return MStr('', [])
+        if name not in self.hole_mode:
+            self.hole_mode[name] = (fid, off, text, why)
+        return MStr.anchored(name, fid, off)
+
+    def empty_default(self, expr):
+        """Whether expr is a parameter of its function whose default is
+        the empty string (`int_type=""`: the hole may be nothing)."""
+        if not isinstance(expr, ast.Name):
+            return False
+        scope = self.scope_of(expr)
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        a = scope.args
+        pos = a.posonlyargs + a.args
+        pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + [
+            (k, d) for k, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
+        return any(p.arg == expr.id and isinstance(d, ast.Constant) and d.value == ''
+                   for p, d in pairs)
 
     def eval(self, node, depth=0):
         key = id(node)
@@ -511,9 +698,9 @@ class Reader:
             out = []
             for e in node.elts:
                 v = self.eval(e, depth + 1)
-                if isinstance(v, Unknown):
+                if isinstance(v, Unknown) and self.hole_mode is None:
                     return v
-                out.append(v)
+                out.append(v)  # in hole mode, an element may be a hole
             return tuple(out)
         if isinstance(node, ast.Name):
             if node.id == '__file__':
@@ -521,8 +708,16 @@ class Reader:
             if node.id in ('True', 'False', 'None'):
                 return {'True': True, 'False': False, 'None': None}[node.id]
             d = self.definition(node)
+            if d is None and self.hole_mode is not None and (
+                    node.id in self.relative or node.id in self.aliases):
+                v = self.imported_constant(node.id)
+                if v is not None:
+                    return v
+            if d is None and self.hole_mode is not None and self.branches:
+                d = self.first_binding(node)
             if d is None:
-                return Unknown("'%s' is not a constant of the module" % node.id)
+                return Unknown("'%s' is not a constant of the module (bound in a branch, a loop, "
+                               "or not at all)" % node.id)
             stmt, value, _ = d
             if isinstance(value, ast.AugAssign):
                 left = self.eval_name_before(node.id, stmt, depth)
@@ -533,7 +728,8 @@ class Reader:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return ('function', stmt)
             if value is None:
-                return Unknown("'%s' is a parameter or loop variable" % node.id)
+                return Unknown("'%s' is a parameter, a loop variable or unpacked from a tuple, "
+                               "whose value comes at run time" % node.id)
             return self.eval(value, depth + 1)
         if isinstance(node, ast.BinOp):
             left = self.eval(node.left, depth + 1)
@@ -567,6 +763,9 @@ class Reader:
         if isinstance(left, Unknown):
             return left
         if isinstance(right, Unknown):
+            if isinstance(op, ast.Mod) and isinstance(left, MStr) and self.hole_mode is not None \
+                    and isinstance(node, ast.BinOp) and not isinstance(node.right, (ast.Tuple, ast.Dict)):
+                return self.percent(left, right, node)  # one hole: '... %d' % n
             return right
         if isinstance(op, ast.Add):
             if isinstance(left, MStr) and isinstance(right, MStr):
@@ -599,7 +798,8 @@ class Reader:
                 return Unknown('arithmetic')
         if isinstance(op, ast.Mult) and isinstance(left, MStr) and isinstance(right, int) and 0 <= right < 4096:
             return join_mstr([left] * right)
-        return Unknown('operator')
+        return Unknown('the operator %s on these values, which the reader does not evaluate'
+                       % type(op).__name__)
 
     def as_text(self, v):
         if isinstance(v, MStr):
@@ -636,7 +836,14 @@ class Reader:
                     v = values[k]
                     k += 1
                 if v is None or isinstance(v, Unknown):
-                    return Unknown('% hole is not a constant')
+                    h = self.hole_value(self.percent_operand(node, m.group(1), k - 1),
+                                        *fmt.at(j)[:2], v.why if isinstance(v, Unknown) else 'None') \
+                        if isinstance(v, Unknown) else None
+                    if h is None:
+                        return Unknown('a %% hole (%s) is not a constant' % m.group(0))
+                    out.append(h)
+                    i = m.end()
+                    continue
                 if isinstance(v, MStr) and m.group(0) == '%s':
                     out.append(v)
                 else:
@@ -647,6 +854,83 @@ class Reader:
                     out.append(MStr.anchored(s, *fmt.at(j)[:2]))
             i = m.end()
         return join_mstr(out)
+
+    def dollar_format(self, fmt, call, depth, safe):
+        """string.Template(fmt).substitute(mapping, **kw): $name, ${name}
+        and $$; an unknown value is a hole (in hole mode)."""
+        values, nodes = {}, {}
+        if len(call.args) > 1 or any(isinstance(a, ast.Starred) for a in call.args):
+            return Unknown('substitute(...) with more than one mapping')
+        if call.args:
+            m = self.eval(call.args[0], depth + 1)
+            if not isinstance(m, dict):
+                return Unknown('the mapping given to substitute(...) is not known')
+            values.update(m)
+            if isinstance(call.args[0], ast.Dict):
+                for k, v in zip(call.args[0].keys, call.args[0].values):
+                    if isinstance(k, ast.Constant):
+                        nodes[k.value] = v
+        for kw in call.keywords:
+            if kw.arg is None:
+                return Unknown('substitute(**...) of a mapping the reader does not evaluate')
+            values[kw.arg] = self.eval(kw.value, depth + 1)
+            nodes[kw.arg] = kw.value
+        text, out, i = fmt.text, [], 0
+        while i < len(text):
+            j = text.find('$', i)
+            if j < 0:
+                out.append(fmt.slice(i, len(text)))
+                break
+            out.append(fmt.slice(i, j))
+            if text.startswith('$$', j):
+                out.append(fmt.slice(j, j + 1))
+                i = j + 2
+                continue
+            k = j + 1
+            braced = text.startswith('{', k)
+            if braced:
+                k += 1
+            e = k
+            while e < len(text) and (text[e].isalnum() or text[e] == '_'):
+                e += 1
+            name = text[k:e]
+            if not name or name[0].isdigit() or (braced and not text.startswith('}', e)):
+                if safe:
+                    out.append(fmt.slice(j, j + 1))
+                    i = j + 1
+                    continue
+                return Unknown('a $ in the template that is not a placeholder')
+            end = e + 1 if braced else e
+            v = values.get(name, Unknown('no value for $%s' % name))
+            if isinstance(v, Unknown) and safe and name not in values:
+                out.append(fmt.slice(j, end))
+            elif isinstance(v, MStr):
+                out.append(v)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.append(MStr.anchored(str(v), *fmt.at(j)[:2]))
+            else:
+                h = self.hole_value(nodes.get(name, name), *fmt.at(j)[:2],
+                                    v.why if isinstance(v, Unknown) else 'value') \
+                    if name in values else None
+                if h is None:
+                    return Unknown('the value of $%s is not a constant' % name)
+                out.append(h)
+            i = end
+        return join_mstr(out)
+
+    def percent_operand(self, node, key, k):
+        """The expression of the k-th (or key's) operand of `fmt % ...`,
+        or a name for it."""
+        right = getattr(node, 'right', None)
+        if isinstance(right, ast.Tuple) and 0 <= k < len(right.elts) and not key:
+            return right.elts[k]
+        if isinstance(right, ast.Dict) and key:
+            for kk, vv in zip(right.keys, right.values):
+                if isinstance(kk, ast.Constant) and kk.value == key[1:-1]:
+                    return vv
+        if key:
+            return key[1:-1]
+        return right if right is not None and not isinstance(right, (ast.Tuple, ast.Dict)) else 'value'
 
     def dict_value(self, node, depth):
         out = {}
@@ -659,7 +943,7 @@ class Reader:
             out[kv.text] = self.eval(v, depth + 1)
         return out
 
-    def brace_format(self, fmt, args, kwargs):
+    def brace_format(self, fmt, args, kwargs, call=None):
         text, out, i, auto = fmt.text, [], 0, 0
         while i < len(text):
             c = text[i]
@@ -696,6 +980,15 @@ class Reader:
                 return Unknown('format field %r' % field)
             v = (args[key] if isinstance(key, int) and key < len(args)
                  else kwargs.get(key) if isinstance(key, str) else None)
+            if isinstance(v, Unknown) and self.hole_mode is not None:
+                expr = field or 'value'
+                if call is not None and isinstance(key, int) and key < len(call.args):
+                    expr = call.args[key]
+                elif call is not None:
+                    expr = next((kw.value for kw in call.keywords if kw.arg == key), expr)
+                out.append(self.hole_value(expr, *fmt.at(i)[:2], v.why))
+                i = j + 1
+                continue
             if v is None or isinstance(v, Unknown):
                 return Unknown('the format hole {%s} is not a constant' % field)
             if isinstance(v, MStr) and not spec and conv in (None, 's'):
@@ -738,6 +1031,10 @@ class Reader:
             if isinstance(folder, str) and isinstance(name, MStr):
                 return self.read_file(os.path.join(folder, name.text), call)
             return folder if isinstance(folder, Unknown) else Unknown('resource name')
+        if q in ('string.Template',) and len(call.args) == 1 and not call.keywords:
+            v = self.eval(call.args[0], depth + 1)
+            return StringTemplate(v) if isinstance(v, MStr) else v if isinstance(
+                v, Unknown) else Unknown('string.Template of a value that is not a string')
         if q in ('textwrap.dedent',) and len(call.args) == 1:
             v = self.eval(call.args[0], depth + 1)
             return dedent(v) if isinstance(v, MStr) else Unknown('dedent')
@@ -771,7 +1068,10 @@ class Reader:
                 return FileHandle(base)
             if isinstance(base, MStr):
                 return self.string_method(base, name, call, depth)
-            return Unknown('call of %s' % name)
+            if isinstance(base, StringTemplate) and name in ('substitute', 'safe_substitute'):
+                return self.dollar_format(base.text, call, depth, name == 'safe_substitute')
+            return Unknown('`%s(...)` is a call the reader does not evaluate'
+                           % short(self.segment(func) or name))
         if isinstance(func, ast.Name):
             if func.id == 'open' and call.args:
                 p = self.eval(call.args[0], depth + 1)
@@ -785,21 +1085,33 @@ class Reader:
                 if isinstance(v, (int, float)) or isinstance(v, MStr):
                     return v if isinstance(v, MStr) else MStr.anchored(
                         str(v), 0, self.node_start(call))
-                return Unknown('str() of an unknown value')
+                h = self.hole_value(call.args[0], 0, self.node_start(call), v.why) \
+                    if isinstance(v, Unknown) else None
+                return h if h is not None else Unknown('str() of an unknown value')
             if func.id in ('int', 'float') and len(call.args) == 1:
                 v = self.eval(call.args[0], depth + 1)
                 if isinstance(v, (int, float)):
                     return int(v) if func.id == 'int' else float(v)
                 return Unknown('conversion')
             d = self.eval(func, depth + 1)
-            if isinstance(d, tuple) and d and d[0] == 'function' and not call.args and not call.keywords:
+            if isinstance(d, tuple) and d and d[0] == 'function' and (
+                    self.hole_mode is not None or not call.args and not call.keywords):
+                # In hole mode, a helper that builds the source from its
+                # parameters: they are unknown, and become holes.
                 returns = [n for n in walk(d[1]) if isinstance(n, ast.Return)]
                 if len(returns) == 1 and returns[0].value is not None:
                     return self.eval(returns[0].value, depth + 1)
-        return Unknown('call')
+        return Unknown('`%s(...)` is a call the reader does not evaluate'
+                       % short(self.segment(func) or 'call'))
 
     def string_method(self, s, name, call, depth):
         args = [self.eval(a, depth + 1) for a in call.args]
+        if name == 'format' and self.hole_mode is not None:
+            kwargs = {k.arg: self.eval(k.value, depth + 1) for k in call.keywords if k.arg}
+            if any(k.arg is None for k in call.keywords) or any(
+                    isinstance(a, ast.Starred) for a in call.args):
+                return Unknown('format(...) with * or ** arguments')
+            return self.brace_format(s, args, kwargs, call)
         if any(isinstance(a, Unknown) for a in args):
             return next(a for a in args if isinstance(a, Unknown))
         if name == 'format':
