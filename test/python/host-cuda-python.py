@@ -16,39 +16,42 @@ def check(err):
 
 def dropped_status(n):
     _, ptr = cudart.cudaMalloc(n * 4)
-    # CHECK: host-cuda-python.py:[[@LINE-1]]:20: warning: {{.*}}'cudaMalloc'{{.*}} [cuda-unchecked-api-call]
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:21: warning: the error code returned by 'cudaMalloc' is not checked [cuda-unchecked-api-call]
     err, = cudart.cudaFree(ptr)
     check(err)
 
 
 def never_tested(n):
     err, ptr = cudart.cudaMalloc(n * 4)
-    # CHECK: host-cuda-python.py:[[@LINE-1]]:23: warning: {{.*}}'cudaMalloc'{{.*}}'err'{{.*}} [cuda-unchecked-api-call]
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:23: warning: the error code returned by 'cudaMalloc' is stored in 'err' but never read [cuda-unchecked-api-call]
     check(cudart.cudaFree(ptr)[0])
 
 
 def leaked_on_error(n):
     err, ptr = cudart.cudaMalloc(n * 4)
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:23: warning: device memory allocated into 'ptr' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+    # CHECK: host-cuda-python.py:[[@LINE+8]]:9: note: 'ptr' still holds it when the function returns here
     check(err)
     host = np.zeros(n, dtype=np.float32)
     err, = cudart.cudaMemcpy(host.ctypes.data, ptr, n * 4, cudart.cudaMemcpyKind.cudaMemcpyHostToDevice)
-    # CHECK: host-cuda-python.py:[[@LINE-1]]:{{[0-9]+}}: warning: {{.*}}cudaMemcpyHostToDevice{{.*}} [cuda-memcpy-direction]
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:19: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'host' is host memory and the source 'ptr' is device memory, but the kind is cudaMemcpyHostToDevice [cuda-memcpy-direction]
+    # CHECK: host-cuda-python.py:[[@LINE-3]]:12: note: host memory allocated here by 'malloc'
+    # CHECK: host-cuda-python.py:[[@LINE-8]]:23: note: device memory allocated here by 'cudaMalloc'
     if err != cudart.cudaError_t.cudaSuccess:
         return None
-        # CHECK: host-cuda-python.py:[[@LINE-1]]:9: warning: {{.*}}'ptr'{{.*}} [cuda-device-memory-leak]
     check(cudart.cudaFree(ptr)[0])
     return host
 
 
 def first_result(n):
     ptr = cudart.cudaMalloc(n * 4)[1]
-    # CHECK: host-cuda-python.py:[[@LINE-1]]:18: warning: {{.*}}'cudaMalloc'{{.*}} [cuda-unchecked-api-call]
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:18: warning: the error code returned by 'cudaMalloc' is not checked [cuda-unchecked-api-call]
     check(cudart.cudaFree(ptr)[0])
 
 
 def driver_unchecked():
     driver.cuInit(0)
-    # CHECK: host-cuda-python.py:[[@LINE-1]]:12: warning: {{.*}}'cuInit'{{.*}} [cuda-unchecked-api-call]
+    # CHECK: host-cuda-python.py:[[@LINE-1]]:12: warning: the error code returned by 'cuInit' is not checked [cuda-unchecked-api-call]
     err, dev = driver.cuDeviceGet(0)
     check(err)
     err, count = cuda.cuDeviceGetCount()
@@ -84,3 +87,4 @@ def check_result(result):
     if result[0].value:
         raise RuntimeError("CUDA error")
     return result[1]
+# CHECK: exit=1

@@ -1149,7 +1149,6 @@ class HostLowering:
                     self.tuple_kinds(scope, sv.value):
                 tv = self.expr(scope, t0)
                 if scope.declared_at.get(t0.id) is s:
-                    del scope.declared_at[t0.id]
                     out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t0.id]), tv.m, '{};\n'))
                 self.want_tuple = sv.value
                 self.out_targets = {sv.slice.value - 1: tv}
