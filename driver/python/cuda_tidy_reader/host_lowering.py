@@ -42,6 +42,7 @@ struct any {
 template <class... T> any call(const T &...);
 template <class... T> bool cond(const T &...);
 template <class... V> any result(const V &...);
+template <class T> T collected(T value);
 [[noreturn]] void raise();
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
@@ -89,6 +90,9 @@ HANDLE_TYPES = {('Runtime', 'Stream'): 'cudaStream_t', ('Runtime', 'Event'): 'cu
                 ('Driver', 'Stream'): 'CUstream', ('Driver', 'Event'): 'CUevent',
                 ('Runtime', 'Graph'): 'cudaGraph_t', ('Runtime', 'GraphExec'): 'cudaGraphExec_t'}
 NUMERIC = ('long long', 'double', 'bool')
+#: Objects whose memory their library frees when Python collects them
+#: (PyCUDA's DeviceAllocation): never a leak.
+COLLECTED = ('DeviceAllocation',)
 ANY = 'cuda_tidy_host::any'
 
 CXX_RESERVED = set('''alignas alignof asm auto bool break case catch char class const
@@ -115,10 +119,10 @@ class Val:
     'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
     'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
     CUDA_PYTHON_CALL Result))."""
-    __slots__ = ('m', 'kind', 'lvalue', 'outs')
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size')
 
     def __init__(self, m, kind, lvalue=False):
-        self.m, self.kind, self.lvalue, self.outs = m, kind, lvalue, None
+        self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
 
 
 def ctype_of(kind):
@@ -875,7 +879,9 @@ class HostLowering:
                     pieces.append(' * ' if simple else ') * ')
                 pieces.append(self.syn('sizeof(%s)' % elem, dt))
                 pieces.append(')')
-                return Val(self.join(at, *pieces), elem + ' *')
+                v = Val(self.join(at, *pieces), elem + ' *')
+                v.size = self.join(at, *pieces[1:-1])
+                return v
         if isinstance(e.func, ast.Name) and e.func.id in ('int', 'len', 'float') and len(e.args) == 1:
             v = self.expr(scope, e.args[0])
             if e.func.id != 'len' and v.kind in NUMERIC[:2]:
@@ -1085,10 +1091,15 @@ class HostLowering:
         if conv == 'Raises':
             ok = 'cudaSuccess' if fn.startswith('cuda') else 'CUDA_SUCCESS'
             check = self.join(at, '((', call, ' != %s) ? (cuda_tidy_host::raise(), 0) : 0)' % ok)
-            if out_vals:
-                return Val(self.join(at, '(', check, ', ', out_vals[0][0], ')'),
-                           'py:' + row[2] if row[2] in RESULT_TYPES else 'any')
-            return Val(check, 'void')
+            kind = 'py:' + row[2] if row[2] in RESULT_TYPES else 'any'
+            if out_vals and out_vals[0][0] is not None:
+                value = out_vals[0][0]
+                if row[2] in COLLECTED:
+                    value = 'cuda_tidy_host::collected(%s)' % value
+                return Val(self.join(at, '(', check, ', ', value, ')'), kind)
+            v = Val(check, 'void')
+            v.outs = out_vals if out_vals else None
+            return v
         # ErrorTuple: the call with its out temporaries, for a tuple target
         v = Val(call, status)
         v.outs = out_vals
@@ -1157,6 +1168,31 @@ class HostLowering:
                 self.out_targets = {}
                 if v.outs is not None and v.outs[sv.slice.value - 1][0] is None:
                     out.add(self.join(at, '  ', v.m, ';\n'))
+                    return
+            if len(targets) == 1 and isinstance(t0, ast.Name) and isinstance(sv, ast.Call):
+                b = self.binding_of(sv)
+                if b is None and isinstance(sv.func, ast.Attribute):
+                    base = self.kind_of(scope, sv.func.value)
+                    row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + sv.func.attr)) \
+                        if base.startswith('py:') else None
+                    b = (row[0], 'Raises', row) if row else None
+                if b and b[1] == 'Raises' and 'out' in b[2][1]:
+                    # p = runtime.malloc(n): the call writes p itself
+                    tv = self.expr(scope, t0)
+                    self.want_tuple = sv
+                    self.out_targets = {0: tv}
+                    v = self.expr(scope, sv)
+                    self.want_tuple = None
+                    self.out_targets = {}
+                    if v.outs is not None and v.outs[0][0] is None:
+                        if scope.declared_at.get(t0.id) is s:
+                            out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t0.id]), tv.m, '{};\n'))
+                        out.add(self.join(at, '  ', v.m, ';\n'))
+                        if b[2][2] in COLLECTED:
+                            out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
+                        return
+                    for t in targets:
+                        self.assign(scope, t, v, out, s, top)
                     return
             v = self.expr(scope, s.value)
             for t in targets:
@@ -1335,6 +1371,8 @@ class HostLowering:
             if not tv.lvalue:
                 out.add(self.join(at, '  ', v.m, ';\n'))
                 return
+            if v.size is not None and len(self.r.scope_assigns(scope.owner).get(t.id, ())) == 1:
+                scope.sizes[t.id] = v.size
             if scope.declared_at.get(t.id) is s:
                 out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t.id]), tv.m, ' = ',
                                   self.convert(v, scope.kinds[t.id], s), ';\n'))
@@ -1544,14 +1582,49 @@ class HostLowering:
         if sc is None:
             sc = Scope(f, cls)
             a = f.args
-            counts = self.integer_params(f)
+            kinds = self.param_kinds(f)
             for k, arg in enumerate(a.args):
                 if cls and k == 0:
                     continue
-                sc.kinds[arg.arg] = 'long long' if arg.arg in counts else 'any'
+                sc.kinds[arg.arg] = kinds.get(arg.arg, 'any')
                 sc.cnames[arg.arg] = cxx_name(arg.arg)
             self._scopes[key] = sc
         return sc
+
+    def param_kinds(self, f):
+        """Kinds of parameters that the body's uses tell: integers
+        (integer_params), and PyCUDA devices and contexts (the methods
+        called on them are CUDA_PYTHON_CALL rows of only that class)."""
+        memo = self.__dict__.setdefault('_param_kinds', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        kinds = dict((n, 'long long') for n in self.integer_params(f))
+        names = set(a.arg for a in f.args.args) - set(kinds)
+        if names and 'pycuda' in self.r.source:
+            owners = {}
+            for (mod, name) in self.model.calls:
+                if mod == 'pycuda.driver' and '.' in name:
+                    cls, _, meth = name.partition('.')
+                    owners.setdefault(meth, set()).add(cls)
+            used = {}
+            for n in walk(f):
+                if isinstance(n, ast.Name) and n.id in names:
+                    p = self.r.parents.get(n)
+                    if isinstance(p, ast.Attribute) and isinstance(self.r.parents.get(p), ast.Call) and \
+                            self.r.parents[p].func is p and p.attr in owners:
+                        used.setdefault(n.id, set()).add(p.attr)
+                    elif isinstance(n.ctx, ast.Store):
+                        used[n.id] = None
+            for name, meths in used.items():
+                if not meths:
+                    continue
+                classes = set.intersection(*(owners[m] for m in meths))
+                if classes == {'Device'}:
+                    kinds[name] = 'py:Device'
+                elif 'Context' in classes and 'detach' not in meths:
+                    kinds[name] = 'py:Context'
+        memo[id(f)] = kinds
+        return kinds
 
     def integer_params(self, f):
         """The parameters of f that its body uses only as integers: in
@@ -1596,10 +1669,10 @@ class HostLowering:
         params = a.args[1:] if is_method else a.args
         first_default = len(params) - len(a.defaults)
         out = []
-        ints = self.integer_params(f)
+        kinds = self.param_kinds(f)
         for k, p in enumerate(params):
             d = (' = ' + ANY + '()') if defaults and k >= first_default else ''
-            ct = 'long long' if p.arg in ints else ANY
+            ct = ctype_of(kinds.get(p.arg, 'any'))
             if d and ct != ANY:
                 d = ' = 0'
             out.append('%s %s%s' % (ct, cxx_name(p.arg), d))
