@@ -43,6 +43,7 @@ template <class... T> any call(const T &...);
 template <class... T> bool cond(const T &...);
 template <class... V> any result(const V &...);
 template <class T> T collected(T value);
+template <class T> T flows(T value);
 [[noreturn]] void raise();
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
@@ -251,6 +252,14 @@ class HostLowering:
                 return True
         return False
 
+    def loads_library(self, name):
+        """Whether the file loads with ctypes the library that defines name."""
+        if not self.__dict__.get('_loads'):
+            src = self.r.source
+            self._loads = {'Runtime': 'ctypes' in src and 'cudart' in src,
+                           'Driver': 'ctypes' in src and 'libcuda' in src}
+        return self._loads['Runtime' if name.startswith('cuda') else 'Driver']
+
     def is_global(self, name_node):
         scope = self.r.scope_of(name_node)
         if scope is self.r.tree:
@@ -278,6 +287,12 @@ class HostLowering:
         convention 'Status', 'ErrorTuple' or 'Raises'; row: the
         CUDA_PYTHON_CALL row's (function, args, result) or None."""
         func = call.func
+        if isinstance(func, ast.Subscript) and isinstance(func.slice, ast.Constant) and \
+                isinstance(func.slice.value, str) and func.slice.value in self.model.api and \
+                self.loads_library(func.slice.value):
+            # a table of the library's functions by name (funcs["cudaMalloc"])
+            name = func.slice.value
+            return name, self.model.ctypes['Runtime' if name.startswith('cuda') else 'Driver'], None
         if not isinstance(func, ast.Attribute):
             q = self.r.qualname(func)
             if q:
@@ -693,9 +708,11 @@ class HostLowering:
                 if v.outs is not None:
                     if k == 0:
                         return Val(v.m, v.kind)
-                    if 0 < k <= len(v.outs):
+                    if 0 < k <= len(v.outs) and v.outs[k - 1][0]:
+                        # the status dropped; the value goes where the
+                        # lowering does not follow it
                         tname, ct = v.outs[k - 1]
-                        return Val(self.join(at, '(', v.m, ', ', tname, ')'), ct)
+                        return Val(self.join(at, '(', v.m, ', cuda_tidy_host::flows(', tname, '))'), ct)
                 return self.opaque(e, [v])
             b = self.expr(scope, e.value)
             if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
@@ -929,7 +946,11 @@ class HostLowering:
                                             'any' if self.returns_value(f) else 'void')
             if name in self.classes and self.lookup(scope, name) is None:
                 init = self.method(name, '__init__')
-                if init is None and not args or init is not None and self.arity_ok(init, len(args), True):
+                if init is not None and not self.method_ok(init):
+                    init = None if not args else False
+                if init is False:
+                    pass
+                elif init is None and not args or init is not None and self.arity_ok(init, len(args), True):
                     return self.direct_call(e, self.join(at, name, '::__new'), args, 'obj:' + name)
         if isinstance(e.func, ast.Attribute) and not e.keywords and \
                 not any(isinstance(a, ast.Starred) for a in e.args):
@@ -937,8 +958,8 @@ class HostLowering:
             if base.kind.startswith('obj:'):
                 cls = base.kind[4:]
                 m = self.method(cls, e.func.attr)
-                if m is not None and self.arity_ok(m, len(args), True):
-                    return self.direct_call(e, self.join(at, base.m, '->', cxx_name(e.func.attr)), args,
+                if m is not None and self.method_ok(m) and self.arity_ok(m, len(args), True):
+                    return self.direct_call(e, self.join(at, base.m, '->', self.method_cname(e.func.attr)), args,
                                             'any' if self.returns_value(m) else 'void')
             return self.opaque(e, [base] + args)
         return self.opaque(e, args)
@@ -1308,6 +1329,8 @@ class HostLowering:
                     tmp = '__ct_with%d' % self.temp_count
                     out.add(self.join(at, '  %s *%s = ' % (cls, tmp), v.m, ';\n'))
                     enter = self.method(cls, '__enter__')
+                    if enter is not None and not (self.method_ok(enter) and self.arity_ok(enter, 0, True)):
+                        enter = None
                     if item.optional_vars is not None:
                         tv = self.expr(scope, item.optional_vars)
                         if tv.lvalue:
@@ -1319,7 +1342,8 @@ class HostLowering:
                                 out.add(self.join(at, '  ', tv.m, ' = %s;\n' % tmp))
                     elif enter is not None:
                         out.syn('  %s->__enter__();\n' % tmp, 0, at)
-                    if self.method(cls, '__exit__') is not None:
+                    ex = self.method(cls, '__exit__')
+                    if ex is not None and self.method_ok(ex) and self.arity_ok(ex, 3, True):
                         exits.append(self.join(at, '  %s->__exit__(%s(), %s(), %s());\n' % (tmp, ANY, ANY, ANY)))
                 else:
                     out.add(self.join(at, '  ', v.m, ';\n'))
@@ -1681,15 +1705,19 @@ class HostLowering:
     def signature(self, f, cls, tail, decl=False):
         at = self.at(f)
         ret = ANY if self.returns_value(f) else 'void'
-        name = cxx_name(f.name) if not cls else (
-            f.name if f.name.startswith('__') and f.name.endswith('__') else cxx_name(f.name))
+        name = cxx_name(f.name) if not cls else self.method_cname(f.name)
         if cls is None and not self.plain_function(f):
             return MStr('', [])
         if cls and not decl:
             return MStr.anchored('%s %s::%s(%s)%s' % (ret, cls, name, self.param_list(f, True, False), tail), 0, at)
         if cls:
             return MStr.anchored('  %s %s(%s)%s' % (ret, name, self.param_list(f, True), tail), 0, at)
-        return MStr.anchored('%s %s(%s)%s' % (ret, name, self.param_list(f, False), tail), 0, at)
+        return MStr.anchored('%s %s(%s)%s' % (ret, name, self.param_list(f, False, tail == ';\n'), tail),
+                             0, at)
+
+    @staticmethod
+    def method_cname(name):
+        return name if name.startswith('__') and name.endswith('__') and name.isascii() else cxx_name(name)
 
     def plain_function(self, f):
         a = f.args
