@@ -40,11 +40,12 @@ struct any {
   template <class T> any operator[](const T &) const { return any(); }
 };
 template <class... T> any call(const T &...);
-template <class... T> bool cond(const T &...);
+extern volatile bool unknown_condition;
+template <class... T> bool cond(const T &...) { return unknown_condition; }
 template <class... V> any result(const V &...);
 template <class T> T collected(T value);
 template <class T> T flows(T value);
-[[noreturn]] void raise();
+[[noreturn]] inline void raise() { __builtin_trap(); }
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
 template <class F, unsigned I> using param_t = typename params_<F>::template at<I>;
@@ -216,8 +217,15 @@ class HostLowering:
             w = self.r.eval(a.args[0])
             text = ('lib' + w.text) if isinstance(w, MStr) else None
         else:
-            seg = self.r.segment(a) or ''
-            text = seg
+            # a path chosen at run time: the library the enclosing function
+            # names (a loader that tries libcudart.so, libcudart.so.12, ...)
+            text = self.r.segment(a) or ''
+            f = self.r.scope_of(call)
+            if 'cudart' not in text and 'libcuda' not in text and isinstance(f, ast.FunctionDef):
+                body = self.r.segment(f) or ''
+                runtime, driver = 'libcudart' in body, 'libcuda.' in body or "libcuda'" in body or \
+                    'libcuda"' in body
+                text = 'cudart' if runtime and not driver else 'libcuda' if driver and not runtime else ''
         if not text:
             return None
         if 'cudart' in text:
@@ -236,9 +244,19 @@ class HostLowering:
         # CDLL handles: names and self attributes bound to them.
         self.handle_names = {}       # (scope node, name) -> library
         self.handle_attrs = {}       # attribute name (self.X) -> library
+        loaders = {}
+        for node in r.nodes:
+            if isinstance(node, ast.Call) and isinstance(r.parents.get(node), ast.Return):
+                lib = self.ctypes_library(node)
+                f = r.scope_of(node)
+                if lib and isinstance(f, ast.FunctionDef) and r.scope_of(f) is r.tree:
+                    loaders[f.name] = lib
         for node in r.nodes:
             if isinstance(node, ast.Call):
                 lib = self.ctypes_library(node)
+                if lib is None and isinstance(node.func, ast.Name) and not node.args and \
+                        node.func.id in loaders:
+                    lib = loaders[node.func.id]
                 parent = r.parents.get(node)
                 if lib and isinstance(parent, ast.Assign):
                     for t in parent.targets:
@@ -582,6 +600,9 @@ class HostLowering:
             return CTYPES[last]
         if q == 'ctypes.c_void_p':
             return 'void *'
+        if q == 'ctypes.cast' and len(e.args) == 2:
+            ct = self.pointer_type(e.args[1])
+            return ct + ' *' if ct else 'any'
         if q.startswith('numpy.'):
             arr = self.array_spec(scope, e)
             return (arr[1] + ' *') if arr else 'any'
@@ -607,6 +628,16 @@ class HostLowering:
                 if row and row[2] != 'None':
                     return 'py:' + row[2]
         return 'any'
+
+    def pointer_type(self, node):
+        """The C element type of ctypes.POINTER(ctypes.c_X), or None."""
+        if isinstance(node, ast.Call) and (self.r.qualname(node.func) or '') == 'ctypes.POINTER' and \
+                len(node.args) == 1:
+            q = self.r.qualname(node.args[0]) or ''
+            last = q.rpartition('.')[2]
+            if q.startswith('ctypes.') and last in CTYPES:
+                return CTYPES[last]
+        return None
 
     def array_spec(self, scope, call):
         """(byte-size MStr, C element type) of a numpy array a call makes
@@ -868,6 +899,12 @@ class HostLowering:
             if v.lvalue:
                 return Val(self.join(at, '&', v.m), v.kind + ' *' if not v.kind.endswith('*')
                            else v.kind + '*')
+            return self.opaque(e, [v])
+        if q == 'ctypes.cast' and len(e.args) == 2 and not e.keywords:
+            ct = self.pointer_type(e.args[1])
+            v = self.expr(scope, e.args[0])
+            if ct and (v.kind.endswith('*') or v.kind in ('long long', 'none')):
+                return Val(self.join(at, '(%s *)(' % ct, v.m, ')'), ct + ' *')
             return self.opaque(e, [v])
         if q == 'ctypes.c_void_p':
             if not e.args:
@@ -1290,7 +1327,7 @@ class HostLowering:
                 out.syn('  return%s;\n' % (' ' + ANY + '()' if scope.returns else ''), 0, at)
             return
         if isinstance(s, ast.Raise):
-            if s.exc is not None:
+            if s.exc is not None and self.has_binding_call(s.exc):
                 out.add(self.join(at, '  ', self.expr(scope, s.exc).m, ';\n'))
             self.unwind(scope, out, ctx)
             out.syn('  cuda_tidy_host::raise();\n', 0, at)
@@ -1362,6 +1399,9 @@ class HostLowering:
             return
         # imports, pass, global, nested definitions: nothing to lower
         return
+
+    def has_binding_call(self, node):
+        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node))
 
     def unwind(self, scope, out, ctx, to_loop=False):
         """The finally bodies and __exit__ calls a return, raise or break
