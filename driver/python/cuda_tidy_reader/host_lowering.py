@@ -1179,8 +1179,10 @@ class HostLowering:
         if not extra and not f.args.args and not self.returns_value(f):
             return Val(self.join(at, '::atexit(', self.name_text(func.id, self.fname(func.id), func), ')'),
                        'int')
-        self.temp_count += 1
-        thunk = '%s_at_exit%d' % (self.fname(func.id), self.temp_count)
+        thunk = '%s_at_exit' % self.fname(func.id)
+        if any(t[0] == thunk for t in self.thunks):
+            self.temp_count += 1
+            thunk += str(self.temp_count)
         args = [self.expr(self.module_scope, a) for a in extra]
         self.thunks.append((thunk, self.direct_call(e, self.name_text(func.id, self.fname(func.id), func),
                                                     args, 'void').m, at))
@@ -1524,11 +1526,22 @@ class HostLowering:
         r = self.r
         ms = self.module_scope
         module_nodes = self.scope_nodes(r.tree)
-        for stmt in r.tree.body:
+        # module globals that hold an object of a class of the file, also
+        # under `if __name__ == "__main__":` (every module-level binding of
+        # the name is that class's constructor)
+        other = set()
+        for stmt in module_nodes:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
                     isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call) and \
-                    isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in self.classes:
+                    isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in self.classes and \
+                    self.global_objects.get(stmt.targets[0].id, stmt.value.func.id) == stmt.value.func.id:
                 self.global_objects[stmt.targets[0].id] = stmt.value.func.id
+            elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.withitem)):
+                for t in walk(stmt.target if hasattr(stmt, 'target') else stmt):
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                        other.add(t.id)
+        for name in other:
+            self.global_objects.pop(name, None)
         # module constants: bound once, at the top level, to an integer
         declared_global = set()
         for n in r.nodes:
@@ -1616,7 +1629,7 @@ class HostLowering:
         return b.build()
 
     def global_node(self, name):
-        for stmt in self.r.tree.body:
+        for stmt in self.scope_nodes(self.r.tree):
             if isinstance(stmt, ast.Assign):
                 for t in stmt.targets:
                     if isinstance(t, ast.Name) and t.id == name:
