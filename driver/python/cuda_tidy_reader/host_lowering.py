@@ -28,8 +28,11 @@ from .source import MStr, MStrBuilder, walk
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
                  b'pycuda.driver', b'cupy.cuda.runtime')
 
+#: The driver API's header, only for a file that calls the driver API
+#: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
+DRIVER_INCLUDE = '#include <cuda.h>\n'
+
 HOST_PRELUDE = r'''
-#include <cuda.h>
 #include <stdlib.h>
 namespace cuda_tidy_host {
 struct any {
@@ -179,7 +182,9 @@ class HostLowering:
         self.functions = {}          # name -> FunctionDef (module level)
         self.module_scope = Scope(reader.tree, module=True)
         self.temp_count = 0
+        self._at = {}                # (line, column) -> offset in the file
         self.calls = 0               # CUDA calls lowered
+        self.driver_calls = 0        # of which driver API calls
         self.thunks = []
         self.global_objects = {}     # module global -> its class
         self.constants = {}          # module constant -> its int value
@@ -304,6 +309,13 @@ class HostLowering:
         """(CUDA function, convention, row) for a call through a binding:
         convention 'Status', 'ErrorTuple' or 'Raises'; row: the
         CUDA_PYTHON_CALL row's (function, args, result) or None."""
+        memo = self.__dict__.setdefault('_bindings', {})
+        key = id(call)
+        if key not in memo:
+            memo[key] = self._binding_of(call)
+        return memo[key]
+
+    def _binding_of(self, call):
         func = call.func
         if isinstance(func, ast.Subscript) and isinstance(func.slice, ast.Constant) and \
                 isinstance(func.slice.value, str) and func.slice.value in self.model.api and \
@@ -347,7 +359,11 @@ class HostLowering:
     # --- text --------------------------------------------------------------------
 
     def at(self, node):
-        return self.r.node_start(node)
+        key = (node.lineno, node.col_offset)
+        at = self._at.get(key)
+        if at is None:
+            at = self._at[key] = self.r.offset(*key)
+        return at
 
     def syn(self, text, node_or_at):
         at = node_or_at if isinstance(node_or_at, int) else self.at(node_or_at)
@@ -1033,8 +1049,11 @@ class HostLowering:
         return params - len(a.defaults) <= n <= params
 
     def returns_value(self, f):
-        return any(isinstance(n, ast.Return) and n.value is not None for n in walk(f)
-                   if self.r.scope_of(n) is f)
+        memo = self.__dict__.setdefault('_returns', {})
+        if id(f) not in memo:
+            memo[id(f)] = any(isinstance(n, ast.Return) and n.value is not None
+                              for n in self.scope_nodes(f))
+        return memo[id(f)]
 
     def cuda_call(self, scope, e, fn, conv, row):
         """A call of CUDA function fn, or None when the call cannot be
@@ -1143,6 +1162,8 @@ class HostLowering:
         pieces.append(')')
         call = self.join(at, *pieces)
         self.calls += 1
+        if not fn.startswith('cuda'):
+            self.driver_calls += 1
         status = 'cudaError_t' if fn.startswith('cuda') else 'CUresult'
         if conv == 'Status':
             return Val(call, status)
@@ -1403,7 +1424,8 @@ class HostLowering:
         return
 
     def has_binding_call(self, node):
-        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node))
+        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node)
+                   if isinstance(n, ast.Call))
 
     def unwind(self, scope, out, ctx, to_loop=False):
         """The finally bodies and __exit__ calls a return, raise or break
@@ -1568,7 +1590,21 @@ class HostLowering:
             if name in self.functions or name in self.classes:
                 del ms.kinds[name]
         b = MStrBuilder()
+        rest = MStrBuilder()
+        self.emit_unit(rest, module_nodes)
+        if not self.calls:
+            return None
+        unit = rest.build()
+        # the driver API's names (CUresult, CUdevice, CUDA_SUCCESS, cu*)
+        if self.driver_calls or 'CU' in unit.text:
+            b.syn(DRIVER_INCLUDE, 0, 0)
         b.syn(HOST_PRELUDE, 0, 0)
+        b.add(unit)
+        return b.build()
+
+    def emit_unit(self, b, module_nodes):
+        r = self.r
+        ms = self.module_scope
         b.syn('namespace cuda_tidy_py {\n', 0, 0)
         for cname, c in self.classes.items():
             b.syn('struct %s;\n' % cname, 0, self.at(c))
@@ -1624,9 +1660,6 @@ class HostLowering:
             b.syn('  %s %s{};\n' % (ctype_of(ct), tname), 0, 0)
         b.add(body.build())
         b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
-        if not self.calls:
-            return None
-        return b.build()
 
     def global_node(self, name):
         for stmt in self.scope_nodes(self.r.tree):
@@ -1641,6 +1674,12 @@ class HostLowering:
 
     def scope_nodes(self, scope_node):
         """The nodes of a scope, not of the scopes nested in it."""
+        memo = self.__dict__.setdefault('_scope_nodes_memo', {})
+        if id(scope_node) not in memo:
+            memo[id(scope_node)] = self._scope_nodes(scope_node)
+        return memo[id(scope_node)]
+
+    def _scope_nodes(self, scope_node):
         out = []
         pending = list(self.r.children[scope_node]) if scope_node in self.r.children else []
         while pending:
@@ -1684,7 +1723,7 @@ class HostLowering:
                     cls, _, meth = name.partition('.')
                     owners.setdefault(meth, set()).add(cls)
             used = {}
-            for n in walk(f):
+            for n in self.scope_nodes(f):
                 if isinstance(n, ast.Name) and n.id in names:
                     p = self.r.parents.get(n)
                     if isinstance(p, ast.Attribute) and isinstance(self.r.parents.get(p), ast.Call) and \
@@ -1704,13 +1743,19 @@ class HostLowering:
         return kinds
 
     def integer_params(self, f):
+        memo = self.__dict__.setdefault('_integer_params_memo', {})
+        if id(f) not in memo:
+            memo[id(f)] = self._integer_params(f)
+        return memo[id(f)]
+
+    def _integer_params(self, f):
         """The parameters of f that its body uses only as integers: in
         arithmetic with an integer literal, or as range()'s bounds, and
         never rebound; the lowering gives them the type long long (a
         caller's value is converted)."""
         names = set(a.arg for a in f.args.args)
         ints, other = set(), set()
-        for n in walk(f):
+        for n in self.scope_nodes(f):
             if isinstance(n, ast.Name) and n.id in names:
                 p = self.r.parents.get(n)
                 if isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,

@@ -53,9 +53,13 @@ def analyse(path, data):
             ctor = reader.ctor_of(node)
             if ctor:
                 em.module(reader.module_of(node, ctor))
-    em.launches()
+    host_file = any(w in data for w in HOST_TRIGGERS)
+    # A file that names a host binding and constructs no kernel module has
+    # no launch to write: its calls need not be evaluated for one.
+    if reader.modules or not host_file:
+        em.launches()
     host = lowering = None
-    if any(w in data for w in HOST_TRIGGERS):
+    if host_file:
         lowering = HostLowering(reader, host_model())
         host = lowering.lower()
     if em.stats['analysed'] == 0 and host is None:
