@@ -24,7 +24,7 @@ def popped_twice(dev):
     ctx = dev.make_context()
     ctx.pop()
     ctx.pop()
-    # CHECK: host-context-stack.py:[[@LINE-1]]:5: warning: 'cuCtxPopCurrent_v2' pops the context stack again after this function popped the context it pushed; it pops a context of the caller [cuda-context-stack]
+    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuCtxPopCurrent_v2' pops the context stack again after this function popped the context it pushed; it pops a context of the caller [cuda-context-stack]
     ctx.detach()
 
 
@@ -34,7 +34,7 @@ def primary_released_twice(dev):
     cuda.Context.pop()
     ctx.detach()
     ctx.detach()
-    # CHECK: host-context-stack.py:[[@LINE-1]]:5: warning: 'cuDevicePrimaryCtxRelease_v2' releases the primary context again after this function released the reference it retained [cuda-context-stack]
+    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuDevicePrimaryCtxRelease_v2' releases the primary context again after this function released the reference it retained [cuda-context-stack]
 
 
 # Balanced on every path: nothing to report.
