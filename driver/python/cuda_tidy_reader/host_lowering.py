@@ -413,12 +413,15 @@ class HostLowering:
 
     def infer(self, scope, body_nodes):
         """Kinds of the names a scope assigns, in source order."""
-        for node in body_nodes:
-            if isinstance(node, ast.Global):
-                scope.globals_.update(node.names)
         targets = []
+        calls = []
         for node in body_nodes:
-            if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            t = type(node)
+            if t is ast.Call:
+                calls.append(node)
+            elif t is ast.Global:
+                scope.globals_.update(node.names)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
                 value = node.value
                 tlist = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in tlist:
@@ -431,12 +434,14 @@ class HostLowering:
                 targets.append((node.optional_vars.lineno, node.optional_vars.col_offset,
                                 node.optional_vars, node, node))
         targets.sort(key=lambda t: (t[0], t[1]))
+        scope.assigned = {}
         for _, _, t, value, stmt in targets:
+            if isinstance(t, ast.Name):
+                scope.assigned[t.id] = scope.assigned.get(t.id, 0) + 1
             self.bind_kinds(scope, t, value, stmt)
         # names whose address a CUDA call takes as an out-parameter
-        for node in body_nodes:
-            if isinstance(node, ast.Call):
-                self.out_param_kinds(scope, node)
+        for node in calls:
+            self.out_param_kinds(scope, node)
 
     def bind_kinds(self, scope, target, value, stmt):
         if isinstance(target, ast.Name):
@@ -1459,7 +1464,7 @@ class HostLowering:
             if not tv.lvalue:
                 out.add(self.join(at, '  ', v.m, ';\n'))
                 return
-            if v.size is not None and len(self.r.scope_assigns(scope.owner).get(t.id, ())) == 1:
+            if v.size is not None and getattr(scope, 'assigned', {}).get(t.id) == 1:
                 scope.sizes[t.id] = v.size
             if scope.declared_at.get(t.id) is s:
                 out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t.id]), tv.m, ' = ',
