@@ -246,6 +246,10 @@ class HostLowering:
                 self.classes[stmt.name] = stmt
             elif isinstance(stmt, (ast.FunctionDef,)):
                 self.functions[stmt.name] = stmt
+        # a class is lowered only under its own name, and once
+        for name in list(self.classes):
+            if cxx_name(name) != name or name in self.functions or name == 'cuda_tidy_py':
+                del self.classes[name]
         # CDLL handles: names and self attributes bound to them.
         self.handle_names = {}       # (scope node, name) -> library
         self.handle_attrs = {}       # attribute name (self.X) -> library
@@ -1041,10 +1045,11 @@ class HostLowering:
         c = self.classes.get(cls)
         if c is None:
             return None
+        found = None
         for s in c.body:
             if isinstance(s, ast.FunctionDef) and s.name == name:
-                return s
-        return None
+                found = s  # a later definition replaces an earlier one
+        return found
 
     def arity_ok(self, f, n, is_method):
         a = f.args
@@ -1631,7 +1636,8 @@ class HostLowering:
             b.syn('  void __assign(%s *o) { *this = *o; }\n' % cname, 0, self.at(c))
             b.syn('  template <class T> explicit operator T() const { return T(); }\n', 0, self.at(c))
             for m in c.body:
-                if isinstance(m, ast.FunctionDef) and self.method_ok(m):
+                if isinstance(m, ast.FunctionDef) and self.method_ok(m) and \
+                        self.method(cname, m.name) is m:
                     b.add(self.signature(m, cname, ';\n', decl=True))
                     method_bodies.append((cname, m))
             d = self.method(cname, '__del__')
@@ -1784,7 +1790,7 @@ class HostLowering:
 
     def method_ok(self, m):
         a = m.args
-        return bool(a.args) and not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs) and \
+        return bool(a.args) and a.args[0].arg == 'self' and not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs) and \
             not m.decorator_list
 
     def param_names(self, f, is_method):
