@@ -41,7 +41,7 @@ class Pool:
 
     def take(self, nbytes):
         p = ctypes.c_void_p()
-        check(cudart.cudaMalloc(ctypes.byref(p), nbytes), "cudaMalloc")
+        check(cudart.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(nbytes)), "cudaMalloc")
         self.blocks.append(p)
         return p
 
@@ -67,8 +67,8 @@ def main():
     host = np.arange(n, dtype=np.float32)
     result = np.zeros(n, dtype=np.float32)
     d = POOL.take(n * 4)
-    check(cudart.cudaMemcpy(d, host.ctypes.data, n * 4, cudaMemcpyHostToDevice), "upload")
-    check(cudart.cudaMemcpy(result.ctypes.data, d, n * 4, cudaMemcpyDeviceToHost), "download")
+    check(cudart.cudaMemcpy(d, host.ctypes.data, ctypes.c_size_t(n * 4), cudaMemcpyHostToDevice), "upload")
+    check(cudart.cudaMemcpy(result.ctypes.data, d, ctypes.c_size_t(n * 4), cudaMemcpyDeviceToHost), "download")
     if not np.array_equal(result, host):
         print("round trip wrong")
         return 1

@@ -39,14 +39,14 @@ def main():
     d = ctypes.c_void_p()
     h = ctypes.c_void_p()
     stream = ctypes.c_void_p()
-    check(cudart.cudaMalloc(ctypes.byref(d), nbytes), "cudaMalloc")
-    check(cudart.cudaMallocHost(ctypes.byref(h), nbytes), "cudaMallocHost")
+    check(cudart.cudaMalloc(ctypes.byref(d), ctypes.c_size_t(nbytes)), "cudaMalloc")
+    check(cudart.cudaMallocHost(ctypes.byref(h), ctypes.c_size_t(nbytes)), "cudaMallocHost")
     check(cudart.cudaStreamCreate(ctypes.byref(stream)), "cudaStreamCreate")
     values = ctypes.cast(h, ctypes.POINTER(ctypes.c_float))
     try:
         values[n - 1] = 0.0
-        check(cudart.cudaMemsetAsync(d, 0x3F, nbytes, stream), "cudaMemsetAsync")
-        check(cudart.cudaMemcpyAsync(values, d, nbytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync")
+        check(cudart.cudaMemsetAsync(d, 0x3F, ctypes.c_size_t(nbytes), stream), "cudaMemsetAsync")
+        check(cudart.cudaMemcpyAsync(values, d, ctypes.c_size_t(nbytes), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync")
         last = values[n - 1]
         check(cudart.cudaStreamSynchronize(stream), "cudaStreamSynchronize")
     finally:

@@ -41,11 +41,11 @@ def main():
     back = np.zeros(chunk, dtype=np.float32)
     total = 0.0
     scratch = ctypes.c_void_p()
-    check(cudart.cudaMalloc(ctypes.byref(scratch), chunk * 4), "cudaMalloc")
+    check(cudart.cudaMalloc(ctypes.byref(scratch), ctypes.c_size_t(chunk * 4)), "cudaMalloc")
     for k in range(passes):
         part = host[k * chunk:(k + 1) * chunk]
-        check(cudart.cudaMemcpy(scratch, part.ctypes.data, chunk * 4, cudaMemcpyHostToDevice), "upload")
-        check(cudart.cudaMemcpy(back.ctypes.data, scratch, chunk * 4, cudaMemcpyDeviceToHost), "download")
+        check(cudart.cudaMemcpy(scratch, part.ctypes.data, ctypes.c_size_t(chunk * 4), cudaMemcpyHostToDevice), "upload")
+        check(cudart.cudaMemcpy(back.ctypes.data, scratch, ctypes.c_size_t(chunk * 4), cudaMemcpyDeviceToHost), "download")
         total += float(np.dot(back.astype(np.float64), back.astype(np.float64)))
     check(cudart.cudaFree(scratch), "cudaFree")
     expected = float(np.dot(host.astype(np.float64), host.astype(np.float64)))

@@ -38,10 +38,10 @@ def main():
     host = np.arange(n, dtype=np.float32)
     result = np.zeros(n, dtype=np.float32)
     d = ctypes.c_void_p()
-    check(cudart.cudaMalloc(ctypes.byref(d), n * 4), "cudaMalloc")
+    check(cudart.cudaMalloc(ctypes.byref(d), ctypes.c_size_t(n * 4)), "cudaMalloc")
     try:
-        check(cudart.cudaMemcpy(d, host.ctypes.data, n * 4, cudaMemcpyHostToDevice), "upload")
-        check(cudart.cudaMemcpy(result.ctypes.data, d, n * 4, cudaMemcpyDeviceToHost), "download")
+        check(cudart.cudaMemcpy(d, host.ctypes.data, ctypes.c_size_t(n * 4), cudaMemcpyHostToDevice), "upload")
+        check(cudart.cudaMemcpy(result.ctypes.data, d, ctypes.c_size_t(n * 4), cudaMemcpyDeviceToHost), "download")
     except RuntimeError as e:
         print("round trip failed: %s" % e)
         return 1

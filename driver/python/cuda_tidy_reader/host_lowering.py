@@ -943,6 +943,9 @@ class HostLowering:
             if not e.args:
                 return Val(self.syn('(%s)0' % ct, e), ct)
             v = self.expr(scope, e.args[0])
+            if v.kind == 'long long' and ct not in ('float', 'double', 'bool'):
+                # an integer given to an integer type: the value itself
+                return Val(v.m, v.kind)
             if v.kind in NUMERIC or v.kind in CTYPES.values():
                 return Val(self.join(at, '(%s)(' % ct, v.m, ')'), ct)
             return Val(self.join(at, '(%s)(' % ct, self.opaque(e, [v]).m, ')'), ct)
