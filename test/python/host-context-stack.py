@@ -2,7 +2,7 @@
 # (make_context: cuCtxCreate, push: cuCtxPushCurrent, pop and
 # Context.pop(): cuCtxPopCurrent, detach: cuCtxDestroy, and for a retained
 # primary context cuDevicePrimaryCtxRelease), read by cuda-context-stack.
-# This test runs once that check is part of the build (the lit feature
+# This test runs where that check is part of the build (the lit feature
 # cuda-context-stack, test/python/lit.local.cfg); host-context-lowering.test
 # checks the lowering itself.
 # REQUIRES: cuda-context-stack
@@ -15,7 +15,7 @@ def early_return(ctx, ready):
     ctx.push()
     if not ready:
         return None
-        # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: the context pushed by 'cuCtxPushCurrent_v2' is still current when 'early_return' returns here; other paths pop it [cuda-context-stack]
+        # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: the context pushed by 'cuCtxPushCurrent' is still current when 'early_return' returns here; other paths pop it [cuda-context-stack]
     cuda.Context.pop()
     return ctx
 
@@ -24,7 +24,7 @@ def popped_twice(dev):
     ctx = dev.make_context()
     ctx.pop()
     ctx.pop()
-    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuCtxPopCurrent_v2' pops the context stack again after this function popped the context it pushed; it pops a context of the caller [cuda-context-stack]
+    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuCtxPopCurrent' pops the context stack again after this function popped the context it pushed; it pops a context of the caller [cuda-context-stack]
     ctx.detach()
 
 
@@ -34,7 +34,7 @@ def primary_released_twice(dev):
     cuda.Context.pop()
     ctx.detach()
     ctx.detach()
-    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuDevicePrimaryCtxRelease_v2' releases the primary context again after this function released the reference it retained [cuda-context-stack]
+    # CHECK: host-context-stack.py:[[@LINE-1]]:9: warning: 'cuDevicePrimaryCtxRelease' releases the primary context again after this function released the reference it retained [cuda-context-stack]
 
 
 # Balanced on every path: nothing to report.
