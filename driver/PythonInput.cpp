@@ -50,8 +50,13 @@ bool mayHoldCuda(llvm::StringRef Path) {
   if (!Buffer)
     return true; // Let the helper say why it cannot be read.
   llvm::StringRef Text = (*Buffer)->getBuffer();
+  // Kernel libraries, and the bindings that Python host code drives CUDA
+  // through (cuda_tidy_reader/host_lowering.py, HOST_TRIGGERS): ctypes
+  // handles of libcudart or libcuda, cuda-python.
   return Text.contains("cupy") || Text.contains("pycuda") ||
-         Text.contains("load_inline");
+         Text.contains("load_inline") || Text.contains("cudart") ||
+         Text.contains("libcuda") || Text.contains("cuda.bindings") ||
+         Text.contains("cuda.cuda") || Text.contains("from cuda import");
 }
 
 std::string findPython(llvm::StringRef Option, std::string &Error) {

@@ -26,7 +26,8 @@ namespace cudatidy {
 bool isPythonFileName(llvm::StringRef Path);
 
 /// Whether a Python file may hold CUDA: a byte scan for the words the
-/// helper looks for (cupy, pycuda, load_inline). Files without them are
+/// helper looks for (cupy, pycuda, load_inline, and the host bindings cudart,
+/// libcuda, cuda.bindings, cuda.cuda). Files without them are
 /// not given to Python at all.
 bool mayHoldCuda(llvm::StringRef Path);
 

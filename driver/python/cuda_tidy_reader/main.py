@@ -13,6 +13,8 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
+from .host_lowering import HOST_TRIGGERS, HostLowering
+from .host_model import host_model
 from .kernel_sources import KernelUnitWriter, PRELUDE
 from .launches import Facts, LaunchWriter
 from .reader import Reader
@@ -51,15 +53,26 @@ def analyse(path, data):
             ctor = reader.ctor_of(node)
             if ctor:
                 em.module(reader.module_of(node, ctor))
-    em.launches()
-    if em.stats['analysed'] == 0:
+    host_file = any(w in data for w in HOST_TRIGGERS)
+    # A file that names a host binding and constructs no kernel module has
+    # no launch to write: its calls need not be evaluated for one.
+    if reader.modules or not host_file:
+        em.launches()
+    host = lowering = None
+    if host_file:
+        lowering = HostLowering(reader, host_model())
+        host = lowering.lower()
+    if em.stats['analysed'] == 0 and host is None:
         tu = MStr('', [])
     else:
         unit = MStrBuilder()
-        for inc in em.unit_includes():
-            unit.add(inc)
-        unit.syn(PRELUDE, 0, 0)
-        unit.add(em.body.build())
+        if em.stats['analysed']:
+            for inc in em.unit_includes():
+                unit.add(inc)
+            unit.syn(PRELUDE, 0, 0)
+            unit.add(em.body.build())
+        if host is not None:
+            unit.add(host)
         tu = unit.build()
     args = list(em.args) + ['-I' + reader.dir]
     # NVRTC and nvcc (EDG) warn about a narrowing conversion in braces
@@ -69,6 +82,10 @@ def analyse(path, data):
     if em.uses_cupy_headers and std in ('c++11', 'c++14', 'c++03', 'c++98'):
         std = 'c++17'  # the CCCL that CuPy's complex.cuh includes needs it
     args.append('-std=' + std)
+    stats = em.stats
+    if host is not None:
+        stats = dict(stats)
+        stats['host'] = lowering.calls
     return {
         'version': 1,
         'files': reader.files,
@@ -78,7 +95,7 @@ def analyse(path, data):
         'nolint': nolint_comments(source),
         'notes': reader.notes,
         'errors': [],
-        'stats': em.stats,
+        'stats': stats,
     }
 
 

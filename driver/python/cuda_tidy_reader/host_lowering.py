@@ -1,0 +1,1881 @@
+"""Host-code lowering: Python functions that drive CUDA through a binding
+(ctypes into libcudart/libcuda, cuda-python, PyCUDA's driver, CuPy's
+runtime) written as C++ into the file's translation unit, so that the
+checks of .cu files read them unchanged (docs/python-host.md).
+
+Calls through a binding become calls of the CUDA functions they are (the
+CUDA_PYTHON_* rows of analysis/CudaApiModel.def, host_model.py); Python
+control flow becomes C++ control flow; numpy arrays of a known dtype and
+size become malloc'd host buffers; a class becomes a struct whose
+destructor runs __del__, and a module global of such a class is an object
+with static storage duration; atexit.register and weakref.finalize at
+module level become std::atexit. What the lowering does not know becomes an
+opaque value (cuda_tidy_host::any) that the checks say nothing about.
+
+Every piece of C++ is anchored at the Python node it comes from; names that
+are the same in both languages map byte for byte."""
+
+try:
+    import _ast as ast
+except ImportError:  # an implementation without it
+    import ast
+
+from .source import MStr, MStrBuilder, walk
+
+#: Words of a file that make the host lowering worth trying (the driver
+#: reads a .py file only when its bytes name one of these or a kernel
+#: library: driver/PythonInput.cpp, mayHoldCuda).
+HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
+                 b'pycuda.driver', b'cupy.cuda.runtime')
+
+#: The driver API's header, only for a file that calls the driver API
+#: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
+DRIVER_INCLUDE = '#include <cuda.h>\n'
+
+HOST_PRELUDE = r'''
+#include <stdlib.h>
+namespace cuda_tidy_host {
+struct any {
+  any() {}
+  template <class T> any(const T &) {}
+  template <class T> operator T() const { return T(); }
+  template <class... T> any operator()(const T &...) const { return any(); }
+  template <class T> any operator[](const T &) const { return any(); }
+};
+template <class... T> any call(const T &...);
+extern volatile bool unknown_condition;
+template <class... T> bool cond(const T &...) { return unknown_condition; }
+template <class... V> any result(const V &...);
+template <class T> T collected(T value);
+template <class T> T flows(T value);
+[[noreturn]] inline void raise() { __builtin_trap(); }
+template <class F> struct params_;
+template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
+template <class F, unsigned I> using param_t = typename params_<F>::template at<I>;
+template <class P> struct pointee_;
+template <class P> struct pointee_<P *> { typedef P type; };
+template <class F, unsigned I> using out_t = typename pointee_<param_t<F, I>>::type;
+}
+'''
+
+#: numpy dtypes as C element types.
+ELEMENT_TYPES = {
+    'float32': 'float', 'float64': 'double', 'float16': 'unsigned short', 'int8': 'signed char',
+    'int16': 'short', 'int32': 'int', 'int64': 'long long', 'uint8': 'unsigned char',
+    'uint16': 'unsigned short', 'uint32': 'unsigned int', 'uint64': 'unsigned long long',
+    'bool': 'bool', 'complex64': 'double', 'single': 'float', 'double': 'double',
+    'intc': 'int', 'float_': 'double', 'int_': 'long long', 'uintc': 'unsigned int',
+    'byte': 'signed char', 'ubyte': 'unsigned char', 'half': 'unsigned short',
+}
+#: ctypes scalar types as C types.
+CTYPES = {
+    'c_int': 'int', 'c_uint': 'unsigned int', 'c_long': 'long', 'c_ulong': 'unsigned long',
+    'c_longlong': 'long long', 'c_ulonglong': 'unsigned long long', 'c_size_t': 'size_t',
+    'c_ssize_t': 'long', 'c_float': 'float', 'c_double': 'double', 'c_int32': 'int',
+    'c_uint32': 'unsigned int', 'c_int64': 'long long', 'c_uint64': 'unsigned long long',
+    'c_bool': 'bool', 'c_char': 'char', 'c_ubyte': 'unsigned char', 'c_short': 'short',
+    'c_ushort': 'unsigned short',
+}
+#: Copy kinds and success codes that cuda-python and CuPy name as attributes.
+ENUMERATORS = {
+    'cudaMemcpyHostToHost': 'cudaMemcpyHostToHost', 'cudaMemcpyHostToDevice': 'cudaMemcpyHostToDevice',
+    'cudaMemcpyDeviceToHost': 'cudaMemcpyDeviceToHost',
+    'cudaMemcpyDeviceToDevice': 'cudaMemcpyDeviceToDevice', 'cudaMemcpyDefault': 'cudaMemcpyDefault',
+    'memcpyHostToHost': 'cudaMemcpyHostToHost', 'memcpyHostToDevice': 'cudaMemcpyHostToDevice',
+    'memcpyDeviceToHost': 'cudaMemcpyDeviceToHost', 'memcpyDeviceToDevice': 'cudaMemcpyDeviceToDevice',
+    'memcpyDefault': 'cudaMemcpyDefault',
+    'cudaSuccess': 'cudaSuccess', 'CUDA_SUCCESS': 'CUDA_SUCCESS',
+}
+#: The C types of the objects PyCUDA and CuPy calls return (CUDA_PYTHON_CALL's Result).
+RESULT_TYPES = {'Device': 'CUdevice', 'DeviceAllocation': 'CUdeviceptr', 'Context': 'CUcontext',
+                'PrimaryContext': 'CUcontext', 'Stream': 'CUstream', 'Pointer': 'void *',
+                'Handle': 'cudaStream_t'}
+#: What a created handle is, by library and resource (CUDA_RESOURCE rows).
+HANDLE_TYPES = {('Runtime', 'Stream'): 'cudaStream_t', ('Runtime', 'Event'): 'cudaEvent_t',
+                ('Driver', 'Stream'): 'CUstream', ('Driver', 'Event'): 'CUevent',
+                ('Runtime', 'Graph'): 'cudaGraph_t', ('Runtime', 'GraphExec'): 'cudaGraphExec_t'}
+NUMERIC = ('long long', 'double', 'bool')
+#: Objects whose memory their library frees when Python collects them
+#: (PyCUDA's DeviceAllocation): never a leak.
+COLLECTED = ('DeviceAllocation',)
+ANY = 'cuda_tidy_host::any'
+
+CXX_RESERVED = set('''alignas alignof asm auto bool break case catch char class const
+constexpr const_cast continue decltype default delete do double dynamic_cast else enum
+explicit export extern false float for friend goto if inline int long mutable namespace
+new noexcept nullptr operator private protected public register reinterpret_cast return
+short signed sizeof static static_assert static_cast struct switch template this
+thread_local throw true try typedef typeid typename union unsigned using virtual void
+volatile wchar_t while main dim3 min max malloc free exit atexit abort size_t std errno
+NULL assert'''.split())
+
+
+def cxx_name(name):
+    """A Python name as a C++ one: itself unless C++, CUDA or the prelude
+    claims it (then 'py_' before it)."""
+    if name in CXX_RESERVED or name.startswith(('cu', 'CU', '__', '_Z')) or not name.isidentifier() \
+            or not name.isascii():
+        return 'py_' + ''.join(c if c.isalnum() or c == '_' else '_' for c in name)
+    return name
+
+
+class Val:
+    """A lowered expression: its C++ text and its kind (a C type, 'any',
+    'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
+    'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
+    CUDA_PYTHON_CALL Result))."""
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size')
+
+    def __init__(self, m, kind, lvalue=False):
+        self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
+
+
+def ctype_of(kind):
+    if kind.startswith('obj:'):
+        return kind[4:] + ' *'
+    if kind.startswith('py:'):
+        return RESULT_TYPES.get(kind[3:], ANY)
+    if kind in ('any', 'none') or kind.startswith('lib:'):
+        return ANY
+    return kind
+
+
+def merge(a, b):
+    if a is None or a == b:
+        return b
+    if b is None:
+        return a
+    for x, y in ((a, b), (b, a)):
+        # a null start (None, c_void_p()) and a handle or pointer later
+        if x in ('none', 'void *') and (y.endswith('*') or y.startswith(('obj:', 'py:')) or
+                                        y in HANDLE_TYPES.values() or y in ('CUdeviceptr', 'CUcontext')):
+            return y
+        if x == 'long long' and y in ('double',):
+            return y
+    return 'any'
+
+
+class Scope:
+    def __init__(self, owner, cls=None, module=False):
+        self.owner = owner           # FunctionDef or Module
+        self.cls = cls               # class name for methods
+        self.module = module
+        self.kinds = {}              # name -> kind
+        self.cnames = {}             # name -> C++ name
+        self.declared_at = {}        # name -> the top-level statement declaring it
+        self.sizes = {}              # array name -> MStr of its byte size
+        self.temps = []              # (C++ name, C type) of out-parameter temporaries
+        self.globals_ = set()
+        self.returns = False
+
+
+class HostLowering:
+    """Lowers the host code of one file (a mixin of main.Emitter's state:
+    self.r is the Reader)."""
+
+    def __init__(self, reader, model):
+        self.r = reader
+        self.model = model
+        self.ctypes_handles = {}     # id(node of a CDLL value) -> library
+        self.classes = {}            # name -> ClassDef (module level)
+        self.class_members = {}      # class -> {member: kind}
+        self.functions = {}          # name -> FunctionDef (module level)
+        self.module_scope = Scope(reader.tree, module=True)
+        self.temp_count = 0
+        self._at = {}                # (line, column) -> offset in the file
+        self.calls = 0               # CUDA calls lowered
+        self.driver_calls = 0        # of which driver API calls
+        self.thunks = []
+        self.global_objects = {}     # module global -> its class
+        self.constants = {}          # module constant -> its int value
+        self.want_tuple = None       # the call a tuple assignment unpacks
+        self.out_targets = {}        # out ordinal -> the lvalue Val it is unpacked into
+
+    # --- what the file binds ------------------------------------------------------
+
+    def binding_module(self, q):
+        """(module, library, convention) of a qualified name's module."""
+        if not q:
+            return None
+        head, _, name = q.rpartition('.')
+        if head in self.model.bindings:
+            lib, conv = self.model.bindings[head]
+            return head, lib, conv
+        return None
+
+    def ctypes_library(self, call):
+        """Runtime or Driver for a call that loads libcudart or libcuda with
+        ctypes; None otherwise."""
+        q = self.r.qualname(call.func) or ''
+        if not (q in ('ctypes.CDLL', 'ctypes.cdll.LoadLibrary', 'ctypes.PyDLL', 'ctypes.WinDLL',
+                      'ctypes.windll.LoadLibrary')):
+            return None
+        if not call.args:
+            return None
+        a = call.args[0]
+        text = None
+        v = self.r.eval(a)
+        if isinstance(v, MStr):
+            text = v.text
+        elif isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') == 'ctypes.util.find_library' \
+                and a.args:
+            w = self.r.eval(a.args[0])
+            text = ('lib' + w.text) if isinstance(w, MStr) else None
+        else:
+            # a path chosen at run time: the library the enclosing function
+            # names (a loader that tries libcudart.so, libcudart.so.12, ...)
+            text = self.r.segment(a) or ''
+            f = self.r.scope_of(call)
+            if 'cudart' not in text and 'libcuda' not in text and isinstance(f, ast.FunctionDef):
+                body = self.r.segment(f) or ''
+                runtime, driver = 'libcudart' in body, 'libcuda.' in body or "libcuda'" in body or \
+                    'libcuda"' in body
+                text = 'cudart' if runtime and not driver else 'libcuda' if driver and not runtime else ''
+        if not text:
+            return None
+        if 'cudart' in text:
+            return 'Runtime'
+        if 'libcuda' in text or 'nvcuda' in text or text.strip('\'"') == 'libcuda':
+            return 'Driver'
+        return None
+
+    def collect(self):
+        r = self.r
+        for stmt in r.tree.body:
+            if isinstance(stmt, ast.ClassDef):
+                self.classes[stmt.name] = stmt
+            elif isinstance(stmt, (ast.FunctionDef,)):
+                self.functions[stmt.name] = stmt
+        # a class is lowered only under its own name, and once
+        for name in list(self.classes):
+            if cxx_name(name) != name or name in self.functions or name == 'cuda_tidy_py':
+                del self.classes[name]
+        # CDLL handles: names and self attributes bound to them.
+        self.handle_names = {}       # (scope node, name) -> library
+        self.handle_attrs = {}       # attribute name (self.X) -> library
+        loaders = {}
+        for node in r.nodes:
+            if isinstance(node, ast.Call) and isinstance(r.parents.get(node), ast.Return):
+                lib = self.ctypes_library(node)
+                f = r.scope_of(node)
+                if lib and isinstance(f, ast.FunctionDef) and r.scope_of(f) is r.tree:
+                    loaders[f.name] = lib
+        for node in r.nodes:
+            if isinstance(node, ast.Call):
+                lib = self.ctypes_library(node)
+                if lib is None and isinstance(node.func, ast.Name) and not node.args and \
+                        node.func.id in loaders:
+                    lib = loaders[node.func.id]
+                parent = r.parents.get(node)
+                if lib and isinstance(parent, ast.Assign):
+                    for t in parent.targets:
+                        if isinstance(t, ast.Name):
+                            self.handle_names[(r.tree if self.is_global(t) else r.scope_of(t), t.id)] = lib
+                        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                                t.value.id == 'self':
+                            self.handle_attrs[t.attr] = lib
+        for node in r.nodes:
+            if isinstance(node, ast.Call) and self.binding_of(node) is not None:
+                return True
+        return False
+
+    def loads_library(self, name):
+        """Whether the file loads with ctypes the library that defines name."""
+        if not self.__dict__.get('_loads'):
+            src = self.r.source
+            self._loads = {'Runtime': 'ctypes' in src and 'cudart' in src,
+                           'Driver': 'ctypes' in src and 'libcuda' in src}
+        return self._loads['Runtime' if name.startswith('cuda') else 'Driver']
+
+    def is_global(self, name_node):
+        scope = self.r.scope_of(name_node)
+        if scope is self.r.tree:
+            return True
+        for n in walk(scope):
+            if isinstance(n, ast.Global) and name_node.id in n.names:
+                return True
+        return False
+
+    def handle_of(self, expr):
+        """The library of a ctypes handle expression, or None."""
+        r = self.r
+        if isinstance(expr, ast.Name):
+            return self.handle_names.get((r.scope_of(expr), expr.id)) or \
+                self.handle_names.get((r.tree, expr.id))
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and \
+                expr.value.id == 'self':
+            return self.handle_attrs.get(expr.attr)
+        if isinstance(expr, ast.Call):
+            return self.ctypes_library(expr)
+        return None
+
+    def binding_of(self, call):
+        """(CUDA function, convention, row) for a call through a binding:
+        convention 'Status', 'ErrorTuple' or 'Raises'; row: the
+        CUDA_PYTHON_CALL row's (function, args, result) or None."""
+        memo = self.__dict__.setdefault('_bindings', {})
+        key = id(call)
+        if key not in memo:
+            memo[key] = self._binding_of(call)
+        return memo[key]
+
+    def _binding_of(self, call):
+        func = call.func
+        if isinstance(func, ast.Subscript) and isinstance(func.slice, ast.Constant) and \
+                isinstance(func.slice.value, str) and func.slice.value in self.model.api and \
+                self.loads_library(func.slice.value):
+            # a table of the library's functions by name (funcs["cudaMalloc"])
+            name = func.slice.value
+            return name, self.model.ctypes['Runtime' if name.startswith('cuda') else 'Driver'], None
+        if not isinstance(func, ast.Attribute):
+            q = self.r.qualname(func)
+            if q:
+                head, _, name = q.rpartition('.')
+                row = self.model.calls.get((head, name))
+                if row:
+                    return row[0], 'Raises', row
+            return None
+        name = func.attr
+        lib = self.handle_of(func.value)
+        if lib is not None:
+            if name in self.model.api and lib in self.model.ctypes:
+                if (lib == 'Runtime') == name.startswith('cuda'):
+                    return name, self.model.ctypes[lib], None
+            return None
+        q = self.r.qualname(func)
+        b = self.binding_module(q)
+        if b is not None:
+            if name in self.model.api:
+                return name, b[2], None
+            return None
+        if q:
+            head, _, n = q.rpartition('.')
+            row = self.model.calls.get((head, n))
+            if row:
+                return row[0], 'Raises', row
+            # pycuda.driver.Context.pop(): a class method through the module
+            head2, _, cls = head.rpartition('.')
+            row = self.model.calls.get((head2, cls + '.' + n))
+            if row and 'self' not in row[1]:
+                return row[0], 'Raises', row
+        return None
+
+    # --- text --------------------------------------------------------------------
+
+    def at(self, node):
+        key = (node.lineno, node.col_offset)
+        at = self._at.get(key)
+        if at is None:
+            at = self._at[key] = self.r.offset(*key)
+        return at
+
+    def syn(self, text, node_or_at):
+        at = node_or_at if isinstance(node_or_at, int) else self.at(node_or_at)
+        return MStr.anchored(text, 0, at)
+
+    def join(self, at, *parts):
+        b = MStrBuilder()
+        for p in parts:
+            if isinstance(p, str):
+                b.syn(p, 0, at)
+            else:
+                b.add(p)
+        return b.build()
+
+    def name_text(self, pyname, cname, node):
+        """A name at node: byte for byte when the C++ name is the Python one."""
+        at = self.at(node)
+        if cname == pyname and self.r.source.startswith(pyname, at):
+            return MStr.exact(cname, 0, at)
+        return MStr.anchored(cname, 0, at)
+
+    def opaque(self, node, parts=()):
+        """cuda_tidy_host::call(parts...): an unknown value that still
+        evaluates the lowered parts (binding calls inside it run)."""
+        at = self.at(node)
+        pieces = ['cuda_tidy_host::call(']
+        for k, p in enumerate(parts):
+            if k:
+                pieces.append(', ')
+            if p.kind == 'void':
+                pieces.extend(['(', p.m, ', ' + ANY + '())'])
+            else:
+                pieces.append(p.m)
+        pieces.append(')')
+        return Val(self.join(at, *pieces), 'any')
+
+    # --- kinds of names ----------------------------------------------------------
+
+    def lookup(self, scope, name):
+        """(C++ text name, kind) of a Python name read in scope; None if not a variable."""
+        if name in scope.kinds and name not in scope.globals_:
+            return scope.cnames[name], scope.kinds[name]
+        ms = self.module_scope
+        if name in ms.kinds:
+            return ms.cnames[name], ms.kinds[name]
+        return None
+
+    def infer(self, scope, body_nodes):
+        """Kinds of the names a scope assigns, in source order."""
+        targets = []
+        calls = []
+        for node in body_nodes:
+            t = type(node)
+            if t is ast.Call:
+                calls.append(node)
+            elif t is ast.Global:
+                scope.globals_.update(node.names)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                value = node.value
+                tlist = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in tlist:
+                    targets.append((node.lineno, node.col_offset, t, value, node))
+            elif isinstance(node, ast.AugAssign):
+                targets.append((node.lineno, node.col_offset, node.target, node, node))
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                targets.append((node.lineno, node.col_offset, node.target, node, node))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                targets.append((node.optional_vars.lineno, node.optional_vars.col_offset,
+                                node.optional_vars, node, node))
+        targets.sort(key=lambda t: (t[0], t[1]))
+        scope.assigned = {}
+        for _, _, t, value, stmt in targets:
+            if isinstance(t, ast.Name):
+                scope.assigned[t.id] = scope.assigned.get(t.id, 0) + 1
+            self.bind_kinds(scope, t, value, stmt)
+        # names whose address a CUDA call takes as an out-parameter
+        for node in calls:
+            self.out_param_kinds(scope, node)
+
+    def bind_kinds(self, scope, target, value, stmt):
+        if isinstance(target, ast.Name):
+            if target.id in scope.globals_ and not scope.module:
+                return
+            if isinstance(value, ast.AugAssign):
+                k = self.kind_of(scope, value.value)
+                k = merge(scope.kinds.get(target.id), k if k in NUMERIC else 'any')
+            elif isinstance(value, (ast.For, ast.AsyncFor)):
+                it = value.iter
+                k = 'long long' if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and \
+                    it.func.id == 'range' and it.args and len(it.args) <= 2 else 'any'
+            elif isinstance(value, ast.withitem):
+                k = self.with_kind(scope, value)
+            elif value is None:
+                k = 'any'
+            else:
+                k = self.kind_of(scope, value)
+            self.set_kind(scope, target.id, k)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            # err, value = cuda-python call
+            outs = self.tuple_kinds(scope, value) if isinstance(value, ast.Call) and \
+                not isinstance(stmt, (ast.For, ast.AsyncFor, ast.withitem)) else None
+            for k, e in enumerate(target.elts):
+                if isinstance(e, ast.Name):
+                    kind = outs[k] if outs is not None and k < len(outs) else 'any'
+                    if e.id in scope.globals_ and not scope.module:
+                        continue
+                    self.set_kind(scope, e.id, kind)
+                elif isinstance(e, ast.Starred):
+                    return
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+                target.value.id == 'self' and scope.cls:
+            members = self.class_members.setdefault(scope.cls, {})
+            k = self.kind_of(scope, value) if isinstance(value, ast.expr) else 'any'
+            members[target.attr] = merge(members.get(target.attr), k)
+
+    def with_kind(self, scope, item):
+        k = self.kind_of(scope, item.context_expr)
+        if k.startswith('obj:') and self.enter_returns_self(k[4:]):
+            return k
+        return 'any'
+
+    def enter_returns_self(self, cls):
+        enter = self.method(cls, '__enter__')
+        if enter is None:
+            return True
+        rets = [n for n in walk(enter) if isinstance(n, ast.Return)]
+        return len(rets) == 1 and isinstance(rets[0].value, ast.Name) and rets[0].value.id == 'self'
+
+    def set_kind(self, scope, name, kind):
+        scope.kinds[name] = merge(scope.kinds.get(name), kind)
+        scope.cnames[name] = cxx_name(name)
+
+    def tuple_kinds(self, scope, call):
+        b = self.binding_of(call)
+        if not b or b[1] != 'ErrorTuple':
+            return None
+        fn = b[0]
+        params, outs, _ = self.model.api[fn]
+        if len(call.args) + len(outs) != params or call.keywords:
+            return None
+        lib = 'Runtime' if fn.startswith('cuda') else 'Driver'
+        return [('cudaError_t' if lib == 'Runtime' else 'CUresult')] + \
+            [self.out_type(fn, i) for i in outs]
+
+    def out_type(self, fn, index):
+        """The C type of what out-parameter index of fn holds."""
+        if fn in self.model.alloc and index == 0:
+            lib, space = self.model.alloc[fn]
+            return 'CUdeviceptr' if lib == 'Driver' and space != 'Pinned' else 'void *'
+        if fn in self.model.resource:
+            lib, res, role, handle = self.model.resource[fn]
+            if role == 'Create' and handle == index and (lib, res) in HANDLE_TYPES:
+                return HANDLE_TYPES[(lib, res)]
+        params, outs, overloaded = self.model.api[fn]
+        if overloaded:
+            return 'any'
+        return 'cuda_tidy_host::out_t<decltype(&%s), %d>' % (fn, index)
+
+    def out_param_kinds(self, scope, call):
+        b = self.binding_of(call)
+        if not b or b[1] != 'Status':
+            return
+        fn = b[0]
+        params, outs, _ = self.model.api[fn]
+        for i in outs:
+            if i < len(call.args):
+                a = call.args[i]
+                target = self.byref_target(a)
+                if isinstance(target, ast.Name) and target.id in scope.kinds:
+                    k = self.out_type(fn, i)
+                    if scope.kinds[target.id] in ('void *', 'none', 'any') and k != 'any':
+                        scope.kinds[target.id] = k
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and \
+                        target.value.id == 'self' and scope.cls:
+                    members = self.class_members.setdefault(scope.cls, {})
+                    k = self.out_type(fn, i)
+                    if members.get(target.attr) in ('void *', 'none', None) and k != 'any':
+                        members[target.attr] = k
+
+    def byref_target(self, a):
+        if isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
+                and len(a.args) == 1:
+            return a.args[0]
+        return None
+
+    def kind_of(self, scope, e):
+        """The kind an expression lowers to, without writing it."""
+        if isinstance(e, ast.Constant):
+            v = e.value
+            if v is None:
+                return 'none'
+            if isinstance(v, bool):
+                return 'bool'
+            if isinstance(v, int):
+                return 'long long'
+            if isinstance(v, float):
+                return 'double'
+            return 'any'
+        if isinstance(e, ast.Name):
+            if e.id in ('True', 'False'):
+                return 'bool'
+            if e.id == 'self' and scope.cls and 'self' not in scope.kinds:
+                return 'obj:' + scope.cls
+            v = self.lookup(scope, e.id)
+            return v[1] if v else 'any'
+        if isinstance(e, ast.BinOp):
+            a, b = self.kind_of(scope, e.left), self.kind_of(scope, e.right)
+            if a in NUMERIC[:2] and b in NUMERIC[:2] and not isinstance(e.op, ast.Pow):
+                if isinstance(e.op, ast.Div):
+                    return 'double'
+                return 'double' if 'double' in (a, b) else 'long long'
+            return 'any'
+        if isinstance(e, ast.UnaryOp):
+            k = self.kind_of(scope, e.operand)
+            if isinstance(e.op, ast.Not):
+                return 'bool'
+            return k if k in NUMERIC[:2] else 'any'
+        if isinstance(e, (ast.Compare, ast.BoolOp)):
+            return 'bool' if isinstance(e, ast.Compare) else 'any'
+        if isinstance(e, ast.Attribute):
+            if e.attr == 'value':
+                k = self.kind_of(scope, e.value)
+                return k if k != 'any' and not k.startswith(('obj:', 'py:', 'lib:')) else 'any'
+            if isinstance(e.value, ast.Name) and e.value.id == 'self' and scope.cls:
+                return self.class_members.get(scope.cls, {}).get(e.attr, 'any')
+            base = self.kind_of(scope, e.value)
+            if base.startswith('obj:'):
+                return self.class_members.get(base[4:], {}).get(e.attr, 'any')
+            if e.attr in ('nbytes', 'size') and base.endswith('*'):
+                return 'long long'
+            if e.attr == 'data' and isinstance(e.value, ast.Attribute) and e.value.attr == 'ctypes':
+                return self.kind_of(scope, e.value.value)
+            return 'any'
+        if isinstance(e, ast.Subscript):
+            base = self.kind_of(scope, e.value)
+            if base.endswith('*') and base != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+                return base[:-2]
+            if self.array_interface_base(e) is not None:
+                return self.kind_of(scope, self.array_interface_base(e))
+            if isinstance(e.value, ast.Call) and isinstance(e.slice, ast.Constant) and \
+                    type(e.slice.value) is int:
+                kinds = self.tuple_kinds(scope, e.value)
+                if kinds and e.slice.value < len(kinds):
+                    return kinds[e.slice.value]
+            return 'any'
+        if isinstance(e, ast.Call):
+            return self.call_kind(scope, e)
+        return 'any'
+
+    def call_kind(self, scope, e):
+        r = self.r
+        q = r.qualname(e.func) or ''
+        last = q.rpartition('.')[2]
+        if q.startswith('ctypes.') and last in CTYPES:
+            return CTYPES[last]
+        if q == 'ctypes.c_void_p':
+            return 'void *'
+        if q == 'ctypes.cast' and len(e.args) == 2:
+            ct = self.pointer_type(e.args[1])
+            return ct + ' *' if ct else 'any'
+        if q.startswith('numpy.'):
+            arr = self.array_spec(scope, e)
+            return (arr[1] + ' *') if arr else 'any'
+        if isinstance(e.func, ast.Name):
+            if e.func.id in ('int', 'len'):
+                return 'long long'
+            if e.func.id == 'float':
+                return 'double'
+            if e.func.id in self.classes and e.func.id not in scope.kinds:
+                return 'obj:' + e.func.id
+        b = self.binding_of(e)
+        if b:
+            fn, conv, row = b
+            if conv == 'Status':
+                return 'cudaError_t' if fn.startswith('cuda') else 'CUresult'
+            if conv == 'Raises' and row and row[2] != 'None':
+                return 'py:' + row[2]
+            return 'any'
+        if isinstance(e.func, ast.Attribute):
+            base = self.kind_of(scope, e.func.value)
+            if base.startswith('py:'):
+                row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + e.func.attr))
+                if row and row[2] != 'None':
+                    return 'py:' + row[2]
+        return 'any'
+
+    def pointer_type(self, node):
+        """The C element type of ctypes.POINTER(ctypes.c_X), or None."""
+        if isinstance(node, ast.Call) and (self.r.qualname(node.func) or '') == 'ctypes.POINTER' and \
+                len(node.args) == 1:
+            q = self.r.qualname(node.args[0]) or ''
+            last = q.rpartition('.')[2]
+            if q.startswith('ctypes.') and last in CTYPES:
+                return CTYPES[last]
+        return None
+
+    def array_spec(self, scope, call):
+        """(byte-size MStr, C element type) of a numpy array a call makes
+        whose size and dtype are known; None otherwise."""
+        r = self.r
+        q = r.qualname(call.func) or ''
+        name = q[len('numpy.'):] if q.startswith('numpy.') else None
+        if name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
+            return None
+        dt = None
+        for kw in call.keywords:
+            if kw.arg == 'dtype':
+                dt = kw.value
+            elif kw.arg not in ('order',):
+                return None
+        if dt is None and name in ('empty', 'zeros', 'ones') and len(call.args) == 2:
+            dt = call.args[1]
+        if dt is None or not call.args:
+            return None
+        dq = r.qualname(dt) or ''
+        dname = dq.rpartition('.')[2] if dq.startswith('numpy.') else (
+            dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
+        elem = ELEMENT_TYPES.get(dname)
+        if elem is None:
+            return None
+        count = call.args[0]
+        if name == 'arange' and len(call.args) != 1:
+            return None
+        shape = count.elts if isinstance(count, (ast.Tuple, ast.List)) else [count]
+        if not shape:
+            return None
+        parts = []
+        for s in shape:
+            if self.kind_of(scope, s) != 'long long':
+                return None
+            parts.append(s)
+        return parts, elem, dt
+
+    def array_interface_base(self, e):
+        """x for x.__array_interface__['data'][0]."""
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Subscript):
+            inner = e.value
+            if isinstance(inner.value, ast.Attribute) and inner.value.attr == '__array_interface__' \
+                    and isinstance(inner.slice, ast.Constant) and inner.slice.value == 'data':
+                return inner.value.value
+        return None
+
+    # --- expressions ------------------------------------------------------------------
+
+    def expr(self, scope, e):
+        r = self.r
+        at = self.at(e)
+        if isinstance(e, ast.Constant):
+            v = e.value
+            if v is None:
+                return Val(self.syn('nullptr', e), 'none')
+            if isinstance(v, bool):
+                return Val(self.syn('true' if v else 'false', e), 'bool')
+            if isinstance(v, int):
+                if abs(v) >= 1 << 62:
+                    return Val(self.syn(ANY + '()', e), 'any')
+                return Val(self.syn(str(v) + ('LL' if abs(v) >= 1 << 31 else ''), e), 'long long')
+            if isinstance(v, float):
+                if v != v or v in (float('inf'), float('-inf')):
+                    return Val(self.syn(ANY + '()', e), 'any')
+                return Val(self.syn(repr(v), e), 'double')
+            return Val(self.syn(ANY + '()', e), 'any')
+        if isinstance(e, ast.Name):
+            if e.id in ('True', 'False'):
+                return Val(self.syn('true' if e.id == 'True' else 'false', e), 'bool')
+            if e.id == 'self' and scope.cls and 'self' not in scope.kinds:
+                return Val(self.syn('this', e), 'obj:' + scope.cls)
+            v = self.lookup(scope, e.id)
+            if v:
+                cname, kind = v
+                if kind.startswith('lib:'):
+                    return Val(self.syn(ANY + '()', e), 'any')
+                if e.id in self.constants and self.lookup(scope, e.id)[1] == 'long long' and \
+                        e.id not in scope.kinds:
+                    return Val(self.name_text(e.id, cname, e), kind)
+                text = self.name_text(e.id, cname, e)
+                if e.id in self.global_objects and e.id not in scope.kinds or \
+                        scope.module and e.id in self.global_objects:
+                    return Val(self.join(at, '(&', text, ')'), kind)
+                return Val(text, kind, lvalue=True)
+            return Val(self.syn(ANY + '()', e), 'any')
+        if isinstance(e, ast.Attribute):
+            return self.attribute(scope, e)
+        if isinstance(e, ast.Subscript):
+            base = self.array_interface_base(e)
+            if base is not None:
+                return self.expr(scope, base)
+            if isinstance(e.value, ast.Call) and isinstance(e.slice, ast.Constant) and \
+                    type(e.slice.value) is int:
+                self.want_tuple = e.value
+                v = self.expr(scope, e.value)
+                self.want_tuple = None
+                k = e.slice.value
+                if v.outs is not None:
+                    if k == 0:
+                        return Val(v.m, v.kind)
+                    if 0 < k <= len(v.outs) and v.outs[k - 1][0]:
+                        # the status dropped; the value goes where the
+                        # lowering does not follow it
+                        tname, ct = v.outs[k - 1]
+                        return Val(self.join(at, '(', v.m, ', cuda_tidy_host::flows(', tname, '))'), ct)
+                return self.opaque(e, [v])
+            b = self.expr(scope, e.value)
+            if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+                i = self.expr(scope, e.slice)
+                if i.kind in ('long long', 'bool'):
+                    return Val(self.join(at, b.m, '[', i.m, ']'), b.kind[:-2], lvalue=True)
+            return self.opaque(e, [b])
+        if isinstance(e, ast.Call):
+            return self.call(scope, e)
+        if isinstance(e, ast.BinOp):
+            a, b = self.expr(scope, e.left), self.expr(scope, e.right)
+            ops = {ast.Add: ' + ', ast.Sub: ' - ', ast.Mult: ' * ', ast.FloorDiv: ' / ',
+                   ast.Div: ' / ', ast.Mod: ' % ', ast.LShift: ' << ', ast.RShift: ' >> ',
+                   ast.BitAnd: ' & ', ast.BitOr: ' | ', ast.BitXor: ' ^ '}
+            op = ops.get(type(e.op))
+            if op and a.kind in NUMERIC[:2] and b.kind in NUMERIC[:2] and not (
+                    'double' in (a.kind, b.kind) and op not in (' + ', ' - ', ' * ', ' / ')):
+                am = self.join(at, '(', a.m, ')') if isinstance(e.left, ast.BinOp) and \
+                    not self.same_level(e.left.op, e.op) else a.m
+                bm = self.join(at, '(', b.m, ')') if isinstance(e.right, ast.BinOp) else b.m
+                if isinstance(e.op, ast.Div):
+                    return Val(self.join(at, '(double)', am, op, bm), 'double')
+                return Val(self.join(at, am, op, bm),
+                           'double' if 'double' in (a.kind, b.kind) else 'long long')
+            return self.opaque(e, [a, b])
+        if isinstance(e, ast.UnaryOp):
+            v = self.expr(scope, e.operand)
+            if isinstance(e.op, ast.Not):
+                return Val(self.join(at, '!(', self.truth(v, e.operand).m, ')'), 'bool')
+            if isinstance(e.op, ast.USub) and v.kind in NUMERIC[:2]:
+                return Val(self.join(at, '(-', v.m, ')'), v.kind)
+            return self.opaque(e, [v])
+        if isinstance(e, ast.BoolOp):
+            parts = [self.truth(self.expr(scope, x), x) for x in e.values]
+            op = ' && ' if isinstance(e.op, ast.And) else ' || '
+            pieces = ['(']
+            for k, p in enumerate(parts):
+                if k:
+                    pieces.append(op)
+                pieces.append(p.m)
+            pieces.append(')')
+            return Val(self.join(at, *pieces), 'bool')
+        if isinstance(e, ast.Compare):
+            return self.compare(scope, e)
+        if isinstance(e, ast.IfExp):
+            c = self.truth(self.expr(scope, e.test), e.test)
+            a, b = self.expr(scope, e.body), self.expr(scope, e.orelse)
+            if a.kind == b.kind and a.kind in NUMERIC:
+                return Val(self.join(at, '(', c.m, ' ? ', a.m, ' : ', b.m, ')'), a.kind)
+            return self.opaque(e, [c, a, b])
+        if isinstance(e, (ast.Tuple, ast.List, ast.Set)):
+            return self.opaque(e, [self.expr(scope, x) for x in e.elts if not isinstance(x, ast.Starred)])
+        if isinstance(e, ast.JoinedStr):
+            return self.opaque(e, [self.expr(scope, v.value) for v in e.values
+                                   if isinstance(v, ast.FormattedValue)])
+        if isinstance(e, ast.Starred):
+            return self.expr(scope, e.value)
+        return Val(self.syn(ANY + '()', e), 'any')
+
+    @staticmethod
+    def same_level(inner, outer):
+        """Whether `a inner b outer c` needs no parentheses around the left."""
+        mul = (ast.Mult, ast.FloorDiv, ast.Div, ast.Mod)
+        add = (ast.Add, ast.Sub)
+        return (isinstance(inner, mul) and isinstance(outer, mul + add)) or \
+            (isinstance(inner, add) and isinstance(outer, add))
+
+    def truth(self, v, node):
+        if v.kind in NUMERIC or v.kind.endswith('*') or v.kind in ('cudaError_t', 'CUresult'):
+            return v
+        return Val(self.join(self.at(node), 'cuda_tidy_host::cond(', v.m, ')'), 'bool')
+
+    def compare(self, scope, e):
+        at = self.at(e)
+        if len(e.ops) != 1:
+            return self.opaque(e, [self.expr(scope, x) for x in [e.left] + e.comparators])
+        a, b = self.expr(scope, e.left), self.expr(scope, e.comparators[0])
+        op = e.ops[0]
+        ops = {ast.Eq: ' == ', ast.NotEq: ' != ', ast.Lt: ' < ', ast.LtE: ' <= ', ast.Gt: ' > ',
+               ast.GtE: ' >= ', ast.Is: ' == ', ast.IsNot: ' != '}
+        o = ops.get(type(op))
+        codes = ('cudaError_t', 'CUresult')
+        ok = False
+        if o:
+            if a.kind in NUMERIC and b.kind in NUMERIC:
+                ok = True
+            elif (a.kind in codes and b.kind in codes + ('long long',)) or \
+                    (b.kind in codes and a.kind in codes + ('long long',)):
+                ok = a.kind == b.kind or 'long long' in (a.kind, b.kind)
+            elif isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and 'none' in (a.kind, b.kind) and \
+                    (a.kind.endswith('*') or b.kind.endswith('*')):
+                ok = True
+        if ok:
+            return Val(self.join(at, '(', a.m, o, b.m, ')'), 'bool')
+        return Val(self.join(at, 'cuda_tidy_host::cond(', a.m, ', ', b.m, ')'), 'bool')
+
+    def attribute(self, scope, e):
+        r = self.r
+        at = self.at(e)
+        q = r.qualname(e)
+        if q and e.attr in ENUMERATORS and (
+                self.binding_module(q.rpartition('.')[0]) or
+                self.binding_module(q.rpartition('.')[0].rpartition('.')[0]) or
+                q.startswith('cupy.cuda.runtime.')):
+            return Val(self.syn(ENUMERATORS[e.attr], e), 'long long' if 'Memcpy' in e.attr or
+                       'memcpy' in e.attr else ('cudaError_t' if e.attr == 'cudaSuccess' else 'CUresult'))
+        if isinstance(e.value, ast.Name) and e.value.id == 'self' and scope.cls:
+            members = self.class_members.get(scope.cls, {})
+            if e.attr in members:
+                kind = members[e.attr]
+                return Val(self.join(at, 'this->', self.name_text(e.attr, cxx_name(e.attr),
+                                                                  self.attr_node(e))), kind, lvalue=True)
+            return Val(self.syn(ANY + '()', e), 'any')
+        if e.attr == 'data' and isinstance(e.value, ast.Attribute) and e.value.attr == 'ctypes':
+            v = self.expr(scope, e.value.value)
+            if v.kind.endswith('*'):
+                return Val(v.m, v.kind)
+            return self.opaque(e, [v])
+        if e.attr in ('value',):
+            v = self.expr(scope, e.value)
+            if v.kind not in ('any',) and not v.kind.startswith(('obj:', 'py:', 'lib:')):
+                return Val(v.m, v.kind, v.lvalue)
+            return self.opaque(e, [v])
+        v = self.expr(scope, e.value)
+        if v.kind.startswith('obj:'):
+            members = self.class_members.get(v.kind[4:], {})
+            if e.attr in members:
+                return Val(self.join(at, v.m, '->', self.name_text(e.attr, cxx_name(e.attr),
+                                                                   self.attr_node(e))),
+                           members[e.attr], lvalue=True)
+        if e.attr == 'nbytes' and isinstance(e.value, ast.Name) and e.value.id in scope.sizes:
+            return Val(self.join(at, '(', scope.sizes[e.value.id], ')'), 'long long')
+        return self.opaque(e, [v])
+
+    def attr_node(self, e):
+        """A stand-in node at the attribute's name in `x.name`."""
+        class At:
+            pass
+        n = At()
+        end = self.r.node_end(e)
+        n.lineno, n.col_offset = e.end_lineno, e.end_col_offset - len(e.attr.encode('utf-8'))
+        return n if self.r.source[end - len(e.attr):end] == e.attr else e
+
+    # --- calls -----------------------------------------------------------------------------
+
+    def call(self, scope, e):
+        r = self.r
+        at = self.at(e)
+        q = r.qualname(e.func) or ''
+        last = q.rpartition('.')[2]
+        if q in ('ctypes.byref', 'ctypes.pointer') and len(e.args) == 1 and not e.keywords:
+            v = self.expr(scope, e.args[0])
+            if v.lvalue:
+                return Val(self.join(at, '&', v.m), v.kind + ' *' if not v.kind.endswith('*')
+                           else v.kind + '*')
+            return self.opaque(e, [v])
+        if q == 'ctypes.cast' and len(e.args) == 2 and not e.keywords:
+            ct = self.pointer_type(e.args[1])
+            v = self.expr(scope, e.args[0])
+            if ct and (v.kind.endswith('*') or v.kind in ('long long', 'none')):
+                return Val(self.join(at, '(%s *)(' % ct, v.m, ')'), ct + ' *')
+            return self.opaque(e, [v])
+        if q == 'ctypes.c_void_p':
+            if not e.args:
+                return Val(self.syn('(void *)0', e), 'void *')
+            v = self.expr(scope, e.args[0])
+            if v.kind in ('long long', 'none') or v.kind.endswith('*'):
+                return Val(self.join(at, '(void *)(', v.m, ')'), 'void *')
+            return self.opaque(e, [v])
+        if q.startswith('ctypes.') and last in CTYPES:
+            ct = CTYPES[last]
+            if not e.args:
+                return Val(self.syn('(%s)0' % ct, e), ct)
+            v = self.expr(scope, e.args[0])
+            if v.kind == 'long long' and ct not in ('float', 'double', 'bool'):
+                # an integer given to an integer type: the value itself
+                return Val(v.m, v.kind)
+            if v.kind in NUMERIC or v.kind in CTYPES.values():
+                return Val(self.join(at, '(%s)(' % ct, v.m, ')'), ct)
+            return Val(self.join(at, '(%s)(' % ct, self.opaque(e, [v]).m, ')'), ct)
+        if q.startswith('numpy.'):
+            spec = self.array_spec(scope, e)
+            if spec:
+                parts, elem, dt = spec
+                pieces = ['(%s *)::malloc(' % elem]
+                for s in parts:
+                    simple = isinstance(s, (ast.Name, ast.Constant))
+                    pieces.append('' if simple else '(')
+                    pieces.append(self.expr(scope, s).m)
+                    pieces.append(' * ' if simple else ') * ')
+                pieces.append(self.syn('sizeof(%s)' % elem, dt))
+                pieces.append(')')
+                v = Val(self.join(at, *pieces), elem + ' *')
+                v.size = self.join(at, *pieces[1:-1])
+                return v
+        if isinstance(e.func, ast.Name) and e.func.id in ('int', 'len', 'float') and len(e.args) == 1:
+            v = self.expr(scope, e.args[0])
+            if e.func.id != 'len' and v.kind in NUMERIC[:2]:
+                ct = 'long long' if e.func.id == 'int' else 'double'
+                return Val(self.join(at, '(%s)(' % ct, v.m, ')'), ct)
+            if e.func.id == 'float' and v.kind in ('float', 'double', 'int', 'long long') :
+                return Val(self.join(at, '(double)(', v.m, ')'), 'double')
+            o = self.opaque(e, [v])
+            ct = 'double' if e.func.id == 'float' else 'long long'
+            return Val(self.join(at, '(%s)(' % ct, o.m, ')'), ct)
+        b = self.binding_of(e)
+        if b:
+            lowered = self.cuda_call(scope, e, *b)
+            if lowered is not None:
+                if lowered.outs is not None and e is not self.want_tuple:
+                    # (err, value...) used as one value: passed on whole
+                    pieces = ['cuda_tidy_host::result(', lowered.m]
+                    for tname, _ in lowered.outs:
+                        if tname:
+                            pieces.append(', ' + tname)
+                    pieces.append(')')
+                    return Val(self.join(at, *pieces), 'any')
+                return lowered
+        if isinstance(e.func, ast.Attribute) and not e.keywords:
+            base = self.kind_of(scope, e.func.value)
+            if base.startswith('py:'):
+                row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + e.func.attr))
+                if row:
+                    lowered = self.cuda_call(scope, e, row[0], 'Raises', row)
+                    if lowered is not None:
+                        return lowered
+        if q in ('atexit.register',) and e.args and scope.module:
+            return self.exit_handler(scope, e, e.args[0], e.args[1:])
+        if q in ('weakref.finalize',) and len(e.args) >= 2 and scope.module:
+            return self.exit_handler(scope, e, e.args[1], e.args[2:])
+        args = [self.expr(scope, a) for a in e.args]
+        args += [self.expr(scope, k.value) for k in e.keywords]
+        if isinstance(e.func, ast.Name) and not e.keywords and \
+                not any(isinstance(a, ast.Starred) for a in e.args):
+            name = e.func.id
+            if name in self.functions and self.lookup(scope, name) is None:
+                f = self.functions[name]
+                if self.arity_ok(f, len(e.args), False):
+                    return self.direct_call(e, self.name_text(name, self.fname(name), e.func), args,
+                                            'any' if self.returns_value(f) else 'void')
+            if name in self.classes and self.lookup(scope, name) is None:
+                init = self.method(name, '__init__')
+                if init is not None and not self.method_ok(init):
+                    init = None if not args else False
+                if init is False:
+                    pass
+                elif init is None and not args or init is not None and self.arity_ok(init, len(args), True):
+                    return self.direct_call(e, self.join(at, name, '::__new'), args, 'obj:' + name)
+        if isinstance(e.func, ast.Attribute) and not e.keywords and \
+                not any(isinstance(a, ast.Starred) for a in e.args):
+            base = self.expr(scope, e.func.value)
+            if base.kind.startswith('obj:'):
+                cls = base.kind[4:]
+                m = self.method(cls, e.func.attr)
+                if m is not None and self.method_ok(m) and self.arity_ok(m, len(args), True):
+                    return self.direct_call(e, self.join(at, base.m, '->', self.method_cname(e.func.attr)), args,
+                                            'any' if self.returns_value(m) else 'void')
+            return self.opaque(e, [base] + args)
+        return self.opaque(e, args)
+
+    def direct_call(self, e, callee, args, kind):
+        pieces = [callee, '(']
+        for k, a in enumerate(args):
+            if k:
+                pieces.append(', ')
+            if a.kind == 'void':
+                pieces.append(self.join(self.at(e), ANY + '()'))
+            else:
+                pieces.append(a.m)
+        pieces.append(')')
+        return Val(self.join(self.at(e), *pieces), kind)
+
+    def fname(self, name):
+        return cxx_name(name)
+
+    def method(self, cls, name):
+        c = self.classes.get(cls)
+        if c is None:
+            return None
+        found = None
+        for s in c.body:
+            if isinstance(s, ast.FunctionDef) and s.name == name:
+                found = s  # a later definition replaces an earlier one
+        return found
+
+    def arity_ok(self, f, n, is_method):
+        a = f.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            return False
+        params = len(a.args) - (1 if is_method else 0)
+        return params - len(a.defaults) <= n <= params
+
+    def returns_value(self, f):
+        memo = self.__dict__.setdefault('_returns', {})
+        if id(f) not in memo:
+            memo[id(f)] = any(isinstance(n, ast.Return) and n.value is not None
+                              for n in self.scope_nodes(f))
+        return memo[id(f)]
+
+    def cuda_call(self, scope, e, fn, conv, row):
+        """A call of CUDA function fn, or None when the call cannot be
+        written as one (its arguments do not fit the C function)."""
+        at = self.at(e)
+        if any(isinstance(a, ast.Starred) for a in e.args) or e.keywords:
+            return None
+        api = self.model.api.get(fn)
+        if api is None:
+            return None
+        params, outs, overloaded = api
+        name_node = self.attr_node(e.func) if isinstance(e.func, ast.Attribute) else e.func
+        callee = self.name_text(fn, fn, name_node) if (
+            isinstance(e.func, ast.Attribute) and e.func.attr == fn) else MStr.anchored(fn, 0, self.at(name_node))
+        cargs = []           # (Val or None for an out temporary, param index)
+        result_temp = None
+        if conv == 'Status':
+            if len(e.args) != params:
+                return None
+            cargs = [self.expr(scope, a) for a in e.args]
+        elif conv == 'ErrorTuple':
+            if len(e.args) + len(outs) != params:
+                return None
+            it = iter(e.args)
+            for i in range(params):
+                if i in outs:
+                    cargs.append(None)
+                else:
+                    cargs.append(self.expr(scope, next(it)))
+        else:
+            spec = row[1]
+            if len(spec) != params:
+                return None
+            base = None
+            if isinstance(e.func, ast.Attribute) and 'self' in spec or 'device' in spec:
+                base = self.expr(scope, e.func.value)
+            for s in spec:
+                if s == 'out':
+                    cargs.append(None)
+                elif s == 'self':
+                    cargs.append(base)
+                elif s == 'zero':
+                    cargs.append(Val(self.syn('0', e), 'long long'))
+                elif s == 'device':
+                    cargs.append(Val(self.syn('(CUdevice)0', e), 'long long'))
+                elif s.startswith('bytes:'):
+                    k = int(s[6:])
+                    a = e.args[k] if k < len(e.args) else None
+                    if isinstance(a, ast.Name) and a.id in scope.sizes:
+                        cargs.append(Val(self.join(at, '(', scope.sizes[a.id], ')'), 'long long'))
+                    else:
+                        cargs.append(Val(self.join(at, '(size_t)', self.opaque(e, []).m), 'size_t'))
+                elif s.isdigit():
+                    k = int(s)
+                    if k >= len(e.args):
+                        return None
+                    cargs.append(self.expr(scope, e.args[k]))
+                else:
+                    return None
+            if any(c is None for c in cargs) and row[2] == 'None':
+                return None
+        out_vals = []
+        pieces = [callee, '(']
+        for i, a in enumerate(cargs):
+            if i:
+                pieces.append(', ')
+            if a is None:
+                if conv == 'Raises':
+                    ct = RESULT_TYPES.get(row[2], 'any')
+                else:
+                    ct = self.out_type(fn, i)
+                if ct == 'any' or (overloaded and ct not in ('void *', 'cudaEvent_t', 'cudaStream_t')):
+                    return None
+                tgt = self.out_targets.get(len(out_vals)) if e is self.want_tuple else None
+                if tgt is not None and tgt.lvalue and ctype_of(tgt.kind) == ct:
+                    # unpacked straight into a variable of the same type
+                    pieces.append(self.join(at, '&', tgt.m))
+                    out_vals.append((None, ct))
+                    continue
+                self.temp_count += 1
+                tname = '__ct_out%d' % self.temp_count
+                scope.temps.append((tname, ct))
+                pieces.append('&' + tname)
+                out_vals.append((tname, ct))
+                continue
+            if overloaded:
+                if i in outs and not (a.kind.endswith('**') or a.kind.endswith('* *') or
+                                      a.kind in ('cudaEvent_t *', 'cudaStream_t *')):
+                    return None
+                if i not in outs and a.kind not in NUMERIC + tuple(CTYPES.values()) + ('any',):
+                    return None
+                pieces.append(a.m)
+            elif a.kind in ('long long', 'bool') and i != self.model.copy_kind.get(fn, -1) and \
+                    self.plain_param(fn, i):
+                pieces.append(a.m)
+            else:
+                pieces.append('(cuda_tidy_host::param_t<decltype(&%s), %d>)(' % (fn, i))
+                if a.kind in NUMERIC or a.kind.endswith('*') or a.kind in CTYPES.values() or \
+                        a.kind in ('cudaError_t', 'CUresult', 'CUdeviceptr', 'CUcontext', 'CUdevice',
+                                   'CUstream', 'CUevent', 'cudaStream_t', 'cudaEvent_t') or \
+                        a.kind.startswith(('cuda_tidy_host::out_t', 'py:')):
+                    pieces.append(a.m)
+                else:
+                    pieces.append(self.join(at, ANY + '(', a.m, ')'))
+                pieces.append(')')
+        pieces.append(')')
+        call = self.join(at, *pieces)
+        self.calls += 1
+        if not fn.startswith('cuda'):
+            self.driver_calls += 1
+        status = 'cudaError_t' if fn.startswith('cuda') else 'CUresult'
+        if conv == 'Status':
+            return Val(call, status)
+        if conv == 'Raises':
+            ok = 'cudaSuccess' if fn.startswith('cuda') else 'CUDA_SUCCESS'
+            check = self.join(at, '((', call, ' != %s) ? (cuda_tidy_host::raise(), 0) : 0)' % ok)
+            kind = 'py:' + row[2] if row[2] in RESULT_TYPES else 'any'
+            if out_vals and out_vals[0][0] is not None:
+                value = out_vals[0][0]
+                if row[2] in COLLECTED:
+                    value = 'cuda_tidy_host::collected(%s)' % value
+                return Val(self.join(at, '(', check, ', ', value, ')'), kind)
+            v = Val(check, 'void')
+            v.outs = out_vals if out_vals else None
+            return v
+        # ErrorTuple: the call with its out temporaries, for a tuple target
+        v = Val(call, status)
+        v.outs = out_vals
+        return v
+
+    def plain_param(self, fn, i):
+        """Whether parameter i of fn is its byte count (CUDA_COPY and
+        CUDA_ALLOC rows), which an integer converts to with no cast."""
+        return self.model.bytes_arg.get(fn, -1) == i
+
+    def exit_handler(self, scope, e, func, extra):
+        """atexit.register(f) / weakref.finalize(obj, f) at module level:
+        std::atexit of a function that calls f."""
+        at = self.at(e)
+        if not isinstance(func, ast.Name) or func.id not in self.functions or \
+                not self.arity_ok(self.functions[func.id], len(extra), False):
+            return self.opaque(e, [self.expr(scope, a) for a in extra])
+        f = self.functions[func.id]
+        if not extra and not f.args.args and not self.returns_value(f):
+            return Val(self.join(at, '::atexit(', self.name_text(func.id, self.fname(func.id), func), ')'),
+                       'int')
+        thunk = '%s_at_exit' % self.fname(func.id)
+        if any(t[0] == thunk for t in self.thunks):
+            self.temp_count += 1
+            thunk += str(self.temp_count)
+        args = [self.expr(self.module_scope, a) for a in extra]
+        self.thunks.append((thunk, self.direct_call(e, self.name_text(func.id, self.fname(func.id), func),
+                                                    args, 'void').m, at))
+        return Val(self.join(at, '::atexit(', MStr.anchored(thunk, 0, self.at(func)), ')'), 'int')
+
+    # --- statements ---------------------------------------------------------------------
+
+    def block(self, scope, body, out, ctx, top=False):
+        for s in body:
+            self.stmt(scope, s, out, ctx, top)
+
+    def stmt(self, scope, s, out, ctx, top=False):
+        r = self.r
+        at = self.at(s)
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant):
+                return
+            # a cuda-python call whose tuple is dropped: its status too
+            self.want_tuple = s.value
+            v = self.expr(scope, s.value)
+            self.want_tuple = None
+            out.add(self.join(at, '  ', v.m, ';\n'))
+            return
+        if isinstance(s, (ast.Assign, ast.AnnAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            if s.value is None:
+                return
+            if len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)):
+                return self.tuple_assign(scope, targets[0], s.value, out, s)
+            t0 = targets[0]
+            sv = s.value
+            if len(targets) == 1 and isinstance(t0, ast.Name) and isinstance(sv, ast.Subscript) and \
+                    isinstance(sv.value, ast.Call) and isinstance(sv.slice, ast.Constant) and \
+                    type(sv.slice.value) is int and sv.slice.value >= 1 and \
+                    self.tuple_kinds(scope, sv.value):
+                tv = self.expr(scope, t0)
+                if scope.declared_at.get(t0.id) is s:
+                    out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t0.id]), tv.m, '{};\n'))
+                self.want_tuple = sv.value
+                self.out_targets = {sv.slice.value - 1: tv}
+                v = self.expr(scope, sv.value)
+                self.want_tuple = None
+                self.out_targets = {}
+                if v.outs is not None and v.outs[sv.slice.value - 1][0] is None:
+                    out.add(self.join(at, '  ', v.m, ';\n'))
+                    return
+            if len(targets) == 1 and isinstance(t0, ast.Name) and isinstance(sv, ast.Call):
+                b = self.binding_of(sv)
+                if b is None and isinstance(sv.func, ast.Attribute):
+                    base = self.kind_of(scope, sv.func.value)
+                    row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + sv.func.attr)) \
+                        if base.startswith('py:') else None
+                    b = (row[0], 'Raises', row) if row else None
+                if b and b[1] == 'Raises' and 'out' in b[2][1]:
+                    # p = runtime.malloc(n): the call writes p itself
+                    tv = self.expr(scope, t0)
+                    self.want_tuple = sv
+                    self.out_targets = {0: tv}
+                    v = self.expr(scope, sv)
+                    self.want_tuple = None
+                    self.out_targets = {}
+                    if v.outs is not None and v.outs[0][0] is None:
+                        if scope.declared_at.get(t0.id) is s:
+                            out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t0.id]), tv.m, '{};\n'))
+                        out.add(self.join(at, '  ', v.m, ';\n'))
+                        if b[2][2] in COLLECTED:
+                            out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
+                        return
+                    for t in targets:
+                        self.assign(scope, t, v, out, s, top)
+                    return
+            v = self.expr(scope, s.value)
+            for t in targets:
+                self.assign(scope, t, v, out, s, top)
+            return
+        if isinstance(s, ast.AugAssign):
+            t = self.expr(scope, s.target)
+            v = self.expr(scope, s.value)
+            ops = {ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.FloorDiv: '/=', ast.Mod: '%='}
+            if t.lvalue and t.kind in NUMERIC[:2] and v.kind in NUMERIC[:2] and type(s.op) in ops \
+                    and not (t.kind == 'long long' and v.kind == 'double'):
+                out.add(self.join(at, '  ', t.m, ' %s ' % ops[type(s.op)], v.m, ';\n'))
+            elif t.lvalue and t.kind == 'any':
+                out.add(self.join(at, '  ', t.m, ' = ', self.opaque(s, [v]).m, ';\n'))
+            else:
+                out.add(self.join(at, '  ', self.opaque(s, [t, v]).m, ';\n'))
+            return
+        if isinstance(s, ast.If):
+            c = self.truth(self.expr(scope, s.test), s.test)
+            out.add(self.join(at, '  if (', c.m, ') {\n'))
+            self.block(scope, s.body, out, ctx)
+            if s.orelse:
+                out.syn('  } else {\n', 0, at)
+                self.block(scope, s.orelse, out, ctx)
+            out.syn('  }\n', 0, at)
+            return
+        if isinstance(s, ast.While):
+            c = self.truth(self.expr(scope, s.test), s.test)
+            out.add(self.join(at, '  while (', c.m, ') {\n'))
+            self.block(scope, s.body, out, ctx + [('loop',)])
+            out.syn('  }\n', 0, at)
+            if s.orelse:
+                self.block(scope, s.orelse, out, ctx)
+            return
+        if isinstance(s, (ast.For, ast.AsyncFor)):
+            it = s.iter
+            t = s.target
+            tv = self.expr(scope, t) if isinstance(t, ast.Name) else None
+            if tv is not None and tv.kind == 'long long' and isinstance(it, ast.Call) and \
+                    isinstance(it.func, ast.Name) and it.func.id == 'range' and 1 <= len(it.args) <= 2:
+                lo = self.expr(scope, it.args[0]) if len(it.args) == 2 else Val(self.syn('0', it), 'long long')
+                hi = self.expr(scope, it.args[-1])
+                if lo.kind in NUMERIC[:1] + ('bool',) and hi.kind in ('long long', 'bool'):
+                    out.add(self.join(at, '  for (', tv.m, ' = ', lo.m, '; ', tv.m, ' < ', hi.m, '; ++',
+                                      tv.m, ') {\n'))
+                    self.block(scope, s.body, out, ctx + [('loop',)])
+                    out.syn('  }\n', 0, at)
+                    self.block(scope, s.orelse, out, ctx)
+                    return
+            iv = self.expr(scope, it)
+            out.add(self.join(at, '  while (cuda_tidy_host::cond(', iv.m, ')) {\n'))
+            if tv is not None and tv.lvalue:
+                out.add(self.join(at, '  ', tv.m, ' = ', ANY, '();\n'))
+            self.block(scope, s.body, out, ctx + [('loop',)])
+            out.syn('  }\n', 0, at)
+            self.block(scope, s.orelse, out, ctx)
+            return
+        if isinstance(s, (ast.Break, ast.Continue)):
+            self.unwind(scope, out, ctx, to_loop=True)
+            out.syn('  break;\n' if isinstance(s, ast.Break) else '  continue;\n', 0, at)
+            return
+        if isinstance(s, ast.Return):
+            v = self.expr(scope, s.value) if s.value is not None else None
+            if v is not None and v.kind != 'void':
+                self.temp_count += 1
+                tmp = '__ct_ret%d' % self.temp_count
+                out.add(self.join(at, '  ' + ANY + ' %s = ' % tmp, v.m, ';\n'))
+                self.unwind(scope, out, ctx)
+                out.syn('  return %s;\n' % tmp, 0, at)
+            else:
+                if v is not None:
+                    out.add(self.join(at, '  ', v.m, ';\n'))
+                self.unwind(scope, out, ctx)
+                out.syn('  return%s;\n' % (' ' + ANY + '()' if scope.returns else ''), 0, at)
+            return
+        if isinstance(s, ast.Raise):
+            if s.exc is not None and self.has_binding_call(s.exc):
+                out.add(self.join(at, '  ', self.expr(scope, s.exc).m, ';\n'))
+            self.unwind(scope, out, ctx)
+            out.syn('  cuda_tidy_host::raise();\n', 0, at)
+            return
+        if isinstance(s, ast.Assert):
+            c = self.truth(self.expr(scope, s.test), s.test)
+            out.add(self.join(at, '  if (!(', c.m, ')) {\n'))
+            self.unwind(scope, out, ctx)
+            out.syn('  cuda_tidy_host::raise();\n  }\n', 0, at)
+            return
+        if isinstance(s, ast.Try) or type(s).__name__ == 'TryStar':
+            fin = s.finalbody
+            inner = ctx + [('finally', fin)] if fin else ctx
+            out.syn('  {\n', 0, at)
+            self.block(scope, s.body, out, inner)
+            if s.handlers:
+                out.syn('  }\n  if (cuda_tidy_host::cond()) {\n', 0, at)
+                for h in s.handlers:
+                    self.block(scope, h.body, out, inner)
+                    break
+                if s.orelse:
+                    out.syn('  } else {\n', 0, at)
+                    self.block(scope, s.orelse, out, inner)
+            elif s.orelse:
+                self.block(scope, s.orelse, out, inner)
+            out.syn('  }\n', 0, at)
+            self.block(scope, fin, out, ctx)
+            return
+        if isinstance(s, (ast.With, ast.AsyncWith)):
+            exits = []
+            for item in s.items:
+                v = self.expr(scope, item.context_expr)
+                if v.kind.startswith('obj:'):
+                    cls = v.kind[4:]
+                    self.temp_count += 1
+                    tmp = '__ct_with%d' % self.temp_count
+                    out.add(self.join(at, '  %s *%s = ' % (cls, tmp), v.m, ';\n'))
+                    enter = self.method(cls, '__enter__')
+                    if enter is not None and not (self.method_ok(enter) and self.arity_ok(enter, 0, True)):
+                        enter = None
+                    if item.optional_vars is not None:
+                        tv = self.expr(scope, item.optional_vars)
+                        if tv.lvalue:
+                            if enter is not None and self.enter_returns_self(cls):
+                                out.add(self.join(at, '  %s->__enter__();\n  ' % tmp, tv.m, ' = %s;\n' % tmp))
+                            elif enter is not None:
+                                out.add(self.join(at, '  ', tv.m, ' = %s->__enter__();\n' % tmp))
+                            else:
+                                out.add(self.join(at, '  ', tv.m, ' = %s;\n' % tmp))
+                    elif enter is not None:
+                        out.syn('  %s->__enter__();\n' % tmp, 0, at)
+                    ex = self.method(cls, '__exit__')
+                    if ex is not None and self.method_ok(ex) and self.arity_ok(ex, 3, True):
+                        exits.append(self.join(at, '  %s->__exit__(%s(), %s(), %s());\n' % (tmp, ANY, ANY, ANY)))
+                else:
+                    out.add(self.join(at, '  ', v.m, ';\n'))
+                    if item.optional_vars is not None:
+                        tv = self.expr(scope, item.optional_vars)
+                        if tv.lvalue:
+                            out.add(self.join(at, '  ', tv.m, ' = ', ANY, '();\n'))
+            fin = [('code', list(reversed(exits)))] if exits else []
+            out.syn('  {\n', 0, at)
+            self.block(scope, s.body, out, ctx + fin)
+            out.syn('  }\n', 0, at)
+            for x in reversed(exits):
+                out.add(x)
+            return
+        if isinstance(s, ast.Delete):
+            return
+        # imports, pass, global, nested definitions: nothing to lower
+        return
+
+    def has_binding_call(self, node):
+        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node)
+                   if isinstance(n, ast.Call))
+
+    def unwind(self, scope, out, ctx, to_loop=False):
+        """The finally bodies and __exit__ calls a return, raise or break
+        runs on its way out (innermost first)."""
+        for entry in reversed(ctx):
+            if entry[0] == 'loop':
+                if to_loop:
+                    return
+                continue
+            if entry[0] == 'finally':
+                idx = ctx.index(entry)
+                self.block(scope, entry[1], out, ctx[:idx])
+            elif entry[0] == 'code':
+                for x in entry[1]:
+                    out.add(x)
+
+    def assign(self, scope, t, v, out, s, top):
+        at = self.at(s)
+        if isinstance(t, ast.Name):
+            if scope.module and t.id in self.constants and scope.kinds.get(t.id) == 'long long':
+                return
+            if scope.module and t.id in self.global_objects:
+                # g = Class(...): the object of static storage duration,
+                # constructed here
+                if v.kind == 'obj:' + self.global_objects[t.id]:
+                    cls = self.global_objects[t.id]
+                    out.add(self.join(at, '  ', self.name_text(t.id, scope.cnames[t.id], t),
+                                      '.__assign(', v.m, ');\n'))
+                    return
+            tv = self.expr(scope, t)
+            if not tv.lvalue:
+                out.add(self.join(at, '  ', v.m, ';\n'))
+                return
+            if v.size is not None and getattr(scope, 'assigned', {}).get(t.id) == 1:
+                scope.sizes[t.id] = v.size
+            if scope.declared_at.get(t.id) is s:
+                out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t.id]), tv.m, ' = ',
+                                  self.convert(v, scope.kinds[t.id], s), ';\n'))
+            else:
+                out.add(self.join(at, '  ', tv.m, ' = ', self.convert(v, tv.kind, s), ';\n'))
+            return
+        if isinstance(t, (ast.Attribute, ast.Subscript)):
+            tv = self.expr(scope, t)
+            if tv.lvalue:
+                out.add(self.join(at, '  ', tv.m, ' = ', self.convert(v, tv.kind, s), ';\n'))
+            else:
+                out.add(self.join(at, '  ', self.opaque(s, [tv, v]).m, ';\n'))
+            return
+        out.add(self.join(at, '  ', v.m, ';\n'))
+
+    def convert(self, v, kind, node):
+        """v as a value of kind (a C-style cast where C++ needs one)."""
+        if v.kind == kind or kind == 'any' or v.kind == 'void':
+            if v.kind == 'void':
+                return self.join(self.at(node), '(', v.m, ', ', ANY, '())')
+            return v.m
+        if v.kind in ('any', 'none') or kind.startswith('obj:') or v.kind.startswith('obj:'):
+            if v.kind == 'none' and (kind.endswith('*') or kind in HANDLE_TYPES.values() or
+                                     kind.startswith('obj:')):
+                return self.join(self.at(node), '(%s)0' % ctype_of(kind))
+            if v.kind == 'any':
+                return self.join(self.at(node), '(%s)(' % ctype_of(kind), v.m, ')')
+            return self.join(self.at(node), '(%s)(' % ctype_of(kind), ANY + '(', v.m, '))')
+        return self.join(self.at(node), '(%s)(' % ctype_of(kind), v.m, ')')
+
+    def tuple_assign(self, scope, target, value, out, s):
+        at = self.at(s)
+        self.want_tuple = value
+        self.out_targets = {}
+        for k, e in enumerate(target.elts[1:]):
+            if isinstance(e, ast.Name) and e.id != '_' and scope.kinds.get(e.id) is not None:
+                ev = self.expr(scope, e)
+                if ev.lvalue and e.id not in self.global_objects:
+                    self.out_targets[k] = ev
+        v = self.expr(scope, value) if isinstance(value, ast.Call) else None
+        self.want_tuple = None
+        self.out_targets = {}
+        outs = v.outs if v is not None else None
+        if outs is not None and not any(isinstance(e, ast.Starred) for e in target.elts):
+            elts = target.elts
+            first = elts[0] if elts else None
+            if isinstance(first, ast.Name) and first.id != '_':
+                fv = self.expr(scope, first)
+                if fv.lvalue:
+                    out.add(self.join(at, '  ', fv.m, ' = ', self.convert(v, fv.kind, s), ';\n'))
+                else:
+                    out.add(self.join(at, '  ', v.m, ';\n'))
+            else:
+                out.add(self.join(at, '  ', v.m, ';\n'))
+            for k, e in enumerate(elts[1:]):
+                if k < len(outs) and outs[k][0] is None:
+                    continue
+                if k < len(outs) and isinstance(e, (ast.Name, ast.Attribute)) and \
+                        not (isinstance(e, ast.Name) and e.id == '_'):
+                    ev = self.expr(scope, e)
+                    if ev.lvalue:
+                        out.add(self.join(at, '  ', ev.m, ' = ', self.convert(
+                            Val(MStr.anchored(outs[k][0], 0, at), outs[k][1]), ev.kind, s), ';\n'))
+            return
+        if v is None:
+            v = self.expr(scope, value)
+        elif outs is not None:
+            v = Val(self.join(at, 'cuda_tidy_host::result(', v.m,
+                              ''.join(', ' + t for t, _ in outs if t), ')'), 'any')
+        out.add(self.join(at, '  ', v.m, ';\n'))
+        for e in target.elts:
+            if isinstance(e, ast.Name):
+                ev = self.expr(scope, e)
+                if ev.lvalue:
+                    out.add(self.join(at, '  ', ev.m, ' = ', self.convert(
+                        Val(self.join(at, ANY + '()'), 'any'), ev.kind, s), ';\n'))
+
+    # --- the unit -----------------------------------------------------------------------
+
+    def lower(self):
+        """The host part of the unit (an MStr), or None when the file
+        makes no call through a binding."""
+        if self.model is None or not self.collect():
+            return None
+        r = self.r
+        ms = self.module_scope
+        module_nodes = self.scope_nodes(r.tree)
+        # module globals that hold an object of a class of the file, also
+        # under `if __name__ == "__main__":` (every module-level binding of
+        # the name is that class's constructor)
+        other = set()
+        for stmt in module_nodes:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call) and \
+                    isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in self.classes and \
+                    self.global_objects.get(stmt.targets[0].id, stmt.value.func.id) == stmt.value.func.id:
+                self.global_objects[stmt.targets[0].id] = stmt.value.func.id
+            elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.withitem)):
+                for t in walk(stmt.target if hasattr(stmt, 'target') else stmt):
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                        other.add(t.id)
+        for name in other:
+            self.global_objects.pop(name, None)
+        # module constants: bound once, at the top level, to an integer
+        declared_global = set()
+        for n in r.nodes:
+            if isinstance(n, ast.Global):
+                declared_global.update(n.names)
+        for name, entries in r.scope_assigns(r.tree).items():
+            if len(entries) == 1 and entries[0][2] and isinstance(entries[0][1], ast.Constant) and \
+                    type(entries[0][1].value) is int and abs(entries[0][1].value) < 1 << 62 and \
+                    name not in declared_global:
+                self.constants[name] = entries[0][1].value
+        # classes' members (methods assign self.X), twice: a member may be
+        # set from another
+        for _ in range(2):
+            for cname, c in self.classes.items():
+                for m in c.body:
+                    if isinstance(m, ast.FunctionDef):
+                        sc = self.function_scope(m, cname)
+                        self.infer(sc, self.scope_nodes(m))
+        self.infer(ms, module_nodes)
+        for name, cls in list(self.global_objects.items()):
+            if ms.kinds.get(name) != 'obj:' + cls:
+                del self.global_objects[name]
+        for name in list(ms.kinds):
+            if name in self.functions or name in self.classes:
+                del ms.kinds[name]
+        b = MStrBuilder()
+        rest = MStrBuilder()
+        self.emit_unit(rest, module_nodes)
+        if not self.calls:
+            return None
+        unit = rest.build()
+        # the driver API's names (CUresult, CUdevice, CUDA_SUCCESS, cu*)
+        if self.driver_calls or 'CU' in unit.text:
+            b.syn(DRIVER_INCLUDE, 0, 0)
+        b.syn(HOST_PRELUDE, 0, 0)
+        b.add(unit)
+        return b.build()
+
+    def emit_unit(self, b, module_nodes):
+        r = self.r
+        ms = self.module_scope
+        b.syn('namespace cuda_tidy_py {\n', 0, 0)
+        for cname, c in self.classes.items():
+            b.syn('struct %s;\n' % cname, 0, self.at(c))
+        for fname, f in self.functions.items():
+            b.add(self.signature(f, None, ';\n'))
+        method_bodies = []
+        for cname, c in self.classes.items():
+            b.syn('struct %s {\n' % cname, 0, self.at(c))
+            for member, kind in sorted(self.class_members.get(cname, {}).items()):
+                b.syn('  %s %s{};\n' % (ctype_of(kind), cxx_name(member)), 0, self.at(c))
+            init = self.method(cname, '__init__')
+            if init is not None and not self.method_ok(init):
+                init = None
+            params = self.param_list(init, True) if init else ''
+            names = self.param_names(init, True) if init else []
+            b.syn('  static %s *__new(%s) { %s *o = new %s; %s return o; }\n' % (
+                cname, params, cname, cname,
+                ('o->__init__(%s);' % ', '.join(names)) if init else ''), 0, self.at(c))
+            b.syn('  void __assign(%s *o) { *this = *o; }\n' % cname, 0, self.at(c))
+            b.syn('  template <class T> explicit operator T() const { return T(); }\n', 0, self.at(c))
+            for m in c.body:
+                if isinstance(m, ast.FunctionDef) and self.method_ok(m) and \
+                        self.method(cname, m.name) is m:
+                    b.add(self.signature(m, cname, ';\n', decl=True))
+                    method_bodies.append((cname, m))
+            d = self.method(cname, '__del__')
+            if d is not None and self.method_ok(d) and len(d.args.args) == 1:
+                b.syn('  ~%s() { __del__(); }\n' % cname, 0, self.at(d))
+            b.syn('};\n', 0, self.at(c))
+        # module globals: objects of static storage duration
+        for name, kind in ms.kinds.items():
+            ms.cnames[name] = cxx_name(name)
+            node = self.global_node(name)
+            text = self.name_text(name, ms.cnames[name], node)
+            if name in self.global_objects:
+                b.add(self.join(0, '%s ' % self.global_objects[name], text, ';\n'))
+            elif name in self.constants and kind == 'long long':
+                b.add(self.join(self.at(node), 'constexpr long long ', text,
+                                ' = %dLL;\n' % self.constants[name]))
+            else:
+                b.add(self.join(0, '%s ' % ctype_of(kind), text, '{};\n'))
+        for fname, f in self.functions.items():
+            b.add(self.function(f, None))
+        for cname, m in method_bodies:
+            b.add(self.function(m, cname))
+        body = MStrBuilder()
+        self.block(ms, r.tree.body, body, [], top=True)
+        for thunk, call, at in self.thunks:
+            b.syn('static void %s() { ' % thunk, 0, at)
+            b.add(call)
+            b.syn('; }\n', 0, at)
+        b.syn('void __module() {\n', 0, 0)
+        for tname, ct in ms.temps:
+            b.syn('  %s %s{};\n' % (ctype_of(ct), tname), 0, 0)
+        b.add(body.build())
+        b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
+
+    def global_node(self, name):
+        for stmt in self.scope_nodes(self.r.tree):
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name) and t.id == name:
+                        return t
+            if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(stmt.target, ast.Name) \
+                    and stmt.target.id == name:
+                return stmt.target
+        return self.r.tree.body[0] if self.r.tree.body else self.r.tree
+
+    def scope_nodes(self, scope_node):
+        """The nodes of a scope, not of the scopes nested in it."""
+        memo = self.__dict__.setdefault('_scope_nodes_memo', {})
+        if id(scope_node) not in memo:
+            memo[id(scope_node)] = self._scope_nodes(scope_node)
+        return memo[id(scope_node)]
+
+    def _scope_nodes(self, scope_node):
+        out = []
+        pending = list(self.r.children[scope_node]) if scope_node in self.r.children else []
+        while pending:
+            n = pending.pop()
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                              ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                continue
+            out.append(n)
+            pending.extend(self.r.children.get(n, ()))
+        out.sort(key=lambda n: (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0)))
+        return out
+
+    def function_scope(self, f, cls):
+        key = ('scope', id(f))
+        sc = self.__dict__.setdefault('_scopes', {}).get(key)
+        if sc is None:
+            sc = Scope(f, cls)
+            a = f.args
+            kinds = self.param_kinds(f)
+            for k, arg in enumerate(a.args):
+                if cls and k == 0:
+                    continue
+                sc.kinds[arg.arg] = kinds.get(arg.arg, 'any')
+                sc.cnames[arg.arg] = cxx_name(arg.arg)
+            self._scopes[key] = sc
+        return sc
+
+    def param_kinds(self, f):
+        """Kinds of parameters that the body's uses tell: integers
+        (integer_params), and PyCUDA devices and contexts (the methods
+        called on them are CUDA_PYTHON_CALL rows of only that class)."""
+        memo = self.__dict__.setdefault('_param_kinds', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        kinds = dict((n, 'long long') for n in self.integer_params(f))
+        names = set(a.arg for a in f.args.args) - set(kinds)
+        if names and 'pycuda' in self.r.source:
+            owners = {}
+            for (mod, name) in self.model.calls:
+                if mod == 'pycuda.driver' and '.' in name:
+                    cls, _, meth = name.partition('.')
+                    owners.setdefault(meth, set()).add(cls)
+            used = {}
+            for n in self.scope_nodes(f):
+                if isinstance(n, ast.Name) and n.id in names:
+                    p = self.r.parents.get(n)
+                    if isinstance(p, ast.Attribute) and isinstance(self.r.parents.get(p), ast.Call) and \
+                            self.r.parents[p].func is p and p.attr in owners:
+                        used.setdefault(n.id, set()).add(p.attr)
+                    elif isinstance(n.ctx, ast.Store):
+                        used[n.id] = None
+            for name, meths in used.items():
+                if not meths:
+                    continue
+                classes = set.intersection(*(owners[m] for m in meths))
+                if classes == {'Device'}:
+                    kinds[name] = 'py:Device'
+                elif 'Context' in classes and 'detach' not in meths:
+                    kinds[name] = 'py:Context'
+        memo[id(f)] = kinds
+        return kinds
+
+    def integer_params(self, f):
+        memo = self.__dict__.setdefault('_integer_params_memo', {})
+        if id(f) not in memo:
+            memo[id(f)] = self._integer_params(f)
+        return memo[id(f)]
+
+    def _integer_params(self, f):
+        """The parameters of f that its body uses only as integers: in
+        arithmetic with an integer literal, or as range()'s bounds, and
+        never rebound; the lowering gives them the type long long (a
+        caller's value is converted)."""
+        names = set(a.arg for a in f.args.args)
+        ints, other = set(), set()
+        for n in self.scope_nodes(f):
+            if isinstance(n, ast.Name) and n.id in names:
+                p = self.r.parents.get(n)
+                if isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,
+                                                                  ast.Mod, ast.LShift)):
+                    o = p.right if p.left is n else p.left
+                    if isinstance(o, ast.Constant) and type(o.value) is int:
+                        ints.add(n.id)
+                        continue
+                if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == 'range' \
+                        and n in p.args:
+                    ints.add(n.id)
+                    continue
+                if isinstance(p, (ast.BinOp, ast.Compare, ast.AugAssign)) or (
+                        isinstance(p, ast.arguments)) or (isinstance(p, ast.Call) and n in p.args):
+                    if isinstance(n.ctx, ast.Load):
+                        continue
+                other.add(n.id)
+            elif isinstance(n, ast.arg):
+                continue
+        return ints - other
+
+    def method_ok(self, m):
+        a = m.args
+        return bool(a.args) and a.args[0].arg == 'self' and not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs) and \
+            not m.decorator_list
+
+    def param_names(self, f, is_method):
+        a = f.args.args[1:] if is_method else f.args.args
+        return [cxx_name(x.arg) for x in a]
+
+    def param_list(self, f, is_method, defaults=True):
+        a = f.args
+        params = a.args[1:] if is_method else a.args
+        first_default = len(params) - len(a.defaults)
+        out = []
+        kinds = self.param_kinds(f)
+        for k, p in enumerate(params):
+            d = (' = ' + ANY + '()') if defaults and k >= first_default else ''
+            ct = ctype_of(kinds.get(p.arg, 'any'))
+            if d and ct != ANY:
+                d = ' = 0'
+            out.append('%s %s%s' % (ct, cxx_name(p.arg), d))
+        return ', '.join(out)
+
+    def signature(self, f, cls, tail, decl=False):
+        at = self.at(f)
+        ret = ANY if self.returns_value(f) else 'void'
+        name = cxx_name(f.name) if not cls else self.method_cname(f.name)
+        if cls is None and not self.plain_function(f):
+            return MStr('', [])
+        if cls and not decl:
+            return MStr.anchored('%s %s::%s(%s)%s' % (ret, cls, name, self.param_list(f, True, False), tail), 0, at)
+        if cls:
+            return MStr.anchored('  %s %s(%s)%s' % (ret, name, self.param_list(f, True), tail), 0, at)
+        return MStr.anchored('%s %s(%s)%s' % (ret, name, self.param_list(f, False, tail == ';\n'), tail),
+                             0, at)
+
+    @staticmethod
+    def method_cname(name):
+        return name if name.startswith('__') and name.endswith('__') and name.isascii() else cxx_name(name)
+
+    def plain_function(self, f):
+        a = f.args
+        return not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs)
+
+    def function(self, f, cls):
+        if cls is None and not self.plain_function(f):
+            return MStr('', [])
+        if cls is None and f.decorator_list:
+            # a decorated function is what the decorator returns: its
+            # body still runs when called, so it is lowered
+            pass
+        sc = self.function_scope(f, cls)
+        sc.returns = self.returns_value(f)
+        nodes = self.scope_nodes(f)
+        self.infer(sc, nodes)
+        # where each local is declared: at its first assignment, when that
+        # is a statement of the body itself and nothing reads it before
+        first = {}
+        for n in nodes:
+            if isinstance(n, ast.Name) and n.id in sc.kinds and n.id not in first:
+                first[n.id] = n
+        for stmt in f.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                fn = first.get(name)
+                if fn is stmt.targets[0] and name not in sc.declared_at and name not in self.param_set(f):
+                    sc.declared_at[name] = stmt
+        body = MStrBuilder()
+        self.block(sc, f.body, body, [])
+        out = MStrBuilder()
+        out.add(self.signature(f, cls, ' {\n'))
+        params = self.param_set(f)
+        for name, kind in sc.kinds.items():
+            if name in params or name in sc.declared_at or name in sc.globals_:
+                continue
+            out.syn('  %s %s{};\n' % (ctype_of(kind), sc.cnames[name]), 0, self.at(f))
+        for tname, ct in sc.temps:
+            out.syn('  %s %s{};\n' % (ctype_of(ct), tname), 0, self.at(f))
+        out.add(body.build())
+        last = self.at(f.body[-1]) if f.body else self.at(f)
+        if sc.returns:
+            out.syn('  return %s();\n' % ANY, 0, last)
+        out.syn('}\n', 0, last)
+        return out.build()
+
+    def param_set(self, f):
+        return set(a.arg for a in f.args.args)

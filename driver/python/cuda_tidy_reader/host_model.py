@@ -1,0 +1,86 @@
+"""The rows of analysis/CudaApiModel.def that the host lowering reads
+(CUDA_PYTHON_BINDING, CUDA_PYTHON_API, CUDA_PYTHON_CALL, and the CUDA_ALLOC
+and CUDA_RESOURCE rows that say what an out-parameter holds). The file is
+installed beside this package (CMakeLists.txt); in the source tree it is
+analysis/CudaApiModel.def. Read once per reader process, and only for a
+file with host code."""
+
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
+               os.path.join(_HERE, '..', '..', '..', 'analysis', 'CudaApiModel.def'))
+
+_FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
+             'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(')
+
+
+class HostModel:
+    def __init__(self, text):
+        #: module -> (library, convention); 'ctypes' -> {library: convention}
+        self.bindings = {}
+        self.ctypes = {}
+        #: CUDA function -> (params, outs tuple, overloaded)
+        self.api = {}
+        #: (module, python name) -> (function, args list, result)
+        self.calls = {}
+        #: CUDA function (without _v2) -> (library, space) of its out pointer
+        self.alloc = {}
+        #: CUDA function (without _v2) -> (library, resource, role, handle arg)
+        self.resource = {}
+        #: CUDA function (without _v2) -> kind argument index
+        self.copy_kind = {}
+        #: CUDA function (without _v2) -> its byte-count argument index
+        self.bytes_arg = {}
+        for line in text.split('\n'):
+            if not line.startswith(_FAMILIES):
+                continue
+            family, _, rest = line.partition('(')
+            body = rest[:rest.rfind(')')]
+            if family == '#define':
+                continue
+            cols = [c.strip() for c in body.split(',')]
+            if cols and cols[0] in ('Name', 'Module'):
+                continue  # the #define line's parameter names
+            if family == 'CUDA_PYTHON_BINDING' and len(cols) == 3:
+                if cols[0] == 'ctypes':
+                    self.ctypes[cols[1]] = cols[2]
+                else:
+                    self.bindings[cols[0]] = (cols[1], cols[2])
+            elif family == 'CUDA_PYTHON_API' and len(cols) == 4:
+                outs = () if cols[2] == 'None' else tuple(int(x) for x in cols[2].split('|'))
+                self.api[cols[0]] = (int(cols[1]), outs, cols[3] == '1')
+            elif family == 'CUDA_PYTHON_CALL' and len(cols) == 5:
+                self.calls[(cols[0], cols[1])] = (cols[2], cols[3].split(), cols[4])
+            elif family == 'CUDA_ALLOC' and len(cols) == 8:
+                self.alloc[strip_version(cols[0])] = (cols[1], cols[2])
+                self.bytes_arg[strip_version(cols[0])] = int(cols[4])
+            elif family == 'CUDA_RESOURCE' and len(cols) == 5:
+                self.resource[strip_version(cols[0])] = (cols[1], cols[2], cols[3], int(cols[4]))
+            elif family == 'CUDA_COPY' and len(cols) == 9:
+                self.copy_kind[strip_version(cols[0])] = int(cols[5])
+                self.bytes_arg[strip_version(cols[0])] = int(cols[4])
+
+
+def strip_version(name):
+    return name[:-3] if name.endswith(('_v2', '_v3', '_v4')) else name
+
+
+_MODEL = []
+
+
+def host_model():
+    """The model, read once; None when no CudaApiModel.def is found (then
+    nothing is lowered)."""
+    if _MODEL:
+        return _MODEL[0]
+    model = None
+    for path in _CANDIDATES:
+        try:
+            with open(path, 'r', encoding='utf-8') as f:
+                model = HostModel(f.read())
+            break
+        except OSError:
+            continue
+    _MODEL.append(model)
+    return model

@@ -1,0 +1,58 @@
+"""Round trip of a vector through device memory with ctypes into libcudart.
+Bug: the upload names cudaMemcpyDeviceToHost; the runtime refuses it with
+cudaErrorInvalidValue (cuda-memcpy-direction)."""
+import ctypes
+import glob
+import os
+import sys
+
+import numpy as np
+
+
+def load_cudart():
+    """libcudart from the loader path, the CUDA toolkit or a pip wheel."""
+    names = ["libcudart.so"]
+    names += sorted(glob.glob("/usr/local/cuda/lib64/libcudart.so*"))
+    names += sorted(glob.glob(os.path.join(sys.prefix, "lib", "python3*", "site-packages",
+                                           "nvidia", "cu*", "lib", "libcudart.so*")))
+    for name in names:
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            continue
+    sys.exit("no libcudart found")
+
+
+cudart = load_cudart()
+cudaMemcpyHostToDevice = 1
+cudaMemcpyDeviceToHost = 2
+
+
+def check(err, what):
+    if err != 0:
+        raise RuntimeError("%s failed with CUDA error %d" % (what, err))
+
+
+def main():
+    n = 1 << 20
+    host = np.arange(n, dtype=np.float32)
+    result = np.zeros(n, dtype=np.float32)
+    d = ctypes.c_void_p()
+    check(cudart.cudaMalloc(ctypes.byref(d), ctypes.c_size_t(n * 4)), "cudaMalloc")
+    try:
+        check(cudart.cudaMemcpy(d, host.ctypes.data, ctypes.c_size_t(n * 4), cudaMemcpyDeviceToHost), "upload")
+        check(cudart.cudaMemcpy(result.ctypes.data, d, ctypes.c_size_t(n * 4), cudaMemcpyDeviceToHost), "download")
+    except RuntimeError as e:
+        print("round trip failed: %s" % e)
+        return 1
+    finally:
+        check(cudart.cudaFree(d), "cudaFree")
+    if not np.array_equal(result, host):
+        print("round trip failed: values differ")
+        return 1
+    print("round trip ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Unit tests of cuda_tidy_reader.host_model and host_lowering
+(host-lowering-unit.test): the API model's rows as the reader reads them,
+names, kinds, and the C++ a few Python statements lower to."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, sys.argv.pop(1))
+
+from cuda_tidy_reader import host_lowering as hl  # noqa: E402
+from cuda_tidy_reader.host_model import HostModel, host_model  # noqa: E402
+from cuda_tidy_reader.main import analyse  # noqa: E402
+
+
+def unit(source):
+    """The host part of the unit the reader writes for source."""
+    result = analyse('/tmp/unit_test_input.py', source.encode())
+    tu = result['tu']
+    return tu[tu.find('namespace cuda_tidy_py'):]
+
+
+class ModelRows(unittest.TestCase):
+    def test_rows_are_read(self):
+        m = host_model()
+        self.assertIsNotNone(m)
+        self.assertEqual(m.api['cudaMalloc'], (2, (0,), True))
+        self.assertEqual(m.api['cudaMemGetInfo'][1], (0, 1))
+        self.assertEqual(m.bindings['cuda.bindings.runtime'], ('Runtime', 'ErrorTuple'))
+        self.assertEqual(m.ctypes['Driver'], 'Status')
+        self.assertEqual(m.calls[('pycuda.driver', 'mem_alloc')][0], 'cuMemAlloc')
+        self.assertEqual(m.alloc['cuMemAlloc'], ('Driver', 'Device'))
+        self.assertEqual(m.copy_kind['cudaMemcpy'], 3)
+        self.assertEqual(m.bytes_arg['cudaMemcpyAsync'], 2)
+
+    def test_define_lines_are_skipped(self):
+        m = HostModel('#define CUDA_PYTHON_API(Name, Params, Outs, Overloaded)\n'
+                      'CUDA_PYTHON_API(cuInit, 1, None, 0)\n')
+        self.assertEqual(list(m.api), ['cuInit'])
+
+
+class Names(unittest.TestCase):
+    def test_cxx_name(self):
+        self.assertEqual(hl.cxx_name('n'), 'n')
+        self.assertEqual(hl.cxx_name('main'), 'py_main')
+        self.assertEqual(hl.cxx_name('cudaMemcpyDeviceToHost'), 'py_cudaMemcpyDeviceToHost')
+        self.assertEqual(hl.cxx_name('int'), 'py_int')
+
+    def test_merge(self):
+        self.assertEqual(hl.merge('none', 'void *'), 'void *')
+        self.assertEqual(hl.merge('void *', 'cudaStream_t'), 'cudaStream_t')
+        self.assertEqual(hl.merge('long long', 'double'), 'double')
+        self.assertEqual(hl.merge('long long', 'void *'), 'any')
+
+
+class Lowering(unittest.TestCase):
+    def test_no_binding_no_unit(self):
+        result = analyse('/tmp/unit_test_input.py', b'import ctypes\nx = ctypes.c_int(3)\n')
+        self.assertEqual(result['tu'], '')
+        self.assertNotIn('host', result['stats'])
+
+    def test_ctypes_call_and_array(self):
+        text = unit('import ctypes\nimport numpy as np\ncudart = ctypes.CDLL("libcudart.so")\n'
+                    'def f(n):\n    d = ctypes.c_void_p()\n    h = np.zeros(n, dtype=np.float32)\n'
+                    '    cudart.cudaMalloc(ctypes.byref(d), n * 4)\n')
+        self.assertIn('void f(long long n)', text)
+        self.assertIn('float * h = (float *)::malloc(n * sizeof(float));', text)
+        self.assertIn('cudaMalloc(&d, n * 4);', text)
+
+    def test_error_tuple(self):
+        text = unit('from cuda.bindings import runtime as cudart\n'
+                    'def f():\n    err, s = cudart.cudaStreamCreate()\n    return err\n')
+        self.assertIn('err = cudaStreamCreate(&s);', text)
+        self.assertIn('cudaStream_t s{};', text)
+
+    def test_finally_runs_on_return(self):
+        text = unit('import ctypes\ncudart = ctypes.CDLL("libcudart.so")\n'
+                    'def f(p, ok):\n    try:\n        if not ok:\n            return 1\n'
+                    '    finally:\n        cudart.cudaFree(p)\n    return 0\n')
+        self.assertEqual(text.count('cudaFree('), 2)
+
+    def test_positions_are_exact_for_same_names(self):
+        src = 'import ctypes\ncudart = ctypes.CDLL("libcudart.so")\ndef f():\n    cudart.cudaDeviceReset()\n'
+        result = analyse('/tmp/unit_test_input.py', src.encode())
+        tu = result['tu']
+        at = tu.find('cudaDeviceReset()')
+        runs = [r for r in result['map'] if r[0] <= at < r[0] + r[1]]
+        self.assertTrue(runs and runs[0][4])
+        self.assertEqual(runs[0][3] + at - runs[0][0], src.find('cudaDeviceReset'))
+
+
+if __name__ == '__main__':
+    unittest.main(argv=[sys.argv[0]])
