@@ -3,6 +3,7 @@
 #include "AllocationTracking.h"
 #include "VariableStores.h"
 #include "BranchCorrelation.h"
+#include "CudaUseReachability.h"
 #include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
 #include "TranslationUnitScan.h"
@@ -234,8 +235,8 @@ bool AllocationTracker::releases(const CallExpr *Call, unsigned Arg) {
     return Api->Resource && Api->Resource->Role == ResourceRole::Destroy &&
            Api->Resource->HandleArg == static_cast<int>(Arg);
   }
-  if (const Summary *S = summaryOf(Callee))
-    return Arg < S->Params.size() && S->Params[Arg] == ParamUse::Frees;
+  if (std::optional<ParamUse> U = summarizedUse(Call, Arg))
+    return *U == ParamUse::Frees;
   return false;
 }
 
@@ -248,8 +249,8 @@ bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
   if (const ApiFunction *Api = CudaApiModel::lookup(Callee))
     return Api->HostCallbackDataArg == static_cast<int>(Arg) ||
            (Api->Library == ApiLibrary::CLib && Api->Alloc); // realloc
-  if (const Summary *S = summaryOf(Callee))
-    return Arg >= S->Params.size() || S->Params[Arg] == ParamUse::MayKeep;
+  if (std::optional<ParamUse> U = summarizedUse(Call, Arg))
+    return *U == ParamUse::MayKeep;
   // Other CUDA runtime, driver and library calls (cuBLAS, cuSPARSE, ...)
   // use pointers for the call's length or keep them in a descriptor; none
   // frees them.
@@ -260,6 +261,63 @@ bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
        CudaApiModel::isRuntimeOrDriverCall(Callee)))
     return false;
   return true;
+}
+
+std::optional<AllocationTracker::ParamUse>
+AllocationTracker::summarizedUse(const CallExpr *Call, unsigned Arg) {
+  const FunctionDecl *Callee = CudaApiModel::calleeOf(Call);
+  const Summary *S = summaryOf(Callee);
+  if (!S)
+    return std::nullopt;
+  // A member operator's arguments start with the object (`f(p)` on a
+  // lambda or a functor): its parameters are one further on.
+  unsigned Shift = 0;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee);
+      M && isa<CXXOperatorCallExpr>(Call) && !M->isStatic()) {
+    if (Arg == 0)
+      return ParamUse::MayKeep;
+    Shift = 1;
+  }
+  unsigned P = Arg - Shift;
+  if (P >= S->Params.size())
+    return ParamUse::MayKeep; // A variadic argument.
+  ParamUse U = S->Params[P];
+  if (U == ParamUse::MayKeep || P >= S->Forwards.size())
+    return U;
+  // Handed to the function the caller passes for a function-pointer
+  // parameter: that function decides.
+  for (const Forward &F : S->Forwards[P]) {
+    const FunctionDecl *Fn = F.Param + Shift < Call->getNumArgs()
+                                 ? namedFunction(Call->getArg(F.Param + Shift))
+                                 : nullptr;
+    ParamUse V = Fn ? useByPassedFunction(Fn, F.Arg) : ParamUse::MayKeep;
+    if (V == ParamUse::MayKeep)
+      return V;
+    if (V == ParamUse::Frees)
+      U = V;
+  }
+  return U;
+}
+
+AllocationTracker::ParamUse
+AllocationTracker::useByPassedFunction(const FunctionDecl *F, unsigned Param) {
+  if (F->hasAttr<CUDAGlobalAttr>())
+    return ParamUse::ReadsOnly; // A kernel gets a copy for the launch.
+  if (const ApiFunction *Api = CudaApiModel::lookup(F)) {
+    if (Api->Library == ApiLibrary::CLib ||
+        Api->HostCallbackDataArg == static_cast<int>(Param))
+      return ParamUse::MayKeep;
+    if ((Api->Free && Api->Free->PtrArg == static_cast<int>(Param)) ||
+        (Api->Resource && Api->Resource->Role == ResourceRole::Destroy &&
+         Api->Resource->HandleArg == static_cast<int>(Param)))
+      return ParamUse::Frees;
+    return ParamUse::ReadsOnly;
+  }
+  const Summary *S = summaryOf(F);
+  if (!S || Param >= S->Params.size() ||
+      (Param < S->Forwards.size() && !S->Forwards[Param].empty()))
+    return ParamUse::MayKeep;
+  return S->Params[Param];
 }
 
 const AllocationTracker::Summary *
@@ -281,18 +339,51 @@ AllocationTracker::summaryOf(const FunctionDecl *FD) {
     S = computeSummary(Def, *Cfg);
   else
     S.Params.assign(Def->getNumParams(), ParamUse::MayKeep);
+  S.Forwards.resize(S.Params.size());
   InProgress.erase(Def);
   return &(Summaries[Def] = std::move(S));
 }
 
+namespace {
+/// `std::forward<T>(x)` or `std::move(x)`: the same object.
+bool isForwardOrMove(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && Call->getNumArgs() == 1 && FD->getIdentifier() &&
+         FD->isInStdNamespace() &&
+         (FD->getName() == "forward" || FD->getName() == "move");
+}
+/// The function-pointer parameter of \p FD that \p Callee (a call's
+/// callee expression) calls through: `fn`, `(*fn)`.
+const ParmVarDecl *calledParameter(const Expr *Callee, const FunctionDecl *FD) {
+  const Expr *E = Callee->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != FD)
+    return nullptr;
+  QualType T = P->getType().getNonReferenceType();
+  return T->isFunctionPointerType() || T->isFunctionType() ? P : nullptr;
+}
+} // namespace
+
 llvm::SmallVector<AllocationTracker::ParamUse, 4>
-AllocationTracker::paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg) {
+AllocationTracker::paramUses(
+    const FunctionDecl *FD, const FunctionCfg &Cfg,
+    llvm::SmallVectorImpl<llvm::SmallVector<Forward, 1>> &Forwards) {
   unsigned N = FD->getNumParams();
-  llvm::SmallVector<bool, 4> Frees(N, false), Keeps(N, false);
+  llvm::SmallVector<bool, 4> Frees(N, false), Keeps(N, false),
+      NullsRef(N, false);
+  Forwards.assign(N, {});
   llvm::SmallDenseMap<const ParmVarDecl *, unsigned, 4> Index;
   for (unsigned I = 0; I != N; ++I) {
     const ParmVarDecl *P = FD->getParamDecl(I);
-    if (P->getType()->isReferenceType())
+    QualType T = P->getType();
+    // A reference (`float *&p`, a forwarding `T &&p`) is followed like a
+    // copy, but storing into it changes the caller's pointer.
+    if (T->isReferenceType() &&
+        !T.getNonReferenceType()->isPointerType())
       Keeps[I] = true;
     else
       Index[P] = I;
@@ -309,20 +400,29 @@ AllocationTracker::paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg) {
     auto Found = P ? Index.find(P) : Index.end();
     if (Found != Index.end() && !Keeps[Found->second]) {
       unsigned PI = Found->second;
-      // Climb through casts and pointer arithmetic to the real use.
+      bool IsRef = P->getType()->isReferenceType();
+      // Climb through casts, pointer arithmetic and std::forward to the
+      // real use.
       const Stmt *Cur = DRE;
       const Stmt *Parent = PM.getParent(Cur);
-      while (Parent && (isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(Parent) ||
-                        (isa<BinaryOperator>(Parent) &&
-                         cast<BinaryOperator>(Parent)->isAdditiveOp()))) {
+      while (Parent &&
+             (isa<ParenExpr, ImplicitCastExpr, ExplicitCastExpr>(Parent) ||
+              (isa<BinaryOperator>(Parent) &&
+               cast<BinaryOperator>(Parent)->isAdditiveOp()) ||
+              isForwardOrMove(dyn_cast<CallExpr>(Parent)))) {
         Cur = Parent;
         Parent = PM.getParent(Cur);
       }
       if (const auto *Call = dyn_cast_or_null<CallExpr>(Parent)) {
+        const ParmVarDecl *Through = calledParameter(Call->getCallee(), FD);
         for (unsigned I = 0, NA = Call->getNumArgs(); I != NA; ++I) {
           if (Call->getArg(I) != Cur)
             continue;
-          if (releases(Call, I))
+          if (Through && Index.count(Through))
+            Forwards[PI].push_back({Index.lookup(Through), I});
+          else if (Through)
+            Keeps[PI] = true;
+          else if (releases(Call, I))
             Frees[PI] = true;
           else if (mayKeep(Call, I))
             Keeps[PI] = true;
@@ -332,11 +432,22 @@ AllocationTracker::paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg) {
       } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Parent)) {
         if (BO->isAssignmentOp() && BO->getRHS() == Cur)
           Keeps[PI] = true;
+        // `p = nullptr` after freeing it through the reference is the
+        // usual safe free; any other store changes the caller's pointer.
+        else if (IsRef && BO->getLHS() == Cur) {
+          if (BO->getOpcode() == BO_Assign &&
+              BO->getRHS()->IgnoreParenImpCasts()->isNullPointerConstant(
+                  Ctx, Expr::NPC_ValueDependentIsNotNull))
+            NullsRef[PI] = true;
+          else
+            Keeps[PI] = true;
+        }
       } else if (!Parent || isa<ReturnStmt, DeclStmt, CXXConstructExpr,
                                 InitListExpr, LambdaExpr>(Parent)) {
         Keeps[PI] = true;
       } else if (const auto *UO = dyn_cast<UnaryOperator>(Parent)) {
-        if (UO->getOpcode() == UO_AddrOf)
+        if (UO->getOpcode() == UO_AddrOf ||
+            (IsRef && UO->isIncrementDecrementOp()))
           Keeps[PI] = true;
       }
     }
@@ -349,7 +460,7 @@ AllocationTracker::paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg) {
   }
   llvm::SmallVector<ParamUse, 4> Uses;
   for (unsigned I = 0; I != N; ++I)
-    Uses.push_back(Keeps[I]   ? ParamUse::MayKeep
+    Uses.push_back(Keeps[I] || (NullsRef[I] && !Frees[I]) ? ParamUse::MayKeep
                    : Frees[I] ? ParamUse::Frees
                               : ParamUse::ReadsOnly);
   return Uses;
@@ -359,7 +470,7 @@ AllocationTracker::Summary
 AllocationTracker::computeSummary(const FunctionDecl *FD,
                                   const FunctionCfg &Cfg) {
   Summary S;
-  S.Params = paramUses(FD, Cfg);
+  S.Params = paramUses(FD, Cfg, S.Forwards);
   S.AllocatesInto = outParamAllocation(FD, Cfg);
 
   // Returns a fresh allocation: every return gives an allocated local or
@@ -1020,22 +1131,29 @@ public:
       // Whether the callee frees or keeps it is asked in leaks(), only for
       // storages that receive an allocation: it may need the callee's
       // summary.
-      if (const ValueDecl *S = storageOf(Arg))
+      if (const ValueDecl *S = storage(Arg))
         PassedTo[S].push_back({C, I});
     }
-    if (C->getCallee() && storageOf(C->getCallee()))
-      Escaped.insert(storageOf(C->getCallee()));
+    if (C->getCallee() && storage(C->getCallee()))
+      Escaped.insert(storage(C->getCallee()));
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->getOpcode() == UO_AddrOf)
-      if (const ValueDecl *S = storageOf(UO->getSubExpr()))
+      if (const ValueDecl *S = storage(UO->getSubExpr()))
         ++AddrTaken[S];
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (!BO->isAssignmentOp())
       return true;
+    // `view = g + k` into a local: a view, followed by its uses.
+    if (BO->getOpcode() == BO_Assign)
+      if (const VarDecl *Local = aliasCandidate(BO->getLHS()))
+        if (const ValueDecl *S = storage(BO->getRHS())) {
+          Aliases[Local] = S;
+          return true;
+        }
     escapeIn(BO->getRHS());
     // `m = allocate(n)` with a same-TU allocator.
     const auto *Call = dyn_cast<CallExpr>(BO->getRHS()->IgnoreParenCasts());
@@ -1050,6 +1168,14 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
+    // `float *view = g + n;`: a local copy or offset view of the storage
+    // is not an escape by itself; its uses count as uses of the storage.
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isPointerType())
+      if (const ValueDecl *S = storage(VD->getInit())) {
+        Aliases[VD] = S;
+        return true;
+      }
     escapeIn(VD->getInit());
     return true;
   }
@@ -1080,8 +1206,25 @@ private:
       escapeIn(CO->getFalseExpr());
       return;
     }
-    if (const ValueDecl *S = storageOf(E))
+    if (const ValueDecl *S = storage(E))
       Escaped.insert(S);
+  }
+  /// The storage \p E names, directly or through a local alias of it.
+  const ValueDecl *storage(const Expr *E) const {
+    if (!E)
+      return nullptr;
+    if (const ValueDecl *S = storageOf(E))
+      return S;
+    if (const VarDecl *Local = pointerBase(E))
+      return Aliases.lookup(Local);
+    return nullptr;
+  }
+  /// A local pointer (not a reference, not static) that \p E names.
+  static const VarDecl *aliasCandidate(const Expr *E) {
+    const VarDecl *VD = asLocalVar(E);
+    return VD && !isa<ParmVarDecl>(VD) && VD->getType()->isPointerType()
+               ? VD
+               : nullptr;
   }
   void noteAllocation(const ValueDecl *S, const CallExpr *C,
                       const AllocationKind &K) {
@@ -1103,6 +1246,8 @@ private:
   llvm::DenseMap<const ValueDecl *, StorageLeak> First;
   std::vector<const ValueDecl *> Order;
   llvm::DenseSet<const ValueDecl *> Escaped;
+  /// Local pointers that hold a storage or a view into it.
+  llvm::DenseMap<const VarDecl *, const ValueDecl *> Aliases;
   llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
   /// The calls each storage's value is passed to, and the argument index.
   llvm::DenseMap<const ValueDecl *,

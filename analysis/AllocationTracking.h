@@ -96,6 +96,13 @@ public:
 private:
   class LossWalk;
   enum class ParamUse { ReadsOnly, Frees, MayKeep };
+  /// A parameter handed on as argument \c Arg of a call through the
+  /// function-pointer parameter \c Param (`fn(p)` in a harness taking
+  /// `void (*fn)(float *)`): what it does depends on the function the
+  /// caller passes.
+  struct Forward {
+    unsigned Param, Arg;
+  };
   struct Summary {
     /// The function returns memory it allocated, of this kind.
     std::optional<AllocationKind> ReturnsAllocation;
@@ -103,12 +110,24 @@ private:
     /// (`void alloc(void **p, size_t n) { cudaMalloc(p, n); }`).
     std::optional<std::pair<AllocationKind, int>> AllocatesInto;
     llvm::SmallVector<ParamUse, 4> Params;
+    /// Per parameter, the calls through function-pointer parameters it is
+    /// handed to.
+    llvm::SmallVector<llvm::SmallVector<Forward, 1>, 4> Forwards;
   };
   const Summary *summaryOf(const FunctionDecl *FD);
   Summary computeSummary(const FunctionDecl *FD, const FunctionCfg &Cfg);
-  /// How \p FD uses each of its parameters, in one walk of its body.
-  llvm::SmallVector<ParamUse, 4> paramUses(const FunctionDecl *FD,
-                                           const FunctionCfg &Cfg);
+  /// How \p FD uses each of its parameters, in one walk of its body, and
+  /// which of them it hands to calls through function-pointer parameters.
+  llvm::SmallVector<ParamUse, 4>
+  paramUses(const FunctionDecl *FD, const FunctionCfg &Cfg,
+            llvm::SmallVectorImpl<llvm::SmallVector<Forward, 1>> &Forwards);
+  /// What the callee of \p Call does with argument \p Arg by its summary
+  /// (a call through a function-pointer parameter resolved with the
+  /// function \p Call passes), or nullopt when it has no summary.
+  std::optional<ParamUse> summarizedUse(const CallExpr *Call, unsigned Arg);
+  /// What function \p F, passed as a function pointer, does with its
+  /// parameter \p Param.
+  ParamUse useByPassedFunction(const FunctionDecl *F, unsigned Param);
   /// The parameter \p FD allocates into, used for nothing else.
   std::optional<std::pair<AllocationKind, int>>
   outParamAllocation(const FunctionDecl *FD, const FunctionCfg &Cfg);

@@ -80,6 +80,22 @@ const FunctionDecl *callOperatorOf(const CXXRecordDecl *RD,
 
 bool isInStd(const Decl *D) { return D->isInStdNamespace(); }
 
+/// The call operator of a lambda written as an argument of \p C, a call of
+/// a standard-library function, which runs it.
+const FunctionDecl *lambdaRunBy(const CallExpr *C) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee || !isInStd(Callee))
+    return nullptr;
+  for (const Expr *Arg : C->arguments()) {
+    const Expr *E = Arg->IgnoreImplicit();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr()->IgnoreImplicit();
+    if (const auto *L = dyn_cast<LambdaExpr>(E))
+      return L->getCallOperator();
+  }
+  return nullptr;
+}
+
 bool isStdSmartPointerClass(const CXXRecordDecl *RD) {
   if (!RD || !RD->getIdentifier() || !isInStd(RD))
     return false;
@@ -170,6 +186,10 @@ public:
       Uses.push_back({CudaUse::ApiCall, C, Callee});
     else
       addCallee(Callee, C);
+    // A lambda handed to a standard algorithm (`std::for_each(b, e,
+    // [](void *p) { cudaFree(p); })`) runs during the call.
+    if (const FunctionDecl *L = lambdaRunBy(C))
+      addCallee(L, C);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
@@ -334,6 +354,165 @@ CudaUseReachability::reachableFromBody(const Body &Start,
     }
   }
   return Result;
+}
+
+namespace {
+
+/// The events of a body, in post-order (operands before the call that uses
+/// them, an initializer before its declaration).
+class EventScanner : public RecursiveASTVisitor<EventScanner> {
+public:
+  using Event = std::tuple<const Stmt *, const FunctionDecl *, const VarDecl *>;
+  EventScanner(const SourceManager &SM, std::vector<Event> &Out)
+      : SM(SM), Out(Out) {}
+  bool shouldTraversePostOrder() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  bool VisitCallExpr(CallExpr *C) {
+    if (isa<CUDAKernelCallExpr>(C)) {
+      Out.push_back({C, nullptr, nullptr});
+      return true;
+    }
+    const FunctionDecl *Callee = CudaApiModel::calleeOf(C);
+    if (CudaApiModel::isRuntimeOrDriverCall(Callee)) {
+      Out.push_back({C, nullptr, nullptr});
+      return true;
+    }
+    if (isUserFunction(Callee, SM))
+      Out.push_back({C, Callee, nullptr});
+    else
+      constructedByFactory(C);
+    if (const FunctionDecl *L = lambdaRunBy(C))
+      Out.push_back({C, L, nullptr});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    if (isUserFunction(E->getConstructor(), SM))
+      Out.push_back({E, E->getConstructor(), nullptr});
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *S) {
+    for (const Decl *D : S->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->isStaticLocal())
+        Out.push_back({S, nullptr, VD});
+    return true;
+  }
+
+private:
+  /// std::make_unique<T>(...) and std::make_shared<T>(...) construct a T
+  /// inside the library: every constructor of T that this translation unit
+  /// defines counts as run.
+  void constructedByFactory(const CallExpr *C) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+        !(FD->getName() == "make_unique" || FD->getName() == "make_shared" ||
+          FD->getName() == "allocate_shared"))
+      return;
+    const CXXRecordDecl *RD = nullptr;
+    if (const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+        Args && Args->size() > 0 && Args->get(0).getKind() == TemplateArgument::Type)
+      RD = Args->get(0).getAsType()->getAsCXXRecordDecl();
+    if (!RD || !RD->hasDefinition())
+      return;
+    for (const CXXConstructorDecl *Ctor : RD->ctors())
+      if (!Ctor->isCopyOrMoveConstructor() && isUserFunction(Ctor, SM))
+        Out.push_back({C, Ctor, nullptr});
+  }
+  const SourceManager &SM;
+  std::vector<Event> &Out;
+};
+
+} // namespace
+
+const std::vector<CudaUseReachability::Event> &
+CudaUseReachability::eventsOf(const FunctionDecl *FD) {
+  auto [It, New] = Events.try_emplace(FD);
+  if (!New)
+    return It->second;
+  std::vector<EventScanner::Event> Raw;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Def = nullptr;
+  if (isUserFunction(FD, SM) && FD->hasBody(Def)) {
+    EventScanner Scan(SM, Raw);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        Scan.TraverseStmt(Init->getInit());
+    Scan.TraverseStmt(Def->getBody());
+  }
+  std::vector<Event> Result;
+  for (const auto &[At, Callee, Var] : Raw)
+    Result.push_back({At, Callee, Var});
+  It = Events.find(FD);
+  It->second = std::move(Result);
+  return It->second;
+}
+
+CudaUseReachability::FirstEvent CudaUseReachability::firstInEvents(
+    const std::vector<Event> &Evs, const VarDecl *Target,
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen, unsigned Depth) {
+  for (const Event &E : Evs) {
+    if (E.Var) {
+      if (E.Var->getCanonicalDecl() == Target)
+        return {FirstEvent::Construction, E.At, nullptr};
+      continue;
+    }
+    if (!E.Callee)
+      return {FirstEvent::Cuda, E.At, nullptr};
+    const FunctionDecl *C = E.Callee->getCanonicalDecl();
+    if (Depth > 12 || !Seen.insert(C).second)
+      continue;
+    FirstEvent F = firstInEvents(eventsOf(C), Target, Seen, Depth + 1);
+    if (F.K != FirstEvent::None) {
+      F.Through = dyn_cast<Expr>(E.At);
+      return F;
+    }
+  }
+  return {};
+}
+
+CudaUseReachability::FirstEvent
+CudaUseReachability::firstEvent(const FunctionDecl *Root,
+                                const VarDecl *Target) {
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  Seen.insert(Root->getCanonicalDecl());
+  const VarDecl *T = Target ? Target->getCanonicalDecl() : nullptr;
+  FirstEvent F = firstInEvents(eventsOf(Root->getCanonicalDecl()), T, Seen, 0);
+  // CUDA first counts only when the root goes on to construct the target.
+  if (F.K == FirstEvent::Cuda && T) {
+    llvm::SmallPtrSet<const FunctionDecl *, 16> Visited;
+    if (!constructs(Root->getCanonicalDecl(), T, Visited, 0))
+      return {};
+  }
+  return F;
+}
+
+bool CudaUseReachability::constructs(
+    const FunctionDecl *FD, const VarDecl *Target,
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Visited, unsigned Depth) {
+  if (Depth > 12 || !Visited.insert(FD).second)
+    return false;
+  for (const Event &E : eventsOf(FD)) {
+    if (E.Var && E.Var->getCanonicalDecl() == Target)
+      return true;
+    if (E.Callee &&
+        constructs(E.Callee->getCanonicalDecl(), Target, Visited, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+CudaUseReachability::FirstEvent
+CudaUseReachability::firstEventIn(const Expr *E, const VarDecl *Target) {
+  std::vector<EventScanner::Event> Raw;
+  EventScanner Scan(Ctx.getSourceManager(), Raw);
+  Scan.TraverseStmt(const_cast<Expr *>(E));
+  std::vector<Event> Evs;
+  for (const auto &[At, Callee, Var] : Raw)
+    Evs.push_back({At, Callee, Var});
+  llvm::SmallPtrSet<const FunctionDecl *, 16> Seen;
+  return firstInEvents(Evs, Target ? Target->getCanonicalDecl() : nullptr,
+                       Seen, 0);
 }
 
 } // namespace clang::tidy::cuda

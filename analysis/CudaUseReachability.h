@@ -14,6 +14,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <memory>
 #include <vector>
 
@@ -48,6 +49,24 @@ public:
   /// The same for evaluating \p E (a variable's initializer).
   std::vector<CudaUse> reachableFromExpr(const Expr *E);
 
+  /// What comes first, in the order of the source, when \p Root runs (or
+  /// \p E is evaluated): a use of CUDA that sets the runtime up (a call or
+  /// a launch), or the construction of the static local \p Target. Calls
+  /// are followed into this translation unit's functions; branches and
+  /// loops are read in source order, as if their first arm ran. A CUDA use
+  /// that comes first is answered only when the root goes on to construct
+  /// the target (None otherwise).
+  struct FirstEvent {
+    enum Kind { None, Cuda, Construction } K = None;
+    /// The CUDA call or launch, or the declaration statement of Target.
+    const Stmt *At = nullptr;
+    /// The expression of the root's own body that leads to it (null when
+    /// it is in the root itself).
+    const Expr *Through = nullptr;
+  };
+  FirstEvent firstEvent(const FunctionDecl *Root, const VarDecl *Target);
+  FirstEvent firstEventIn(const Expr *E, const VarDecl *Target);
+
   /// The functions of this translation unit that destroying an object of
   /// type \p T runs: its destructor, and for what it owns through standard
   /// smart pointers (also inside standard containers, pairs and tuples) the
@@ -74,8 +93,27 @@ private:
   std::vector<CudaUse> reachableFromBody(const Body &Start,
                                          const FunctionDecl *Root);
 
+  /// The events of a body in evaluation order: a CUDA use (Callee null,
+  /// Var null), a call of a function of this translation unit (Callee), or
+  /// the declaration of a static local (Var).
+  struct Event {
+    const Stmt *At;
+    const FunctionDecl *Callee = nullptr;
+    const VarDecl *Var = nullptr;
+  };
+  const std::vector<Event> &eventsOf(const FunctionDecl *FD);
+  /// Whether running \p FD may construct the static local \p Target.
+  bool constructs(const FunctionDecl *FD, const VarDecl *Target,
+                  llvm::SmallPtrSetImpl<const FunctionDecl *> &Visited,
+                  unsigned Depth);
+  FirstEvent firstInEvents(const std::vector<Event> &Events,
+                           const VarDecl *Target,
+                           llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen,
+                           unsigned Depth);
+
   ASTContext &Ctx;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<Body>> Bodies;
+  llvm::DenseMap<const FunctionDecl *, std::vector<Event>> Events;
 };
 
 /// Whether \p FD's body is part of the program analysed: a definition

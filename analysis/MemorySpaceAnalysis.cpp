@@ -4,6 +4,7 @@
 #include "BranchCorrelation.h"
 #include "TemplatePatterns.h"
 #include "TranslationUnitScan.h"
+#include "VariableStores.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -740,7 +741,15 @@ PointerFact FunctionAnalyzer::evalCall(const CallExpr *Call,
     if (M && M->getIdentifier() && M->getName() == "data" &&
         CudaApiModel::isHostContainer(M->getParent()))
       return evalContainerData(MC->getImplicitObjectArgument());
-    return PointerFact::unknown();
+    // A method of this translation unit's classes answers through its
+    // summary when it is a caching allocator (recycledOrFresh); other
+    // methods' results stay unknown.
+    if (!M || M->isInStdNamespace() || !M->getReturnType()->isPointerType())
+      return PointerFact::unknown();
+    const FunctionMemorySpaces *S = MSA.summary(M);
+    if (!S || !S->returnsRecycledOrFresh())
+      return PointerFact::unknown();
+    return S->returned();
   }
   if (const ApiFunction *Api = CudaApiModel::lookup(Call)) {
     if (Api->Alloc && Api->Alloc->PtrOutArg < 0)
@@ -1337,6 +1346,140 @@ bool FunctionAnalyzer::feasible(const CFGBlock *From,
   return Callers.add(*E);
 }
 
+namespace {
+
+/// Whether \p E reads an element of a standard-library container:
+/// `blocks.back()`, `c.front()`, `c.top()`, `c.at(i)`, `c[i]`, `*it`,
+/// `it->second`.
+bool readsContainerElement(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  auto IsStd = [](QualType T) {
+    const CXXRecordDecl *RD = T.isNull() ? nullptr
+                                         : T.getNonReferenceType()
+                                               ->getPointeeOrArrayElementType()
+                                               ->getAsCXXRecordDecl();
+    if (!RD)
+      RD = T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+    return RD && RD->isInStdNamespace();
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (!M || !M->getIdentifier() ||
+        !IsStd(MC->getImplicitObjectArgument()->getType()))
+      return false;
+    return llvm::is_contained({"back", "front", "top", "at"}, M->getName());
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
+    return (Op->getOperator() == OO_Subscript ||
+            Op->getOperator() == OO_Star) &&
+           Op->getNumArgs() >= 1 && IsStd(Op->getArg(0)->getType());
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    const Expr *Base = ME->getBase()->IgnoreParenImpCasts();
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Base);
+    return Op && (Op->getOperator() == OO_Arrow ||
+                  Op->getOperator() == OO_Star) &&
+           IsStd(Op->getArg(0)->getType());
+  }
+  return false;
+}
+
+/// The spaces that allocations through `&VD` in \p Body produce (an API
+/// that allocates into its out-argument).
+unsigned spacesAllocatedInto(const Stmt *Body, const VarDecl *VD) {
+  unsigned Spaces = MS_None;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const ApiFunction *Api = CudaApiModel::lookup(Call);
+          Api && Api->Alloc && Api->Alloc->PtrOutArg >= 0 &&
+          static_cast<unsigned>(Api->Alloc->PtrOutArg) < Call->getNumArgs())
+        if (const auto *UO = dyn_cast<UnaryOperator>(
+                Call->getArg(Api->Alloc->PtrOutArg)->IgnoreParenCasts());
+            UO && UO->getOpcode() == UO_AddrOf)
+          if (const auto *DRE =
+                  dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenCasts());
+              DRE && DRE->getDecl() == VD)
+            Spaces |= Api->Alloc->Space;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Spaces;
+}
+
+} // namespace
+
+/// A caching allocator: every pointer it returns is either a fresh
+/// allocation of one space or a block recycled from a standard container
+/// (a free list), and at least one is fresh. The recycled blocks are taken
+/// to be of the fresh ones' space: the container holds what earlier calls
+/// returned. Nothing else (size, site) carries over.
+static PointerFact recycledOrFresh(const FunctionDecl *FD,
+                            const FunctionMemorySpaces &R, ASTContext &Ctx) {
+  PointerFact Fresh = PointerFact::bottom();
+  bool Recycled = false, AnyFresh = false, Fits = true;
+  std::optional<VariableStores> Stores;
+  auto IsNull = [&](const Expr *E) {
+    return E->IgnoreParenImpCasts()->isNullPointerConstant(
+               Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+  };
+  for (const CFGBlock *B : R.cfg().graph())
+    for (const CFGElement &E : *B) {
+      const auto *RS = dyn_cast_or_null<ReturnStmt>(FunctionCfg::stmtOf(E));
+      const Expr *V = RS ? RS->getRetValue() : nullptr;
+      if (!V || !Fits || IsNull(V))
+        continue;
+      if (readsContainerElement(V)) {
+        Recycled = true;
+        continue;
+      }
+      PointerFact F = R.factOf(V);
+      if (F.isKnown() && !F.Freed) {
+        Fresh = PointerFact::join(Fresh, F);
+        AnyFresh = true;
+        continue;
+      }
+      // `void *p; if (hit) p = list.back(); else cudaMalloc(&p, n);
+      // return p;`
+      const auto *DRE = dyn_cast<DeclRefExpr>(V->IgnoreParenCasts());
+      const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+          Var->getType()->isReferenceType()) {
+        Fits = false;
+        continue;
+      }
+      if (!Stores)
+        Stores = VariableStores::of(FD->getBody());
+      for (const StoredValue &SV : Stores->valuesOf(Var)) {
+        if (SV.IsCompound) {
+          Fits = false;
+        } else if (readsContainerElement(SV.Value)) {
+          Recycled = true;
+        } else if (!IsNull(SV.Value)) {
+          PointerFact SF = R.factOf(SV.Value);
+          if (!SF.isKnown())
+            Fits = false;
+          else {
+            Fresh = PointerFact::join(Fresh, PointerFact::inSpace(SF.Spaces));
+            AnyFresh = true;
+          }
+        }
+      }
+      if (unsigned Spaces = spacesAllocatedInto(FD->getBody(), Var)) {
+        Fresh = PointerFact::join(Fresh, PointerFact::inSpace(Spaces));
+        AnyFresh = true;
+      }
+    }
+  if (!Fits || !Recycled || !AnyFresh || !Fresh.isKnown() ||
+      (Fresh.Spaces & MS_Host))
+    return PointerFact::unknown();
+  PointerFact Out = PointerFact::inSpace(Fresh.Spaces);
+  Out.MaybeNull = Fresh.MaybeNull;
+  return Out;
+}
+
 void FunctionAnalyzer::solve(const MemoryState &Entry) {
   const CFG &G = R.cfg().graph();
   llvm::DenseMap<const CFGBlock *, MemoryState> Out;
@@ -1401,6 +1544,10 @@ void FunctionAnalyzer::solve(const MemoryState &Entry) {
           Any = true;
         }
   R.Returned = Any ? Ret : PointerFact::unknown();
+  if (Any && R.Returned.Unknown) {
+    R.Returned = recycledOrFresh(FD, R, Ctx);
+    R.RecycledOrFresh = !R.Returned.Unknown;
+  }
 }
 
 //===----------------------------------------------------------------------===//

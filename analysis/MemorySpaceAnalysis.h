@@ -255,6 +255,10 @@ public:
   std::optional<LocKey> locationOf(const Expr *E) const;
   /// The fact the function returns (join over its returns).
   const PointerFact &returned() const { return Returned; }
+  /// The function is a caching allocator: each pointer it returns is a
+  /// fresh allocation or a block recycled from a standard container, and
+  /// returned() holds the fresh ones' space only.
+  bool returnsRecycledOrFresh() const { return RecycledOrFresh; }
 
 private:
   friend class MemorySpaceAnalysis;
@@ -285,6 +289,7 @@ private:
   mutable llvm::DenseMap<const Expr *, PointerFact> Facts;
   MemoryState ExitState;
   PointerFact Returned;
+  bool RecycledOrFresh = false;
   /// Roots whose value cannot be followed (their address escapes).
   llvm::DenseSet<const ValueDecl *> Escaped;
   /// Parameters whose referents an unknown callee may have changed.

@@ -17,10 +17,12 @@ ApiOutsideMainCheck::ApiOutsideMainCheck(StringRef Name,
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::CudaOrCxx,
                          /*NeedsWholeBody=*/false}),
-      CheckInitializers(Options.get("CheckInitializers", true)) {}
+      CheckInitializers(Options.get("CheckInitializers", true)),
+      ReportOrderDependent(Options.get("ReportOrderDependent", true)) {}
 
 void ApiOutsideMainCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CheckInitializers", CheckInitializers);
+  Options.store(Opts, "ReportOrderDependent", ReportOrderDependent);
 }
 
 void ApiOutsideMainCheck::checkFunction(const FunctionDecl &, const FunctionCfg &,
@@ -28,6 +30,10 @@ void ApiOutsideMainCheck::checkFunction(const FunctionDecl &, const FunctionCfg 
   if (Scanned)
     return;
   Scanned = true;
+  Main = nullptr;
+  RuntimeInitVar = nullptr;
+  RuntimeInitAt = nullptr;
+  InitializedEarlier.clear();
   Reach = std::make_unique<CudaUseReachability>(Ctx);
   scanTranslationUnit(Ctx);
 }
@@ -87,7 +93,10 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
         Vars.push_back(VD);
       return true;
     }
+    const FunctionDecl *Main = nullptr;
     bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->isMain() && FD->doesThisDeclarationHaveABody())
+        Main = FD;
       if (FD->doesThisDeclarationHaveABody() &&
           (FD->hasAttr<ConstructorAttr>() || FD->hasAttr<DestructorAttr>()))
         Attributed.push_back(FD);
@@ -106,6 +115,36 @@ void ApiOutsideMainCheck::scanTranslationUnit(ASTContext &Ctx) {
                /*ImplicitCode=*/false),
            /*Instantiations=*/true);
 
+  Main = F.Main;
+  // A constructor-attribute function that uses CUDA sets the runtime up
+  // before main, in an order relative to the variables that is not known.
+  CtorAttrUsesCuda = llvm::any_of(F.Attributed, [&](const FunctionDecl *FD) {
+    return FD->hasAttr<ConstructorAttr>() &&
+           llvm::any_of(Reach->reachableFrom(FD), [](const CudaUse &U) {
+             return U.K != CudaUse::ManagedAccess;
+           });
+  });
+  // Namespace-scope variables of one translation unit are initialized in
+  // the order of their definitions (template instantiations excepted): the
+  // first whose initializer uses CUDA sets the runtime up for those after.
+  for (const VarDecl *VD : F.Vars) {
+    if (VD->getStorageDuration() != SD_Static || VD->isStaticLocal() ||
+        !VD->isThisDeclarationADefinition() || VD->isInline() ||
+        VD->getTemplateSpecializationKind() != TSK_Undeclared ||
+        VD->getType()->isDependentType() || VD->hasAttr<CUDADeviceAttr>() ||
+        VD->hasAttr<CUDAConstantAttr>())
+      continue;
+    if (VD->getInit() && !VD->getInit()->isValueDependent()) {
+      CudaUseReachability::FirstEvent E =
+          Reach->firstEventIn(VD->getInit(), nullptr);
+      if (E.K == CudaUseReachability::FirstEvent::Cuda) {
+        RuntimeInitVar = VD->getCanonicalDecl();
+        RuntimeInitAt = E.At;
+        break;
+      }
+    }
+    InitializedEarlier.insert(VD->getCanonicalDecl());
+  }
   for (const VarDecl *VD : F.Vars) {
     const VarDecl *Canon = VD->getCanonicalDecl();
     if (F.EmptiedInMain.count(Canon))
@@ -146,10 +185,20 @@ void ApiOutsideMainCheck::checkVariable(const VarDecl *VD,
            {Root::Initializer, VD, VD->getLocation()}, Ctx);
   // At exit: its destructor, what it owns through smart pointers, and the
   // deleters its initializer or later stores install.
-  const Root AtExit{Root::Destructor, VD, VD->getLocation()};
+  Root AtExit{Root::Destructor, VD, VD->getLocation()};
+  bool OrderKnown = false;
+  auto Report = [&](const std::vector<CudaUse> &Uses) {
+    if (!OrderKnown && llvm::any_of(Uses, [](const CudaUse &U) {
+          return U.K != CudaUse::ManagedAccess && !U.ExpectsShutdown;
+        })) {
+      constructionOrder(VD, AtExit);
+      OrderKnown = true;
+    }
+    report(Uses, AtExit, Ctx);
+  };
   for (const FunctionDecl *D :
        CudaUseReachability::destructionOf(VD->getType(), Ctx.getSourceManager()))
-    report(Reach->reachableFrom(D), AtExit, Ctx);
+    Report(Reach->reachableFrom(D));
   if (!CudaUseReachability::isStdSmartPointer(VD->getType()))
     return;
   std::vector<const Expr *> Installers(Stores.begin(), Stores.end());
@@ -161,9 +210,62 @@ void ApiOutsideMainCheck::checkVariable(const VarDecl *VD,
     if (!FD)
       continue;
     if (CudaApiModel::isRuntimeOrDriverCall(FD))
-      report({CudaUse{CudaUse::ApiCall, Deleter, FD}}, AtExit, Ctx);
+      Report({CudaUse{CudaUse::ApiCall, Deleter, FD}});
     else
-      report(Reach->reachableFrom(FD), AtExit, Ctx);
+      Report(Reach->reachableFrom(FD));
+  }
+}
+
+void ApiOutsideMainCheck::constructionOrder(const VarDecl *VD, Root &R) {
+  using FE = CudaUseReachability::FirstEvent;
+  if (VD->getStorageDuration() != SD_Static)
+    return; // thread_local: destroyed at thread exit.
+  const Expr *Init =
+      VD->getInit() && !VD->getInit()->isValueDependent() ? VD->getInit()
+                                                          : nullptr;
+  // Its own construction sets the runtime up: the runtime registers its
+  // teardown before the object's destructor is registered.
+  if (Init) {
+    FE Own = Reach->firstEventIn(Init, nullptr);
+    if (Own.K == FE::Cuda) {
+      R.When = Root::AfterRuntime;
+      R.OrderAt = Own.At;
+      return;
+    }
+  }
+  const VarDecl *Canon = VD->getCanonicalDecl();
+  if (!VD->isStaticLocal()) {
+    if (CtorAttrUsesCuda)
+      return;
+    // Constructed before main: after the runtime only when an earlier
+    // variable of this translation unit set it up.
+    bool Ordered = VD->getTemplateSpecializationKind() == TSK_Undeclared &&
+                   !VD->isInline();
+    if (RuntimeInitVar && Ordered && !InitializedEarlier.count(Canon)) {
+      R.When = Root::AfterRuntime;
+      R.OrderAt = RuntimeInitAt;
+      return;
+    }
+    if (!RuntimeInitVar || Ordered)
+      R.When = Root::BeforeRuntime;
+    return;
+  }
+  // A static local is constructed when main first reaches it: after the
+  // runtime when a variable's initializer set it up before main.
+  if (RuntimeInitVar) {
+    R.When = Root::AfterRuntime;
+    R.OrderAt = RuntimeInitAt;
+    return;
+  }
+  if (!Main || CtorAttrUsesCuda)
+    return;
+  FE First = Reach->firstEvent(Main, VD);
+  if (First.K == FE::Construction) {
+    R.When = Root::BeforeRuntime;
+    R.OrderAt = First.Through; // Null for a static local of main itself.
+  } else if (First.K == FE::Cuda) {
+    R.When = Root::AfterRuntime;
+    R.OrderAt = First.At;
   }
 }
 
@@ -177,10 +279,24 @@ void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
     // Code that handles cudaErrorCudartUnloading expects to run at exit.
     if (!Before && U.ExpectsShutdown)
       continue;
+    bool AtExit = R.K == Root::Destructor;
+    if (AtExit && R.When == Root::AfterRuntime && !ReportOrderDependent)
+      continue;
     SourceLocation Loc = reportOnce(U.At->getBeginLoc(), SM);
     if (Loc.isInvalid())
       continue;
-    if (U.K == CudaUse::Launch)
+    bool IsLaunch = U.K == CudaUse::Launch;
+    if (AtExit && R.When == Root::BeforeRuntime)
+      diag(Loc, "%select{%0 is called|kernel %0 is launched}1 after main "
+                "returns, when the CUDA runtime is already shut down")
+          << U.Callee->getDeclName() << IsLaunch;
+    else if (AtExit && R.When == Root::AfterRuntime)
+      diag(Loc, "%select{%0 is called|kernel %0 is launched}1 after main "
+                "returns; it works only because %2 is constructed after the "
+                "CUDA runtime is set up, and so destroyed before the "
+                "runtime's teardown")
+          << U.Callee->getDeclName() << IsLaunch << R.Named;
+    else if (IsLaunch)
       diag(Loc, "kernel %0 is launched %select{after main returns|before main "
                 "starts}1, when the CUDA runtime %select{may already be shut "
                 "down|may not be set up}1")
@@ -198,11 +314,29 @@ void ApiOutsideMainCheck::report(const std::vector<CudaUse> &Uses,
           << R.Named;
       break;
     case Root::Destructor:
+      if (R.When == Root::BeforeRuntime) {
+        diag(R.NoteAt, "%0 is constructed before the first CUDA call, so it "
+                       "is destroyed after the CUDA runtime's teardown",
+             DiagnosticIDs::Note)
+            << R.Named;
+        if (R.OrderAt)
+          diag(userVisibleLocation(R.OrderAt->getBeginLoc(), SM),
+               "%0 is first constructed through this call, before main's "
+               "first CUDA call",
+               DiagnosticIDs::Note)
+              << R.Named;
+        break;
+      }
       diag(R.NoteAt, "%0 has %select{static|thread}1 storage duration; its "
                      "destructor runs after main returns",
            DiagnosticIDs::Note)
           << R.Named
           << (cast<VarDecl>(R.Named)->getStorageDuration() == SD_Thread);
+      if (R.When == Root::AfterRuntime && R.OrderAt)
+        diag(userVisibleLocation(R.OrderAt->getBeginLoc(), SM),
+             "the CUDA runtime is first used here, before %0 is constructed",
+             DiagnosticIDs::Note)
+            << R.Named;
       break;
     case Root::ExitHandler:
       diag(userVisibleLocation(R.NoteAt, SM),

@@ -5,6 +5,7 @@
 
 #include "CudaFunctionCheck.h"
 #include "CudaUseReachability.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include <memory>
 
 namespace clang::tidy::cuda {
@@ -29,6 +30,19 @@ private:
     Kind K;
     const NamedDecl *Named; ///< The variable or the function.
     SourceLocation NoteAt;  ///< The variable or the registration.
+    /// Destructor: when the object was constructed relative to the CUDA
+    /// runtime's set-up, whose teardown runs in the reverse order.
+    enum Order {
+      UnknownOrder,   ///< Not known (a thread_local, a static local that
+                      ///< main does not reach, a library without main).
+      BeforeRuntime,  ///< Constructed before the first CUDA call: destroyed
+                      ///< after the runtime's teardown.
+      AfterRuntime,   ///< Constructed after the runtime was set up (by its
+                      ///< own constructor or earlier): destroyed before.
+    } When = UnknownOrder;
+    /// BeforeRuntime: main's call that first constructs a static local;
+    /// AfterRuntime: the CUDA call that sets the runtime up.
+    const Stmt *OrderAt = nullptr;
   };
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
@@ -36,11 +50,22 @@ private:
   void scanTranslationUnit(ASTContext &Ctx);
   void checkVariable(const VarDecl *VD, llvm::ArrayRef<const Expr *> Stores,
                      ASTContext &Ctx);
+  /// When \p VD is constructed relative to the runtime's set-up.
+  void constructionOrder(const VarDecl *VD, Root &R);
   void report(const std::vector<CudaUse> &Uses, const Root &R,
               ASTContext &Ctx);
 
   const bool CheckInitializers;
+  const bool ReportOrderDependent;
   bool Scanned = false;
+  const FunctionDecl *Main = nullptr;
+  bool CtorAttrUsesCuda = false;
+  /// The first namespace-scope variable of this translation unit, in the
+  /// order of initialization, whose initializer uses CUDA, and that use.
+  const VarDecl *RuntimeInitVar = nullptr;
+  const Stmt *RuntimeInitAt = nullptr;
+  /// The namespace-scope variables initialized before RuntimeInitVar.
+  llvm::SmallPtrSet<const VarDecl *, 16> InitializedEarlier;
   std::unique_ptr<CudaUseReachability> Reach;
 };
 

@@ -63,6 +63,18 @@ CopyDirection directionFor(Side Dst, Side Src) {
 }
 
 const char *sideName(Side S) { return S == Side::Host ? "host" : "device"; }
+
+/// Whether \p S refers to a parameter of its function.
+bool namesParameter(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    return isa<ParmVarDecl>(DRE->getDecl());
+  for (const Stmt *C : S->children())
+    if (namesParameter(C))
+      return true;
+  return false;
+}
 } // namespace
 
 void MemcpyDirectionCheck::checkStmt(const Stmt *S,
@@ -82,8 +94,21 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
   // The kinds the argument may be: a constant, or the constants a local
   // variable holds on the paths that reach the call, each with its store.
   llvm::SmallVector<std::pair<CopyDirection, const Stmt *>, 4> Kinds;
+  const auto *Choice = dyn_cast<ConditionalOperator>(
+      KindArg->IgnoreParenImpCasts());
   if (std::optional<CopyDirection> K = CudaApiModel::copyKindOf(KindArg, Ctx)) {
     Kinds.push_back({*K, nullptr});
+  } else if (Choice) {
+    // `toDevice ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice`: each
+    // arm must fit the sides the analysis knows whatever the condition.
+    std::optional<CopyDirection> T =
+        CudaApiModel::copyKindOf(Choice->getTrueExpr(), Ctx);
+    std::optional<CopyDirection> F =
+        CudaApiModel::copyKindOf(Choice->getFalseExpr(), Ctx);
+    if (T && F) {
+      Kinds.push_back({*T, Choice->getTrueExpr()});
+      Kinds.push_back({*F, Choice->getFalseExpr()});
+    }
   } else if (const auto *DRE =
                  dyn_cast<DeclRefExpr>(KindArg->IgnoreParenImpCasts())) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
@@ -118,6 +143,13 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
     return;
   bool Both = Dst != Side::None && Src != Side::None;
   if (!Both && IgnoreSingleSide)
+    return;
+  // A condition on a parameter may tell what a parameter's pointer is (a
+  // helper that copies either a host or a device source): the arms are
+  // trusted then.
+  if (Choice && Kinds.size() == 2 && namesParameter(Choice->getCond()) &&
+      ((Dst != Side::None && namesParameter(DstE)) ||
+       (Src != Side::None && namesParameter(SrcE))))
     return;
   // The first kind that contradicts the sides (cudaMemcpyDefault never does).
   const std::pair<CopyDirection, const Stmt *> *Wrong = nullptr;
@@ -183,8 +215,13 @@ void MemcpyDirectionCheck::checkStmt(const Stmt *S,
         << Callee->getDeclName() << copyKindName(*Kind) << sideName(WantSrc)
         << SrcName << sideName(Src);
   }
-  // A kind chosen at run time: where the variable gets the wrong one.
-  if (Wrong->second)
+  // A kind chosen at run time: the arm, or where the variable gets it.
+  if (Wrong->second && Choice)
+    diag(Wrong->second->getBeginLoc(),
+         "the kind is %0 when the condition is %select{false|true}1",
+         DiagnosticIDs::Note)
+        << copyKindName(*Kind) << (Wrong->second == Choice->getTrueExpr());
+  else if (Wrong->second)
     diag(Wrong->second->getBeginLoc(), "%0 is set to %1 here",
          DiagnosticIDs::Note)
         << cast<DeclRefExpr>(KindArg->IgnoreParenImpCasts())->getDecl()

@@ -25,9 +25,9 @@ private:
   Device() { cublasCreate(&h); }
   ~Device() {
     cublasDestroy(h);
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cublasDestroy_v2' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cublasDestroy_v2' is called after main returns; it works only because 'd' is constructed after the CUDA runtime is set up, and so destroyed before the runtime's teardown [cuda-api-outside-main]
     cudaDeviceReset();
-    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceReset' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'cudaDeviceReset' is called after main returns; it works only because 'd' is constructed after the CUDA runtime is set up, and so destroyed before the runtime's teardown [cuda-api-outside-main]
   }
   cublasHandle_t h;
 };
@@ -37,7 +37,7 @@ private:
 struct Block {
   void *host = nullptr;
   ~Block() { cudaFreeHost(host); }
-  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaFreeHost' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: 'cudaFreeHost' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
 };
 
 class Pool {
@@ -73,19 +73,19 @@ Engine &engine() {
 
 struct DeviceDeleter {
   void operator()(float *p) const { cudaFree(p); }
-  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'cudaFree' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+  // CHECK-MESSAGES: :[[@LINE-1]]:37: warning: 'cudaFree' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
 };
 std::unique_ptr<float, DeviceDeleter> weights;
 
 std::unique_ptr<void, decltype(&cudaFreeHost)> pinned(nullptr, &cudaFreeHost);
-// CHECK-MESSAGES: :[[@LINE-1]]:64: warning: 'cudaFreeHost' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+// CHECK-MESSAGES: :[[@LINE-1]]:64: warning: 'cudaFreeHost' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
 
 std::shared_ptr<float> managed;
 void setupManaged(size_t n) {
   float *p = nullptr;
   CUDA_CHECK(cudaMallocManaged(&p, n));
   managed = std::shared_ptr<float>(p, [](float *q) { cudaFree(q); });
-  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: 'cudaFree' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
+  // CHECK-MESSAGES: :[[@LINE-1]]:54: warning: 'cudaFree' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
 }
 
 // ---- Positive: a thread-local store whose entries are deleted at exit ------
