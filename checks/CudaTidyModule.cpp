@@ -9,6 +9,7 @@
 #include "CallbackApiCallCheck.h"
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
+#include "GlobalMemoryRaceCheck.h"
 #include "InvalidFreeCheck.h"
 #include "KernelArgumentsCheck.h"
 #include "KernelParameterCheck.h"
@@ -39,6 +40,7 @@ public:
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
+    Factories.registerCheck<GlobalMemoryRaceCheck>("cuda-global-memory-race");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<KernelArgumentsCheck>("cuda-kernel-arguments");
     Factories.registerCheck<KernelParameterCheck>("cuda-kernel-parameter");
