@@ -1,6 +1,7 @@
 //===- GlobalMemoryRaces.cpp - Lost updates of global memory --------------===//
 
 #include "GlobalMemoryRaces.h"
+#include "CudaApiModel.h"
 #include "IndexOverruns.h"
 #include "LaunchConfiguration.h"
 #include "ThreadDivergence.h"
@@ -95,6 +96,10 @@ private:
   /// each with whether it is true there.
   void conditionsOver(const Stmt *S,
                       llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Out);
+  /// Whether \p E reads the result of a ticket atomic: 1 this thread's
+  /// own (directly or through a local), 2 one a '__shared__' variable holds
+  /// for the block, 0 neither.
+  unsigned readsTicket(const Expr *E, unsigned Depth);
   /// \p Conds split into the conditions that hold each way, '!' removed.
   static void
   splitConditions(llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
@@ -222,8 +227,8 @@ bool KernelRaces::allValuesKnown(const Expr *E, unsigned Depth) {
       return true; // An enumerator, a function.
     if (isa<ParmVarDecl>(VD))
       return !TI.isModified(VD, &FD);
-    if (!VD->isLocalVarDecl())
-      return true; // A global: the same for every thread.
+    if (!VD->isLocalVarDecl() || VD->getType()->isArrayType())
+      return true; // A global, or an array whose elements are loads.
     if (Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
         VD->getType()->isReferenceType() || Cfg.hasIndirectUse(VD))
       return false;
@@ -368,6 +373,28 @@ void KernelRaces::conditionsOver(
   }
 }
 
+unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || Depth > 4)
+    return 0;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (CudaApiModel::returnsTicket(Call))
+      return 1;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || Counters.count(VD))
+      return 0;
+    unsigned Found = 0;
+    for (const StoredValue &V : Stores.valuesOf(VD))
+      Found = std::max(Found, readsTicket(V.Value, Depth + 1));
+    return Found && VD->hasAttr<CUDASharedAttr>() ? 2 : Found;
+  }
+  unsigned Found = 0;
+  for (const Stmt *Child : E->children())
+    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth));
+  return Found;
+}
+
 void KernelRaces::splitConditions(
     llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
     llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Atoms) {
@@ -424,6 +451,14 @@ unsigned KernelRaces::writersOf(const Stmt *S) {
     } else if (!BO && !Holds && C->getType()->isIntegralOrEnumerationType()) {
       // 'if (tid) return;'.
       Who = C;
+    }
+    // 'if (atomicInc(&done, n) == n)': the one thread that drew the ticket
+    // (the last block's, in the threadfence reduction); through a
+    // '__shared__' flag, the threads of its block.
+    if ((BO && BO->getOpcode() == BO_EQ && Holds) ||
+        (!BO && Holds && C->getType()->isScalarType())) {
+      unsigned Ticket = readsTicket(C, 0);
+      One |= Ticket == 1 ? 3 : Ticket == 2 ? 2 : 0;
     }
     unsigned Sources = 0;
     if (!Who || !isRank(Who, Sources, 0))
