@@ -4,7 +4,7 @@ but CHECK, on the same files, alternating run by run (so that both see the
 same load), with the result cache off. Prints, per file, the median CPU
 time (user + system, from wait4) of each and their ratio.
 
-usage: bench/check_cost.py --check cuda-global-memory-race [--reps 7]
+usage: bench/driver_check_cost.py --check cuda-global-memory-race [--reps 7]
                            [--cuda-tidy PATH] FILE [FILE...] [-- FLAGS...]
 FLAGS go after the driver's '--' (include folders); each file also gets
 -I<its folder>.
