@@ -471,9 +471,8 @@ const BinaryOperator *segmentLoopBound(const GlobalAccess &Access,
         DS && DS->isSingleDecl() && DS->getSingleDecl() == Var)
       Start = Var->getInit();
     else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(
-                 For->getInit() ? ThreadIndexAnalysis::strip(
-                                      cast<Expr>(For->getInit()))
-                                : nullptr);
+                 ThreadIndexAnalysis::strip(
+                     dyn_cast_or_null<Expr>(For->getInit())));
              Assign && Assign->getOpcode() == BO_Assign)
       if (const auto *L = dyn_cast<DeclRefExpr>(
               ThreadIndexAnalysis::strip(Assign->getLHS()));
