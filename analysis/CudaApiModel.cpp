@@ -522,6 +522,19 @@ bool CudaApiModel::returnsPerThreadValue(const CallExpr *Call) {
          Names.contains(FD->getName());
 }
 
+bool CudaApiModel::returnsTicket(const CallExpr *Call) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+#define CUDA_TICKET_ATOMIC(Name) S.insert(#Name);
+#include "CudaApiModel.def"
+    return S;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() &&
+         FD->getDeclContext()->getRedeclContext()->isTranslationUnit() &&
+         Names.contains(FD->getName());
+}
+
 std::optional<WarpCollectiveInfo>
 CudaApiModel::warpCollectiveRow(const FunctionDecl *FD) {
   static const llvm::StringMap<WarpCollectiveInfo> Rows = [] {

@@ -313,6 +313,9 @@ public:
   /// Whether \p Call returns a value that differs between threads whatever
   /// its arguments (CUDA_PER_THREAD_RESULT rows).
   static bool returnsPerThreadValue(const CallExpr *Call);
+  /// Whether \p Call is an atomic that hands each old value to one thread
+  /// (CUDA_TICKET_ATOMIC rows).
+  static bool returnsTicket(const CallExpr *Call);
 
   /// The direction a cudaMemcpyKind argument names (Default included), when
   /// it is a constant.

@@ -277,6 +277,14 @@ bool isCanonicalIndex(const Expr *E, const FunctionDecl *FD,
                               : nullptr;
     return isCanonicalIndex(Value, FD, TI, At, Cfg, Depth + 1);
   }
+  // A group of threads per item: the global index over a constant group
+  // size ('(blockIdx.x * blockDim.x + threadIdx.x) / 32', a warp per row).
+  if (const auto *Div = dyn_cast<BinaryOperator>(E);
+      Div && (Div->getOpcode() == BO_Div || Div->getOpcode() == BO_Shr) &&
+      ThreadIndexAnalysis::integerConstant(Div->getRHS(),
+                                           FD->getASTContext()) &&
+      isDenseGlobalIndex(ThreadIndexAnalysis::strip(Div->getLHS()), FD, TI))
+    return true;
   // An index function of the program over canonical coordinates
   // ('at3(x, y, z, nx, ny)').
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -412,6 +420,83 @@ bool boundIsExtent(const BoundFact &F) {
   return DRE && isa<ParmVarDecl>(DRE->getDecl());
 }
 
+
+/// \p E, or the initializer of the never-modified local it reads.
+const Expr *throughLocal(const Expr *E, const FunctionDecl *FD,
+                         ThreadIndexAnalysis &TI) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+        VD && VD->isLocalVarDecl() && VD->getInit() && !TI.isModified(VD, FD))
+      return ThreadIndexAnalysis::strip(VD->getInit());
+  return E;
+}
+
+/// The condition 'i <= end' of a loop 'for (i = off[k]; i <= off[k + 1];
+/// ++i)' around \p Access at index 'i': the loop walks one entry past the
+/// segment [off[k], off[k + 1]) of an offset array, and for the last
+/// segment past the end of the buffer it indexes.
+const BinaryOperator *segmentLoopBound(const GlobalAccess &Access,
+                                       const FunctionCfg &Cfg,
+                                       ThreadIndexAnalysis &TI) {
+  const FunctionDecl *FD = Cfg.function();
+  const auto *Ref =
+      dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(Access.Index));
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->isLocalVarDecl())
+    return nullptr;
+  const ParentMap &PM = Cfg.parents();
+  const Stmt *Child = Access.At;
+  for (const Stmt *P = PM.getParent(Child); P;
+       Child = P, P = PM.getParent(P)) {
+    const auto *For = dyn_cast<ForStmt>(P);
+    if (!For || For->getBody() != Child)
+      continue;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? ThreadIndexAnalysis::strip(For->getCond()) : nullptr);
+    if (!Cond || Cond->getOpcode() != BO_LE)
+      return nullptr;
+    const auto *CondRef =
+        dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(Cond->getLHS()));
+    if (!CondRef || CondRef->getDecl() != Var)
+      return nullptr;
+    // Stepped by one.
+    const auto *Inc = dyn_cast_or_null<UnaryOperator>(
+        For->getInc() ? ThreadIndexAnalysis::strip(For->getInc()) : nullptr);
+    if (!Inc || !Inc->isIncrementOp())
+      return nullptr;
+    // Starts at off[k]: declared in the loop's init, or assigned there.
+    const Expr *Start = nullptr;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+        DS && DS->isSingleDecl() && DS->getSingleDecl() == Var)
+      Start = Var->getInit();
+    else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(
+                 ThreadIndexAnalysis::strip(
+                     dyn_cast_or_null<Expr>(For->getInit())));
+             Assign && Assign->getOpcode() == BO_Assign)
+      if (const auto *L = dyn_cast<DeclRefExpr>(
+              ThreadIndexAnalysis::strip(Assign->getLHS()));
+          L && L->getDecl() == Var)
+        Start = Assign->getRHS();
+    const auto *Begin =
+        dyn_cast_or_null<ArraySubscriptExpr>(throughLocal(Start, FD, TI));
+    const auto *End =
+        dyn_cast_or_null<ArraySubscriptExpr>(throughLocal(Cond->getRHS(), FD, TI));
+    if (!Begin || !End || !End->getType()->isIntegerType())
+      return nullptr;
+    const auto *BeginBase =
+        dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(Begin->getBase()));
+    const auto *EndBase =
+        dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(End->getBase()));
+    if (!BeginBase || !EndBase || BeginBase->getDecl() != EndBase->getDecl() ||
+        TI.variablePartKey(Begin->getIdx()) !=
+            TI.variablePartKey(End->getIdx()) ||
+        TI.constantPart(End->getIdx()) != TI.constantPart(Begin->getIdx()) + 1)
+      return nullptr;
+    return Cond;
+  }
+  return nullptr;
+}
 } // namespace
 
 bool isGlobalDeviceArray(const ValueDecl *D) { return isGlobalArray(D); }
@@ -501,13 +586,15 @@ void IndexOverruns::overrunsIn(
     const FunctionDecl *Kernel, const FunctionCfg &Cfg, bool OnlyCertain,
     llvm::function_ref<void(const IndexOverrun &)> Found) {
   // Integer arrays read at both [i] and [i + 1] are offset arrays of n + 1
-  // entries (CSR row pointers, prefix sums): their 'i + 1' is in range.
-  std::set<std::pair<const ValueDecl *, std::string>> OffsetReads;
+  // entries (CSR row pointers, prefix sums): under 'i < n' their 'i + 1'
+  // is in range, and under 'i <= n' their 'i' is, but not 'i + 1' (n + 1).
+  std::set<std::pair<const ValueDecl *, std::string>> OffsetReads[2];
   const std::vector<ElementAccess> &Elements = accessesIn(Cfg);
   for (const ElementAccess &EA : Elements)
     if (const std::optional<GlobalAccess> &A = EA.Access)
-      if (A->K == GlobalAccess::Read && TI.constantPart(A->Index) == 0)
-        OffsetReads.insert({A->Base, TI.variablePartKey(A->Index)});
+      if (int64_t C = TI.constantPart(A->Index);
+          A->K == GlobalAccess::Read && (C == 0 || C == 1))
+        OffsetReads[C].insert({A->Base, TI.variablePartKey(A->Index)});
   auto IsOffsetArray = [&](const GlobalAccess &A) {
     QualType T = A.Base->getType();
     QualType Elem;
@@ -515,17 +602,38 @@ void IndexOverruns::overrunsIn(
       Elem = T->getPointeeType();
     else if (T->isArrayType())
       Elem = QualType(T->getArrayElementTypeNoTypeQual(), 0);
+    int64_t C = TI.constantPart(A.Index);
+    std::pair<const ValueDecl *, std::string> Key{
+        A.Base, TI.variablePartKey(A.Index)};
     return A.K == GlobalAccess::Read && !Elem.isNull() &&
-           Elem->isIntegerType() && TI.constantPart(A.Index) == 1 &&
-           OffsetReads.count({A.Base, TI.variablePartKey(A.Index)});
+           Elem->isIntegerType() && (C == 0 || C == 1) &&
+           OffsetReads[0].count(Key) && OffsetReads[1].count(Key);
   };
   for (const ElementAccess &EA : Elements) {
     if (const std::optional<GlobalAccess> &A = EA.Access) {
       IndexOverrun O;
       O.Access = *A;
       O.Verdict = TI.classifyIndex(A->Index, A->At, Kernel);
-      if (O.Verdict.K == IndexVerdict::PastBound && IsOffsetArray(*A))
+      // One entry past the bound is the offset array's last.
+      if (O.Verdict.K == IndexVerdict::PastBound && O.Verdict.Reach <= 1 &&
+          IsOffsetArray(*A))
         continue;
+      // A neighbour loop 'for (i = off[k]; i <= off[k + 1]; ++i)': certain
+      // by its shape, whatever the launches.
+      if (O.Verdict.K == IndexVerdict::NotThreadDerived ||
+          O.Verdict.K == IndexVerdict::Bounded)
+        if (const BinaryOperator *Cond = segmentLoopBound(*A, Cfg, TI)) {
+          BoundFact &F = SegmentFacts.emplace_back();
+          F.Guard = Cond;
+          F.Bound = Cond->getRHS();
+          O.Verdict = IndexVerdict();
+          O.Verdict.K = IndexVerdict::PastBound;
+          O.Verdict.Fact = &F;
+          O.Verdict.Reach = 1;
+          O.PastSegment = true;
+          Found(O);
+          continue;
+        }
       consider(O, Kernel, OnlyCertain, Found);
       continue;
     }

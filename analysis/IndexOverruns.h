@@ -21,6 +21,7 @@
 #include "ThreadIndexAnalysis.h"
 #include "VariableStores.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +56,9 @@ struct IndexOverrun {
   /// What the launches say about the unguarded dimensions (left NoFacts
   /// when certainty was not asked for).
   IndexCoverage Cover;
+  /// A neighbour loop 'for (i = off[k]; i <= off[k + 1]; ++i)' around an
+  /// access at 'i': Verdict.Fact's guard is the loop's condition.
+  bool PastSegment = false;
   /// The index as shown: the caller's argument, or the access's own.
   const Expr *shownIndex() const {
     return CallerIndex ? CallerIndex : Access.Index;
@@ -117,6 +121,9 @@ private:
   VariableStores Stores;
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<std::vector<ElementAccess>>>
       Accesses;
+  /// The bounds of neighbour loops that walk one entry past their segment
+  /// ('i <= off[k + 1]'), which the verdicts point to.
+  std::deque<BoundFact> SegmentFacts;
 };
 
 } // namespace clang::tidy::cuda

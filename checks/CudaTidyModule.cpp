@@ -10,6 +10,7 @@
 #include "ContextStackCheck.h"
 #include "DeviceMemoryLeakCheck.h"
 #include "DivergentSyncthreadsCheck.h"
+#include "GlobalMemoryRaceCheck.h"
 #include "HiddenCodeCheck.h"
 #include "InvalidFreeCheck.h"
 #include "KernelArgumentsCheck.h"
@@ -42,6 +43,7 @@ public:
     Factories.registerCheck<DeviceMemoryLeakCheck>("cuda-device-memory-leak");
     Factories.registerCheck<DivergentSyncthreadsCheck>(
         "cuda-divergent-syncthreads");
+    Factories.registerCheck<GlobalMemoryRaceCheck>("cuda-global-memory-race");
     Factories.registerCheck<HiddenCodeCheck>("cuda-hidden-code");
     Factories.registerCheck<InvalidFreeCheck>("cuda-invalid-free");
     Factories.registerCheck<KernelArgumentsCheck>("cuda-kernel-arguments");

@@ -59,6 +59,16 @@ void UnguardedThreadIndexCheck::report(const IndexOverrun &O,
         << Cover.Dim << ThreadIndexAnalysis::textOf(D.Extent, Ctx);
   };
 
+  if (O.PastSegment) {
+    diag(Loc, "%select{read of|write to|address of}0 %1 at '%2' runs one "
+              "past its segment: the loop bound '%3' includes the next "
+              "segment's first entry, past the end of %1 for the last one")
+        << A.K << A.Base << IndexText
+        << ThreadIndexAnalysis::textOf(V.Fact->Guard, Ctx);
+    diag(V.Fact->Guard->getBeginLoc(), "bound set here; use '<'",
+         DiagnosticIDs::Note);
+    return;
+  }
   if (V.K == IndexVerdict::PastBound) {
     std::string Guard = ThreadIndexAnalysis::textOf(V.Fact->Guard, Ctx);
     if (ThroughCall)

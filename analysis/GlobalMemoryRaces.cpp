@@ -1,0 +1,686 @@
+//===- GlobalMemoryRaces.cpp - Lost updates of global memory --------------===//
+
+#include "GlobalMemoryRaces.h"
+#include "CudaApiModel.h"
+#include "IndexOverruns.h"
+#include "LaunchConfiguration.h"
+#include "ThreadDivergence.h"
+#include "VariableStores.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/FoldingSet.h"
+#include <optional>
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+const Expr *strip(const Expr *E) { return ThreadIndexAnalysis::strip(E); }
+
+/// The element an lvalue names.
+struct Element {
+  const Expr *Target = nullptr;
+  const ValueDecl *Base = nullptr;
+  const Expr *Index = nullptr;
+};
+
+/// Whether \p VD is a variable of global memory: '__device__' or
+/// '__managed__', not '__shared__' or '__constant__'.
+bool isGlobalVariable(const ValueDecl *D) {
+  const auto *VD = dyn_cast_or_null<VarDecl>(D);
+  return VD && VD->hasGlobalStorage() && !VD->isLocalVarDecl() &&
+         VD->hasAttr<CUDADeviceAttr>() && !VD->hasAttr<CUDASharedAttr>() &&
+         !VD->hasAttr<CUDAConstantAttr>();
+}
+
+/// How the old value and the new one are compared for a structural match:
+/// the expression without parentheses and implicit casts.
+bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  if (!A || !B)
+    return A == B;
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+/// The atomic that performs compound operator \p Op.
+const char *atomicOfCompound(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_AddAssign:
+  case BO_SubAssign:
+    return "atomicAdd";
+  case BO_OrAssign:
+    return "atomicOr";
+  case BO_AndAssign:
+    return "atomicAnd";
+  case BO_XorAssign:
+    return "atomicXor";
+  default:
+    return "";
+  }
+}
+
+/// What a kernel is given to read: its stores, divergence and evidence of
+/// how many threads run it.
+class KernelRaces {
+public:
+  KernelRaces(const FunctionDecl &FD, const FunctionCfg &Cfg,
+              ThreadIndexAnalysis &TI)
+      : FD(FD), Cfg(Cfg), TI(TI), Ctx(FD.getASTContext()), TD(FD, TI),
+        Stores(VariableStores::of(FD.getBody())) {}
+
+  void run(std::vector<LostUpdate> &Out);
+
+private:
+  std::optional<Element> elementOf(const Expr *E);
+  bool sameElement(const Element &A, const Element &B) {
+    return A.Base == B.Base && sameExpr(A.Index, B.Index, Ctx);
+  }
+  /// A read of \p T in \p E, directly or through the values stored into
+  /// the local variables \p E reads.
+  const Expr *readOf(const Expr *E, const Element &T, unsigned Depth);
+  /// Whether \p E reads a local variable that is updated from its own
+  /// value (a loop counter: 'e++', 'e += s', 'e = e + 1').
+  bool readsCounter(const Expr *E);
+  /// Whether every variable \p E reads has values the analysis sees (no
+  /// address taken, not passed by reference), through the locals it reads.
+  bool allValuesKnown(const Expr *E, unsigned Depth);
+  /// Whether \p E mentions the block index (blockIdx, a grid rank),
+  /// through the locals it reads.
+  bool mentionsBlock(const Expr *E, unsigned Depth);
+  /// Whether \p E is one thread's rank: a sum of thread coordinates times
+  /// uniform strides (no '/', '%', '&'); sets \p Sources.
+  bool isRank(const Expr *E, unsigned &Sources, unsigned Depth);
+  /// The conditions that hold on the way to \p S inside its function,
+  /// each with whether it is true there.
+  void conditionsOver(const Stmt *S,
+                      llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Out);
+  /// Whether \p E reads the result of a ticket atomic: 1 this thread's
+  /// own (directly or through a local), 2 one a '__shared__' variable holds
+  /// for the block, 0 neither.
+  unsigned readsTicket(const Expr *E, unsigned Depth);
+  /// \p Conds split into the conditions that hold each way, '!' removed.
+  static void
+  splitConditions(llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
+                  llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Atoms);
+  /// Who may run \p S: bit 1 one thread of each block, bit 2 one block of
+  /// the grid (from 'tid == c', 'blockIdx.x == c', 'gid == c').
+  unsigned writersOf(const Stmt *S);
+  void scanKernel();
+  void consider(const Expr *Store, const Expr *LHS, std::vector<LostUpdate> &Out);
+
+  const FunctionDecl &FD;
+  const FunctionCfg &Cfg;
+  ThreadIndexAnalysis &TI;
+  ASTContext &Ctx;
+  ThreadDivergence TD;
+  VariableStores Stores;
+  llvm::DenseSet<const VarDecl *> Counters;
+  /// What the body reads of the thread coordinates (ThreadSource bits).
+  unsigned Mentions = 0;
+  /// From the launches: one thread per block, one block per grid.
+  bool OneThreadPerBlock = false, OneBlock = false;
+};
+
+std::optional<Element> KernelRaces::elementOf(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return std::nullopt;
+  Element El;
+  El.Target = E;
+  const Expr *BaseExpr = nullptr;
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    BaseExpr = AS->getBase();
+    El.Index = AS->getIdx();
+    if (!BaseExpr->IgnoreParenImpCasts()->getType()->isPointerType() &&
+        !BaseExpr->IgnoreParenImpCasts()->getType()->isArrayType())
+      std::swap(BaseExpr, El.Index);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+    if (UO->getOpcode() != UO_Deref)
+      return std::nullopt;
+    BaseExpr = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Add = dyn_cast<BinaryOperator>(BaseExpr);
+        Add && Add->getOpcode() == BO_Add) {
+      BaseExpr = Add->getLHS();
+      El.Index = Add->getRHS();
+      if (!BaseExpr->getType()->isPointerType())
+        std::swap(BaseExpr, El.Index);
+    }
+  } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (!isGlobalVariable(DRE->getDecl()) ||
+        !DRE->getType()->isArithmeticType())
+      return std::nullopt;
+    El.Base = DRE->getDecl();
+    return El;
+  } else {
+    return std::nullopt;
+  }
+  const auto *DRE = dyn_cast<DeclRefExpr>(BaseExpr->IgnoreParenImpCasts());
+  if (!DRE || !E->getType()->isArithmeticType())
+    return std::nullopt;
+  const ValueDecl *D = DRE->getDecl();
+  if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
+    if (!P->getType()->isPointerType() || P->getDeclContext() != &FD ||
+        TI.isModified(P, &FD))
+      return std::nullopt;
+  } else if (!isGlobalVariable(D) ||
+             !(D->getType()->isArrayType() || D->getType()->isPointerType())) {
+    return std::nullopt;
+  }
+  El.Base = D;
+  return El;
+}
+
+const Expr *KernelRaces::readOf(const Expr *E, const Element &T,
+                                unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || Depth > 3)
+    return nullptr;
+  if (std::optional<Element> El = elementOf(E); El && sameElement(*El, T))
+    return E;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || isa<ParmVarDecl>(VD))
+      return nullptr;
+    for (const StoredValue &V : Stores.valuesOf(VD))
+      if (const Expr *R = readOf(V.Value, T, Depth + 1))
+        return R;
+    return nullptr;
+  }
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (const Expr *R = readOf(CE, T, Depth))
+        return R;
+  return nullptr;
+}
+
+bool KernelRaces::readsCounter(const Expr *E) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return Counters.count(VD);
+  // A counter inside a load ('keys[i] & 63') picks the value read, not the
+  // element written.
+  if (isa<ArraySubscriptExpr>(E))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return false;
+  for (const Stmt *Child : E->children())
+    if (readsCounter(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
+bool KernelRaces::allValuesKnown(const Expr *E, unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return true;
+  if (Depth > 6)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return true; // An enumerator, a function.
+    if (isa<ParmVarDecl>(VD))
+      return !TI.isModified(VD, &FD);
+    if (!VD->isLocalVarDecl() || VD->getType()->isArrayType())
+      return true; // A global, or an array whose elements are loads.
+    if (Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
+        VD->getType()->isReferenceType() || Cfg.hasIndirectUse(VD))
+      return false;
+    if (Counters.count(VD))
+      return true; // Its other values derive from its own.
+    for (const StoredValue &V : Stores.valuesOf(VD))
+      if (!allValuesKnown(V.Value, Depth + 1))
+        return false;
+    return true;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    ThreadSource Src;
+    unsigned Dim;
+    if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim) ||
+        ThreadIndexAnalysis::integerConstant(E, Ctx))
+      return true;
+    (void)Call;
+    return false; // What a call returns is not known here.
+  }
+  for (const Stmt *Child : E->children())
+    if (!allValuesKnown(dyn_cast_or_null<Expr>(Child), Depth))
+      return false;
+  return true;
+}
+
+bool KernelRaces::mentionsBlock(const Expr *E, unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || Depth > 6)
+    return false;
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return Src & (TS_BlockInGrid | TS_GridRank);
+  if (E->getType()->isIntegralOrEnumerationType() && !E->isValueDependent() &&
+      (TI.valueOf(E, &FD).Sources & (TS_BlockInGrid | TS_GridRank)))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || Counters.count(VD))
+      return false;
+    for (const StoredValue &V : Stores.valuesOf(VD))
+      if (mentionsBlock(V.Value, Depth + 1))
+        return true;
+    return false;
+  }
+  for (const Stmt *Child : E->children())
+    if (mentionsBlock(dyn_cast_or_null<Expr>(Child), Depth))
+      return true;
+  return false;
+}
+
+bool KernelRaces::isRank(const Expr *E, unsigned &Sources, unsigned Depth) {
+  E = strip(E);
+  if (!E || Depth > 6 || !E->getType()->isIntegralOrEnumerationType())
+    return false;
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim)) {
+    Sources |= Src;
+    return true;
+  }
+  if (ThreadIndexAnalysis::integerConstant(E, Ctx))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl())
+      return TD.of(E) == Divergence::None;
+    if (TI.isModified(VD, &FD) || !VD->getInit())
+      return false;
+    return isRank(VD->getInit(), Sources, Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Add:
+    case BO_Sub:
+      return isRank(BO->getLHS(), Sources, Depth + 1) &&
+             isRank(BO->getRHS(), Sources, Depth + 1);
+    case BO_Mul: {
+      // A coordinate times a uniform stride: one factor must not be the
+      // thread's.
+      unsigned L = 0, R = 0;
+      if (!isRank(BO->getLHS(), L, Depth + 1) ||
+          !isRank(BO->getRHS(), R, Depth + 1))
+        return false;
+      constexpr unsigned PerThread = TS_ThreadInBlock | TS_GridRank;
+      if ((L & PerThread) && (R & PerThread))
+        return false;
+      Sources |= L | R;
+      return true;
+    }
+    default:
+      return false;
+    }
+  }
+  return TD.of(E) == Divergence::None && !E->HasSideEffects(Ctx);
+}
+
+void KernelRaces::conditionsOver(
+    const Stmt *S, llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Out) {
+  const ParentMap &PM = Cfg.parents();
+  auto isExit = [](const Stmt *Then) {
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Then))
+      Then = CS->body_empty() ? nullptr : CS->body_back();
+    return isa_and_nonnull<ReturnStmt, ContinueStmt, BreakStmt>(Then);
+  };
+  const Stmt *Child = S;
+  for (const Stmt *P = PM.getParent(Child); P;
+       Child = P, P = PM.getParent(P)) {
+    if (const auto *If = dyn_cast<IfStmt>(P)) {
+      if (Child == If->getThen())
+        Out.push_back({If->getCond(), true});
+      else if (Child == If->getElse())
+        Out.push_back({If->getCond(), false});
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(P)) {
+      if (Child == CO->getTrueExpr())
+        Out.push_back({CO->getCond(), true});
+      else if (Child == CO->getFalseExpr())
+        Out.push_back({CO->getCond(), false});
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(P)) {
+      if (BO->getOpcode() == BO_LAnd && Child == BO->getRHS())
+        Out.push_back({BO->getLHS(), true});
+      else if (BO->getOpcode() == BO_LOr && Child == BO->getRHS())
+        Out.push_back({BO->getLHS(), false});
+    } else if (const auto *W = dyn_cast<WhileStmt>(P)) {
+      if (Child == W->getBody())
+        Out.push_back({W->getCond(), true});
+    } else if (const auto *F = dyn_cast<ForStmt>(P)) {
+      if (Child == F->getBody() && F->getCond())
+        Out.push_back({F->getCond(), true});
+    } else if (const auto *CS = dyn_cast<CompoundStmt>(P)) {
+      // 'if (tid != 0) return;' before the statement.
+      for (const Stmt *Before : CS->body()) {
+        if (Before == Child)
+          break;
+        if (const auto *If = dyn_cast<IfStmt>(Before);
+            If && !If->getElse() && isExit(If->getThen()))
+          Out.push_back({If->getCond(), false});
+      }
+    }
+  }
+}
+
+unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E || Depth > 4)
+    return 0;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (CudaApiModel::returnsTicket(Call))
+      return 1;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || Counters.count(VD))
+      return 0;
+    unsigned Found = 0;
+    for (const StoredValue &V : Stores.valuesOf(VD))
+      Found = std::max(Found, readsTicket(V.Value, Depth + 1));
+    return Found && VD->hasAttr<CUDASharedAttr>() ? 2 : Found;
+  }
+  unsigned Found = 0;
+  for (const Stmt *Child : E->children())
+    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth));
+  return Found;
+}
+
+void KernelRaces::splitConditions(
+    llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
+    llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Atoms) {
+  // Atoms that hold: 'a && b' true, 'a || b' false, '!a'.
+  while (!Conds.empty()) {
+    auto [C, Holds] = Conds.pop_back_val();
+    C = strip(C);
+    if (const auto *UO = dyn_cast<UnaryOperator>(C);
+        UO && UO->getOpcode() == UO_LNot) {
+      Conds.push_back({UO->getSubExpr(), !Holds});
+      continue;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(C)) {
+      if ((BO->getOpcode() == BO_LAnd && Holds) ||
+          (BO->getOpcode() == BO_LOr && !Holds)) {
+        Conds.push_back({BO->getLHS(), Holds});
+        Conds.push_back({BO->getRHS(), Holds});
+        continue;
+      }
+    }
+    Atoms.push_back({C, Holds});
+  }
+}
+
+unsigned KernelRaces::writersOf(const Stmt *S) {
+  llvm::SmallVector<std::pair<const Expr *, bool>, 8> Conds, Atoms;
+  conditionsOver(S, Conds);
+  splitConditions(Conds, Atoms);
+  unsigned One = 0;
+  for (auto [C, Holds] : Atoms) {
+    const Expr *Who = nullptr;
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    if (BO && ((BO->getOpcode() == BO_EQ && Holds) ||
+               (BO->getOpcode() == BO_NE && !Holds))) {
+      for (auto [A, B] : {std::pair{BO->getLHS(), BO->getRHS()},
+                          std::pair{BO->getRHS(), BO->getLHS()}}) {
+        unsigned Ignored = 0;
+        if (TD.of(B) == Divergence::None && isRank(B, Ignored, 0) &&
+            !(Ignored & (TS_ThreadInBlock | TS_GridRank))) {
+          Who = A;
+          break;
+        }
+      }
+    } else if (BO && BO->getOpcode() == BO_LT && Holds) {
+      // 'tid < 1'.
+      if (auto V = ThreadIndexAnalysis::integerConstant(BO->getRHS(), Ctx);
+          V && *V == 1)
+        Who = BO->getLHS();
+    } else if (BO && BO->getOpcode() == BO_GT && !Holds) {
+      // 'if (tid > 0) return;'.
+      if (auto V = ThreadIndexAnalysis::integerConstant(BO->getRHS(), Ctx);
+          V && *V == 0)
+        Who = BO->getLHS();
+    } else if (!BO && !Holds && C->getType()->isIntegralOrEnumerationType()) {
+      // 'if (tid) return;'.
+      Who = C;
+    }
+    // 'if (atomicInc(&done, n) == n)': the one thread that drew the ticket
+    // (the last block's, in the threadfence reduction); through a
+    // '__shared__' flag, the threads of its block.
+    if ((BO && BO->getOpcode() == BO_EQ && Holds) ||
+        (!BO && Holds && C->getType()->isScalarType())) {
+      unsigned Ticket = readsTicket(C, 0);
+      One |= Ticket == 1 ? 3 : Ticket == 2 ? 2 : 0;
+    }
+    unsigned Sources = 0;
+    if (!Who || !isRank(Who, Sources, 0))
+      continue;
+    bool Thread = Sources & TS_ThreadInBlock,
+         Block = Sources & TS_BlockInGrid;
+    if (Sources & TS_GridRank)
+      Thread = Block = true;
+    if (Thread)
+      One |= 1;
+    if (Block)
+      One |= 2;
+  }
+  return One;
+}
+
+void KernelRaces::scanKernel() {
+  struct Scanner : RecursiveASTVisitor<Scanner> {
+    KernelRaces &K;
+    explicit Scanner(KernelRaces &K) : K(K) {}
+    const VarDecl *localOf(const Expr *E) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      return VD && VD->isLocalVarDecl() ? VD : nullptr;
+    }
+    bool mentions(const Expr *E, const VarDecl *VD) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        return DRE->getDecl() == VD;
+      for (const Stmt *Child : E->children())
+        if (const auto *CE = dyn_cast_or_null<Expr>(Child);
+            CE && mentions(CE, VD))
+          return true;
+      return false;
+    }
+    bool VisitExpr(Expr *E) {
+      ThreadSource Src;
+      unsigned Dim;
+      if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+        K.Mentions |= Src;
+      if (const auto *UO = dyn_cast<UnaryOperator>(E);
+          UO && UO->isIncrementDecrementOp())
+        if (const VarDecl *VD = localOf(UO->getSubExpr()))
+          K.Counters.insert(VD);
+      if (const auto *BO = dyn_cast<BinaryOperator>(E);
+          BO && BO->isAssignmentOp())
+        if (const VarDecl *VD = localOf(BO->getLHS()))
+          if (BO->isCompoundAssignmentOp() || mentions(BO->getRHS(), VD))
+            K.Counters.insert(VD);
+      return true;
+    }
+  } Scan(*this);
+  Scan.TraverseStmt(const_cast<Stmt *>(FD.getBody()));
+
+  const KernelLaunches &L =
+      TranslationUnitAnalyses::get(Ctx).launches().launchesOf(&FD);
+  if (!L.known())
+    return;
+  bool GridOne = true, BlockOne = true;
+  for (const LaunchSite &Site : L.Sites)
+    for (const LaunchDimension &D : Site.Dims) {
+      if (D.Grid && (!D.GridConst || *D.GridConst != 1))
+        GridOne = false;
+      if (D.Block && (!D.BlockConst || *D.BlockConst != 1))
+        BlockOne = false;
+    }
+  OneBlock = GridOne;
+  OneThreadPerBlock = BlockOne;
+}
+
+void KernelRaces::consider(const Expr *Store, const Expr *LHS,
+                           std::vector<LostUpdate> &Out) {
+  std::optional<Element> El = elementOf(LHS);
+  if (!El)
+    return;
+  LostUpdate U;
+  U.Store = Store;
+  U.Target = El->Target;
+  U.Base = El->Base;
+  U.Index = El->Index;
+  // How the new value depends on the old one.
+  if (const auto *UO = dyn_cast<UnaryOperator>(Store)) {
+    U.How = LostUpdate::Compound;
+    U.Atomic = UO->isIncrementOp() ? "atomicAdd" : "atomicSub";
+  } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Store)) {
+    BinaryOperatorKind Op = CA->getOpcode();
+    // 'flags[v] |= MASK' by every writer leaves the same value.
+    if ((Op == BO_OrAssign || Op == BO_AndAssign) &&
+        TD.of(CA->getRHS()) == Divergence::None)
+      return;
+    U.How = LostUpdate::Compound;
+    U.Atomic = atomicOfCompound(Op);
+  } else {
+    const auto *BO = cast<BinaryOperator>(Store);
+    if (const Expr *R = readOf(BO->getRHS(), *El, 0)) {
+      U.How = LostUpdate::ReadModify;
+      U.OldRead = R;
+      const Expr *RHS = strip(BO->getRHS());
+      if (const auto *Op = dyn_cast<BinaryOperator>(RHS);
+          Op && Op->isAdditiveOp())
+        U.Atomic = "atomicAdd";
+      else if (const auto *Call = dyn_cast<CallExpr>(RHS))
+        if (const FunctionDecl *Callee = Call->getDirectCallee()) {
+          StringRef Name = Callee->getName();
+          if (Name.contains("max"))
+            U.Atomic = "atomicMax";
+          else if (Name.contains("min"))
+            U.Atomic = "atomicMin";
+        }
+    } else {
+      // A compare-and-store: the old value decides whether to store a
+      // value that differs between the threads.
+      if (TD.of(BO->getRHS()) == Divergence::None)
+        return;
+      llvm::SmallVector<std::pair<const Expr *, bool>, 8> Conds, Atoms;
+      conditionsOver(Store, Conds);
+      splitConditions(Conds, Atoms);
+      for (auto [C, Holds] : Atoms)
+        if (const Expr *R = readOf(C, *El, 0)) {
+          U.How = LostUpdate::CompareStore;
+          U.OldRead = R;
+          // 'x < a[k]' keeps the smaller value.
+          if (const auto *Cmp = dyn_cast<BinaryOperator>(strip(C));
+              Cmp && Cmp->isRelationalOp()) {
+            bool OldOnRight = readOf(Cmp->getRHS(), *El, 0) != nullptr;
+            bool Less =
+                Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+            U.Atomic = (Less == OldOnRight) == Holds ? "atomicMin"
+                                                      : "atomicMax";
+          }
+          break;
+        }
+      if (!U.OldRead)
+        return;
+    }
+  }
+  // Who shares the element.
+  if (U.Index) {
+    switch (TD.of(U.Index)) {
+    case Divergence::ThreadIndex:
+      return; // One-to-one, or not read here.
+    case Divergence::PerThreadData:
+      // A loop counter that starts at a per-thread value walks the
+      // thread's own segment ('for (e = row[i]; e < row[i + 1]; ++e)').
+      if (readsCounter(U.Index) || !allValuesKnown(U.Index, 0))
+        return;
+      U.Shared = LostUpdate::Data;
+      break;
+    case Divergence::None:
+      if (!allValuesKnown(U.Index, 0))
+        return;
+      U.Shared = mentionsBlock(U.Index, 0) ? LostUpdate::Block
+                                           : LostUpdate::Grid;
+      break;
+    }
+  }
+  constexpr unsigned InBlock = TS_ThreadInBlock | TS_BlockDim | TS_GridRank;
+  constexpr unsigned InGrid = TS_BlockInGrid | TS_GridDim | TS_GridRank;
+  bool ManyInBlock = !OneThreadPerBlock && (Mentions & InBlock);
+  bool ManyBlocks = !OneBlock && (Mentions & InGrid);
+  unsigned One = writersOf(Store);
+  bool OneInBlock = (One & 1) || !ManyInBlock;
+  bool OneOfBlocks = (One & 2) || !ManyBlocks;
+  switch (U.Shared) {
+  case LostUpdate::Block:
+    if (OneInBlock)
+      return;
+    break;
+  case LostUpdate::Grid:
+  case LostUpdate::Data:
+    if (OneInBlock && OneOfBlocks)
+      return;
+    break;
+  }
+  Out.push_back(U);
+}
+
+void KernelRaces::run(std::vector<LostUpdate> &Out) {
+  bool Scanned = false;
+  llvm::DenseSet<const Stmt *> Seen;
+  for (const CFGBlock *B : Cfg.graph()) {
+    if (!Cfg.isReachable(B))
+      continue;
+    for (const CFGElement &E : *B) {
+      const auto *S = dyn_cast_or_null<Expr>(FunctionCfg::stmtOf(E));
+      if (!S || !Seen.insert(S).second)
+        continue;
+      const Expr *LHS = nullptr;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S);
+          UO && UO->isIncrementDecrementOp())
+        LHS = UO->getSubExpr();
+      else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+               BO && BO->isAssignmentOp())
+        LHS = BO->getLHS();
+      if (!LHS || !elementOf(LHS))
+        continue;
+      if (!Scanned) {
+        scanKernel();
+        Scanned = true;
+        if (OneBlock && OneThreadPerBlock)
+          return;
+      }
+      consider(S, LHS, Out);
+    }
+  }
+}
+
+} // namespace
+
+std::vector<LostUpdate>
+GlobalMemoryRaces::lostUpdatesIn(const FunctionDecl &Kernel,
+                                 const FunctionCfg &Cfg) {
+  std::vector<LostUpdate> Out;
+  if (!Kernel.hasAttr<CUDAGlobalAttr>() || !Kernel.getBody())
+    return Out;
+  KernelRaces(Kernel, Cfg, TI).run(Out);
+  // CFG order is by block; show the findings in source order.
+  llvm::stable_sort(Out, [&](const LostUpdate &A, const LostUpdate &B) {
+    return Kernel.getASTContext().getSourceManager().isBeforeInTranslationUnit(
+        A.Target->getBeginLoc(), B.Target->getBeginLoc());
+  });
+  return Out;
+}
+
+} // namespace clang::tidy::cuda

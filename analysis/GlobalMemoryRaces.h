@@ -1,0 +1,79 @@
+//===- GlobalMemoryRaces.h - Lost updates of global memory ------*- C++ -*-===//
+//
+// Which plain read-modify-writes of global memory in a kernel can lose
+// updates: two threads of one launch load the same element, each computes
+// a new value from what it loaded, and the later store overwrites the
+// earlier one. An update is reported when its new value depends on the old
+// one (a compound assignment or increment, 'a[k] = a[k] + x', a store under
+// a comparison with the old value such as 'if (d < dist[v]) dist[v] = d')
+// and its index is not one-to-one in the thread:
+//
+//  - the same element for every thread of the grid (a constant, a scalar,
+//    a value uniform in the grid), or for every thread of a block (an index
+//    built from blockIdx only);
+//  - an index read from memory ('v = adj[e]', 'bin = key[i] / w'), which
+//    two threads may share.
+//
+// Stores at a thread-derived index (tid, a grid-stride loop, a row per
+// thread), atomics, stores of a value that does not depend on the old one,
+// stores that a guard confines to one thread (of the block for a per-block
+// element, of the grid otherwise), and pointers not known to be global
+// memory (a kernel's pointer parameter, a __device__ variable) are left
+// alone. docs/checks/cuda-global-memory-race.md, docs/design.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_TIDY_GLOBALMEMORYRACES_H
+#define CUDA_TIDY_GLOBALMEMORYRACES_H
+
+#include "FunctionCfg.h"
+#include "ThreadIndexAnalysis.h"
+#include "clang/AST/Expr.h"
+#include <vector>
+
+namespace clang::tidy::cuda {
+
+/// A plain update of global memory that concurrent threads can lose.
+struct LostUpdate {
+  /// Who shares the element.
+  enum Sharing {
+    Grid,  ///< Every thread of the grid: a constant or grid-uniform index.
+    Block, ///< Every thread of a block: an index built from blockIdx.
+    Data,  ///< Threads whose index, read from memory, is the same.
+  } Shared = Grid;
+  /// How the new value depends on the old one.
+  enum Update {
+    Compound,     ///< '+=', '++' and the like.
+    ReadModify,   ///< 'a[k] = f(a[k])', directly or through a local.
+    CompareStore, ///< 'if (x < a[k]) a[k] = x'.
+  } How = Compound;
+  /// The store: the assignment or increment.
+  const Expr *Store = nullptr;
+  /// The element written: the subscript, dereference or variable.
+  const Expr *Target = nullptr;
+  /// The pointer parameter or __device__ variable written.
+  const ValueDecl *Base = nullptr;
+  /// The index as written (null for a scalar or '*p').
+  const Expr *Index = nullptr;
+  /// ReadModify and CompareStore: the read of the old value.
+  const Expr *OldRead = nullptr;
+  /// The atomic that would do the update ("atomicAdd"), or "".
+  const char *Atomic = "";
+};
+
+/// The lost-update questions of one translation unit.
+class GlobalMemoryRaces {
+public:
+  explicit GlobalMemoryRaces(ThreadIndexAnalysis &TI) : TI(TI) {}
+
+  /// The lost updates of \p Kernel, a __global__ function, in CFG order.
+  std::vector<LostUpdate> lostUpdatesIn(const FunctionDecl &Kernel,
+                                        const FunctionCfg &Cfg);
+
+private:
+  ThreadIndexAnalysis &TI;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

@@ -1,0 +1,35 @@
+//===- GlobalMemoryRaceCheck.cpp ------------------------------------------===//
+
+#include "GlobalMemoryRaceCheck.h"
+#include "SourceLocations.h"
+
+namespace clang::tidy::cuda {
+
+void GlobalMemoryRaceCheck::checkFunction(const FunctionDecl &FD,
+                                          const FunctionCfg &Cfg,
+                                          ASTContext &Ctx) {
+  if (!Races)
+    Races.emplace(threadIndex(Ctx));
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const LostUpdate &U : Races->lostUpdatesIn(FD, Cfg)) {
+    SourceLocation Loc = reportOnce(U.Target->getBeginLoc(), SM);
+    if (Loc.isInvalid())
+      continue;
+    std::string Element =
+        U.Index ? " at '" + ThreadIndexAnalysis::textOf(U.Index, Ctx) + "'"
+                : "";
+    std::string Fix = *U.Atomic ? std::string("use ") + U.Atomic
+                                : std::string("use an atomic");
+    diag(Loc, "%select{every thread of the grid updates|the threads of each "
+              "block update|threads whose index read from memory is the same "
+              "update}0 global '%1'%2 with a plain %select{read-modify-write|"
+              "read-modify-write|compare and store}3: concurrent updates are "
+              "lost (%4)")
+        << U.Shared << U.Base->getName() << Element << U.How << Fix;
+    if (U.OldRead && U.OldRead->getBeginLoc() != U.Target->getBeginLoc())
+      diag(userVisibleLocation(U.OldRead->getBeginLoc(), SM),
+           "the old value is read here", DiagnosticIDs::Note);
+  }
+}
+
+} // namespace clang::tidy::cuda
