@@ -123,6 +123,15 @@ class External:
         return "<%s>" % self.name
 
 
+class PathValue(str):
+    """A pathlib.Path: its text, with `/` joining."""
+    def __truediv__(self, other):
+        return PathValue(os.path.join(self, str(other)))
+
+    def __rtruediv__(self, other):
+        return PathValue(os.path.join(str(other), self))
+
+
 class Namespace(dict):
     """A types.SimpleNamespace(...) value: its attributes are its items."""
 
@@ -214,6 +223,17 @@ def external_value(name):
         return torch_version()
     if name == "torch.version.hip":
         return None
+    if name == "torch.__path__":
+        # The package's folder, found as cuda-tidy finds torch: by
+        # importlib's search of sys.path, without importing it.
+        try:
+            import importlib.util
+            spec = importlib.util.find_spec("torch")
+            if spec and spec.submodule_search_locations:
+                return list(spec.submodule_search_locations)
+        except (ImportError, ValueError):
+            pass
+        return Unknown(("", 0, "torch.__path__ (no torch package)"))
     if name in ("torch.utils.cpp_extension.CUDA_HOME",):
         return cuda_home()
     if name in ("torch.utils.cpp_extension.ROCM_HOME",):
@@ -885,6 +905,13 @@ class Evaluator:
             return module if module else self.unknown(node)
         if isinstance(base, SpecValue) and attr == "loader":
             return base
+        if isinstance(base, PathValue) and attr in ("parent", "name", "stem", "suffix"):
+            if attr == "parent":
+                return PathValue(os.path.dirname(base) or ".")
+            if attr == "name":
+                return os.path.basename(base)
+            stem, suffix = os.path.splitext(os.path.basename(base))
+            return stem if attr == "stem" else suffix
         if isinstance(base, (str, list, dict, tuple)):
             return BoundMethod(base, attr)
         if unknown(base):
@@ -1004,6 +1031,9 @@ class Evaluator:
             if isinstance(v, (External, BoundMethod, FunctionValue, ModuleValue,
                               ExtensionClass, SpecValue)):
                 return self.unknown(node)
+        if isinstance(op, ast.Div) and (isinstance(a, PathValue) or isinstance(b, PathValue)) \
+                and isinstance(a, str) and isinstance(b, str):
+            return PathValue(os.path.join(a, b))
         try:
             if isinstance(op, ast.Add):
                 if isinstance(a, list) and isinstance(b, tuple):
@@ -1226,6 +1256,28 @@ class Evaluator:
                     return obj.pop(args[0])
                 return args[1] if len(args) > 1 else self.unknown(node)
             return self.unknown(node)
+        if isinstance(obj, PathValue):
+            if any(unknown(a) for a in args):
+                return next(a for a in args if unknown(a))
+            if name in ("resolve", "absolute"):
+                return PathValue(os.path.normpath(self.real_path(obj)))
+            if name in ("exists", "is_dir", "is_file"):
+                test = {"exists": os.path.exists, "is_dir": os.path.isdir,
+                        "is_file": os.path.isfile}[name]
+                return test(self.real_path(obj))
+            if name == "joinpath" and all(isinstance(a, str) for a in args):
+                return PathValue(os.path.join(obj, *args))
+            if name in ("as_posix", "__str__", "__fspath__"):
+                return str(obj)
+            if name == "with_suffix" and len(args) == 1 and isinstance(args[0], str):
+                return PathValue(os.path.splitext(obj)[0] + args[0])
+            if name in ("glob", "rglob") and len(args) == 1 and isinstance(args[0], str):
+                pattern = os.path.join(self.real_path(obj), "**" if name == "rglob"
+                                       else "", args[0])
+                found = sorted(glob.glob(pattern, recursive=name == "rglob"))
+                if not os.path.isabs(obj):
+                    found = [os.path.relpath(f, self.root) for f in found]
+                return [PathValue(f) for f in found]
         if isinstance(obj, (str, tuple)):
             if any(unknown(a) for a in args):
                 return next(a for a in args if unknown(a))
@@ -1315,6 +1367,9 @@ class Evaluator:
         for v in kwargs.values():
             if unknown(v):
                 return v
+        if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath") \
+                and all(isinstance(a, str) for a in args):
+            return PathValue(os.path.join(*args) if args else ".")
         if name in ("os.path.join", "posixpath.join"):
             if args and all(isinstance(a, str) for a in args):
                 return os.path.join(*args)
@@ -1388,6 +1443,8 @@ class Evaluator:
             return tuple(items) if name == "tuple" else items
         if name == "len" and len(args) == 1 and isinstance(args[0], (list, tuple, str, dict)):
             return len(args[0])
+        if name in ("os.fspath",) and len(args) == 1 and isinstance(args[0], str):
+            return str(args[0])
         if name in ("str", "repr") and len(args) == 1 and isinstance(args[0], (str, int, float, bool)):
             return str(args[0]) if name == "str" else repr(args[0])
         if name in ("int", "float") and args and isinstance(args[0], (str, int, float)):
