@@ -15,6 +15,8 @@ struct Tables {
   llvm::StringMap<TensorPointerInfo> Pointers;
   llvm::StringMap<unsigned> Queries, Conversions;
   llvm::StringMap<TensorFactoryInfo> Factories;
+  llvm::StringSet<> StridedResults;
+  llvm::StringSet<> AutogradFunctions;
   llvm::StringMap<TensorCheckInfo> Checks;
   llvm::StringMap<llvm::StringRef> ScalarTypes;
   llvm::StringMap<bool> Guards;
@@ -34,6 +36,8 @@ struct Tables {
 #define TORCH_TENSOR_QUERY(M, P) Queries[#M] |= P;
 #define TORCH_TENSOR_CONVERSION(M, P) Conversions[#M] |= P;
 #define TORCH_TENSOR_FACTORY(N, Like) Factories[#N] = TensorFactoryInfo{Like};
+#define TORCH_STRIDED_RESULT(N) StridedResults.insert(#N);
+#define TORCH_AUTOGRAD_FUNCTION(C) AutogradFunctions.insert(#C);
 #define TORCH_TENSOR_CHECK(N, P, NeedsCuda)                                    \
   Checks[#N] = TensorCheckInfo{P, NeedsCuda != 0};
 #define TORCH_SCALAR_TYPE(E, T) ScalarTypes[#E] = #T;
@@ -153,6 +157,39 @@ TorchApiModel::factoryCall(const CallExpr *Call) {
   if (It == tables().Factories.end() || !isTensorType(FD->getReturnType()))
     return std::nullopt;
   return It->second;
+}
+
+bool TorchApiModel::isStridedResult(const CallExpr *Call) {
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && isTensorType(FD->getReturnType()) &&
+         tables().StridedResults.contains(FD->getName());
+}
+
+bool TorchApiModel::isAutogradGradients(const ParmVarDecl *PVD) {
+  const auto *MD =
+      PVD ? dyn_cast_or_null<CXXMethodDecl>(PVD->getDeclContext()) : nullptr;
+  if (!MD || !MD->isStatic() || !MD->getIdentifier() ||
+      MD->getName() != "backward" ||
+      PVD->getFunctionScopeIndex() + 1 != MD->getNumParams())
+    return false;
+  const CXXRecordDecl *RD = MD->getParent();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  for (const CXXBaseSpecifier &B : RD->bases()) {
+    const auto *TST = B.getType()->getAs<TemplateSpecializationType>();
+    const TemplateDecl *TD =
+        TST ? TST->getTemplateName().getAsTemplateDecl() : nullptr;
+    if (!TD) {
+      if (const CXXRecordDecl *Base = B.getType()->getAsCXXRecordDecl())
+        if (const auto *Spec =
+                dyn_cast<ClassTemplateSpecializationDecl>(Base))
+          TD = Spec->getSpecializedTemplate();
+    }
+    if (TD && tables().AutogradFunctions.contains(
+                  TD->getQualifiedNameAsString()))
+      return true;
+  }
+  return false;
 }
 
 std::optional<TensorCheckInfo>

@@ -88,6 +88,12 @@ public:
   static bool isTensorArgType(QualType T);
   /// \p Call is a factory of at:: or torch::.
   static std::optional<TensorFactoryInfo> factoryCall(const CallExpr *Call);
+  /// Whether \p Call's result has strides it is given (empty_strided,
+  /// as_strided: TORCH_STRIDED_RESULT rows), so is not known contiguous.
+  static bool isStridedResult(const CallExpr *Call);
+  /// Whether \p PVD is the gradients parameter of the static backward of a
+  /// C++ autograd function (TORCH_AUTOGRAD_FUNCTION rows).
+  static bool isAutogradGradients(const ParmVarDecl *PVD);
   /// The element type of a scalar-type enumerator (c10::ScalarType::Float
   /// gives "float"), or "" (TORCH_SCALAR_TYPE rows).
   static llvm::StringRef cppTypeOfScalarType(llvm::StringRef Enumerator);

@@ -534,7 +534,8 @@ TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
     }
     TensorVerdict A = verdict(Call->getArg(Index), Property, Call, Depth + 1);
     if (A.Origin == TensorOrigin::FromPython ||
-        A.Origin == TensorOrigin::KnownCpu) {
+        A.Origin == TensorOrigin::KnownCpu ||
+        A.Origin == TensorOrigin::MaybeStrided) {
       if (Bad.Origin == TensorOrigin::Unknown)
         Bad = A;
     } else if (A.Origin != TensorOrigin::Guaranteed) {
@@ -604,6 +605,25 @@ TensorVerdict TorchTensorAnalysis::Impl::factoryVerdict(
   return V;
 }
 
+/// The gradients parameter of a C++ autograd function's backward that
+/// \p Call takes an element of (grad_outputs[0], grad_outputs.at(0)).
+static const ParmVarDecl *autogradGradients(const CallExpr *Call) {
+  const Expr *List = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      List = Op->getArg(0);
+  } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (M && M->getIdentifier() && M->getName() == "at")
+      List = MC->getImplicitObjectArgument();
+  }
+  if (!List || !TorchApiModel::isTensorType(Call->getType().getNonReferenceType()))
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(List->IgnoreParenImpCasts());
+  const auto *PVD = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  return PVD && TorchApiModel::isAutogradGradients(PVD) ? PVD : nullptr;
+}
+
 TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
                                                  unsigned Property,
                                                  const Stmt *At,
@@ -616,6 +636,20 @@ TensorVerdict TorchTensorAnalysis::Impl::verdict(const Expr *E,
     if (TorchApiModel::establishedProperties(Call) & Property) {
       V.Origin = TensorOrigin::Guaranteed;
       return V;
+    }
+    if (Property == TP_Contiguous) {
+      // A tensor with the strides it was given, or a gradient from
+      // autograd (grad_outputs[i] in a C++ autograd function's backward).
+      if (TorchApiModel::isStridedResult(Call)) {
+        V.Origin = TensorOrigin::MaybeStrided;
+        V.Factory = Call;
+        return V;
+      }
+      if (const ParmVarDecl *G = autogradGradients(Call)) {
+        V.Origin = TensorOrigin::MaybeStrided;
+        V.Gradients = G;
+        return V;
+      }
     }
     if (auto Info = TorchApiModel::factoryCall(Call))
       return factoryVerdict(Call, *Info, Property, At, Depth);

@@ -44,7 +44,16 @@
 
 namespace clang::tidy::cuda {
 
-enum class TensorOrigin { Guaranteed, FromPython, KnownCpu, Unknown };
+/// MaybeStrided (contiguity only): a gradient that autograd hands to a C++
+/// autograd function's backward, a tensor of empty_strided/as_strided, or a
+/// *_like copy of one: its layout is whatever made it.
+enum class TensorOrigin {
+  Guaranteed,
+  FromPython,
+  KnownCpu,
+  MaybeStrided,
+  Unknown
+};
 
 struct TensorVerdict {
   TensorOrigin Origin = TensorOrigin::Unknown;
@@ -52,8 +61,11 @@ struct TensorVerdict {
   const ParmVarDecl *PythonParam = nullptr;
   /// FromPython: the binding call (m.def) that exposes that function.
   const CallExpr *Binding = nullptr;
-  /// KnownCpu: the factory call that made the tensor.
+  /// KnownCpu: the factory call that made the tensor; MaybeStrided: the
+  /// strided factory (empty_strided, as_strided), if that is the cause.
   const CallExpr *Factory = nullptr;
+  /// MaybeStrided: the backward's gradients parameter, if that is the cause.
+  const ParmVarDecl *Gradients = nullptr;
   /// FromPython through another file (TensorCallers.h): "call in
   /// file:line" or "binding in file:line"; Binding is then null.
   std::string ExternalCall;

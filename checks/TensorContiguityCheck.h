@@ -24,6 +24,8 @@ public:
 
 private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;
+  void reportMaybeStrided(const TensorPointerUse &U, const TensorVerdict &V,
+                          const VarDecl *Tensor, const SourceManager &SM);
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
 };

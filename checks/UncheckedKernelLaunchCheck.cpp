@@ -5,6 +5,7 @@
 #include "FunctionCfg.h"
 #include "ResultUse.h"
 #include "SourceLocations.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -198,20 +199,40 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
                                         const FunctionCfg &Cfg,
                                         const SourceManager &SM,
                                         const LangOptions &LO) {
-  SourceLocation Loc = reportOnce(Site->getBeginLoc(), SM);
+  const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);
+  // A launch in a lambda that this function calls (an AT_DISPATCH_* case,
+  // a `[&] { ... }` helper) is a launch of this function: it is reported
+  // where it is written, with a note at the lambda's call.
+  const FunctionDecl *SiteCallee = Site->getDirectCallee();
+  bool InLambda = Site != Origin && SiteCallee &&
+                  isLambdaCallOperator(SiteCallee) &&
+                  isa<CUDAKernelCallExpr>(Origin);
+  SourceLocation Loc =
+      reportOnce((InLambda ? Origin : Site)->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return;
-  const FunctionDecl *Kernel = CudaApiModel::launchedKernel(Origin);
+  // In a PyTorch extension, torch's own check is the one to add.
+  bool TorchCheck = isMacroDefinedAt("C10_CUDA_KERNEL_LAUNCH_CHECK", Loc);
 
-  if (Site == Origin) {
+  if (InLambda) {
+    diag(Loc, "launch of kernel %0 is not checked for errors on every "
+              "path%select{|; add C10_CUDA_KERNEL_LAUNCH_CHECK() after it}1")
+        << Kernel->getDeclName() << TorchCheck;
+    diag(userVisibleLocation(Site->getBeginLoc(), SM),
+         "the lambda that launches it is called here",
+         DiagnosticIDs::Note);
+  } else if (Site == Origin) {
     bool MissingMacro = false;
     {
       auto D = Kernel ? diag(Loc, "launch of kernel %0 is not checked for "
-                                  "errors on every path")
-                            << Kernel->getDeclName()
+                                  "errors on every path%select{|; add "
+                                  "C10_CUDA_KERNEL_LAUNCH_CHECK() after it}1")
+                            << Kernel->getDeclName() << TorchCheck
                       : diag(Loc, "kernel launch by %0 is not checked for "
-                                  "errors on every path")
-                            << Site->getDirectCallee()->getDeclName();
+                                  "errors on every path%select{|; add "
+                                  "C10_CUDA_KERNEL_LAUNCH_CHECK() after it}1")
+                            << Site->getDirectCallee()->getDeclName()
+                            << TorchCheck;
       const Stmt *Statement = enclosingStatement(Site, Cfg.parents());
       if (!ErrorCheckMacro.empty() && Statement &&
           isa<CUDAKernelCallExpr>(Site) && !Loc.isMacroID() &&
@@ -239,12 +260,14 @@ void UncheckedKernelLaunchCheck::report(const CallExpr *Site,
     const FunctionDecl *Callee = Site->getDirectCallee();
     if (Kernel)
       diag(Loc, "call to %0 launches kernel %1 whose error is not checked "
-                "on every path")
-          << Callee->getDeclName() << Kernel->getDeclName();
+                "on every path%select{|; add C10_CUDA_KERNEL_LAUNCH_CHECK() "
+                "after it}2")
+          << Callee->getDeclName() << Kernel->getDeclName() << TorchCheck;
     else
       diag(Loc, "call to %0 launches a kernel whose error is not checked on "
-                "every path")
-          << Callee->getDeclName();
+                "every path%select{|; add C10_CUDA_KERNEL_LAUNCH_CHECK() "
+                "after it}1")
+          << Callee->getDeclName() << TorchCheck;
     diag(Origin->getBeginLoc(), "kernel launched here", DiagnosticIDs::Note);
   }
 

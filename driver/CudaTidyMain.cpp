@@ -262,6 +262,13 @@ cl::opt<std::string> TensorCallersFile(
              "Python are analysed first, and the result cache is not used "
              "(docs/torch.md, \"Across files\")"),
     cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> NoTensorCallers(
+    "no-tensor-callers",
+    cl::desc("With -p, do not record what the files that bind functions to "
+             "Python pass to functions of other files (docs/torch.md, "
+             "\"Across files\"): each file is analysed alone and may come "
+             "from the result cache"),
+    cl::init(false), cl::cat(Category));
 cl::opt<bool> PrintCudaFlags("print-cuda-flags",
                              cl::desc("Print the flags added to CUDA files "
                                       "(pass them after -- to the plugin)"),
@@ -859,6 +866,38 @@ int mergeReports() {
 }
 
 /// Analyses every file (Run.h), through the result cache.
+/// Whether a file binds functions to Python (a PyTorch extension's
+/// bindings).
+bool bindsToPython(const std::string &File) {
+  auto Text = llvm::MemoryBuffer::getFile(File);
+  return Text && ((*Text)->getBuffer().contains("PYBIND11_MODULE") ||
+                  (*Text)->getBuffer().contains("TORCH_LIBRARY"));
+}
+
+/// Whether the run records the tensor callers of the binding files first
+/// (docs/torch.md, "Across files"): with --tensor-callers, and by default
+/// in a project run (-p) whose files include a binding file and another
+/// CUDA file, where a launcher's checks may sit in the bindings.
+bool tensorCallersInUse(const Session &S) {
+  static std::optional<bool> Decided;
+  if (Decided)
+    return *Decided;
+  if (!TensorCallersFile.empty())
+    return *(Decided = true);
+  if (NoTensorCallers || BuildPath.empty())
+    return *(Decided = false);
+  bool Binding = false, OtherCuda = false;
+  for (const std::string &F : S.Files) {
+    if (bindsToPython(F))
+      Binding = true;
+    else if (StringRef(F).ends_with(".cu") || StringRef(F).ends_with(".cuh"))
+      OtherCuda = true;
+    if (Binding && OtherCuda)
+      break;
+  }
+  return *(Decided = Binding && OtherCuda);
+}
+
 cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   std::optional<cudatidy::ResultCache> Cache;
   std::string Dir =
@@ -883,7 +922,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.Cache = Cache ? &*Cache : nullptr;
   Settings.Prefix = Prefix ? &*Prefix : nullptr;
   Settings.PythonReaders = S.PythonReaders.get();
-  if (TensorCallersFile.empty())
+  if (!tensorCallersInUse(S))
     return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
   // Tensor facts across files: the callers' files first. A file's results
   // then depend on other files, so none come from or go to the cache.
@@ -891,9 +930,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   std::vector<std::string> Phase[2];
   std::vector<std::pair<unsigned, size_t>> Where;
   for (const std::string &F : S.Files) {
-    auto Text = llvm::MemoryBuffer::getFile(F);
-    bool Binds = Text && ((*Text)->getBuffer().contains("PYBIND11_MODULE") ||
-                          (*Text)->getBuffer().contains("TORCH_LIBRARY"));
+    bool Binds = bindsToPython(F);
     Where.push_back({Binds ? 0u : 1u, Phase[Binds ? 0 : 1].size()});
     Phase[Binds ? 0 : 1].push_back(F);
   }
@@ -1155,8 +1192,9 @@ int main(int argc, const char **argv) {
   cudatidy::enableCrashIsolation();
   clang::tidy::cuda::TensorCallers &Callers =
       clang::tidy::cuda::TensorCallers::get();
-  if (!TensorCallersFile.empty()) {
+  if (tensorCallersInUse(S))
     Callers.activate();
+  if (!TensorCallersFile.empty()) {
     if (llvm::sys::fs::exists(TensorCallersFile))
       if (std::string Err = Callers.load(TensorCallersFile); !Err.empty()) {
         error("--tensor-callers: " + Err);

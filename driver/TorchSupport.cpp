@@ -39,8 +39,9 @@ constexpr const char *TorchCudaDefines[] = {
     "__CUDA_NO_BFLOAT16_CONVERSIONS__", "__CUDA_NO_HALF2_OPERATORS__"};
 
 /// Prints a Python program's JSON output, or why it failed.
-std::optional<llvm::json::Value> runPythonJson(llvm::ArrayRef<StringRef> Args,
-                                               std::string &Error) {
+std::optional<llvm::json::Value>
+runPythonJson(llvm::ArrayRef<StringRef> Args, std::string &Error,
+              std::string *Stderr = nullptr) {
   llvm::SmallString<128> Out, Err;
   if (llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "out", Out) ||
       llvm::sys::fs::createTemporaryFile("cuda-tidy-py", "err", Err)) {
@@ -57,6 +58,8 @@ std::optional<llvm::json::Value> runPythonJson(llvm::ArrayRef<StringRef> Args,
   auto ErrText = llvm::MemoryBuffer::getFile(Err);
   llvm::sys::fs::remove(Out);
   llvm::sys::fs::remove(Err);
+  if (Stderr && ErrText)
+    *Stderr = (*ErrText)->getBuffer().str();
   if (Rc != 0 || !OutText) {
     std::string Why = ExecError;
     if (Why.empty() && ErrText)
@@ -614,6 +617,10 @@ std::unique_ptr<CompilationDatabase> loadTorchNinja(StringRef BuildNinja,
 
 namespace {
 
+/// Whether the last run of the setup.py reader printed a warning (which
+/// says what is missing and that torch's default flags are used).
+bool ReaderWarned = false;
+
 /// Runs the setup.py reader on \p SetupPy (a setup.py, or a project folder
 /// whose Python files' cpp_extension.load() calls are read).
 std::unique_ptr<CompilationDatabase> loadSetupPy(StringRef SetupPy,
@@ -630,8 +637,20 @@ std::unique_ptr<CompilationDatabase> loadSetupPy(StringRef SetupPy,
     Error = "cannot read '" + SetupPy.str() + "': " + PyError;
     return nullptr;
   }
-  std::optional<llvm::json::Value> V =
-      runPythonJson({Python, Settings.SetupReader, SetupPy}, PyError);
+  std::string Warnings;
+  std::optional<llvm::json::Value> V = runPythonJson(
+      {Python, Settings.SetupReader, SetupPy}, PyError, &Warnings);
+  // What the reader could not evaluate, one line each ("warning: setup.py:
+  // 49: cannot evaluate '...': -D defines from setup.py are missing"),
+  // with paths relative to the project's folder.
+  llvm::SmallVector<StringRef> Lines;
+  StringRef(Warnings).split(Lines, '\n', -1, false);
+  ReaderWarned = false;
+  for (StringRef L : Lines)
+    if (L.consume_front("warning: ")) {
+      llvm::errs() << "cuda-tidy: warning: " << L << "\n";
+      ReaderWarned = true;
+    }
   if (!V) {
     Error = "cannot read '" + SetupPy.str() + "': " + PyError;
     return nullptr;
@@ -744,8 +763,9 @@ std::unique_ptr<CompilationDatabase> findTorchDatabaseFor(StringRef FirstFile,
       std::string Why;
       if (auto DB = loadSetupPy(Setup, Why))
         return DB;
-      llvm::errs() << "cuda-tidy: warning: " << Why
-                   << "; analysing with the default command\n";
+      if (!ReaderWarned)
+        llvm::errs() << "cuda-tidy: warning: " << Why
+                     << "; analysing with the default command\n";
       return nullptr;
     }
     llvm::SmallString<256> Git(Dir);

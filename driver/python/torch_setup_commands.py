@@ -1,85 +1,135 @@
 #!/usr/bin/env python3
 """Prints the compile commands of a PyTorch extension's setup.py, as a
-compile_commands.json array, without running it: the file is read with
-Python's own parser (ast) and the arguments of each CUDAExtension(...) or
-CppExtension(...) call are evaluated by a small interpreter that knows only
-literals, names assigned once at module level, string and list arithmetic,
-f-strings, os.path helpers and glob.glob. What it cannot evaluate is left
-out (an unknown include folder, a computed source list), never guessed.
+compile_commands.json array, without running it.
 
-Branches: a setup.py often picks its sources, include folders and defines
-by platform (`if torch.cuda.is_available(): ... elif FORCE_MLU: ...`). The
-test of each `if`, `elif` and conditional expression is evaluated with
-three values (true, false, unknown) from what a CUDA build of the installed
-torch sees: the environment as it is (`os.getenv('FORCE_MLU', '0')`),
-`torch.cuda.is_available()` true, `torch.version.hip` None, the MPS and
-other vendor back-ends absent, `platform.system()` and torch's version
-(read from its metadata, never by importing it) as they are. A branch whose
-test is known false contributes nothing; where a test is unknown, every
-branch contributes (the union of their include folders, sources and
-defines).
+The file is read with Python's own parser (ast) and executed by a small
+interpreter of its own: statements run in order (assignments, `+=`,
+`append`/`extend`, item and attribute stores, `for` loops over lists the
+interpreter knows, `while` loops with known tests, calls of the project's
+functions, imports of the project's modules), over values it knows:
+literals, strings, lists, tuples, dicts, the os.path helpers over the
+project's real tree (`os.path.curdir` is '.', `__file__` is setup.py's
+path), glob.glob and os.listdir of the real tree, itertools.product and
+chain, the environment (os.getenv, os.environ), and what a CUDA build of
+the installed torch sees (below). Nothing is run: no subprocess, no import
+of a module outside the project, no file written. Every
+`CUDAExtension(...)`/`CppExtension(...)` call that executes (directly, or
+through a name that holds the class: `extension = CUDAExtension if
+use_cuda else CppExtension`) gives its sources' commands.
 
-Other files: a setup.py often takes its sources and flags from a helper
-module of the project (`import build`, `from pkg.build import params`, or a
-module loaded by path with `importlib.util.spec_from_file_location`, as
-gsplat's setup.py loads `gsplat/cuda/build.py`). Such modules are parsed
-the same way (never imported), and a call of a function of the project
-(in setup.py or a helper module) is evaluated from its `return` statement,
-its parameters bound to the arguments; `types.SimpleNamespace(...)` and
-`dict(...)` give objects whose attributes and items are read. The
-`torch.utils.cpp_extension.load(name, sources, extra_include_paths=...,
-extra_cflags=..., extra_cuda_cflags=...)` calls in the project's Python
-files (those that mention cpp_extension) give the commands of the sources
-that no setup.py extension names.
+Branches: the test of each `if`, `elif`, `while` and conditional expression
+is evaluated with three values (true, false, unknown) from what a CUDA
+build of the installed torch sees: the environment as it is,
+`torch.cuda.is_available()` true, `CUDA_HOME` set, `torch.version.hip`
+None, the MPS and other vendor back-ends absent, `platform.system()`,
+`sys.platform`, `os.name` as they are, and torch's version (read from its
+metadata, never by importing it). A branch whose test is known false runs
+not; where a test is unknown, both branches run on copies of the names and
+their results are joined (the union of lists and dicts; a value that
+differs is unknown). A loop over a value that is not known runs its body
+once with its variable unknown.
+
+Other files: a module of the project that setup.py imports by name, or
+loads by path with importlib.util.spec_from_file_location, is executed the
+same way. The `torch.utils.cpp_extension.load(name, sources, ...)` calls in
+the project's Python files (those that mention cpp_extension) give the
+commands of the sources that no setup.py extension names. A function of
+the project that makes an extension or load() call and is never called is
+called once with its parameters unknown.
+
+What cannot be evaluated is left out, never guessed. When an argument of an
+extension (its name, sources, include folders, defines or compile flags)
+holds something unknown, one warning on stderr names the construct, its
+file and line, and what is missing:
+  warning: setup.py:49: cannot evaluate 'parallel_info()' (...): -D/-I flags ...
 
 Usage: torch_setup_commands.py path/to/setup.py
        torch_setup_commands.py path/to/project   (load() calls only)
+       --lines: one command a line, `file: arguments`, instead of JSON
 """
 import ast
 import glob
+import itertools
 import json
 import os
-import shlex
 import sys
 
-UNKNOWN = object()
-
-# str methods evaluated on known strings.
-STR_METHODS = ("format", "split", "rsplit", "strip", "lstrip", "rstrip",
-               "replace", "startswith", "endswith", "lower", "upper", "join")
-
-# What a CUDA build of the installed torch sees, for the tests of branches.
-TORCH_CALL_RESULTS = {
-    "torch.cuda.is_available": True,
-    "torch.backends.mps.is_available": False,
-    "torch.backends.mps.is_built": False,
-}
-try:
-    import platform
-    TORCH_CALL_RESULTS["platform.system"] = platform.system()
-except Exception:
-    pass
-try:
-    import platform
-    TORCH_CALL_RESULTS["platform.machine"] = platform.machine()
-except Exception:
-    pass
-TORCH_ATTRIBUTES = {
-    "torch.version.hip": None,
-    "sys.platform": sys.platform,
-    "os.name": os.name,
-}
-
-# Whether os.getenv and os.environ read the environment. When setup.py
-# builds no extension with the environment as it is (mamba builds its CUDA
-# kernels only under MAMBA_KEEP_CUDA_BUILD=TRUE), it is read again with the
-# environment unknown: the user sets it to build.
-ENVIRONMENT = {"known": True}
-
-# How deep calls of the project's functions are followed, and how many of
-# its modules are parsed.
-MAX_CALL_DEPTH = 8
+# How deep calls of the project's functions are followed, how many modules
+# are parsed, how many iterations a loop runs and how many statements a run
+# executes in all.
+MAX_CALL_DEPTH = 12
 MAX_MODULES = 64
+MAX_ITERATIONS = 20000
+MAX_STEPS = 2000000
+
+
+class Unknown:
+    """A value the interpreter could not compute, with the construct that
+    made it unknown (file, line, text) for the warning. `truth` is set
+    where only the value's truth is known (`x and False`)."""
+    __slots__ = ("cause", "truth")
+
+    def __init__(self, cause=None, truth=None):
+        self.cause = cause
+        self.truth = truth
+
+    def __repr__(self):
+        return "<unknown>"
+
+
+def unknown(value):
+    return isinstance(value, Unknown)
+
+
+def known(value):
+    """Whether a value (and each item of a list, tuple or dict) is known."""
+    if isinstance(value, Unknown):
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(known(v) for v in value)
+    if isinstance(value, dict):
+        return all(known(v) for v in value.values())
+    return True
+
+
+def first_unknown(value):
+    """The first unknown part of a value, for its cause."""
+    if isinstance(value, Unknown):
+        return value
+    items = value.values() if isinstance(value, dict) else (
+        value if isinstance(value, (list, tuple)) else ())
+    for v in items:
+        u = first_unknown(v)
+        if u is not None:
+            return u
+    return None
+
+
+class External:
+    """A name outside the project ('os.path', 'torch.cuda.is_available'),
+    by the dotted name it is imported as."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, External) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return "<%s>" % self.name
+
+
+class PathValue(str):
+    """A pathlib.Path: its text, with `/` joining."""
+    def __truediv__(self, other):
+        return PathValue(os.path.join(self, str(other)))
+
+    def __rtruediv__(self, other):
+        return PathValue(os.path.join(str(other), self))
 
 
 class Namespace(dict):
@@ -87,15 +137,21 @@ class Namespace(dict):
 
 
 class ModuleValue:
-    """A Python file of the project, parsed, never run."""
+    """A Python file of the project, executed by the interpreter."""
     def __init__(self, ev):
         self.ev = ev
 
 
 class FunctionValue:
-    def __init__(self, ev, node):
-        self.ev = ev
+    def __init__(self, scope, node):
+        self.scope = scope  # where it was defined (its closure)
         self.node = node
+
+
+class BoundMethod:
+    def __init__(self, obj, name):
+        self.obj = obj
+        self.name = name
 
 
 class SpecValue:
@@ -104,22 +160,27 @@ class SpecValue:
         self.path = path
 
 
-class Given(ast.expr):
-    """An argument's value bound to a parameter."""
-    _fields = ()
+class ExtensionClass:
+    """torch.utils.cpp_extension.CUDAExtension or CppExtension."""
+    def __init__(self, kind):
+        self.kind = kind
 
-    def __init__(self, value):
-        super().__init__()
-        self.value = value
+    def __eq__(self, other):
+        return isinstance(other, ExtensionClass) and other.kind == self.kind
+
+    def __hash__(self):
+        return hash(self.kind)
 
 
-def known(value):
-    """Whether a value (or each item of a list) was evaluated."""
-    if value is UNKNOWN:
-        return False
-    if isinstance(value, list):
-        return all(known(v) for v in value)
-    return True
+class Flow(Exception):
+    """return, break, continue or raise, leaving a block."""
+    def __init__(self, kind):
+        super().__init__(kind)
+        self.kind = kind
+
+
+class Budget(Exception):
+    """The run executed MAX_STEPS statements."""
 
 
 def torch_version():
@@ -127,7 +188,7 @@ def torch_version():
         import importlib.metadata
         return importlib.metadata.version("torch").split("+")[0]
     except Exception:  # no torch, or no metadata: unknown
-        return UNKNOWN
+        return Unknown(("", 0, "torch.__version__ (no torch package metadata)"))
 
 
 def version_tuple(text):
@@ -138,200 +199,220 @@ def version_tuple(text):
         if not digits:
             break
         parts.append(int(digits))
-    return tuple(parts) if parts else UNKNOWN
+    return tuple(parts) if parts else Unknown()
+
+
+def cuda_home():
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            return os.environ[var]
+    return "/usr/local/cuda"
+
+
+# Whether os.getenv and os.environ read the environment. When setup.py
+# builds no extension with the environment as it is (mamba builds its CUDA
+# kernels only under MAMBA_KEEP_CUDA_BUILD=TRUE), it is read again with the
+# environment unknown: the user sets it to build.
+ENVIRONMENT = {"known": True}
+
+
+def external_value(name):
+    """The value of an attribute outside the project that a CUDA build of
+    the installed torch sees, or External(name)."""
+    if name == "torch.__version__":
+        return torch_version()
+    if name == "torch.version.hip":
+        return None
+    if name == "torch.__path__":
+        # The package's folder, found as cuda-tidy finds torch: by
+        # importlib's search of sys.path, without importing it.
+        try:
+            import importlib.util
+            spec = importlib.util.find_spec("torch")
+            if spec and spec.submodule_search_locations:
+                return list(spec.submodule_search_locations)
+        except (ImportError, ValueError):
+            pass
+        return Unknown(("", 0, "torch.__path__ (no torch package)"))
+    if name in ("torch.utils.cpp_extension.CUDA_HOME",):
+        return cuda_home()
+    if name in ("torch.utils.cpp_extension.ROCM_HOME",):
+        return None
+    if name in ("os.path.curdir", "os.curdir"):
+        return os.curdir
+    if name in ("os.path.sep", "os.sep"):
+        return os.sep
+    if name in ("os.path.pardir", "os.pardir"):
+        return os.pardir
+    if name == "os.pathsep":
+        return os.pathsep
+    if name == "sys.platform":
+        return sys.platform
+    if name == "os.name":
+        return os.name
+    if name == "sys.argv":
+        return Unknown(("", 0, "sys.argv"))
+    if name == "sys.version_info":
+        return tuple(sys.version_info[:3])
+    if name in ("torch.utils.cpp_extension.CUDAExtension",
+                "torch.utils.cpp_extension.CppExtension"):
+        return ExtensionClass(name.rsplit(".", 1)[1])
+    return External(name)
+
+
+BUILTINS = {"list", "tuple", "sorted", "set", "frozenset", "len", "str", "int",
+            "bool", "range", "enumerate", "zip", "reversed", "any", "all", "min",
+            "max", "filter", "map", "print", "open", "isinstance", "dict", "sum",
+            "float", "repr", "hasattr", "getattr", "abs", "type", "Exception",
+            "RuntimeError", "ValueError", "OSError", "ImportError",
+            "EnvironmentError", "TypeError", "KeyError", "AttributeError",
+            "NotImplementedError", "FileNotFoundError", "Warning", "object",
+            "super", "iter", "next", "exit", "quit"}
+
+
+def copy_value(v, memo):
+    """A copy of a value for one branch: lists, dicts and namespaces are
+    copied (the branch may change them), the rest is shared."""
+    if isinstance(v, (list, dict)):
+        if id(v) in memo:
+            return memo[id(v)]
+        if isinstance(v, list):
+            out = []
+            memo[id(v)] = out
+            out.extend(copy_value(x, memo) for x in v)
+        else:
+            out = type(v)()
+            memo[id(v)] = out
+            for k, x in v.items():
+                out[k] = copy_value(x, memo)
+        return out
+    return v
+
+
+def join(a, b, cause):
+    """A value after a branch of unknown test: a on one side, b on the
+    other."""
+    if a is b:
+        return a
+    if isinstance(a, ExtensionClass) and isinstance(b, ExtensionClass):
+        # The class a CUDA build uses.
+        return a if a.kind == "CUDAExtension" else b
+    if isinstance(a, list) and isinstance(b, list):
+        out = list(a)
+        for x in b:
+            if not any(x is y or type(x) is type(y) and x == y for y in out):
+                out.append(x)
+        return out
+    if isinstance(a, dict) and isinstance(b, dict) and type(a) is type(b):
+        out = type(a)()
+        for k in list(a) + [k for k in b if k not in a]:
+            out[k] = join(a[k], b[k], cause) if k in a and k in b else (
+                a[k] if k in a else b[k])
+        return out
+    try:
+        if type(a) is type(b) and a == b:
+            return a
+    except Exception:
+        pass
+    if isinstance(a, Unknown):
+        return a
+    if isinstance(b, Unknown):
+        return b
+    return Unknown(cause)
+
+
+class Run:
+    """What one reading of setup.py shares: the modules parsed, the
+    extensions and load() calls seen, the statements executed."""
+    def __init__(self, root):
+        self.root = root
+        self.modules = {}
+        self.extensions = []   # (scope, call node, values)
+        self.loads = []
+        self.called = set()    # function nodes called at least once
+        self.steps = 0
+        self.loop_causes = []
+        self.raises = []       # the raise statements reached
+        self.stopped = []      # those that stopped a module
 
 
 class Evaluator:
     """The names of one scope: a file (setup.py or a helper module), or one
-    call of a function of the project (with `parent`, the file's scope)."""
-    def __init__(self, setup_py, root=None, parent=None, modules=None, depth=0):
-        self.setup_py = os.path.abspath(setup_py)
-        self.root = root or os.path.dirname(self.setup_py)
+    call of a function of the project (with `parent`, its closure)."""
+    def __init__(self, path, run, parent=None, depth=0):
+        self.path = os.path.abspath(path)
+        self.run = run
+        self.root = run.root
         self.parent = parent
-        self.modules = modules if modules is not None else {}
         self.depth = depth
-        self.names = {} if parent else {"__file__": self.setup_py}
-        self.assigned = {}
-        self.added = {}
-        self.functions = {}
-        self.imports = {}
-        self.call_cache = {}
+        self.env = {}
+        self.globals_ = set()
+        self.returns = []
+        if parent is None:
+            self.env["__file__"] = self.path
+            self.env["__name__"] = "__main__" if os.path.basename(
+                self.path) == "setup.py" else os.path.splitext(
+                os.path.basename(self.path))[0]
 
-    # What each name may hold: every value assigned to it anywhere in the
-    # file (the branches of a setup.py assign a name in several places),
-    # and what is appended, extended or added to it.
-    # Each node is recorded with the tests of the `if`s around it (the
-    # test and the branch it is in), so that branches known not taken are
-    # left out (reachable).
-    def collect(self, tree):
-        self.guards = {}
-        self.calls = []
-        self._collect(tree, ())
+    # ------------------------------------------------------------------
+    # names
 
-    def _collect(self, node, guards):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.functions.setdefault(node.name, node)
-        elif isinstance(node, ast.Import):
-            for a in node.names:
-                if a.asname:
-                    self.imports.setdefault(a.asname, ("module", a.name, 0))
-                elif "." not in a.name:
-                    self.imports.setdefault(a.name, ("module", a.name, 0))
-        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
-            for a in node.names:
-                self.imports.setdefault(a.asname or a.name,
-                                        ("from", node.module or "", node.level, a.name))
-        if isinstance(node, ast.If):
-            self._collect(node.test, guards)
-            for child in node.body:
-                self._collect(child, guards + ((node.test, True),))
-            for child in node.orelse:
-                self._collect(child, guards + ((node.test, False),))
-            return
-        if isinstance(node, ast.AnnAssign) and node.value is not None \
-                and isinstance(node.target, ast.Name):
-            self.assigned.setdefault(node.target.id, []).append(node.value)
-            self.guards[id(node.value)] = guards
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
-                if isinstance(t, ast.Name):
-                    self.assigned.setdefault(t.id, []).append(node.value)
-                    self.guards[id(node.value)] = guards
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) \
-                and isinstance(node.op, ast.Add):
-            self.added.setdefault(node.target.id, []).append(("extend", node.value))
-            self.guards[id(node.value)] = guards
-        elif isinstance(node, ast.Call):
-            self.calls.append((node, guards))
-            if isinstance(node.func, ast.Attribute) \
-                    and isinstance(node.func.value, ast.Name) \
-                    and node.func.attr in ("append", "extend") and len(node.args) == 1:
-                self.added.setdefault(node.func.value.id, []).append(
-                    (node.func.attr, node.args[0]))
-                self.guards[id(node.args[0])] = guards
-        for child in ast.iter_child_nodes(node):
-            self._collect(child, guards)
+    def file_scope(self):
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
 
-    def reachable(self, guards):
-        """No test around the node is known to send control elsewhere."""
-        for test, branch in guards:
-            t = self.truth(test)
-            if t is not None and t != branch:
-                return False
-        return True
+    def lookup(self, ident):
+        scope = self
+        while scope is not None:
+            if ident in scope.env:
+                return scope.env[ident]
+            scope = scope.parent
+        if ident in BUILTINS:
+            return External(ident)
+        if ident in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[ident]
+        return None
 
-    def reachable_node(self, node):
-        return self.reachable(self.guards.get(id(node), ()))
+    def name(self, node):
+        scope = self
+        while scope is not None:
+            if node.id in scope.env:
+                return scope.env[node.id]
+            scope = scope.parent
+        if node.id in BUILTINS:
+            return External(node.id)
+        return self.unknown(node, "the name '%s' is not bound" % node.id)
 
-    def truth(self, node):
-        """A test's value: True, False, or None when it is not known."""
-        if isinstance(node, ast.BoolOp):
-            values = [self.truth(v) for v in node.values]
-            if isinstance(node.op, ast.And):
-                if False in values:
-                    return False
-                return True if all(v is True for v in values) else None
-            if True in values:
-                return True
-            return False if all(v is False for v in values) else None
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            t = self.truth(node.operand)
-            return None if t is None else not t
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            a = self.eval(node.left)
-            b = self.eval(node.comparators[0])
-            op = node.ops[0]
-            if isinstance(op, (ast.Is, ast.IsNot)):
-                if a is UNKNOWN or b is UNKNOWN:
-                    return None
-                same = a is b if (a is None or b is None) else a == b
-                return same if isinstance(op, ast.Is) else not same
-            if a is UNKNOWN or b is UNKNOWN:
-                return None
+    def store(self, ident, value):
+        if ident in self.globals_:
+            self.file_scope().env[ident] = value
+        else:
+            self.env[ident] = value
+
+    def cause(self, node, text=None):
+        """Where and what made a value unknown, as the warning says it."""
+        line = getattr(node, "lineno", 0)
+        if text is None:
             try:
-                if isinstance(op, ast.Eq):
-                    return a == b
-                if isinstance(op, ast.NotEq):
-                    return a != b
-                if isinstance(op, ast.Lt):
-                    return a < b
-                if isinstance(op, ast.LtE):
-                    return a <= b
-                if isinstance(op, ast.Gt):
-                    return a > b
-                if isinstance(op, ast.GtE):
-                    return a >= b
-                if isinstance(op, ast.In):
-                    return a in b
-                if isinstance(op, ast.NotIn):
-                    return a not in b
-            except TypeError:
-                return None
-            return None
-        v = self.eval(node)
-        if v is UNKNOWN or isinstance(v, (list, dict)) and any(
-                x is UNKNOWN for x in (v if isinstance(v, list) else v.values())):
-            return None
-        return bool(v)
+                text = "'%s'" % ast.unparse(node)
+            except Exception:
+                text = type(node).__name__
+            if len(text) > 72:
+                text = text[:68] + "...'"
+        return (self.path, line, "cannot evaluate " + text)
 
-    def name(self, ident):
-        if ident in self.names:
-            return self.names[ident]
-        self.names[ident] = UNKNOWN  # guards against a cycle
-        nodes = [n for n in self.assigned.get(ident, []) if self.reachable_node(n)]
-        if not nodes:
-            del self.names[ident]
-            if ident in self.assigned:
-                return UNKNOWN
-            if ident in self.functions:
-                return FunctionValue(self, self.functions[ident])
-            if ident in self.imports:
-                return self.imported(ident)
-            if self.parent is not None:
-                return self.parent.name(ident)
-            return UNKNOWN
-        if len(nodes) > 1 and len({self.guards.get(id(n), ()) for n in nodes}) == 1:
-            # Assignments one after another in one block: the last holds,
-            # and a use of the name in it reads the one before
-            # (`sources = [s for s in sources if ...]`).
-            value = UNKNOWN
-            for n in nodes:
-                self.names[ident] = value
-                value = self.eval(n)
-            nodes = nodes[-1:]
-            values = [value]
-        else:
-            values = [self.eval(n) for n in nodes]
-        known = [v for v in values if v is not UNKNOWN]
-        if len(nodes) == 1 and known and not isinstance(known[0], list):
-            value = known[0]
-        elif known and all(isinstance(v, list) for v in known):
-            # A list assigned in several branches: the union, plus what is
-            # added to it (extra include folders and sources are harmless).
-            value = []
-            for v in known:
-                value.extend(x for x in v if x not in value)
-            for how, arg in self.added.get(ident, []):
-                if not self.reachable_node(arg):
-                    continue
-                # Flags come in pairs (-gencode arch=...): what is added
-                # is kept as often as it is added.
-                x = self.eval(arg)
-                if how == "append" and x is not UNKNOWN:
-                    value.append(x)
-                elif how == "extend" and isinstance(x, list):
-                    value.extend(x)
-        elif known and len(known) == len(nodes) and all(v == known[0] for v in known):
-            value = known[0]  # the same value on every branch taken
-        else:
-            value = UNKNOWN
-        self.names[ident] = value
-        return value
+    def unknown(self, node, text=None):
+        return Unknown(self.cause(node, text))
+
+    # ------------------------------------------------------------------
+    # modules
 
     def module_file(self, dotted, level):
         """The project file of module `dotted` (relative to this file's
         folder for `from . import`), or None for a module outside it."""
-        here = os.path.dirname(self.setup_py)
+        here = os.path.dirname(self.path)
         bases = []
         if level:
             base = here
@@ -341,335 +422,438 @@ class Evaluator:
         else:
             bases.extend([here, self.root])
         rel = dotted.split(".") if dotted else []
+        if not rel and not level:
+            return None
         for base in bases:
             for candidate in (os.path.join(base, *rel) + ".py",
                               os.path.join(base, *rel, "__init__.py")):
-                if rel or level:
-                    if os.path.isfile(candidate):
-                        return candidate
+                if os.path.isfile(candidate):
+                    return candidate
         return None
 
     def load_module(self, path):
-        """The scope of a project file, parsed once per run."""
+        """The scope of a project file, executed once per run."""
         if not isinstance(path, str):
-            return UNKNOWN
+            return None
         path = os.path.abspath(path if os.path.isabs(path)
                                else os.path.join(self.root, path))
         inside = os.path.commonpath([path, self.root]) == self.root
         if not inside or not path.endswith(".py") or not os.path.isfile(path):
-            return UNKNOWN
-        if path not in self.modules:
-            if len(self.modules) >= MAX_MODULES:
-                return UNKNOWN
-            self.modules[path] = None  # guards against an import cycle
+            return None
+        modules = self.run.modules
+        if path not in modules:
+            if len(modules) >= MAX_MODULES:
+                return None
+            modules[path] = None  # guards against an import cycle
             try:
                 with open(path, encoding="utf-8") as f:
                     tree = ast.parse(f.read(), filename=path)
             except (OSError, SyntaxError, ValueError):
-                return UNKNOWN
-            ev = Evaluator(path, root=self.root, modules=self.modules)
-            ev.collect(tree)
-            self.modules[path] = ev
-        ev = self.modules[path]
-        return ModuleValue(ev) if ev is not None else UNKNOWN
+                return None
+            ev = Evaluator(path, self.run)
+            ev.tree = tree
+            modules[path] = ev
+            ev.execute_module(tree)
+        ev = modules[path]
+        return ModuleValue(ev) if ev is not None else None
 
-    def imported(self, ident):
-        entry = self.imports[ident]
-        if entry[0] == "module":
-            return self.load_module(self.module_file(entry[1], entry[2]))
-        _, dotted, level, attr = entry
-        sub = self.module_file((dotted + "." if dotted else "") + attr, level)
-        if sub:
-            return self.load_module(sub)
-        module = self.load_module(self.module_file(dotted, level))
-        return module.ev.member(attr) if isinstance(module, ModuleValue) else UNKNOWN
+    def execute_module(self, tree):
+        try:
+            self.block(tree.body)
+        except Flow as f:
+            if f.kind == "raise" and self.run.raises:
+                self.run.stopped.append(self.run.raises[-1])
+        except RecursionError:
+            pass
+        self.call_uncalled(tree)
 
-    def member(self, attr):
-        """A module's attribute: a function, or a name at its top level."""
-        if attr in self.functions and attr not in self.assigned:
-            return FunctionValue(self, self.functions[attr])
-        return self.name(attr)
-
-    def file_scope(self):
-        return self.parent if self.parent is not None else self
-
-    def call_function(self, function, node):
-        """A project function's value, from its return statement(s), with
-        its parameters bound to the arguments that could be evaluated."""
-        if self.depth >= MAX_CALL_DEPTH:
-            return UNKNOWN
-        fn = function.node
-        params = fn.args.posonlyargs + fn.args.args
-        bound = {}
-        for p, a in zip(params, node.args):
-            if isinstance(a, ast.Starred):
-                return UNKNOWN
-            bound[p.arg] = self.eval(a)
-        for k in node.keywords:
-            if k.arg is None:
-                return UNKNOWN
-            bound[k.arg] = self.eval(k.value)
-        defaults = fn.args.defaults
-        for p, d in zip(params[len(params) - len(defaults):], defaults):
-            if p.arg not in bound:
-                bound[p.arg] = function.ev.eval(d)
-        for p, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
-            if p.arg not in bound and d is not None:
-                bound[p.arg] = function.ev.eval(d)
-        key = (id(fn), repr(sorted(bound.items(), key=lambda kv: kv[0])))
-        cache = function.ev.file_scope().call_cache
-        if key in cache:
-            return cache[key]
-        cache[key] = UNKNOWN  # guards against recursion
-        scope = function.ev.function_scope(fn, bound, self.depth + 1)
-        returns = scope.returns(fn)
-        values = [scope.eval(r.value) for r in returns if r.value is not None]
-        value = UNKNOWN
-        if len(values) == 1 or values and all(v == values[0] for v in values):
-            value = values[0]
-        cache[key] = value
-        return value
-
-    def function_scope(self, fn, bound, depth):
-        """A scope for one call of `fn`, a function of this file."""
-        outer = self.file_scope()
-        scope = Evaluator(outer.setup_py, root=self.root, parent=outer,
-                          modules=self.modules, depth=depth)
-        scope.guards = {}
-        scope.calls = []
-        for name, value in bound.items():
-            if value is not UNKNOWN:
-                scope.names[name] = value
-        for stmt in fn.body:
-            scope._collect(stmt, ())
-        for name in bound:
-            # An argument not evaluated is unknown, whatever the default.
-            if bound[name] is UNKNOWN and name not in scope.assigned:
-                scope.assigned[name] = []
-        return scope
-
-    def returns(self, fn):
-        """The reachable return statements of fn's body (not of the
-        functions defined in it)."""
-        found = []
-
-        def walk(node):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                 ast.Lambda, ast.ClassDef)):
-                return
-            if isinstance(node, ast.Return):
-                found.append(node)
-            for child in ast.iter_child_nodes(node):
-                walk(child)
-        for stmt in fn.body:
-            walk(stmt)
-        # The guards of each return: recollect them with the if-tests.
-        guards = {}
-
-        def walk_guards(node, g):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                 ast.Lambda, ast.ClassDef)):
-                return
-            if isinstance(node, ast.Return):
-                guards[id(node)] = g
-            if isinstance(node, ast.If):
-                for c in node.body:
-                    walk_guards(c, g + ((node.test, True),))
-                for c in node.orelse:
-                    walk_guards(c, g + ((node.test, False),))
-                return
-            for child in ast.iter_child_nodes(node):
-                walk_guards(child, g)
-        for stmt in fn.body:
-            walk_guards(stmt, ())
-        return [r for r in found if self.reachable(guards.get(id(r), ()))]
-
-    def extension_kind(self, func):
-        """CUDAExtension or CppExtension, called directly or through a name
-        that holds one (extension = CUDAExtension)."""
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if name in ("CUDAExtension", "CppExtension"):
-            return name
-        kinds = set()
-        for n in self.assigned.get(name, []) if name else []:
-            if not self.reachable_node(n):
+    def call_uncalled(self, tree):
+        """Calls each function of the file that makes an extension or
+        load() call and was not called, its parameters unknown."""
+        methods = {id(f) for c in ast.walk(tree) if isinstance(c, ast.ClassDef)
+                   for f in ast.walk(c)}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    or id(node) in methods:
                 continue
-            k = n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", None)
-            if k in ("CUDAExtension", "CppExtension"):
-                kinds.add(k)
-        return "CUDAExtension" if "CUDAExtension" in kinds else (
-            kinds.pop() if kinds else None)
+            if id(node) in self.run.called or not self.makes_extension(node):
+                continue
+            fv = FunctionValue(self, node)
+            self.call_function(fv, [], {}, node, unknown_args=True)
 
-    @staticmethod
-    def dotted(node):
-        """'torch.version.hip' for that attribute chain, else ''."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.insert(0, node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
-            return ""
-        parts.insert(0, node.id)
-        return ".".join(parts)
-
-    def call(self, node):
-        f = node.func
-        dotted = []
-        while isinstance(f, ast.Attribute):
-            dotted.insert(0, f.attr)
-            f = f.value
-        if isinstance(f, ast.Name):
-            dotted.insert(0, f.id)
-        fname = ".".join(dotted)
-        if fname in TORCH_CALL_RESULTS and not node.args:
-            return TORCH_CALL_RESULTS[fname]
-        callee = UNKNOWN
-        if isinstance(node.func, ast.Name):
-            callee = self.name(node.func.id) if node.func.id in self.names or \
-                self.defines(node.func.id) else UNKNOWN
-        elif isinstance(node.func, ast.Attribute):
-            base = self.eval(node.func.value)
-            if isinstance(base, ModuleValue):
-                callee = base.ev.member(node.func.attr)
-            elif isinstance(base, str) and node.func.attr in STR_METHODS:
-                args = [self.eval(a) for a in node.args]
-                if node.keywords or not all(isinstance(a, (str, int)) for a in args):
-                    return UNKNOWN
-                try:
-                    return getattr(base, node.func.attr)(*args)
-                except (IndexError, KeyError, TypeError, ValueError):
-                    return UNKNOWN
-        if isinstance(callee, FunctionValue):
-            return self.call_function(callee, node)
-        if fname.split(".")[-1] in ("SimpleNamespace", "dict") and not node.args:
-            out = Namespace() if fname.endswith("SimpleNamespace") else {}
-            for k in node.keywords:
-                if k.arg is None:
-                    return UNKNOWN
-                out[k.arg] = self.eval(k.value)
-            return out
-        args = [self.eval(a) for a in node.args]
-        if fname.endswith("spec_from_file_location") and len(args) >= 2 \
-                and isinstance(args[1], str):
-            return SpecValue(args[1])
-        if fname.endswith("module_from_spec") and len(args) == 1 \
-                and isinstance(args[0], SpecValue):
-            return self.load_module(args[0].path)
-        if fname in ("os.getenv", "os.environ.get", "getenv", "environ.get") \
-                and args and isinstance(args[0], str) and not node.keywords:
-            if not ENVIRONMENT["known"]:
-                return UNKNOWN
-            default = args[1] if len(args) > 1 else None
-            return os.environ.get(args[0], default)
-        if any(a is UNKNOWN for a in args) or node.keywords and fname not in (
-                "glob.glob", "glob"):
-            return UNKNOWN
-        if fname.split(".")[-1] in ("parse_version", "parse", "LooseVersion",
-                                     "StrictVersion", "Version") and len(args) == 1:
-            return version_tuple(args[0])
-        if fname == "bool" and len(args) == 1:
-            return bool(args[0])
-        if fname in ("os.path.join", "osp.join", "path.join", "join"):
-            return os.path.join(*args) if all(isinstance(a, str) for a in args) else UNKNOWN
-        if not all(isinstance(a, (str, int, list, tuple, bool, type(None)))
-                   for a in args):
-            return UNKNOWN
-        if fname in ("os.path.dirname", "osp.dirname", "dirname"):
-            return os.path.dirname(args[0])
-        if fname in ("os.path.normpath", "osp.normpath", "normpath") \
-                and isinstance(args[0], str):
-            return os.path.normpath(args[0])
-        if fname in ("os.path.basename", "osp.basename", "basename") \
-                and isinstance(args[0], str):
-            return os.path.basename(args[0])
-        if fname in ("os.path.relpath", "osp.relpath", "relpath") \
-                and all(isinstance(a, str) for a in args) and 1 <= len(args) <= 2:
-            absolute = [a if os.path.isabs(a) else os.path.join(self.root, a)
-                        for a in args]
-            return os.path.relpath(absolute[0], absolute[1] if len(args) == 2
-                                   else self.root)
-        if fname in ("os.path.isdir", "osp.isdir", "os.path.isfile",
-                     "osp.isfile", "os.path.exists", "osp.exists") \
-                and len(args) == 1 and isinstance(args[0], str):
-            path = args[0] if os.path.isabs(args[0]) else os.path.join(self.root, args[0])
-            test = fname.split(".")[-1]
-            return getattr(os.path, test)(path)
-        if fname in ("os.path.abspath", "osp.abspath", "os.path.realpath",
-                     "osp.realpath", "abspath", "realpath"):
-            return os.path.abspath(os.path.join(self.root, args[0]))
-        if fname in ("glob.glob", "glob"):
-            if not args or not isinstance(args[0], str):
-                return UNKNOWN
-            rec = any(k.arg == "recursive" and isinstance(k.value, ast.Constant)
-                      and k.value.value for k in node.keywords)
-            pattern = args[0] if os.path.isabs(args[0]) else os.path.join(self.root, args[0])
-            return sorted(glob.glob(pattern, recursive=rec))
-        if fname in ("str",) and len(args) == 1:
-            return str(args[0])
-        if fname in ("list", "sorted") and len(args) == 1 and isinstance(args[0], list):
-            return sorted(args[0]) if fname == "sorted" else list(args[0])
-        return UNKNOWN
-
-    def defines(self, ident):
-        """Whether a name is bound in this scope or the file's."""
-        scope = self
-        while scope is not None:
-            if ident in scope.assigned or ident in scope.functions \
-                    or ident in scope.imports or ident in scope.names:
-                return True
-            scope = scope.parent
+    def makes_extension(self, fn):
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Call):
+                f = n.func
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("CUDAExtension", "CppExtension", "load") \
+                        or name and name[0].isupper() and "xtension" in name:
+                    return True
         return False
 
+    # ------------------------------------------------------------------
+    # statements
+
+    def block(self, stmts):
+        for s in stmts:
+            self.statement(s)
+
+    def statement(self, s):
+        self.run.steps += 1
+        if self.run.steps > MAX_STEPS:
+            raise Budget()
+        if isinstance(s, ast.Expr):
+            self.eval(s.value)
+        elif isinstance(s, ast.Assign):
+            value = self.eval(s.value)
+            for t in s.targets:
+                self.assign(t, value)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self.assign(s.target, self.eval(s.value))
+        elif isinstance(s, ast.AugAssign):
+            self.aug_assign(s)
+        elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.store(s.name, FunctionValue(self, s))
+        elif isinstance(s, ast.ClassDef):
+            self.store(s.name, self.unknown(s, "the class '%s'" % s.name))
+        elif isinstance(s, ast.Import):
+            for a in s.names:
+                self.import_name(a)
+        elif isinstance(s, ast.ImportFrom):
+            self.import_from(s)
+        elif isinstance(s, ast.If):
+            self.branch(s.test, s.body, s.orelse, s)
+        elif isinstance(s, ast.For):
+            self.for_loop(s)
+        elif isinstance(s, ast.While):
+            self.while_loop(s)
+        elif isinstance(s, ast.With):
+            for item in s.items:
+                v = self.eval(item.context_expr)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars,
+                                self.unknown(item.context_expr) if not unknown(v) else v)
+            self.block(s.body)
+        elif isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
+            try:
+                self.block(s.body)
+                self.block(s.orelse)
+            finally:
+                self.block(s.finalbody)
+        elif isinstance(s, ast.Return):
+            self.returns.append(self.eval(s.value) if s.value is not None else None)
+            raise Flow("return")
+        elif isinstance(s, ast.Break):
+            raise Flow("break")
+        elif isinstance(s, ast.Continue):
+            raise Flow("continue")
+        elif isinstance(s, ast.Raise):
+            self.run.raises.append((self.path, s.lineno, "'%s'" % ast.unparse(s)[:70]))
+            raise Flow("raise")
+        elif isinstance(s, ast.Global):
+            self.globals_.update(s.names)
+        # pass, del, assert, nonlocal, match: nothing the commands need
+
+    def import_name(self, a):
+        path = self.module_file(a.name, 0)
+        module = self.load_module(path) if path else None
+        if a.asname:
+            self.store(a.asname, module if module else External(a.name))
+        else:
+            top = a.name.split(".")[0]
+            if module and "." not in a.name:
+                self.store(top, module)
+            else:
+                self.store(top, External(top))
+
+    def import_from(self, s):
+        if s.module == "__future__":
+            return
+        dotted = s.module or ""
+        for a in s.names:
+            if a.name == "*":
+                path = self.module_file(dotted, s.level)
+                module = self.load_module(path) if path else None
+                if module:
+                    for k, v in module.ev.env.items():
+                        if not k.startswith("_"):
+                            self.store(k, v)
+                continue
+            target = a.asname or a.name
+            sub = self.module_file((dotted + "." if dotted else "") + a.name, s.level)
+            if sub:
+                module = self.load_module(sub)
+                if module:
+                    self.store(target, module)
+                    continue
+            path = self.module_file(dotted, s.level) if (dotted or s.level) else None
+            module = self.load_module(path) if path else None
+            if module:
+                self.store(target, module.ev.env.get(
+                    a.name, self.unknown(s, "'%s' of %s" % (a.name, dotted or "."))))
+            elif s.level:
+                self.store(target, self.unknown(s))
+            else:
+                self.store(target, external_value(dotted + "." + a.name))
+
+    def assign(self, target, value):
+        if isinstance(target, ast.Name):
+            self.store(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            n = len(target.elts)
+            starred = [i for i, e in enumerate(target.elts) if isinstance(e, ast.Starred)]
+            if isinstance(value, (list, tuple)) and (
+                    len(value) == n or starred and len(value) >= n - 1):
+                if starred:
+                    i = starred[0]
+                    rest = n - i - 1
+                    parts = list(value[:i]) + [list(value[i:len(value) - rest])] + \
+                        list(value[len(value) - rest:])
+                else:
+                    parts = list(value)
+                for e, v in zip(target.elts, parts):
+                    self.assign(e.value if isinstance(e, ast.Starred) else e, v)
+            else:
+                u = value if unknown(value) else self.unknown(target, "the unpacking '%s'" % ast.unparse(target))
+                for e in target.elts:
+                    self.assign(e.value if isinstance(e, ast.Starred) else e, u)
+        elif isinstance(target, ast.Subscript):
+            base = self.eval(target.value)
+            key = self.eval(target.slice)
+            if isinstance(base, dict) and not unknown(key):
+                try:
+                    base[key] = value
+                except TypeError:
+                    pass
+            elif isinstance(base, list) and isinstance(key, int) \
+                    and -len(base) <= key < len(base):
+                base[key] = value
+        elif isinstance(target, ast.Attribute):
+            base = self.eval(target.value)
+            if isinstance(base, Namespace):
+                base[target.attr] = value
+            elif isinstance(base, ModuleValue):
+                base.ev.env[target.attr] = value
+
+    def aug_assign(self, s):
+        current = self.eval(s.target)
+        value = self.eval(s.value)
+        if isinstance(s.op, ast.Add) and isinstance(current, list):
+            # Python extends the list in place (an alias sees it).
+            if isinstance(value, (list, tuple)):
+                current.extend(value)
+            else:
+                current.append(self.unknown(s.value) if not unknown(value) else value)
+            return
+        self.assign(s.target, self.binop(s.op, current, value, s))
+
+    def branch(self, test, body, orelse, node):
+        t = self.truth(self.eval(test))
+        if t is True:
+            self.block(body)
+            return
+        if t is False:
+            self.block(orelse)
+            return
+        # Unknown: both branches, on copies of the names, then joined.
+        self.both(lambda: self.block(body), lambda: self.block(orelse), node)
+
+    def scopes_env(self):
+        """The scopes whose names a branch may change."""
+        scopes = []
+        scope = self
+        while scope is not None:
+            scopes.append(scope)
+            scope = scope.parent
+        return scopes
+
+    def both(self, first, second, node):
+        scopes = self.scopes_env()
+        saved = [s.env for s in scopes]
+        memo = {}
+        copies = [[{k: copy_value(v, memo) for k, v in env.items()} for env in saved]
+                  for _ in range(2)]
+        results = []
+        for run, envs in zip((first, second), copies):
+            for s, env in zip(scopes, envs):
+                s.env = env
+            flow = None
+            try:
+                run()
+            except Flow as f:
+                flow = f.kind
+            results.append((flow, envs))
+        cause = self.cause(node, "the branches of the test '%s'" % (
+            ast.unparse(node.test)[:60] if hasattr(node, "test") else "?"))
+        live = [envs for flow, envs in results if flow is None]
+        if not live:
+            # Both branches left the block (return, break, raise): the
+            # block ends as the first did.
+            for s, env in zip(scopes, results[0][1]):
+                s.env = env
+            raise Flow(results[0][0])
+        if len(live) == 1:
+            for s, env in zip(scopes, live[0]):
+                s.env = env
+            return
+        for i, s in enumerate(scopes):
+            a, b = live[0][i], live[1][i]
+            out = {}
+            for k in list(a) + [k for k in b if k not in a]:
+                out[k] = join(a[k], b[k], cause) if k in a and k in b else (
+                    a[k] if k in a else b[k])
+            s.env = out
+
+    def iterate(self, value, node):
+        """The items of a value that a loop or comprehension runs over."""
+        if isinstance(value, (list, tuple)):
+            return list(value)
+        if isinstance(value, dict):
+            return list(value.keys())
+        if isinstance(value, str):
+            return list(value)
+        return None
+
+    def for_loop(self, s):
+        seq = self.iterate(self.eval(s.iter), s.iter)
+        if seq is None or len(seq) > MAX_ITERATIONS:
+            # Not known: the body once, its variable unknown, joined with
+            # the loop not run.
+            cause = self.cause(s.iter, "the loop over '%s'" % ast.unparse(s.iter)[:60])
+            self.run.loop_causes.append(cause)
+
+            def once():
+                self.assign(s.target, Unknown(cause))
+                try:
+                    self.block(s.body)
+                except Flow as f:
+                    if f.kind not in ("break", "continue"):
+                        raise
+            self.both(once, lambda: None, s)
+            return
+        for item in seq:
+            self.assign(s.target, item)
+            try:
+                self.block(s.body)
+            except Flow as f:
+                if f.kind == "break":
+                    return
+                if f.kind == "continue":
+                    continue
+                raise
+        self.block(s.orelse)
+
+    def while_loop(self, s):
+        for _ in range(MAX_ITERATIONS):
+            t = self.truth(self.eval(s.test))
+            if t is False:
+                self.block(s.orelse)
+                return
+            if t is None:
+                def once():
+                    try:
+                        self.block(s.body)
+                    except Flow as f:
+                        if f.kind not in ("break", "continue"):
+                            raise
+                self.both(once, lambda: None, s)
+                return
+            try:
+                self.block(s.body)
+            except Flow as f:
+                if f.kind == "break":
+                    return
+                if f.kind != "continue":
+                    raise
+
+    # ------------------------------------------------------------------
+    # expressions
+
+    def truth(self, v):
+        """A value's truth: True, False, or None when it is not known."""
+        if isinstance(v, Unknown):
+            return v.truth
+        if isinstance(v, (External, BoundMethod)):
+            return None
+        if isinstance(v, (list, tuple, dict)) and not known(v):
+            return True if len(v) else False
+        try:
+            return bool(v)
+        except Exception:
+            return None
+
     def eval(self, node):
+        try:
+            return self._eval(node)
+        except (Flow, Budget):
+            raise
+        except RecursionError:
+            raise
+        except Exception:  # a value of a type the operation does not take
+            return self.unknown(node)
+
+    def _eval(self, node):
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
-            return self.name(node.id)
+            return self.name(node)
         if isinstance(node, ast.Attribute):
-            dotted = self.dotted(node)
-            if dotted == "torch.__version__":
-                return torch_version()
-            if dotted in TORCH_ATTRIBUTES:
-                return TORCH_ATTRIBUTES[dotted]
             base = self.eval(node.value)
-            if isinstance(base, Namespace):
-                return base.get(node.attr, UNKNOWN)
-            if isinstance(base, ModuleValue):
-                return base.ev.member(node.attr)
-            return UNKNOWN
-        if isinstance(node, ast.Subscript) and self.dotted(node.value) == "os.environ":
-            key = self.eval(node.slice)
-            if not ENVIRONMENT["known"] or not isinstance(key, str):
-                return UNKNOWN
-            return os.environ.get(key, UNKNOWN)
+            return self.attribute(base, node.attr, node)
         if isinstance(node, ast.IfExp):
-            t = self.truth(node.test)
-            return UNKNOWN if t is None else self.eval(node.body if t else node.orelse)
-        if isinstance(node, (ast.List, ast.Tuple)):
+            t = self.truth(self.eval(node.test))
+            if t is None:
+                a, b = self.eval(node.body), self.eval(node.orelse)
+                return join(a, b, self.cause(node.test, "the test '%s'" % ast.unparse(node.test)[:60]))
+            return self.eval(node.body if t else node.orelse)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             out = []
             for e in node.elts:
                 if isinstance(e, ast.Starred):
                     v = self.eval(e.value)
-                    if not isinstance(v, list):
-                        return UNKNOWN
-                    out.extend(v)
+                    items = self.iterate(v, e.value)
+                    if items is None:
+                        out.append(v if unknown(v) else self.unknown(e))
+                    else:
+                        out.extend(items)
                 else:
                     out.append(self.eval(e))
-            return out
+            return tuple(out) if isinstance(node, ast.Tuple) else out
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
-                key = self.eval(k) if k is not None else UNKNOWN
-                if isinstance(key, str):
-                    out[key] = self.eval(v)
+                if k is None:
+                    d = self.eval(v)
+                    if isinstance(d, dict):
+                        out.update(d)
+                    continue
+                key = self.eval(k)
+                if not unknown(key):
+                    try:
+                        out[key] = self.eval(v)
+                    except TypeError:
+                        pass
             return out
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            a, b = self.eval(node.left), self.eval(node.right)
-            if isinstance(a, str) and isinstance(b, str):
-                return a + b
-            if isinstance(a, list) and isinstance(b, list):
-                return a + b
-            return UNKNOWN
+        if isinstance(node, ast.BinOp):
+            return self.binop(node.op, self.eval(node.left), self.eval(node.right), node)
+        if isinstance(node, ast.UnaryOp):
+            v = self.eval(node.operand)
+            if isinstance(node.op, ast.Not):
+                t = self.truth(v)
+                return Unknown(v.cause if unknown(v) else self.cause(node)) \
+                    if t is None else not t
+            if unknown(v):
+                return v
+            if isinstance(node.op, ast.USub):
+                return -v
+            if isinstance(node.op, ast.UAdd):
+                return +v
+            return self.unknown(node)
+        if isinstance(node, ast.BoolOp):
+            return self.boolop(node)
+        if isinstance(node, ast.Compare):
+            return self.compare(node)
         if isinstance(node, ast.JoinedStr):
             parts = []
             for v in node.values:
@@ -677,99 +861,753 @@ class Evaluator:
                     parts.append(str(v.value))
                 else:
                     x = self.eval(v.value)
-                    if not isinstance(x, (str, int)):
-                        return UNKNOWN
-                    parts.append(str(x))
+                    if unknown(x):
+                        return x
+                    if not isinstance(x, (str, int, float)):
+                        return self.unknown(v.value)
+                    spec = self.eval(v.format_spec) if v.format_spec else ""
+                    parts.append(format(x, spec if isinstance(spec, str) else ""))
             return "".join(parts)
+        if isinstance(node, ast.FormattedValue):
+            return self.eval(node.value)
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node)
+        if isinstance(node, ast.Slice):
+            parts = [self.eval(p) if p is not None else None
+                     for p in (node.lower, node.upper, node.step)]
+            if any(unknown(p) for p in parts):
+                return self.unknown(node)
+            return slice(*parts)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            return self.comprehension(node)
         if isinstance(node, ast.Call):
             return self.call(node)
-        if isinstance(node, Given):
-            return node.value
-        if isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) \
-                and isinstance(node.op, ast.Not):
-            t = self.truth(node)
-            return UNKNOWN if t is None else t
-        if isinstance(node, ast.BoolOp):
-            # Python's value: the first operand that decides.
-            for v in node.values[:-1]:
-                x = self.eval(v)
-                if x is UNKNOWN or isinstance(x, list) and not known(x):
-                    return UNKNOWN
-                if bool(x) == isinstance(node.op, ast.Or):
-                    return x
-            return self.eval(node.values[-1])
-        if isinstance(node, ast.Subscript):
-            base, key = self.eval(node.value), self.eval(node.slice)
-            if isinstance(base, dict) and isinstance(key, str):
-                return base.get(key, UNKNOWN)
-            if isinstance(base, list) and isinstance(key, int) \
-                    and -len(base) <= key < len(base):
+        if isinstance(node, ast.Lambda):
+            return FunctionValue(self, node)
+        if isinstance(node, ast.NamedExpr):
+            v = self.eval(node.value)
+            self.assign(node.target, v)
+            return v
+        return self.unknown(node)
+
+    def attribute(self, base, attr, node):
+        if isinstance(base, External):
+            return external_value(base.name + "." + attr)
+        if isinstance(base, Namespace):
+            return base.get(attr, self.unknown(node))
+        if isinstance(base, ModuleValue):
+            if attr in base.ev.env:
+                return base.ev.env[attr]
+            sub = base.ev.module_file(
+                os.path.splitext(os.path.relpath(base.ev.path, self.root))[0]
+                .replace(os.sep, ".").replace(".__init__", "") + "." + attr, 0)
+            module = self.load_module(sub) if sub else None
+            return module if module else self.unknown(node)
+        if isinstance(base, SpecValue) and attr == "loader":
+            return base
+        if isinstance(base, PathValue) and attr in ("parent", "name", "stem", "suffix"):
+            if attr == "parent":
+                return PathValue(os.path.dirname(base) or ".")
+            if attr == "name":
+                return os.path.basename(base)
+            stem, suffix = os.path.splitext(os.path.basename(base))
+            return stem if attr == "stem" else suffix
+        if isinstance(base, (str, list, dict, tuple)):
+            return BoundMethod(base, attr)
+        if unknown(base):
+            return base
+        return self.unknown(node)
+
+    def subscript(self, node):
+        base, key = self.eval(node.value), self.eval(node.slice)
+        if isinstance(base, External) and base.name == "os.environ":
+            if not ENVIRONMENT["known"] or not isinstance(key, str):
+                return self.unknown(node, "the environment variable '%s'" % key)
+            if key in os.environ:
+                return os.environ[key]
+            return self.unknown(node, "the environment variable '%s' (not set)" % key)
+        if unknown(base):
+            return base
+        if unknown(key):
+            return key
+        if isinstance(base, dict):
+            try:
+                if key in base:
+                    return base[key]
+            except TypeError:
+                pass
+            return self.unknown(node)
+        if isinstance(base, (list, tuple, str)):
+            if isinstance(key, slice) or isinstance(key, int) and -len(base) <= key < len(base):
                 return base[key]
-            return UNKNOWN
-        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
-            g = node.generators[0]
-            seq = self.eval(g.iter)
-            if not isinstance(seq, list) or not isinstance(g.target, ast.Name):
-                return UNKNOWN
-            out = []
-            saved = self.names.get(g.target.id, None)
+        return self.unknown(node)
+
+    def boolop(self, node):
+        is_or = isinstance(node.op, ast.Or)
+        pending = None  # an unknown operand before the deciding one
+        value = None
+        for v in node.values:
+            x = self.eval(v)
+            t = self.truth(x)
+            if t is None:
+                if pending is None:
+                    pending = x if unknown(x) else self.unknown(v)
+                value = x
+                continue
+            value = x
+            if t == is_or:
+                # This operand decides: Python's value when nothing before
+                # was unknown; else only the truth is known.
+                if pending is None:
+                    return x
+                return Unknown(pending.cause, truth=is_or)
+        if pending is not None:
+            return Unknown(pending.cause, truth=None)
+        return value
+
+    def compare(self, node):
+        left = self.eval(node.left)
+        result = True
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.eval(right_node)
+            r = self.compare_one(op, left, right, node)
+            if unknown(r):
+                return r
+            if not r:
+                return False
+            left = right
+        return result
+
+    def compare_one(self, op, a, b, node):
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if unknown(a) or unknown(b):
+                return a if unknown(a) else b
+            same = a is b if (a is None or b is None or isinstance(a, bool)) else a == b
+            return same if isinstance(op, ast.Is) else not same
+        for v in (a, b):
+            if unknown(v):
+                return v
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b, External) \
+                and b.name == "os.environ" and isinstance(a, str) and ENVIRONMENT["known"]:
+            return (a in os.environ) == isinstance(op, ast.In)
+        if isinstance(op, (ast.In, ast.NotIn)) and isinstance(b, (list, tuple, dict)) \
+                and not known(b):
+            if a in b:
+                return isinstance(op, ast.In)
+            return first_unknown(b) if not isinstance(b, dict) else self.unknown(node)
+        for v in (a, b):
+            if isinstance(v, (External, BoundMethod, FunctionValue, ModuleValue)):
+                return self.unknown(node)
+        if isinstance(a, tuple) and isinstance(b, str):
+            b = version_tuple(b)
+        elif isinstance(b, tuple) and isinstance(a, str):
+            a = version_tuple(a)
+        if unknown(a) or unknown(b):
+            return self.unknown(node)
+        ops = {ast.Eq: lambda: a == b, ast.NotEq: lambda: a != b,
+               ast.Lt: lambda: a < b, ast.LtE: lambda: a <= b,
+               ast.Gt: lambda: a > b, ast.GtE: lambda: a >= b,
+               ast.In: lambda: a in b, ast.NotIn: lambda: a not in b}
+        f = ops.get(type(op))
+        if f is None:
+            return self.unknown(node)
+        try:
+            return f()
+        except TypeError:
+            return self.unknown(node)
+
+    def binop(self, op, a, b, node):
+        # A list and something unknown: the list's items stay known (the
+        # flags of `["-O3"] + flags_from_a_file()`).
+        if isinstance(op, ast.Add) and isinstance(a, list) and unknown(b):
+            return a + [b]
+        if isinstance(op, ast.Add) and unknown(a) and isinstance(b, list):
+            return [a] + b
+        if unknown(a):
+            return a
+        if unknown(b):
+            return b
+        for v in (a, b):
+            if isinstance(v, (External, BoundMethod, FunctionValue, ModuleValue,
+                              ExtensionClass, SpecValue)):
+                return self.unknown(node)
+        if isinstance(op, ast.Div) and (isinstance(a, PathValue) or isinstance(b, PathValue)) \
+                and isinstance(a, str) and isinstance(b, str):
+            return PathValue(os.path.join(a, b))
+        try:
+            if isinstance(op, ast.Add):
+                if isinstance(a, list) and isinstance(b, tuple):
+                    b = list(b)
+                return a + b
+            if isinstance(op, ast.Sub):
+                if isinstance(a, list) and isinstance(b, list):
+                    return [x for x in a if x not in b]  # sets are lists here
+                return a - b
+            if isinstance(op, ast.Mult):
+                return a * b
+            if isinstance(op, ast.Mod):
+                if isinstance(a, str) and isinstance(b, list):
+                    b = tuple(b)
+                return a % b
+            if isinstance(op, ast.Div):
+                return a / b
+            if isinstance(op, ast.FloorDiv):
+                return a // b
+            if isinstance(op, ast.BitOr):
+                if isinstance(a, dict) and isinstance(b, dict):
+                    out = type(a)(a)
+                    out.update(b)
+                    return out
+                if isinstance(a, list) and isinstance(b, list):
+                    return a + [x for x in b if x not in a]
+                return a | b
+            if isinstance(op, ast.BitAnd):
+                if isinstance(a, list) and isinstance(b, list):
+                    return [x for x in a if x in b]
+                return a & b
+        except Exception:
+            pass
+        return self.unknown(node)
+
+    def comprehension(self, node):
+        out = [] if not isinstance(node, ast.DictComp) else {}
+        scope = Evaluator(self.path, self.run, parent=self, depth=self.depth)
+
+        def gen(i):
+            if i == len(node.generators):
+                if isinstance(node, ast.DictComp):
+                    k = scope.eval(node.key)
+                    if not unknown(k):
+                        out[k] = scope.eval(node.value)
+                else:
+                    out.append(scope.eval(node.elt))
+                return True
+            g = node.generators[i]
+            seq = scope.iterate(scope.eval(g.iter), g.iter)
+            if seq is None:
+                return False
             for item in seq:
-                self.names[g.target.id] = item
-                kept = [self.truth(t) for t in g.ifs]
+                scope.assign(g.target, item)
+                kept = [scope.truth(scope.eval(t)) for t in g.ifs]
                 if None in kept:
-                    out = UNKNOWN
-                    break
+                    return False
                 if all(kept):
-                    out.append(self.eval(node.elt))
-            if saved is None:
-                self.names.pop(g.target.id, None)
+                    if not gen(i + 1):
+                        return False
+            return True
+        if not gen(0):
+            return self.unknown(node)
+        if isinstance(node, ast.SetComp):
+            dedup = []
+            for x in out:
+                if x not in dedup:
+                    dedup.append(x)
+            return dedup
+        return out
+
+    # ------------------------------------------------------------------
+    # calls
+
+    def call(self, node):
+        func = self.eval(node.func)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self.eval(a.value)
+                items = self.iterate(v, a.value)
+                if items is None:
+                    return v if unknown(v) else self.unknown(a)
+                args.extend(items)
             else:
-                self.names[g.target.id] = saved
+                args.append(self.eval(a))
+        kwargs = {}
+        for k in node.keywords:
+            v = self.eval(k.value)
+            if k.arg is None:
+                if isinstance(v, dict):
+                    kwargs.update(v)
+                else:
+                    return v if unknown(v) else self.unknown(k.value)
+            else:
+                kwargs[k.arg] = v
+        if isinstance(func, FunctionValue):
+            return self.call_function(func, args, kwargs, node)
+        if isinstance(func, ExtensionClass):
+            self.run.extensions.append((self, node, func.kind, args, kwargs))
+            return Namespace(extension=func.kind)
+        if isinstance(func, BoundMethod):
+            return self.method(func, args, kwargs, node)
+        if isinstance(func, External):
+            return self.external_call(func.name, args, kwargs, node)
+        if unknown(func):
+            return func
+        return self.unknown(node)
+
+    def call_function(self, fv, args, kwargs, node, unknown_args=False):
+        """A project function's value, from its return statement(s), with
+        its parameters bound to the arguments."""
+        fn = fv.node
+        self.run.called.add(id(fn))
+        if self.depth >= MAX_CALL_DEPTH:
+            return self.unknown(node, "'%s' (calls nested too deep)" % ast.unparse(node)[:60])
+        scope = Evaluator(fv.scope.path, self.run, parent=fv.scope, depth=self.depth + 1)
+        a = fn.args
+        params = a.posonlyargs + a.args
+        cause = self.cause(node, "a parameter of '%s'" % getattr(fn, "name", "lambda"))
+        for p in params + a.kwonlyargs:
+            scope.env[p.arg] = Unknown(cause)
+        if not unknown_args:
+            defaults = a.defaults
+            for p, d in zip(params[len(params) - len(defaults):], defaults):
+                scope.env[p.arg] = fv.scope.eval(d)
+            for p, d in zip(a.kwonlyargs, a.kw_defaults):
+                if d is not None:
+                    scope.env[p.arg] = fv.scope.eval(d)
+            for p, v in zip(params, args):
+                scope.env[p.arg] = v
+            if a.vararg:
+                scope.env[a.vararg.arg] = list(args[len(params):])
+            extra = {}
+            for k, v in kwargs.items():
+                if any(p.arg == k for p in params + a.kwonlyargs):
+                    scope.env[k] = v
+                else:
+                    extra[k] = v
+            if a.kwarg:
+                scope.env[a.kwarg.arg] = extra
+        else:
+            if a.vararg:
+                scope.env[a.vararg.arg] = Unknown(cause)
+            if a.kwarg:
+                scope.env[a.kwarg.arg] = Unknown(cause)
+        if isinstance(fn, ast.Lambda):
+            return scope.eval(fn.body)
+        try:
+            scope.block(fn.body)
+        except Flow as f:
+            if f.kind == "raise" and not scope.returns:
+                return self.unknown(node, "'%s' (it raises)" % ast.unparse(node)[:60])
+        if not scope.returns:
+            return None
+        value = scope.returns[0]
+        for r in scope.returns[1:]:
+            value = join(value, r, self.cause(node))
+        return value
+
+    def method(self, bm, args, kwargs, node):
+        obj, name = bm.obj, bm.name
+        if isinstance(obj, list):
+            if name == "append" and len(args) == 1:
+                obj.append(args[0])
+                return None
+            if name == "extend" and len(args) == 1:
+                items = self.iterate(args[0], node)
+                if items is None:
+                    obj.append(args[0] if unknown(args[0]) else self.unknown(node))
+                else:
+                    obj.extend(items)
+                return None
+            if name == "insert" and len(args) == 2 and isinstance(args[0], int):
+                obj.insert(args[0], args[1])
+                return None
+            if name == "remove" and len(args) == 1:
+                if args[0] in obj:
+                    obj.remove(args[0])
+                return None
+            if name == "pop":
+                if obj and (not args or isinstance(args[0], int)):
+                    return obj.pop(*args)
+                return self.unknown(node)
+            if name == "copy":
+                return list(obj)
+            if name in ("index", "count") and args:
+                try:
+                    return getattr(obj, name)(*args)
+                except ValueError:
+                    return self.unknown(node)
+            if name == "sort":
+                if known(obj) and not kwargs:
+                    obj.sort()
+                return None
+            return self.unknown(node)
+        if isinstance(obj, dict):
+            if name == "get" and 1 <= len(args) <= 2:
+                if unknown(args[0]):
+                    return args[0]
+                return obj.get(args[0], args[1] if len(args) > 1 else None)
+            if name == "setdefault" and 1 <= len(args) <= 2 and not unknown(args[0]):
+                return obj.setdefault(args[0], args[1] if len(args) > 1 else None)
+            if name == "update":
+                for a in args:
+                    if isinstance(a, dict):
+                        obj.update(a)
+                obj.update(kwargs)
+                return None
+            if name == "keys":
+                return list(obj.keys())
+            if name == "values":
+                return list(obj.values())
+            if name == "items":
+                return [(k, v) for k, v in obj.items()]
+            if name == "copy":
+                return type(obj)(obj)
+            if name == "pop" and args and not unknown(args[0]):
+                if args[0] in obj:
+                    return obj.pop(args[0])
+                return args[1] if len(args) > 1 else self.unknown(node)
+            return self.unknown(node)
+        if isinstance(obj, PathValue):
+            if any(unknown(a) for a in args):
+                return next(a for a in args if unknown(a))
+            if name in ("resolve", "absolute"):
+                return PathValue(os.path.normpath(self.real_path(obj)))
+            if name in ("exists", "is_dir", "is_file"):
+                test = {"exists": os.path.exists, "is_dir": os.path.isdir,
+                        "is_file": os.path.isfile}[name]
+                return test(self.real_path(obj))
+            if name == "joinpath" and all(isinstance(a, str) for a in args):
+                return PathValue(os.path.join(obj, *args))
+            if name in ("as_posix", "__str__", "__fspath__"):
+                return str(obj)
+            if name == "with_suffix" and len(args) == 1 and isinstance(args[0], str):
+                return PathValue(os.path.splitext(obj)[0] + args[0])
+            if name in ("glob", "rglob") and len(args) == 1 and isinstance(args[0], str):
+                pattern = os.path.join(self.real_path(obj), "**" if name == "rglob"
+                                       else "", args[0])
+                found = sorted(glob.glob(pattern, recursive=name == "rglob"))
+                if not os.path.isabs(obj):
+                    found = [os.path.relpath(f, self.root) for f in found]
+                return [PathValue(f) for f in found]
+        if isinstance(obj, (str, tuple)):
+            if any(unknown(a) for a in args):
+                return next(a for a in args if unknown(a))
+            if isinstance(obj, str) and name == "join" and len(args) == 1:
+                items = self.iterate(args[0], node)
+                if items is None or not all(isinstance(x, str) for x in items):
+                    return first_unknown(items) if items else self.unknown(node)
+                return obj.join(items)
+            if isinstance(obj, str) and name in (
+                    "format", "split", "rsplit", "strip", "lstrip", "rstrip",
+                    "replace", "startswith", "endswith", "lower", "upper",
+                    "splitlines", "partition", "rpartition", "find", "rfind",
+                    "count", "zfill", "isdigit", "removeprefix", "removesuffix"):
+                try:
+                    v = getattr(obj, name)(*args, **kwargs)
+                    return list(v) if isinstance(v, tuple) else v
+                except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+                    return self.unknown(node)
+            if isinstance(obj, tuple) and name in ("index", "count"):
+                try:
+                    return getattr(obj, name)(*args)
+                except ValueError:
+                    return self.unknown(node)
+        return self.unknown(node)
+
+    def real_path(self, p):
+        return p if os.path.isabs(p) else os.path.join(self.root, p)
+
+    def external_call(self, name, args, kwargs, node):
+        short = name.rsplit(".", 1)[-1]
+        # What a CUDA build of the installed torch sees.
+        if name == "torch.cuda.is_available":
+            return True
+        if name in ("torch.backends.mps.is_available", "torch.backends.mps.is_built",
+                    "torch.xpu.is_available", "torch.npu.is_available",
+                    "torch.mlu.is_available"):
+            return False
+        if name == "platform.system":
+            import platform
+            return platform.system()
+        if name == "platform.machine":
+            import platform
+            return platform.machine()
+        if name in ("print", "warnings.warn", "logging.info", "logging.warning",
+                    "os.makedirs", "os.mkdir"):
+            return None
+        if name in ("os.getenv", "os.environ.get"):
+            if not args or not isinstance(args[0], str):
+                return self.unknown(node)
+            default = args[1] if len(args) > 1 else kwargs.get("default")
+            if not ENVIRONMENT["known"]:
+                return self.unknown(node, "the environment variable '%s'" % args[0])
+            return os.environ.get(args[0], default)
+        if short in ("parse_version", "parse", "LooseVersion", "StrictVersion",
+                     "Version") and len(args) == 1:
+            if unknown(args[0]):
+                return args[0]
+            return version_tuple(args[0])
+        if short == "SimpleNamespace" and not args:
+            return Namespace(kwargs)
+        if name == "dict":
+            out = {}
+            if args and isinstance(args[0], dict):
+                out.update(args[0])
+            elif args and isinstance(args[0], list):
+                for kv in args[0]:
+                    if isinstance(kv, (list, tuple)) and len(kv) == 2:
+                        out[kv[0]] = kv[1]
+            out.update(kwargs)
             return out
-        return UNKNOWN
+        if name.endswith("spec_from_file_location") and len(args) >= 2 \
+                and isinstance(args[1], str):
+            return SpecValue(args[1])
+        if name.endswith("module_from_spec") and len(args) == 1 \
+                and isinstance(args[0], SpecValue):
+            m = self.load_module(args[0].path)
+            return m if m else self.unknown(node)
+        if name.endswith("exec_module"):
+            return None
+        if name == "torch.utils.cpp_extension.load" or name.endswith(
+                "cpp_extension.load"):
+            self.run.loads.append((self, node, args, kwargs))
+            return self.unknown(node, "the module that load() builds")
+        for a in args:
+            if unknown(a):
+                return a
+        for v in kwargs.values():
+            if unknown(v):
+                return v
+        if name in ("pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath") \
+                and all(isinstance(a, str) for a in args):
+            return PathValue(os.path.join(*args) if args else ".")
+        if name in ("os.path.join", "posixpath.join"):
+            if args and all(isinstance(a, str) for a in args):
+                return os.path.join(*args)
+            return self.unknown(node)
+        if name.startswith(("os.path.", "posixpath.")) and args and isinstance(args[0], str):
+            fn = short
+            if fn in ("dirname", "basename", "normpath", "splitext", "split"):
+                v = getattr(os.path, fn)(args[0])
+                return list(v) if isinstance(v, tuple) else v
+            if fn in ("abspath", "realpath"):
+                return os.path.normpath(self.real_path(args[0]))
+            if fn == "expanduser":
+                return os.path.expanduser(args[0])
+            if fn in ("isdir", "isfile", "exists", "islink"):
+                return getattr(os.path, fn)(self.real_path(args[0]))
+            if fn == "relpath" and 1 <= len(args) <= 2 and all(isinstance(a, str) for a in args):
+                start = self.real_path(args[1]) if len(args) == 2 else self.root
+                return os.path.relpath(self.real_path(args[0]), start)
+            if fn == "isabs":
+                return os.path.isabs(args[0])
+        if name in ("glob.glob", "glob.iglob") and args and isinstance(args[0], str):
+            pattern = self.real_path(args[0])
+            found = sorted(glob.glob(pattern, recursive=bool(kwargs.get("recursive"))))
+            if not os.path.isabs(args[0]):
+                found = [os.path.relpath(f, self.root) for f in found]
+            return found
+        if name == "os.listdir":
+            folder = self.real_path(args[0]) if args else self.root
+            try:
+                return sorted(os.listdir(folder))
+            except OSError:
+                return self.unknown(node)
+        if name == "os.walk" and args and isinstance(args[0], str):
+            out = []
+            for folder, dirs, files in os.walk(self.real_path(args[0])):
+                dirs.sort()
+                if not os.path.isabs(args[0]):
+                    folder = os.path.relpath(folder, self.root)
+                out.append((folder, list(dirs), sorted(files)))
+            return out
+        if name == "itertools.product":
+            seqs = [self.iterate(a, node) for a in args]
+            if any(s is None for s in seqs):
+                return self.unknown(node)
+            repeat = kwargs.get("repeat", 1)
+            return [tuple(p) for p in itertools.product(*seqs, repeat=repeat)]
+        if name in ("itertools.chain", "itertools.chain.from_iterable"):
+            seqs = [self.iterate(a, node) for a in (
+                args if name == "itertools.chain" else (args[0] if args else []))]
+            if any(s is None for s in seqs):
+                return self.unknown(node)
+            return [x for s in seqs for x in s]
+        if name in ("list", "tuple", "sorted", "set", "frozenset", "reversed"):
+            if not args:
+                return [] if name != "tuple" else ()
+            items = self.iterate(args[0], node)
+            if items is None:
+                return self.unknown(node)
+            if name == "sorted":
+                if "key" in kwargs or not all(isinstance(x, (str, int)) for x in items):
+                    return items if "key" not in kwargs else self.unknown(node)
+                return sorted(items, reverse=bool(kwargs.get("reverse")))
+            if name in ("set", "frozenset"):
+                out = []
+                for x in items:
+                    if x not in out:
+                        out.append(x)
+                return out
+            if name == "reversed":
+                return items[::-1]
+            return tuple(items) if name == "tuple" else items
+        if name == "len" and len(args) == 1 and isinstance(args[0], (list, tuple, str, dict)):
+            return len(args[0])
+        if name in ("os.fspath",) and len(args) == 1 and isinstance(args[0], str):
+            return str(args[0])
+        if name in ("str", "repr") and len(args) == 1 and isinstance(args[0], (str, int, float, bool)):
+            return str(args[0]) if name == "str" else repr(args[0])
+        if name in ("int", "float") and args and isinstance(args[0], (str, int, float)):
+            try:
+                return int(*args) if name == "int" else float(args[0])
+            except ValueError:
+                return self.unknown(node)
+        if name == "bool" and len(args) == 1:
+            t = self.truth(args[0])
+            return self.unknown(node) if t is None else t
+        if name == "range" and args and all(isinstance(a, int) for a in args):
+            r = range(*args)
+            return list(r) if len(r) <= MAX_ITERATIONS else self.unknown(node)
+        if name == "enumerate" and args:
+            items = self.iterate(args[0], node)
+            start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+            return None if items is None else [(i + start, x) for i, x in enumerate(items)]
+        if name == "zip":
+            seqs = [self.iterate(a, node) for a in args]
+            if any(s is None for s in seqs):
+                return self.unknown(node)
+            return [tuple(t) for t in zip(*seqs)]
+        if name in ("any", "all") and len(args) == 1:
+            items = self.iterate(args[0], node)
+            if items is None:
+                return self.unknown(node)
+            truths = [self.truth(x) for x in items]
+            if name == "any":
+                return True if True in truths else (False if None not in truths else self.unknown(node))
+            return False if False in truths else (True if None not in truths else self.unknown(node))
+        if name in ("min", "max") and args:
+            items = self.iterate(args[0], node) if len(args) == 1 else args
+            try:
+                return (min if name == "min" else max)(items)
+            except (TypeError, ValueError):
+                return self.unknown(node)
+        if name == "filter" and len(args) == 2 and args[0] is None:
+            items = self.iterate(args[1], node)
+            return self.unknown(node) if items is None else [x for x in items if x]
+        if name == "map" and len(args) == 2 and isinstance(args[0], (FunctionValue, External)):
+            items = self.iterate(args[1], node)
+            if items is None:
+                return self.unknown(node)
+            out = []
+            for x in items:
+                if isinstance(args[0], FunctionValue):
+                    out.append(self.call_function(args[0], [x], {}, node))
+                else:
+                    out.append(self.external_call(args[0].name, [x], {}, node))
+            return out
+        if name == "sum" and args:
+            items = self.iterate(args[0], node)
+            start = args[1] if len(args) > 1 else 0
+            try:
+                total = start
+                for x in items:
+                    total = total + x
+                return total
+            except TypeError:
+                return self.unknown(node)
+        if name == "shlex.split" and len(args) == 1 and isinstance(args[0], str):
+            import shlex
+            try:
+                return shlex.split(args[0])
+            except ValueError:
+                return self.unknown(node)
+        if name == "os.cpu_count":
+            return os.cpu_count()
+        if name == "shutil.which":
+            return self.unknown(node, "'%s' (a program on PATH)" % ast.unparse(node)[:60])
+        return self.unknown(node)
 
 
 def strings(value):
     """The strings of a list that could be evaluated."""
     if isinstance(value, str):
         return [value]
-    if not isinstance(value, list):
+    if not isinstance(value, (list, tuple)):
         return []
     return [v for v in value if isinstance(v, str)]
 
 
-def extension_commands(ev, call):
-    is_cuda = ev.extension_kind(call.func) == "CUDAExtension"
-    kw = {k.arg: k.value for k in call.keywords if k.arg}
-    name = ev.eval(kw["name"]) if "name" in kw else (
-        ev.eval(call.args[0]) if call.args else UNKNOWN)
-    sources = ev.eval(kw["sources"]) if "sources" in kw else (
-        ev.eval(call.args[1]) if len(call.args) > 1 else UNKNOWN)
-    includes = strings(ev.eval(kw["include_dirs"])) if "include_dirs" in kw else []
-    macros = ev.eval(kw["define_macros"]) if "define_macros" in kw else []
-    extra = ev.eval(kw["extra_compile_args"]) if "extra_compile_args" in kw else {}
+class Warnings:
+    """One warning per construct: what could not be evaluated, where, and
+    what the commands miss for it."""
+    def __init__(self):
+        self.seen = {}
+
+    def add(self, unknown_value, consequence, fallback_node=None, scope=None):
+        cause = unknown_value.cause if unknown_value is not None else None
+        if not cause or not cause[0]:
+            if fallback_node is None or scope is None:
+                return
+            cause = scope.cause(fallback_node)
+        path, line, text = cause
+        key = (path, line, text)
+        self.seen.setdefault(key, [])
+        if consequence not in self.seen[key]:
+            self.seen[key].append(consequence)
+
+    def print(self, root):
+        for (path, line, text), consequences in self.seen.items():
+            rel = os.path.relpath(path, root) if path else "setup.py"
+            print("warning: %s:%d: %s: %s" % (
+                rel, line, text, "; ".join(consequences)), file=sys.stderr)
+
+
+def extension_commands(scope, node, kind, args, kwargs, warnings):
+    is_cuda = kind == "CUDAExtension"
+    name = kwargs["name"] if "name" in kwargs else (args[0] if args else None)
+    sources = kwargs["sources"] if "sources" in kwargs else (
+        args[1] if len(args) > 1 else [])
+    includes = kwargs.get("include_dirs", [])
+    macros = kwargs.get("define_macros", [])
+    extra = kwargs.get("extra_compile_args", {})
     if isinstance(extra, list):
         extra = {"cxx": extra, "nvcc": []}
+    if unknown(name):
+        warnings.add(name, "the extension's name is not known (TORCH_EXTENSION_NAME "
+                     "is the source folder's name)", node, scope)
+    if not known(sources):
+        warnings.add(first_unknown(sources),
+                     "sources of the extension at %s:%d are missing" % (
+                         os.path.relpath(scope.path, scope.root), node.lineno), node, scope)
+    if not known(includes):
+        warnings.add(first_unknown(includes), "-I folders from setup.py are missing",
+                     node, scope)
+    if not known(macros):
+        missing = [m for m in macros if not known(m)] if isinstance(macros, list) else []
+        for m in missing or [macros]:
+            named = isinstance(m, (list, tuple)) and len(m) == 2 and isinstance(m[0], str)
+            warnings.add(first_unknown(m), "-D%s from setup.py is missing" % m[0] if named
+                         else "-D defines from setup.py are missing", node, scope)
+    if not known(extra):
+        if isinstance(extra, dict):
+            for key, flags in extra.items():
+                if not known(flags):
+                    warnings.add(first_unknown(flags), "'%s' flags of extra_compile_args "
+                                 "are missing" % key, node, scope)
+        else:
+            warnings.add(first_unknown(extra), "flags of extra_compile_args are missing",
+                         node, scope)
     if not isinstance(extra, dict):
         extra = {}
     defines = []
-    for m in macros if isinstance(macros, list) else []:
+    for m in macros if isinstance(macros, (list, tuple)) else []:
         if isinstance(m, (list, tuple)) and len(m) == 2 and isinstance(m[0], str) \
                 and (m[1] is None or isinstance(m[1], (str, int))):
             defines.append("-D%s" % m[0] if m[1] is None else "-D%s=%s" % (m[0], m[1]))
-    return source_commands(ev, name, sources, includes, defines,
+    return source_commands(scope, name, sources, strings(includes), defines,
                            strings(extra.get("cxx", [])),
                            strings(extra.get("nvcc", [])), is_cuda)
 
 
-def source_commands(ev, name, sources, includes, defines, cxx, nvcc, is_cuda):
-    common = ["-I" + (i if os.path.isabs(i) else os.path.join(ev.root, i))
+def source_commands(scope, name, sources, includes, defines, cxx, nvcc, is_cuda):
+    root = scope.root
+    common = ["-I" + (i if os.path.isabs(i) else os.path.join(root, i))
               for i in includes] + defines
     if isinstance(name, str):
         common.append("-DTORCH_EXTENSION_NAME=%s" % name.split(".")[-1])
     out = []
     for src in strings(sources):
-        path = src if os.path.isabs(src) else os.path.join(ev.root, src)
+        path = src if os.path.isabs(src) else os.path.join(root, src)
         if not os.path.exists(path):
             continue
         cuda = path.endswith((".cu", ".cuh"))
@@ -777,7 +1615,7 @@ def source_commands(ev, name, sources, includes, defines, cxx, nvcc, is_cuda):
             args = ["nvcc"] + common + nvcc + ["-c", path]
         else:
             args = ["c++"] + common + cxx + ["-c", path]
-        out.append({"directory": ev.root, "file": os.path.normpath(path),
+        out.append({"directory": root, "file": os.path.normpath(path),
                     "arguments": args})
     return out
 
@@ -787,55 +1625,16 @@ LOAD_PARAMETERS = ("name", "sources", "extra_cflags", "extra_cuda_cflags",
                    "extra_ldflags", "extra_include_paths")
 
 
-def is_load_call(node):
-    """A call of cpp_extension's load(name, sources, ...): named load, with
-    sources given (json.load(f) and pickle.load(f) have neither)."""
-    f = node.func
-    name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
-    if name != "load":
-        return False
-    keywords = {k.arg for k in node.keywords}
-    return "sources" in keywords or len(node.args) >= 2 and "name" not in keywords \
-        or "name" in keywords and len(node.args) >= 1
-
-
-def load_commands(ev, call):
-    given = {}
-    for p, a in zip(LOAD_PARAMETERS, call.args):
-        given[p] = a
-    for k in call.keywords:
-        if k.arg in LOAD_PARAMETERS:
-            given[k.arg] = k.value
-
-    def value(p, default):
-        return ev.eval(given[p]) if p in given else default
-    return source_commands(ev, value("name", UNKNOWN), value("sources", UNKNOWN),
-                           strings(value("extra_include_paths", [])), [],
-                           strings(value("extra_cflags", [])),
-                           strings(value("extra_cuda_cflags", [])), True)
-
-
-def module_load_commands(ev, tree):
-    """The commands of the load() calls of a parsed file: each evaluated in
-    the scope of the function that makes it, its parameters unknown."""
-    out = []
-
-    def walk(node, fn):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for child in node.body:
-                walk(child, node)
-            return
-        if isinstance(node, ast.Call) and is_load_call(node):
-            if fn is None:
-                scope = ev
-            else:
-                params = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
-                scope = ev.function_scope(fn, {p.arg: UNKNOWN for p in params}, 1)
-            out.extend(load_commands(scope, node))
-        for child in ast.iter_child_nodes(node):
-            walk(child, fn)
-    walk(tree, None)
-    return out
+def load_commands(scope, node, args, kwargs, warnings):
+    given = dict(zip(LOAD_PARAMETERS, args))
+    given.update({k: v for k, v in kwargs.items() if k in LOAD_PARAMETERS})
+    sources = given.get("sources", [])
+    if not strings(sources) and not known(sources):
+        return []  # not a load() of sources the interpreter knows
+    return source_commands(scope, given.get("name"), sources,
+                           strings(given.get("extra_include_paths", [])), [],
+                           strings(given.get("extra_cflags", [])),
+                           strings(given.get("extra_cuda_cflags", [])), True)
 
 
 # The project's Python files read for load() calls: those that mention
@@ -856,6 +1655,8 @@ def project_python_files(root):
             if seen > MAX_SCANNED_FILES:
                 return
             path = os.path.join(folder, f)
+            if os.path.basename(path) == "setup.py" and folder == root:
+                continue
             try:
                 with open(path, encoding="utf-8", errors="replace") as h:
                     text = h.read()
@@ -865,52 +1666,90 @@ def project_python_files(root):
                 yield path
 
 
+def read_setup(setup_py, warnings):
+    """The extensions and load() calls of setup.py, executed; None when it
+    does not parse."""
+    try:
+        with open(setup_py, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), filename=setup_py)
+    except (OSError, SyntaxError, ValueError) as e:
+        print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
+        return None
+    run = None
+    for env_known in (True, False):
+        ENVIRONMENT["known"] = env_known
+        run = Run(os.path.dirname(os.path.abspath(setup_py)))
+        ev = Evaluator(setup_py, run)
+        run.modules[ev.path] = ev
+        try:
+            ev.execute_module(tree)
+        except Budget:
+            print("warning: setup.py: stopped after %d statements: extensions "
+                  "after that point are missing" % MAX_STEPS, file=sys.stderr)
+        if run.extensions:
+            break
+    return run
+
+
 def main():
-    if len(sys.argv) != 2:
-        print("usage: torch_setup_commands.py setup.py", file=sys.stderr)
+    argv = sys.argv[1:]
+    lines = "--lines" in argv
+    argv = [a for a in argv if a != "--lines"]
+    if len(argv) != 1:
+        print("usage: torch_setup_commands.py [--lines] setup.py|folder", file=sys.stderr)
         return 2
-    setup_py = sys.argv[1]
+    setup_py = argv[0]
     commands = []
+    warnings = Warnings()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     if os.path.isdir(setup_py):
-        root = os.path.abspath(setup_py)
-        modules = {}
+        run = Run(os.path.abspath(setup_py))
     else:
-        try:
-            with open(setup_py, encoding="utf-8") as f:
-                tree = ast.parse(f.read(), filename=setup_py)
-        except (OSError, SyntaxError, ValueError) as e:
-            print("cannot parse %s: %s" % (setup_py, e), file=sys.stderr)
+        run = read_setup(setup_py, warnings)
+        if run is None:
             return 1
-        for known in (True, False):
-            ENVIRONMENT["known"] = known
-            ev = Evaluator(setup_py)
-            ev.collect(tree)
-            for node, guards in ev.calls:
-                if ev.extension_kind(node.func) and ev.reachable(guards):
-                    commands.extend(extension_commands(ev, node))
-            if commands:
-                break
-        root, modules = ev.root, ev.modules
-        commands.extend(module_load_commands(ev, tree))
-    # The load() calls of the project's other files (setup.py's extensions
-    # come first: a source they name keeps their command).
-    anchor = Evaluator(os.path.join(root, "setup.py"), root=root, modules=modules)
-    for path in project_python_files(root):
-        module = anchor.load_module(path)
-        if not isinstance(module, ModuleValue):
-            continue
-        try:
-            with open(path, encoding="utf-8") as f:
-                tree = ast.parse(f.read(), filename=path)
-        except (OSError, SyntaxError, ValueError):
-            continue
-        commands.extend(module_load_commands(module.ev, tree))
+        # A file that a CUDA and a C++ extension both build (torch_scatter
+        # builds each binding twice, with and without -DWITH_CUDA) keeps the
+        # CUDA build's command: the one whose device code is analysed.
+        ordered = [e for e in run.extensions if e[2] == "CUDAExtension"] + \
+            [e for e in run.extensions if e[2] != "CUDAExtension"]
+        for scope, node, kind, args, kwargs in ordered:
+            commands.extend(extension_commands(scope, node, kind, args, kwargs, warnings))
+        if not commands and run.extensions:
+            pass
+        elif not run.extensions:
+            # Why no extension was made: the build stops (a missing
+            # submodule), or a loop the interpreter could not run.
+            for cause in (run.stopped or run.loop_causes)[:1]:
+                path, line, text = cause
+                if run.stopped:
+                    cause = (path, line, "the build stops at " + text)
+                warnings.add(Unknown(cause), "no CUDAExtension or CppExtension call "
+                             "was reached: using torch's default flags; -D and -I "
+                             "flags from setup.py are missing")
+    # The load() calls of setup.py, and of the project's other files
+    # (setup.py's extensions come first: a source they name keeps their
+    # command).
+    loads = list(run.loads)
+    for path in project_python_files(run.root):
+        anchor = Evaluator(os.path.join(run.root, "setup.py"), run)
+        anchor.load_module(path)
+    loads += [l for l in run.loads if l not in loads]
+    for scope, node, args, kwargs in loads:
+        commands.extend(load_commands(scope, node, args, kwargs, warnings))
+    warnings.print(run.root)
     seen, unique = set(), []
     for c in commands:
         if c["file"] not in seen:
             seen.add(c["file"])
             unique.append(c)
     try:
+        if lines:
+            # One command a line, paths relative to the project's folder.
+            for c in unique:
+                print(os.path.relpath(c["file"], run.root) + ": " + " ".join(
+                    a.replace(run.root + os.sep, "") for a in c["arguments"][:-2]))
+            return 0
         json.dump(unique, sys.stdout, indent=1)
         print()
     except BrokenPipeError:

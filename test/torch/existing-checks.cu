@@ -39,7 +39,7 @@ void unchecked(torch::Tensor t) {
   int64_t n = t.numel();
   add_one<<<(n + 255) / 256, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
       t.data_ptr<float>(), n);
-  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of kernel 'add_one' is not checked for errors on every path [cuda-unchecked-kernel-launch]
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of kernel 'add_one' is not checked for errors on every path; add C10_CUDA_KERNEL_LAUNCH_CHECK() after it [cuda-unchecked-kernel-launch]
 }
 // CHECK-NOTES: :[[@LINE-1]]:1: note: the launch error is not examined on the path that leaves here
 
