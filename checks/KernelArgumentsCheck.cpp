@@ -240,6 +240,13 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
           << (Library.starts_with("pycuda")
                   ? "'block=' is the threads of one block"
                   : "CuPy takes the grid first");
+    if (annotation(*P, "cuda-tidy-python-block-datasize"))
+      diag(P->getLocation(),
+           "the block of this launch of '%0' grows with the data's size and "
+           "exceeds the limit of 1024 threads per block once the data does "
+           "(the launch fails); cap it, 'min(n, 256)', and let the grid "
+           "cover the rest")
+          << Kernel->getName();
     if (annotation(*P, "cuda-tidy-python-block-notuple"))
       diag(P->getLocation(),
            "the block of this launch of '%0' is not a tuple; CuPy raises "

@@ -376,6 +376,88 @@ class LaunchWriter:
         den = self.divisor(bx)
         return b[0] if den is not None and den == gx.value else None
 
+    def data_size(self, e, depth=0):
+        """The data size a block dimension grows with (`x.shape[k]`,
+        `len(x)`, `x.size`, directly, through names bound to it in
+        straight-line code, or in a sum or product), or None: a constant,
+        a division, a min() cap or any other call."""
+        if depth > 6:
+            return None
+        if isinstance(e, ast.Name):
+            d = self.r.definition(e)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return None
+            return self.data_size(d[1], depth + 1)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+            for side, other in ((e.left, e.right), (e.right, e.left)):
+                found = self.data_size(side, depth + 1)
+                if found is not None and (isinstance(e.op, (ast.Add, ast.Mult)) or side is e.left):
+                    return found
+            return None
+        if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords:
+            q = self.r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+            if q == 'len' and self.array_like(e.args[0]):
+                return e
+            if q == 'int':
+                return self.data_size(e.args[0], depth + 1)
+            return None
+        if isinstance(e, ast.Attribute) and e.attr == 'size' and self.array_like(e.value):
+            return e
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and \
+                e.value.attr == 'shape' and self.array_like(e.value.value):
+            k = e.slice
+            if isinstance(k, ast.Constant) and isinstance(k.value, int) and \
+                    self.known_extent(e.value.value, k.value):
+                return None
+            return e
+        return None
+
+    def array_like(self, e):
+        """A name or attribute that is not a module (x, self.x, x[0])."""
+        if isinstance(e, ast.Subscript):
+            return self.array_like(e.value)
+        if not isinstance(e, (ast.Name, ast.Attribute)):
+            return False
+        return self.r.qualname(e) is None
+
+    def known_extent(self, arr, k):
+        """Whether dimension k of the array bound to a name is a constant
+        where it is made (`cp.zeros((n, 3))`)."""
+        if not isinstance(arr, ast.Name):
+            return False
+        d = self.r.definition(arr)
+        v = d[1] if d else None
+        if isinstance(v, ast.Call) and v.args and isinstance(v.args[0], (ast.Tuple, ast.List)):
+            elts = v.args[0].elts
+            return -len(elts) <= k < len(elts) and isinstance(elts[k], ast.Constant)
+        return False
+
+    def capped(self, node, e):
+        """Whether the function of a launch compares the block dimension
+        (or a name it is read through) with anything: a check or a cap the
+        reader does not follow."""
+        names = set()
+        for x in walk(e):
+            if isinstance(x, ast.Name):
+                names.add(x.id)
+        v = e
+        for _ in range(6):
+            if not isinstance(v, ast.Name):
+                break
+            d = self.r.definition(v)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                break
+            v = d[1]
+            for x in walk(v):
+                if isinstance(x, ast.Name):
+                    names.add(x.id)
+        scope = self.r.scope_of(node)
+        for x in walk(scope):
+            if isinstance(x, ast.Compare) and any(
+                    isinstance(y, ast.Name) and y.id in names for y in walk(x)):
+                return True
+        return False
+
     def divisor(self, e):
         """The constant a ceil or floor division of a non-constant divides
         by, or None."""
@@ -593,6 +675,12 @@ class LaunchWriter:
         swapped = self.swapped(grid, block, lib.split('-')[0])
         if swapped is not None:
             facts.append(('block-swapped', swapped))
+        elif block is not None:
+            b_elts, _ = self.dims(block, lib.split('-')[0])
+            for e in (b_elts or [])[:3]:
+                if self.data_size(e) is not None and not self.capped(node, e):
+                    facts.append(('block-datasize', e))
+                    break
         for what, node_ in (('grid', grid), ('block', block)):
             elts, notuple = self.dims(node_, lib.split('-')[0])
             out = []
