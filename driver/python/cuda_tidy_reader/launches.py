@@ -21,6 +21,70 @@ class Facts:
 
     def __init__(self, reader):
         self.r = reader
+        # The argument of a same-file call that the last fact came from
+        # (the launching function's parameter), with that function's name.
+        self.origin = None
+        self.uses = None
+
+    def callers(self, fn):
+        """The calls of a module-level function of this file, or None
+        where its name is used otherwise (passed on, rebound, shadowed):
+        then its callers are not all known here."""
+        if self.uses is None:
+            self.uses = {}
+            for x in walk(self.r.tree):
+                if isinstance(x, ast.Name):
+                    self.uses.setdefault(x.id, []).append(x)
+        calls = []
+        for x in self.uses.get(fn.name, ()):
+            p = self.r.parents.get(x)
+            if not (isinstance(p, ast.Call) and p.func is x and
+                    self.r.scope_of(x) is not fn):
+                return None
+            calls.append(p)
+        return calls
+
+    def param_fact(self, node, lib, depth):
+        """The fact of a parameter of a module-level function from its
+        calls in this file (a same-file summary): every call passes an
+        argument with the same fact, else 'unknown'."""
+        r = self.r
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                not isinstance(r.parents.get(fn), ast.Module):
+            return 'unknown'
+        entries = r.scope_assigns(fn).get(node.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return 'unknown'
+        a = fn.args
+        positional = [x.arg for x in a.posonlyargs + a.args]
+        if node.id not in positional and node.id not in [x.arg for x in a.kwonlyargs]:
+            return 'unknown'
+        calls = self.callers(fn)
+        if not calls:
+            return 'unknown'
+        facts = set()
+        first = None
+        for call in calls:
+            if any(isinstance(x, ast.Starred) for x in call.args) or \
+                    any(k.arg is None for k in call.keywords):
+                return 'unknown'
+            arg = None
+            k = positional.index(node.id) if node.id in positional else None
+            if k is not None and k < len(call.args):
+                arg = call.args[k]
+            else:
+                arg = next((kw.value for kw in call.keywords if kw.arg == node.id), None)
+            if arg is None:
+                return 'unknown'
+            facts.add(self.fact(arg, lib, depth + 1))
+            first = first or arg
+            if len(facts) > 1:
+                return 'unknown'
+        f = facts.pop()
+        if f != 'unknown':
+            self.origin = (first, fn.name)
+        return f
 
     def dtype_of_value(self, node, depth=0):
         """A dtype name from a dtype expression (cp.float32, 'float32',
@@ -80,7 +144,9 @@ class Facts:
             return 'unknown'
         if isinstance(node, ast.Name):
             d = r.definition(node)
-            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+            if not d:
+                return self.param_fact(node, lib, depth)
+            if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return 'unknown'
             return self.fact(d[1], lib, depth + 1)
         if isinstance(node, ast.Attribute):
@@ -722,7 +788,15 @@ class LaunchWriter:
         arg_names = []
         if kargs is not None:
             for i, a in enumerate(kargs):
+                self.facts.origin = None
                 fact = self.facts.fact(a, lib)
+                if self.facts.origin is not None and fact != 'unknown':
+                    # Where the fact comes from: the argument of the call
+                    # of the launching function (a note of the finding).
+                    sep()
+                    s('__attribute__((annotate("cuda-tidy-python-argfrom|%d|%s"))) int '
+                      % (i, self.facts.origin[1]))
+                    b.syn('__from%d' % i, 0, r.node_start(self.facts.origin[0]))
                 sep()
                 s('__attribute__((annotate("cuda-tidy-python-arg|%s|%s"))) ' % (lib, fact))
                 if count is not None and i < count:
