@@ -66,4 +66,24 @@ def _passed_on(x, y):
 def register(table, n):
     table['axpy'] = _passed_on
     _passed_on(cp.zeros(n, dtype=cp.float32), cp.zeros(n))
+
+
+def _rows(x, y):
+    n = y.size
+    AXPY(((n + 255) // 256,), (256,), (x, y, 1.0, np.int32(n)))
+# CHECK: dtype-across-functions.py:[[@LINE-1]]:40: warning: a transposed view is passed to pointer parameter 'x' of type 'const double *' of 'axpy'; the kernel is given the base array's memory and ignores the view's strides, so it reads the elements in memory order: pass cp.ascontiguousarray(...) [cuda-kernel-arguments]
+# CHECK: dtype-across-functions.py:[[@LINE+6]]:11: note: passed as this argument of '_rows' here
+# CHECK: dtype-across-functions.py:13:47: note: parameter 'x' of type 'const double *' of 'axpy' declared here
+
+
+def transposed(n):
+    m = cp.zeros((n, n))
+    _rows(m.T, cp.zeros(n * n))
+    # Made contiguous by the caller: not reported.
+    _rows2(cp.ascontiguousarray(m.T), cp.zeros(n * n))
+
+
+def _rows2(x, y):
+    n = y.size
+    AXPY(((n + 255) // 256,), (256,), (x, y, 1.0, np.int32(n)))
 # CHECK: exit=1
