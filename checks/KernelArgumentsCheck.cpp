@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include <map>
 
 namespace clang::tidy::cuda {
 
@@ -214,8 +215,16 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
     Kernel = Def;
 
   std::vector<std::pair<const ParmVarDecl *, StringRef>> Args;
+  std::map<unsigned, std::pair<const ParmVarDecl *, StringRef>> Origins;
   bool ArgsKnown = true;
   for (const ParmVarDecl *P : Launch.parameters()) {
+    if (std::optional<StringRef> Origin =
+            annotation(*P, "cuda-tidy-python-argfrom|")) {
+      auto [Index, Function] = Origin->split('|');
+      unsigned I = 0;
+      if (!Index.getAsInteger(10, I))
+        Origins[I] = {P, Function};
+    }
     if (annotation(*P, "cuda-tidy-python-args-unknown"))
       ArgsKnown = false;
     if (annotation(*P, "cuda-tidy-python-grid-notuple"))
@@ -240,6 +249,13 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
           << (Library.starts_with("pycuda")
                   ? "'block=' is the threads of one block"
                   : "CuPy takes the grid first");
+    if (annotation(*P, "cuda-tidy-python-block-datasize"))
+      diag(P->getLocation(),
+           "the block of this launch of '%0' grows with the data's size and "
+           "exceeds the limit of 1024 threads per block once the data does "
+           "(the launch fails); cap it, 'min(n, 256)', and let the grid "
+           "cover the rest")
+          << Kernel->getName();
     if (annotation(*P, "cuda-tidy-python-block-notuple"))
       diag(P->getLocation(),
            "the block of this launch of '%0' is not a tuple; CuPy raises "
@@ -272,9 +288,14 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
         << Kernel->getName();
     return;
   }
-  for (unsigned I = 0; I < Params; ++I)
+  for (unsigned I = 0; I < Params; ++I) {
+    auto It = Origins.find(I);
+    From = It == Origins.end() ? nullptr : It->second.first;
+    FromFunction = It == Origins.end() ? StringRef() : It->second.second;
     checkArgument(*Args[I].first, Lib, Args[I].second, *Kernel->getParamDecl(I),
                   *Kernel, Ctx);
+  }
+  From = nullptr;
 }
 
 void KernelArgumentsCheck::checkArgument(const ParmVarDecl &Arg,
@@ -291,6 +312,10 @@ void KernelArgumentsCheck::checkArgument(const ParmVarDecl &Arg,
   SourceLocation Loc = Arg.getLocation();
   StringRef Mod = scalarModule(Library);
   auto Declared = [&] {
+    if (From)
+      diag(From->getLocation(), "passed as this argument of '%0' here",
+           DiagnosticIDs::Note)
+          << FromFunction;
     diag(Param.getLocation(), "parameter %0 of '%1' declared here",
          DiagnosticIDs::Note)
         << describe(Param) << Kernel.getName();

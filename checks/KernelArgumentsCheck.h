@@ -30,6 +30,11 @@ private:
                    ASTContext &Ctx);
   void checkLookup(const FunctionDecl &Lookup, StringRef Spec,
                    ASTContext &Ctx);
+  /// The argument of the call of the launching function that the
+  /// current argument's fact comes from (a same-file summary), and that
+  /// function's name: a note of each finding on the argument.
+  const ParmVarDecl *From = nullptr;
+  StringRef FromFunction;
   void checkArgument(const ParmVarDecl &Arg, StringRef Library,
                      StringRef Fact, const ParmVarDecl &Param,
                      const FunctionDecl &Kernel, ASTContext &Ctx);

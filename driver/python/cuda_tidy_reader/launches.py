@@ -21,6 +21,70 @@ class Facts:
 
     def __init__(self, reader):
         self.r = reader
+        # The argument of a same-file call that the last fact came from
+        # (the launching function's parameter), with that function's name.
+        self.origin = None
+        self.uses = None
+
+    def callers(self, fn):
+        """The calls of a module-level function of this file, or None
+        where its name is used otherwise (passed on, rebound, shadowed):
+        then its callers are not all known here."""
+        if self.uses is None:
+            self.uses = {}
+            for x in walk(self.r.tree):
+                if isinstance(x, ast.Name):
+                    self.uses.setdefault(x.id, []).append(x)
+        calls = []
+        for x in self.uses.get(fn.name, ()):
+            p = self.r.parents.get(x)
+            if not (isinstance(p, ast.Call) and p.func is x and
+                    self.r.scope_of(x) is not fn):
+                return None
+            calls.append(p)
+        return calls
+
+    def param_fact(self, node, lib, depth):
+        """The fact of a parameter of a module-level function from its
+        calls in this file (a same-file summary): every call passes an
+        argument with the same fact, else 'unknown'."""
+        r = self.r
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                not isinstance(r.parents.get(fn), ast.Module):
+            return 'unknown'
+        entries = r.scope_assigns(fn).get(node.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return 'unknown'
+        a = fn.args
+        positional = [x.arg for x in a.posonlyargs + a.args]
+        if node.id not in positional and node.id not in [x.arg for x in a.kwonlyargs]:
+            return 'unknown'
+        calls = self.callers(fn)
+        if not calls:
+            return 'unknown'
+        facts = set()
+        first = None
+        for call in calls:
+            if any(isinstance(x, ast.Starred) for x in call.args) or \
+                    any(k.arg is None for k in call.keywords):
+                return 'unknown'
+            arg = None
+            k = positional.index(node.id) if node.id in positional else None
+            if k is not None and k < len(call.args):
+                arg = call.args[k]
+            else:
+                arg = next((kw.value for kw in call.keywords if kw.arg == node.id), None)
+            if arg is None:
+                return 'unknown'
+            facts.add(self.fact(arg, lib, depth + 1))
+            first = first or arg
+            if len(facts) > 1:
+                return 'unknown'
+        f = facts.pop()
+        if f != 'unknown':
+            self.origin = (first, fn.name)
+        return f
 
     def dtype_of_value(self, node, depth=0):
         """A dtype name from a dtype expression (cp.float32, 'float32',
@@ -80,7 +144,9 @@ class Facts:
             return 'unknown'
         if isinstance(node, ast.Name):
             d = r.definition(node)
-            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+            if not d:
+                return self.param_fact(node, lib, depth)
+            if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return 'unknown'
             return self.fact(d[1], lib, depth + 1)
         if isinstance(node, ast.Attribute):
@@ -376,6 +442,88 @@ class LaunchWriter:
         den = self.divisor(bx)
         return b[0] if den is not None and den == gx.value else None
 
+    def data_size(self, e, depth=0):
+        """The data size a block dimension grows with (`x.shape[k]`,
+        `len(x)`, `x.size`, directly, through names bound to it in
+        straight-line code, or in a sum or product), or None: a constant,
+        a division, a min() cap or any other call."""
+        if depth > 6:
+            return None
+        if isinstance(e, ast.Name):
+            d = self.r.definition(e)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return None
+            return self.data_size(d[1], depth + 1)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.Add, ast.Sub, ast.Mult)):
+            for side, other in ((e.left, e.right), (e.right, e.left)):
+                found = self.data_size(side, depth + 1)
+                if found is not None and (isinstance(e.op, (ast.Add, ast.Mult)) or side is e.left):
+                    return found
+            return None
+        if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords:
+            q = self.r.qualname(e.func) or (e.func.id if isinstance(e.func, ast.Name) else '')
+            if q == 'len' and self.array_like(e.args[0]):
+                return e
+            if q == 'int':
+                return self.data_size(e.args[0], depth + 1)
+            return None
+        if isinstance(e, ast.Attribute) and e.attr == 'size' and self.array_like(e.value):
+            return e
+        if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and \
+                e.value.attr == 'shape' and self.array_like(e.value.value):
+            k = e.slice
+            if isinstance(k, ast.Constant) and isinstance(k.value, int) and \
+                    self.known_extent(e.value.value, k.value):
+                return None
+            return e
+        return None
+
+    def array_like(self, e):
+        """A name or attribute that is not a module (x, self.x, x[0])."""
+        if isinstance(e, ast.Subscript):
+            return self.array_like(e.value)
+        if not isinstance(e, (ast.Name, ast.Attribute)):
+            return False
+        return self.r.qualname(e) is None
+
+    def known_extent(self, arr, k):
+        """Whether dimension k of the array bound to a name is a constant
+        where it is made (`cp.zeros((n, 3))`)."""
+        if not isinstance(arr, ast.Name):
+            return False
+        d = self.r.definition(arr)
+        v = d[1] if d else None
+        if isinstance(v, ast.Call) and v.args and isinstance(v.args[0], (ast.Tuple, ast.List)):
+            elts = v.args[0].elts
+            return -len(elts) <= k < len(elts) and isinstance(elts[k], ast.Constant)
+        return False
+
+    def capped(self, node, e):
+        """Whether the function of a launch compares the block dimension
+        (or a name it is read through) with anything: a check or a cap the
+        reader does not follow."""
+        names = set()
+        for x in walk(e):
+            if isinstance(x, ast.Name):
+                names.add(x.id)
+        v = e
+        for _ in range(6):
+            if not isinstance(v, ast.Name):
+                break
+            d = self.r.definition(v)
+            if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                break
+            v = d[1]
+            for x in walk(v):
+                if isinstance(x, ast.Name):
+                    names.add(x.id)
+        scope = self.r.scope_of(node)
+        for x in walk(scope):
+            if isinstance(x, ast.Compare) and any(
+                    isinstance(y, ast.Name) and y.id in names for y in walk(x)):
+                return True
+        return False
+
     def divisor(self, e):
         """The constant a ceil or floor division of a non-constant divides
         by, or None."""
@@ -593,6 +741,12 @@ class LaunchWriter:
         swapped = self.swapped(grid, block, lib.split('-')[0])
         if swapped is not None:
             facts.append(('block-swapped', swapped))
+        elif block is not None:
+            b_elts, _ = self.dims(block, lib.split('-')[0])
+            for e in (b_elts or [])[:3]:
+                if self.data_size(e) is not None and not self.capped(node, e):
+                    facts.append(('block-datasize', e))
+                    break
         for what, node_ in (('grid', grid), ('block', block)):
             elts, notuple = self.dims(node_, lib.split('-')[0])
             out = []
@@ -634,7 +788,15 @@ class LaunchWriter:
         arg_names = []
         if kargs is not None:
             for i, a in enumerate(kargs):
+                self.facts.origin = None
                 fact = self.facts.fact(a, lib)
+                if self.facts.origin is not None and fact != 'unknown':
+                    # Where the fact comes from: the argument of the call
+                    # of the launching function (a note of the finding).
+                    sep()
+                    s('__attribute__((annotate("cuda-tidy-python-argfrom|%d|%s"))) int '
+                      % (i, self.facts.origin[1]))
+                    b.syn('__from%d' % i, 0, r.node_start(self.facts.origin[0]))
                 sep()
                 s('__attribute__((annotate("cuda-tidy-python-arg|%s|%s"))) ' % (lib, fact))
                 if count is not None and i < count:

@@ -1,0 +1,39 @@
+"""Sums the rows of a matrix with a CuPy RawKernel, one block per row, the
+block capped at 256 threads that stride over the columns (the fixed form
+of row_block.bug.py, whose block x.shape[1] exceeds 1,024 threads)."""
+import sys
+
+import cupy as cp
+import numpy as np
+
+ROW_SUM = cp.RawKernel(r'''
+extern "C" __global__ void row_sum(const float *x, float *out, int cols) {
+    int r = blockIdx.x;
+    float s = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x)
+        s += x[(long long)r * cols + c];
+    atomicAdd(&out[r], s);
+}
+''', "row_sum")
+
+
+def main():
+    rows, cols = 64, 2048
+    x = cp.ones((rows, cols), dtype=cp.float32)
+    out = cp.zeros(rows, dtype=cp.float32)
+    try:
+        ROW_SUM((x.shape[0],), (min(x.shape[1], 256),), (x, out, np.int32(cols)))
+        cp.cuda.Device().synchronize()
+    except cp.cuda.driver.CUDADriverError as e:
+        print(f"launch failed: {e}")
+        return 1
+    got = float(out[rows - 1])
+    if not np.isclose(got, float(cols)):
+        print(f"row sum wrong: out[rows-1] = {got}, expected {cols}")
+        return 1
+    print("row sum ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
