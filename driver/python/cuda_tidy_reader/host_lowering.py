@@ -22,6 +22,20 @@ except ImportError:  # an implementation without it
 
 from .source import MStr, MStrBuilder, walk
 
+#: Nodes whose bodies are scopes of their own (scope_nodes does not enter them).
+_NESTED_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+
+
+#: The node types infer() looks at (the others are skipped at once).
+_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For,
+                          ast.AsyncFor, ast.withitem))
+
+
+def _position(n):
+    return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
+
+
 #: Words of a file that make the host lowering worth trying (the driver
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
@@ -374,6 +388,12 @@ class HostLowering:
         return MStr.anchored(text, 0, at)
 
     def join(self, at, *parts):
+        for p in parts:
+            if type(p) is not str:
+                break
+        else:
+            # only written text: one run anchored at `at`, as a builder makes it
+            return MStr.anchored(''.join(parts), 0, at)
         b = MStrBuilder()
         for p in parts:
             if isinstance(p, str):
@@ -421,6 +441,8 @@ class HostLowering:
         calls = []
         for node in body_nodes:
             t = type(node)
+            if t not in _INFER_NODES:
+                continue
             if t is ast.Call:
                 calls.append(node)
             elif t is ast.Global:
@@ -1695,15 +1717,18 @@ class HostLowering:
 
     def _scope_nodes(self, scope_node):
         out = []
-        pending = list(self.r.children[scope_node]) if scope_node in self.r.children else []
+        children = self.r.children
+        pending = list(children.get(scope_node, ()))
+        pop, push, append, get = pending.pop, pending.extend, out.append, children.get
         while pending:
-            n = pending.pop()
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                              ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            n = pop()
+            if type(n) in _NESTED_SCOPES:
                 continue
-            out.append(n)
-            pending.extend(self.r.children.get(n, ()))
-        out.sort(key=lambda n: (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0)))
+            append(n)
+            c = get(n)
+            if c:
+                push(c)
+        out.sort(key=_position)
         return out
 
     def function_scope(self, f, cls):
@@ -1731,11 +1756,13 @@ class HostLowering:
         kinds = dict((n, 'long long') for n in self.integer_params(f))
         names = set(a.arg for a in f.args.args) - set(kinds)
         if names and 'pycuda' in self.r.source:
-            owners = {}
-            for (mod, name) in self.model.calls:
-                if mod == 'pycuda.driver' and '.' in name:
-                    cls, _, meth = name.partition('.')
-                    owners.setdefault(meth, set()).add(cls)
+            owners = self.__dict__.get('_pycuda_owners')
+            if owners is None:
+                owners = self._pycuda_owners = {}
+                for (mod, name) in self.model.calls:
+                    if mod == 'pycuda.driver' and '.' in name:
+                        cls, _, meth = name.partition('.')
+                        owners.setdefault(meth, set()).add(cls)
             used = {}
             for n in self.scope_nodes(f):
                 if isinstance(n, ast.Name) and n.id in names:
@@ -1849,8 +1876,9 @@ class HostLowering:
         # where each local is declared: at its first assignment, when that
         # is a statement of the body itself and nothing reads it before
         first = {}
+        kinds = sc.kinds
         for n in nodes:
-            if isinstance(n, ast.Name) and n.id in sc.kinds and n.id not in first:
+            if type(n) is ast.Name and n.id in kinds and n.id not in first:
                 first[n.id] = n
         for stmt in f.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
