@@ -1559,6 +1559,12 @@ class HostLowering:
                     if ev.lvalue:
                         out.add(self.join(at, '  ', ev.m, ' = ', self.convert(
                             Val(MStr.anchored(outs[k][0], 0, at), outs[k][1]), ev.kind, s), ';\n'))
+                        continue
+                if k < len(outs) and not (isinstance(e, ast.Name) and e.id == '_'):
+                    # stored where the lowering does not follow it (an
+                    # attribute that is no member, an item): the value
+                    # goes on, it is not dropped
+                    out.add(self.join(at, '  cuda_tidy_host::flows(', outs[k][0], ');\n'))
             return
         if v is None:
             v = self.expr(scope, value)
