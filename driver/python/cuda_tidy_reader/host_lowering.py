@@ -138,10 +138,11 @@ class Val:
     'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
     'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
     CUDA_PYTHON_CALL Result))."""
-    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size')
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device')
 
     def __init__(self, m, kind, lvalue=False):
         self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
+        self.device = False  # a CuPy array's memory (size: its byte size)
 
 
 def ctype_of(kind):
@@ -178,6 +179,8 @@ class Scope:
         self.cnames = {}             # name -> C++ name
         self.declared_at = {}        # name -> the top-level statement declaring it
         self.sizes = {}              # array name -> MStr of its byte size
+        self.device_arrays = set()   # names bound once to a new CuPy array
+        self.cupy_names = set()      # names bound to a new CuPy array (not indexed on the host)
         self.temps = []              # (C++ name, C type) of out-parameter temporaries
         self.globals_ = set()
         self.returns = False
@@ -622,6 +625,8 @@ class HostLowering:
                 return 'long long'
             if e.attr == 'data' and isinstance(e.value, ast.Attribute) and e.value.attr == 'ctypes':
                 return self.kind_of(scope, e.value.value)
+            if self.cupy_pointer_base(scope, e) is not None:
+                return 'char *'
             return 'any'
         if isinstance(e, ast.Subscript):
             base = self.kind_of(scope, e.value)
@@ -650,9 +655,12 @@ class HostLowering:
         if q == 'ctypes.cast' and len(e.args) == 2:
             ct = self.pointer_type(e.args[1])
             return ct + ' *' if ct else 'any'
-        if q.startswith('numpy.'):
+        if q.startswith(('numpy.', 'cupy.')):
             arr = self.array_spec(scope, e)
-            return (arr[1] + ' *') if arr else 'any'
+            if arr:
+                return arr[1] + ' *'
+            if q.startswith('numpy.'):
+                return 'any'
         if isinstance(e.func, ast.Name):
             if e.func.id in ('int', 'len'):
                 return 'long long'
@@ -691,8 +699,8 @@ class HostLowering:
         whose size and dtype are known; None otherwise."""
         r = self.r
         q = r.qualname(call.func) or ''
-        name = q[len('numpy.'):] if q.startswith('numpy.') else None
-        if name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
+        head, _, name = q.partition('.')
+        if head not in ('numpy', 'cupy') or name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
             return None
         dt = None
         for kw in call.keywords:
@@ -705,7 +713,7 @@ class HostLowering:
         if dt is None or not call.args:
             return None
         dq = r.qualname(dt) or ''
-        dname = dq.rpartition('.')[2] if dq.startswith('numpy.') else (
+        dname = dq.rpartition('.')[2] if dq.startswith(('numpy.', 'cupy.')) else (
             dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
         elem = ELEMENT_TYPES.get(dname)
         if elem is None:
@@ -722,6 +730,15 @@ class HostLowering:
                 return None
             parts.append(s)
         return parts, elem, dt
+
+    def cupy_pointer_base(self, scope, e):
+        """a for a.data.ptr, where a is a local bound once to a new CuPy
+        array of a known size; None otherwise."""
+        if isinstance(e, ast.Attribute) and e.attr == 'ptr' and isinstance(e.value, ast.Attribute) and \
+                e.value.attr == 'data' and isinstance(e.value.value, ast.Name) and \
+                e.value.value.id in scope.device_arrays:
+            return e.value.value
+        return None
 
     def array_interface_base(self, e):
         """x for x.__array_interface__['data'][0]."""
@@ -793,7 +810,8 @@ class HostLowering:
                         return Val(self.join(at, '(', v.m, ', cuda_tidy_host::flows(', tname, '))'), ct)
                 return self.opaque(e, [v])
             b = self.expr(scope, e.value)
-            if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+            if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)) \
+                    and not (isinstance(e.value, ast.Name) and e.value.id in scope.cupy_names):
                 i = self.expr(scope, e.slice)
                 if i.kind in ('long long', 'bool'):
                     return Val(self.join(at, b.m, '[', i.m, ']'), b.kind[:-2], lvalue=True)
@@ -909,6 +927,10 @@ class HostLowering:
             if v.kind.endswith('*'):
                 return Val(v.m, v.kind)
             return self.opaque(e, [v])
+        if self.cupy_pointer_base(scope, e) is not None:
+            # a.data.ptr of a CuPy array: its device address, in bytes
+            v = self.expr(scope, e.value.value)
+            return Val(self.join(at, '(char *)', v.m), 'char *')
         if e.attr in ('value',):
             v = self.expr(scope, e.value)
             if v.kind not in ('any',) and not v.kind.startswith(('obj:', 'py:', 'lib:')):
@@ -971,7 +993,7 @@ class HostLowering:
             if v.kind in NUMERIC or v.kind in CTYPES.values():
                 return Val(self.join(at, '(%s)(' % ct, v.m, ')'), ct)
             return Val(self.join(at, '(%s)(' % ct, self.opaque(e, [v]).m, ')'), ct)
-        if q.startswith('numpy.'):
+        if q.startswith(('numpy.', 'cupy.')):
             spec = self.array_spec(scope, e)
             if spec:
                 parts, elem, dt = spec
@@ -985,6 +1007,11 @@ class HostLowering:
                 pieces.append(')')
                 v = Val(self.join(at, *pieces), elem + ' *')
                 v.size = self.join(at, *pieces[1:-1])
+                if q.startswith('cupy.'):
+                    # device memory: written by assign() as a cudaMalloc
+                    # into the variable; elsewhere an unknown pointer
+                    v.device = True
+                    v.m = self.join(at, '(%s *)(' % elem, self.opaque(e, []).m, ')')
                 return v
         if isinstance(e.func, ast.Name) and e.func.id in ('int', 'len', 'float') and len(e.args) == 1:
             v = self.expr(scope, e.args[0])
@@ -1496,6 +1523,19 @@ class HostLowering:
                 return
             if v.size is not None and getattr(scope, 'assigned', {}).get(t.id) == 1:
                 scope.sizes[t.id] = v.size
+            if v.device and tv.kind == v.kind:
+                # a = cupy.empty(n, dtype=...): device memory of a known
+                # size, freed when the array is collected (never a leak);
+                # CuPy raises on error
+                scope.cupy_names.add(t.id)
+                if getattr(scope, 'assigned', {}).get(t.id) == 1:
+                    scope.device_arrays.add(t.id)
+                if scope.declared_at.get(t.id) is s:
+                    out.add(self.join(at, '  %s ' % ctype_of(v.kind), tv.m, '{};\n'))
+                out.add(self.join(at, '  ((cudaMalloc((void **)&', tv.m, ', ', v.size,
+                                  ') != cudaSuccess) ? (cuda_tidy_host::raise(), 0) : 0);\n'))
+                out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
+                return
             if scope.declared_at.get(t.id) is s:
                 out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t.id]), tv.m, ' = ',
                                   self.convert(v, scope.kinds[t.id], s), ';\n'))
