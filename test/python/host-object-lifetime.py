@@ -2,11 +2,14 @@
 # locals: Python collects them while the runtime lives, so no
 # cuda-api-outside-main finding and no leak; a stream unpacked into an
 # attribute that the lowering does not model as a member goes on (it is
-# not dropped), while one unpacked into `_` is dropped (a leak).
+# not dropped), while one unpacked into `_` is dropped (a leak). Memory
+# returned to the caller (an allocator's malloc, CuPy's test_memory.py) is
+# the caller's.
 # RUN: %cuda-tidy --no-cache --quiet %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 import ctypes
 
+import cupy
 import numpy as np
 from cuda.bindings import runtime as cudart
 
@@ -37,6 +40,28 @@ class Stream:
         err, = cudart.cudaStreamDestroy(self.stream)
         if err != cudart.cudaError_t.cudaSuccess:
             raise RuntimeError("cudaStreamDestroy failed")
+
+
+class Allocator:
+    def __init__(self):
+        self.calls = 0
+
+    def malloc(self, size):
+        self.calls += 1
+        return cupy.cuda.runtime.malloc(size)
+
+    def free(self, ptr):
+        cupy.cuda.runtime.free(ptr)
+
+
+def allocate(n):
+    return cupy.cuda.runtime.malloc(n * 4)
+
+
+def allocate_named(n):
+    p = cupy.cuda.runtime.malloc(n * 4)
+    cupy.cuda.runtime.memset(p, 0, n * 4)
+    return p
 
 
 def local_buffer(n):
@@ -72,4 +97,6 @@ if __name__ == "__main__":
     local_stream()
     stream_into_item([None])
     stream_dropped()
+    Allocator().free(allocate(4))
+    Allocator().free(allocate_named(4))
 # CHECK: exit=1

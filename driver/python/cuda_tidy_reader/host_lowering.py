@@ -138,11 +138,12 @@ class Val:
     'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
     'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
     CUDA_PYTHON_CALL Result))."""
-    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device')
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device', 'temp')
 
     def __init__(self, m, kind, lvalue=False):
         self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
         self.device = False  # a CuPy array's memory (size: its byte size)
+        self.temp = None     # the out temporary a raising call's value is
 
 
 def ctype_of(kind):
@@ -1237,7 +1238,9 @@ class HostLowering:
                 value = out_vals[0][0]
                 if row[2] in COLLECTED:
                     value = 'cuda_tidy_host::collected(%s)' % value
-                return Val(self.join(at, '(', check, ', ', value, ')'), kind)
+                v = Val(self.join(at, '(', check, ', ', value, ')'), kind)
+                v.temp = out_vals[0][0]
+                return v
             v = Val(check, 'void')
             v.outs = out_vals if out_vals else None
             return v
@@ -1402,7 +1405,17 @@ class HostLowering:
             if v is not None and v.kind != 'void':
                 self.temp_count += 1
                 tmp = '__ct_ret%d' % self.temp_count
-                out.add(self.join(at, '  ' + ANY + ' %s = ' % tmp, v.m, ';\n'))
+                escapes = [t for t, _ in (v.outs or ()) if t] or ([v.temp] if v.temp else [])
+                if v.kind in NUMERIC or v.kind in ('any', 'none') or v.kind.startswith(('obj:', 'lib:')) \
+                        or escapes:
+                    out.add(self.join(at, '  ' + ANY + ' %s = ' % tmp, v.m, ';\n'))
+                else:
+                    out.add(self.join(at, '  %s %s = ' % (ctype_of(v.kind), tmp), v.m, ';\n'))
+                    escapes = [tmp]
+                # a pointer or handle returned goes to the caller (any's
+                # converting constructor keeps nothing): not a leak
+                for t in escapes if v.kind not in NUMERIC else ():
+                    out.syn('  cuda_tidy_host::flows(%s);\n' % t, 0, at)
                 self.unwind(scope, out, ctx)
                 out.syn('  return %s;\n' % tmp, 0, at)
             else:
