@@ -1741,9 +1741,9 @@ class HostLowering:
             else:
                 b.add(self.join(0, '%s ' % ctype_of(kind), text, '{};\n'))
         for fname, f in self.functions.items():
-            b.add(self.function(f, None))
+            self.function(f, None, b)
         for cname, m in method_bodies:
-            b.add(self.function(m, cname))
+            self.function(m, cname, b)
         body = MStrBuilder()
         self.block(ms, r.tree.body, body, [], top=True)
         for thunk, call, at in self.thunks:
@@ -1921,9 +1921,10 @@ class HostLowering:
         a = f.args
         return not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs)
 
-    def function(self, f, cls):
+    def function(self, f, cls, out):
+        """Writes the lowered f into the builder out."""
         if cls is None and not self.plain_function(f):
-            return MStr('', [])
+            return
         if cls is None and f.decorator_list:
             # a decorated function is what the decorator returns: its
             # body still runs when called, so it is lowered
@@ -1948,7 +1949,6 @@ class HostLowering:
                     sc.declared_at[name] = stmt
         body = MStrBuilder()
         self.block(sc, f.body, body, [])
-        out = MStrBuilder()
         out.add(self.signature(f, cls, ' {\n'))
         params = self.param_set(f)
         for name, kind in sc.kinds.items():
@@ -1962,7 +1962,6 @@ class HostLowering:
         if sc.returns:
             out.syn('  return %s();\n' % ANY, 0, last)
         out.syn('}\n', 0, last)
-        return out.build()
 
     def param_set(self, f):
         return set(a.arg for a in f.args.args)
