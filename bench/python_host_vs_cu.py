@@ -13,7 +13,12 @@ process and its children: the Python reader is counted) and their ratio,
 side by side. Both files have no finding.
 
 usage: bench/python_host_vs_cu.py [--functions 20] [--reps 7] [--cuda-tidy PATH]
-                                  [--python PATH]
+                                  [--python PATH] [--before PATH]
+
+--before PATH: also time another cuda-tidy (a copy of an earlier build, with
+its share/cuda-tidy/python beside it: cp build/bin/cuda-tidy X/bin/ and
+cp -r build/share/cuda-tidy X/share/) on the .py file, in the same
+interleaved runs, and print its ratio too.
 """
 import argparse
 import os
@@ -107,12 +112,16 @@ def main():
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument('--cuda-tidy', default=os.path.join(here, 'build', 'bin', 'cuda-tidy'))
     ap.add_argument('--python', help="the driver's --python")
+    ap.add_argument('--before', help='an earlier cuda-tidy, timed on the .py file too')
     opts = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         py, cu = write(d, opts.functions)
         base = [opts.cuda_tidy, '--no-cache', '--quiet', '-j1']
         runs = [('py', base + (['--python=' + opts.python] if opts.python else []) + [py]),
                 ('cu', base + [cu, '--'])]
+        if opts.before:
+            runs.insert(0, ('before', [opts.before] + base[1:] +
+                            (['--python=' + opts.python] if opts.python else []) + [py]))
         wall = {k: [] for k, _ in runs}
         cpu = {k: [] for k, _ in runs}
         findings = {}
@@ -129,10 +138,13 @@ def main():
         med = {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in wall}
         print('%d host functions, median of %d runs (--no-cache, warm prefix):' % (
             opts.functions, opts.reps))
-        for k in ('py', 'cu'):
+        for k in [key for key, _ in runs]:
             q = sorted(cpu[k])
-            print('  .%-3s wall %.3f s  cpu %.3f s (quartiles %.3f..%.3f)  (%d findings)' % (
-                k, med[k][0], med[k][1], q[len(q) // 4], q[(3 * len(q)) // 4], findings[k]))
+            print('  %-7s wall %.3f s  cpu %.3f s (quartiles %.3f..%.3f)  (%d findings)' % (
+                ('.' + k if k != 'before' else 'before'), med[k][0], med[k][1], q[len(q) // 4], q[(3 * len(q)) // 4], findings[k]))
+        if opts.before:
+            print('  ratio before / .cu = %.2f wall, %.2f cpu' % (
+                med['before'][0] / med['cu'][0], med['before'][1] / med['cu'][1]))
         print('  ratio .py / .cu = %.2f wall, %.2f cpu (target <= 1.2)' % (
             med['py'][0] / med['cu'][0], med['py'][1] / med['cu'][1]))
     return 0

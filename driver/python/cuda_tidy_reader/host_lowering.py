@@ -22,6 +22,20 @@ except ImportError:  # an implementation without it
 
 from .source import MStr, MStrBuilder, walk
 
+#: Nodes whose bodies are scopes of their own (scope_nodes does not enter them).
+_NESTED_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+
+
+#: The node types infer() looks at (the others are skipped at once).
+_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For,
+                          ast.AsyncFor, ast.withitem))
+
+
+def _position(n):
+    return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
+
+
 #: Words of a file that make the host lowering worth trying (the driver
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
@@ -124,10 +138,12 @@ class Val:
     'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
     'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
     CUDA_PYTHON_CALL Result))."""
-    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size')
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device', 'temp')
 
     def __init__(self, m, kind, lvalue=False):
         self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
+        self.device = False  # a CuPy array's memory (size: its byte size)
+        self.temp = None     # the out temporary a raising call's value is
 
 
 def ctype_of(kind):
@@ -164,6 +180,8 @@ class Scope:
         self.cnames = {}             # name -> C++ name
         self.declared_at = {}        # name -> the top-level statement declaring it
         self.sizes = {}              # array name -> MStr of its byte size
+        self.device_arrays = set()   # names bound once to a new CuPy array
+        self.cupy_names = set()      # names bound to a new CuPy array (not indexed on the host)
         self.temps = []              # (C++ name, C type) of out-parameter temporaries
         self.globals_ = set()
         self.returns = False
@@ -374,6 +392,12 @@ class HostLowering:
         return MStr.anchored(text, 0, at)
 
     def join(self, at, *parts):
+        for p in parts:
+            if type(p) is not str:
+                break
+        else:
+            # only written text: one run anchored at `at`, as a builder makes it
+            return MStr.anchored(''.join(parts), 0, at)
         b = MStrBuilder()
         for p in parts:
             if isinstance(p, str):
@@ -421,6 +445,8 @@ class HostLowering:
         calls = []
         for node in body_nodes:
             t = type(node)
+            if t not in _INFER_NODES:
+                continue
             if t is ast.Call:
                 calls.append(node)
             elif t is ast.Global:
@@ -600,6 +626,8 @@ class HostLowering:
                 return 'long long'
             if e.attr == 'data' and isinstance(e.value, ast.Attribute) and e.value.attr == 'ctypes':
                 return self.kind_of(scope, e.value.value)
+            if self.cupy_pointer_base(scope, e) is not None:
+                return 'char *'
             return 'any'
         if isinstance(e, ast.Subscript):
             base = self.kind_of(scope, e.value)
@@ -628,9 +656,12 @@ class HostLowering:
         if q == 'ctypes.cast' and len(e.args) == 2:
             ct = self.pointer_type(e.args[1])
             return ct + ' *' if ct else 'any'
-        if q.startswith('numpy.'):
+        if q.startswith(('numpy.', 'cupy.')):
             arr = self.array_spec(scope, e)
-            return (arr[1] + ' *') if arr else 'any'
+            if arr:
+                return arr[1] + ' *'
+            if q.startswith('numpy.'):
+                return 'any'
         if isinstance(e.func, ast.Name):
             if e.func.id in ('int', 'len'):
                 return 'long long'
@@ -669,8 +700,8 @@ class HostLowering:
         whose size and dtype are known; None otherwise."""
         r = self.r
         q = r.qualname(call.func) or ''
-        name = q[len('numpy.'):] if q.startswith('numpy.') else None
-        if name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
+        head, _, name = q.partition('.')
+        if head not in ('numpy', 'cupy') or name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
             return None
         dt = None
         for kw in call.keywords:
@@ -683,7 +714,7 @@ class HostLowering:
         if dt is None or not call.args:
             return None
         dq = r.qualname(dt) or ''
-        dname = dq.rpartition('.')[2] if dq.startswith('numpy.') else (
+        dname = dq.rpartition('.')[2] if dq.startswith(('numpy.', 'cupy.')) else (
             dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
         elem = ELEMENT_TYPES.get(dname)
         if elem is None:
@@ -700,6 +731,15 @@ class HostLowering:
                 return None
             parts.append(s)
         return parts, elem, dt
+
+    def cupy_pointer_base(self, scope, e):
+        """a for a.data.ptr, where a is a local bound once to a new CuPy
+        array of a known size; None otherwise."""
+        if isinstance(e, ast.Attribute) and e.attr == 'ptr' and isinstance(e.value, ast.Attribute) and \
+                e.value.attr == 'data' and isinstance(e.value.value, ast.Name) and \
+                e.value.value.id in scope.device_arrays:
+            return e.value.value
+        return None
 
     def array_interface_base(self, e):
         """x for x.__array_interface__['data'][0]."""
@@ -771,7 +811,8 @@ class HostLowering:
                         return Val(self.join(at, '(', v.m, ', cuda_tidy_host::flows(', tname, '))'), ct)
                 return self.opaque(e, [v])
             b = self.expr(scope, e.value)
-            if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)):
+            if b.kind.endswith('*') and b.kind != 'void *' and not isinstance(e.slice, (ast.Slice, ast.Tuple)) \
+                    and not (isinstance(e.value, ast.Name) and e.value.id in scope.cupy_names):
                 i = self.expr(scope, e.slice)
                 if i.kind in ('long long', 'bool'):
                     return Val(self.join(at, b.m, '[', i.m, ']'), b.kind[:-2], lvalue=True)
@@ -887,6 +928,10 @@ class HostLowering:
             if v.kind.endswith('*'):
                 return Val(v.m, v.kind)
             return self.opaque(e, [v])
+        if self.cupy_pointer_base(scope, e) is not None:
+            # a.data.ptr of a CuPy array: its device address, in bytes
+            v = self.expr(scope, e.value.value)
+            return Val(self.join(at, '(char *)', v.m), 'char *')
         if e.attr in ('value',):
             v = self.expr(scope, e.value)
             if v.kind not in ('any',) and not v.kind.startswith(('obj:', 'py:', 'lib:')):
@@ -949,7 +994,7 @@ class HostLowering:
             if v.kind in NUMERIC or v.kind in CTYPES.values():
                 return Val(self.join(at, '(%s)(' % ct, v.m, ')'), ct)
             return Val(self.join(at, '(%s)(' % ct, self.opaque(e, [v]).m, ')'), ct)
-        if q.startswith('numpy.'):
+        if q.startswith(('numpy.', 'cupy.')):
             spec = self.array_spec(scope, e)
             if spec:
                 parts, elem, dt = spec
@@ -963,6 +1008,11 @@ class HostLowering:
                 pieces.append(')')
                 v = Val(self.join(at, *pieces), elem + ' *')
                 v.size = self.join(at, *pieces[1:-1])
+                if q.startswith('cupy.'):
+                    # device memory: written by assign() as a cudaMalloc
+                    # into the variable; elsewhere an unknown pointer
+                    v.device = True
+                    v.m = self.join(at, '(%s *)(' % elem, self.opaque(e, []).m, ')')
                 return v
         if isinstance(e.func, ast.Name) and e.func.id in ('int', 'len', 'float') and len(e.args) == 1:
             v = self.expr(scope, e.args[0])
@@ -1188,7 +1238,9 @@ class HostLowering:
                 value = out_vals[0][0]
                 if row[2] in COLLECTED:
                     value = 'cuda_tidy_host::collected(%s)' % value
-                return Val(self.join(at, '(', check, ', ', value, ')'), kind)
+                v = Val(self.join(at, '(', check, ', ', value, ')'), kind)
+                v.temp = out_vals[0][0]
+                return v
             v = Val(check, 'void')
             v.outs = out_vals if out_vals else None
             return v
@@ -1353,7 +1405,17 @@ class HostLowering:
             if v is not None and v.kind != 'void':
                 self.temp_count += 1
                 tmp = '__ct_ret%d' % self.temp_count
-                out.add(self.join(at, '  ' + ANY + ' %s = ' % tmp, v.m, ';\n'))
+                escapes = [t for t, _ in (v.outs or ()) if t] or ([v.temp] if v.temp else [])
+                if v.kind in NUMERIC or v.kind in ('any', 'none') or v.kind.startswith(('obj:', 'lib:')) \
+                        or escapes:
+                    out.add(self.join(at, '  ' + ANY + ' %s = ' % tmp, v.m, ';\n'))
+                else:
+                    out.add(self.join(at, '  %s %s = ' % (ctype_of(v.kind), tmp), v.m, ';\n'))
+                    escapes = [tmp]
+                # a pointer or handle returned goes to the caller (any's
+                # converting constructor keeps nothing): not a leak
+                for t in escapes if v.kind not in NUMERIC else ():
+                    out.syn('  cuda_tidy_host::flows(%s);\n' % t, 0, at)
                 self.unwind(scope, out, ctx)
                 out.syn('  return %s;\n' % tmp, 0, at)
             else:
@@ -1474,6 +1536,19 @@ class HostLowering:
                 return
             if v.size is not None and getattr(scope, 'assigned', {}).get(t.id) == 1:
                 scope.sizes[t.id] = v.size
+            if v.device and tv.kind == v.kind:
+                # a = cupy.empty(n, dtype=...): device memory of a known
+                # size, freed when the array is collected (never a leak);
+                # CuPy raises on error
+                scope.cupy_names.add(t.id)
+                if getattr(scope, 'assigned', {}).get(t.id) == 1:
+                    scope.device_arrays.add(t.id)
+                if scope.declared_at.get(t.id) is s:
+                    out.add(self.join(at, '  %s ' % ctype_of(v.kind), tv.m, '{};\n'))
+                out.add(self.join(at, '  ((cudaMalloc((void **)&', tv.m, ', ', v.size,
+                                  ') != cudaSuccess) ? (cuda_tidy_host::raise(), 0) : 0);\n'))
+                out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
+                return
             if scope.declared_at.get(t.id) is s:
                 out.add(self.join(at, '  %s ' % ctype_of(scope.kinds[t.id]), tv.m, ' = ',
                                   self.convert(v, scope.kinds[t.id], s), ';\n'))
@@ -1537,6 +1612,12 @@ class HostLowering:
                     if ev.lvalue:
                         out.add(self.join(at, '  ', ev.m, ' = ', self.convert(
                             Val(MStr.anchored(outs[k][0], 0, at), outs[k][1]), ev.kind, s), ';\n'))
+                        continue
+                if k < len(outs) and not (isinstance(e, ast.Name) and e.id == '_'):
+                    # stored where the lowering does not follow it (an
+                    # attribute that is no member, an item): the value
+                    # goes on, it is not dropped
+                    out.add(self.join(at, '  cuda_tidy_host::flows(', outs[k][0], ');\n'))
             return
         if v is None:
             v = self.expr(scope, value)
@@ -1660,9 +1741,9 @@ class HostLowering:
             else:
                 b.add(self.join(0, '%s ' % ctype_of(kind), text, '{};\n'))
         for fname, f in self.functions.items():
-            b.add(self.function(f, None))
+            self.function(f, None, b)
         for cname, m in method_bodies:
-            b.add(self.function(m, cname))
+            self.function(m, cname, b)
         body = MStrBuilder()
         self.block(ms, r.tree.body, body, [], top=True)
         for thunk, call, at in self.thunks:
@@ -1695,15 +1776,18 @@ class HostLowering:
 
     def _scope_nodes(self, scope_node):
         out = []
-        pending = list(self.r.children[scope_node]) if scope_node in self.r.children else []
+        children = self.r.children
+        pending = list(children.get(scope_node, ()))
+        pop, push, append, get = pending.pop, pending.extend, out.append, children.get
         while pending:
-            n = pending.pop()
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                              ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            n = pop()
+            if type(n) in _NESTED_SCOPES:
                 continue
-            out.append(n)
-            pending.extend(self.r.children.get(n, ()))
-        out.sort(key=lambda n: (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0)))
+            append(n)
+            c = get(n)
+            if c:
+                push(c)
+        out.sort(key=_position)
         return out
 
     def function_scope(self, f, cls):
@@ -1731,11 +1815,13 @@ class HostLowering:
         kinds = dict((n, 'long long') for n in self.integer_params(f))
         names = set(a.arg for a in f.args.args) - set(kinds)
         if names and 'pycuda' in self.r.source:
-            owners = {}
-            for (mod, name) in self.model.calls:
-                if mod == 'pycuda.driver' and '.' in name:
-                    cls, _, meth = name.partition('.')
-                    owners.setdefault(meth, set()).add(cls)
+            owners = self.__dict__.get('_pycuda_owners')
+            if owners is None:
+                owners = self._pycuda_owners = {}
+                for (mod, name) in self.model.calls:
+                    if mod == 'pycuda.driver' and '.' in name:
+                        cls, _, meth = name.partition('.')
+                        owners.setdefault(meth, set()).add(cls)
             used = {}
             for n in self.scope_nodes(f):
                 if isinstance(n, ast.Name) and n.id in names:
@@ -1835,9 +1921,10 @@ class HostLowering:
         a = f.args
         return not (a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs)
 
-    def function(self, f, cls):
+    def function(self, f, cls, out):
+        """Writes the lowered f into the builder out."""
         if cls is None and not self.plain_function(f):
-            return MStr('', [])
+            return
         if cls is None and f.decorator_list:
             # a decorated function is what the decorator returns: its
             # body still runs when called, so it is lowered
@@ -1849,8 +1936,9 @@ class HostLowering:
         # where each local is declared: at its first assignment, when that
         # is a statement of the body itself and nothing reads it before
         first = {}
+        kinds = sc.kinds
         for n in nodes:
-            if isinstance(n, ast.Name) and n.id in sc.kinds and n.id not in first:
+            if type(n) is ast.Name and n.id in kinds and n.id not in first:
                 first[n.id] = n
         for stmt in f.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
@@ -1861,7 +1949,6 @@ class HostLowering:
                     sc.declared_at[name] = stmt
         body = MStrBuilder()
         self.block(sc, f.body, body, [])
-        out = MStrBuilder()
         out.add(self.signature(f, cls, ' {\n'))
         params = self.param_set(f)
         for name, kind in sc.kinds.items():
@@ -1875,7 +1962,6 @@ class HostLowering:
         if sc.returns:
             out.syn('  return %s();\n' % ANY, 0, last)
         out.syn('}\n', 0, last)
-        return out.build()
 
     def param_set(self, f):
         return set(a.arg for a in f.args.args)
