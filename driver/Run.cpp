@@ -326,8 +326,11 @@ void Runner::analysePython(size_t I) {
     Results.PerFile[I] = std::move(Unit.Errors);
     return;
   }
-  note("'" + Files[I] + "': its kernels are analysed as '" + Unit.UnitPath +
-       "'");
+  note("'" + Files[I] +
+       "' is read by the Python reader (cuda_tidy_python.py, under the "
+       "Python that --python names): its kernel sources and launches are "
+       "analysed as one CUDA translation unit, and findings are reported at "
+       "their lines in the file");
   PythonUnitDatabase Commands(Compilations, Unit);
   analyseInput(I, Input{Unit.UnitPath, Commands,
                         "\npython-unit: " + Unit.Digest, &Unit, Files[I]});
