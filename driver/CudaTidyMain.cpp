@@ -570,6 +570,14 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
     return Problems.empty() && !Enabled.empty() ? ExitClean : ExitUsageError;
   }
   if (Enabled.empty()) {
+    // A misspelt name is the likely cause: name it first.
+    for (const std::string &P : cudatidy::unknownConfigNames(
+             *S.Provider,
+             S.Files.empty()
+                 ? std::vector<std::string>{std::string(S.FirstFile)}
+                 : S.Files,
+             /*Checks=*/true))
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
     reportNoChecks(S);
     return ExitUsageError;
   }
