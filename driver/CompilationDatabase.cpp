@@ -46,9 +46,10 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
   for (CompileCommand &C : Commands) {
     addTorchFlags(C);
     prepareCommand(C, Toolkit, Settings, Note);
-    // A Python file's unit is a temporary file: Run.cpp says how the
-    // Python file is read instead.
-    if (Settings.Verbose && !isPythonUnitPath(C.Filename))
+    // A Python file is not compiled, and its unit is a temporary file:
+    // Run.cpp says how the Python file is read instead.
+    if (Settings.Verbose && !isPythonUnitPath(C.Filename) &&
+        llvm::sys::path::extension(C.Filename) != ".py")
       verbose("analysing '" + C.Filename + "' with: " +
               llvm::join(C.CommandLine, " "));
   }

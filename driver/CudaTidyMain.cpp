@@ -1152,9 +1152,18 @@ int report(Session &S, cudatidy::RunResults &Run) {
   }
   if (S.BadInput)
     return ExitUsageError;
-  if (PythonErrors && !Quiet)
-    llvm::errs() << "Some Python files could not be read: the python-error "
-                    "above says why (a syntax error, an encoding, a size).\n";
+  if (PythonErrors && !Quiet) {
+    bool AllSyntax = llvm::all_of(Errors, [](const ClangTidyError &E) {
+      return E.DiagnosticName != "python-error" ||
+             llvm::StringRef(E.Message.Message)
+                 .starts_with("Python syntax error");
+    });
+    llvm::errs() << (AllSyntax
+                         ? "Some Python files could not be analysed because "
+                           "of Python syntax errors.\n"
+                         : "Some Python files could not be read; the "
+                           "python-error above says why.\n");
+  }
   if (ClangErrors && !Quiet)
     llvm::errs() << "Some files could not be analysed because of compile "
                     "errors.\n";
