@@ -80,7 +80,7 @@ config.substitutions.append(("%samples_build",
 # Tools that the driver tests on real projects need: each test that uses one
 # says REQUIRES: <tool>, and is reported UNSUPPORTED where it is missing.
 import shutil
-for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
+for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git", "script"):
     found = shutil.which(tool, path=config.environment["PATH"])
     if tool == "nvcc" and not found and os.path.exists("/usr/local/cuda/bin/nvcc"):
         found = "/usr/local/cuda/bin/nvcc"
