@@ -8,6 +8,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "TranslationUnitScan.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
@@ -113,8 +114,17 @@ StringRef functionAround(const CallExpr *Outer, const CallExpr *&Inner,
 
 } // namespace
 
+bool isDeviceOnlyCode(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  if (FD->hasAttr<CUDAGlobalAttr>())
+    return true;
+  return FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>();
+}
+
 std::optional<ErrorCheckWrapper>
-learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes) {
+learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes,
+                       bool DeviceCode) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   llvm::MapVector<StringRef, ErrorCheckWrapper> Counts;
@@ -133,7 +143,8 @@ learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes) 
   };
   for (const ScannedNode &N :
        TranslationUnitAnalyses::get(Ctx).scan().nodes(/*ImplicitCode=*/false)) {
-    if (N.Kind != ScannedNode::Call || N.InInstantiation)
+    if (N.Kind != ScannedNode::Call || N.InInstantiation ||
+        isDeviceOnlyCode(N.Enclosing) != DeviceCode)
       continue;
     const auto *Call = static_cast<const CallExpr *>(N.Node);
     if (calleeReturning(Call, CheckedTypes)) {

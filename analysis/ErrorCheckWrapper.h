@@ -30,12 +30,19 @@ struct ErrorCheckWrapper {
   unsigned Calls = 0;    ///< How many calls of the unit it wraps.
 };
 
+/// Whether \p FD runs on the device only (__global__, or __device__
+/// without __host__): a wrapper learned from host code may call host
+/// functions, and one learned from device code device functions.
+bool isDeviceOnlyCode(const FunctionDecl *FD);
+
 /// The wrapper that wraps the most calls returning one of \p CheckedTypes
-/// in the unit (template instantiations not counted twice); none when no
-/// call is wrapped or two wrappers tie.
+/// in the functions of the unit that run where \p DeviceCode says
+/// (isDeviceOnlyCode; template instantiations not counted twice); none
+/// when no call is wrapped there or two wrappers tie.
 std::optional<ErrorCheckWrapper>
 learnErrorCheckWrapper(ASTContext &Ctx,
-                       llvm::ArrayRef<llvm::StringRef> CheckedTypes);
+                       llvm::ArrayRef<llvm::StringRef> CheckedTypes,
+                       bool DeviceCode);
 
 } // namespace clang::tidy::cuda
 

@@ -145,8 +145,9 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     // that is a statement of its own (a macro may expand to a statement).
     const auto *Statement = dyn_cast_or_null<Expr>(Use.Statement);
     const ErrorCheckWrapper *W =
-        Wrap.isValid() && Statement && Statement->IgnoreParens() == Call
-            ? learnedWrapperAt(Wrap.getBegin(),
+        Wrap.isValid() && Statement &&
+                Statement->IgnoreImplicit()->IgnoreParens() == Call
+            ? learnedWrapperAt(Wrap.getBegin(), Cfg.function(),
                                Cfg.function()->getASTContext())
             : nullptr;
     {
@@ -184,10 +185,14 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
 }
 
 const ErrorCheckWrapper *
-UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At, ASTContext &Ctx) {
-  if (!Learned)
-    Learned = learnErrorCheckWrapper(Ctx, CheckedReturnTypes);
-  const std::optional<ErrorCheckWrapper> &W = *Learned;
+UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At,
+                                        const FunctionDecl *FD,
+                                        ASTContext &Ctx) {
+  bool Device = isDeviceOnlyCode(FD);
+  std::optional<std::optional<ErrorCheckWrapper>> &Cached = Learned[Device];
+  if (!Cached)
+    Cached = learnErrorCheckWrapper(Ctx, CheckedReturnTypes, Device);
+  const std::optional<ErrorCheckWrapper> &W = *Cached;
   if (!W)
     return nullptr;
   // The fix must compile where it is written: the macro defined there, the

@@ -55,3 +55,12 @@ void after_undef(float *d) {
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaFree' is not checked [cuda-unchecked-api-call]
   // CHECK-FIXES: {{^}}  cudaFree(d);
 }
+
+#define gpuCheck(call) (report_failure((call), __FILE__, __LINE__))
+// Device code: the wrapper was learned from host code and calls a host
+// function, so it would not compile here: no fix.
+__global__ void release_on_device(float *d) {
+  cudaFree(d);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaFree' is not checked [cuda-unchecked-api-call]
+  // CHECK-FIXES: {{^}}  cudaFree(d);
+}
