@@ -266,6 +266,8 @@ Runner::prefixArgs(const Input &In, ClangTidyOptionsProvider &Provider,
   if (!Settings.Prefix)
     return {};
   const std::string &File = In.File;
+  // A Python file's unit is a temporary file: the notes name the .py.
+  const std::string &Shown = In.OptionsFile;
   std::vector<clang::tooling::CompileCommand> Commands =
       In.Commands.getCompileCommands(File);
   std::string Why;
@@ -282,13 +284,13 @@ Runner::prefixArgs(const Input &In, ClangTidyOptionsProvider &Provider,
   }
   if (Args.empty()) {
     ++PrefixUnused;
-    note("'" + File + "' is parsed without a precompiled prefix: " + Why);
+    note("'" + Shown + "' is parsed without a precompiled prefix: " + Why);
   } else if (UsesPreamble) {
     if (!Why.empty())
-      note("'" + File + "' uses the first of its leading includes only: " +
+      note("'" + Shown + "' uses the first of its leading includes only: " +
            Why);
   } else if (!Why.empty()) {
-    note("'" + File + "' uses the implicit prefix without its own "
+    note("'" + Shown + "' uses the implicit prefix without its own "
          "leading includes: " + Why);
   }
   return Args;
