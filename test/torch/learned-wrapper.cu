@@ -3,8 +3,9 @@
 // RUN: %check_cuda_tidy_plugin %s cuda-unchecked-api-call %t.plugin -- %torch_plugin_args
 // A PyTorch extension checks its CUDA calls with C10_CUDA_CHECK (c10's
 // macro, from torch's own headers): with no ErrorCheckMacro, the fix for an
-// unchecked call uses it, learned from the extension's other calls. Real
-// torch headers, found through Python.
+// unchecked call uses it, learned from the extension's other calls (three:
+// C10_CUDA_KERNEL_LAUNCH_CHECK() is C10_CUDA_CHECK(cudaGetLastError())). A
+// stored result gets no fix. Real torch headers, found through Python.
 
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
@@ -31,8 +32,11 @@ torch::Tensor fill_and_read(torch::Tensor out, float value) {
                                  cudaMemcpyDeviceToHost, stream));
   cudaStreamSynchronize(stream);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaStreamSynchronize' is not checked [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'C10_CUDA_CHECK(...)', the error-checking macro learned from 2 CUDA calls of this translation unit (set ErrorCheckMacro to choose another)
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'C10_CUDA_CHECK(...)', the error-checking macro learned from 3 CUDA calls of this translation unit (set ErrorCheckMacro to choose another)
   // CHECK-FIXES: C10_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cudaError_t last = cudaGetLastError();
+  last = cudaDeviceSynchronize();
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: the error code returned by 'cudaDeviceSynchronize' is stored in 'last' but never read [cuda-unchecked-api-call]
   TORCH_CHECK(first == value);
   return out;
 }
