@@ -132,6 +132,10 @@ learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes,
   llvm::DenseSet<unsigned> Seen;
   auto Count = [&](StringRef Name, bool IsMacro, const FunctionDecl *FD,
                    const CallExpr *Inner) {
+    // Calls of the main file only: a header's calls are not walked when a
+    // precompiled prefix holds it, and the count must not depend on that.
+    if (!SM.isInMainFile(SM.getExpansionLoc(Inner->getBeginLoc())))
+      return;
     SourceLocation At = SM.getSpellingLoc(Inner->getBeginLoc());
     if (!Seen.insert(At.getRawEncoding()).second)
       return;
@@ -143,7 +147,14 @@ learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes,
   };
   for (const ScannedNode &N :
        TranslationUnitAnalyses::get(Ctx).scan().nodes(/*ImplicitCode=*/false)) {
+    // Templates are not counted: whether a pattern's call resolves can
+    // depend on what a precompiled prefix has loaded, and the count must
+    // not.
     if (N.Kind != ScannedNode::Call || N.InInstantiation ||
+        (N.Enclosing && (N.Enclosing->isDependentContext() ||
+                         N.Enclosing->isTemplateInstantiation() ||
+                         N.Enclosing->getTemplatedKind() !=
+                             FunctionDecl::TK_NonTemplate)) ||
         isDeviceOnlyCode(N.Enclosing) != DeviceCode)
       continue;
     const auto *Call = static_cast<const CallExpr *>(N.Node);

@@ -36,7 +36,8 @@ struct ErrorCheckWrapper {
 bool isDeviceOnlyCode(const FunctionDecl *FD);
 
 /// The wrapper that wraps the most calls returning one of \p CheckedTypes
-/// in the functions of the unit that run where \p DeviceCode says
+/// in the main file (a header's calls are not counted: a precompiled
+/// prefix may hold it), in the functions that run where \p DeviceCode says
 /// (isDeviceOnlyCode; template instantiations not counted twice); none
 /// when no call is wrapped there or two wrappers tie.
 std::optional<ErrorCheckWrapper>

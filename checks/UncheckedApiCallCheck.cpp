@@ -161,8 +161,8 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
       return;
     diag(Loc,
          "fix-it wraps the call in '%0(...)', the error-checking "
-         "%select{function|macro}1 learned from %2 CUDA call%s2 of this "
-         "translation unit (set ErrorCheckMacro to choose another)",
+         "%select{function|macro}1 learned from %2 CUDA call%s2 of the "
+         "main file (set ErrorCheckMacro to choose another)",
          DiagnosticIDs::Note)
         << W->Name << W->IsMacro << W->Calls;
     return;

@@ -28,6 +28,6 @@ void run(float **d, size_t n, cudaStream_t s) {
   util::as_int(cudaDeviceSynchronize());
   cudaStreamSynchronize(s);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaStreamSynchronize' is not checked [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'ensure(...)', the error-checking function learned from 2 CUDA calls of this translation unit (set ErrorCheckMacro to choose another)
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'ensure(...)', the error-checking function learned from 2 CUDA calls of the main file (set ErrorCheckMacro to choose another)
   // CHECK-FIXES: ensure(cudaStreamSynchronize(s));
 }

@@ -34,7 +34,7 @@ void setup(float **d, size_t n) {
 void teardown(float *d, cudaStream_t s) {
   cudaStreamSynchronize(s);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaStreamSynchronize' is not checked [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'gpuCheck(...)', the error-checking macro learned from 3 CUDA calls of this translation unit (set ErrorCheckMacro to choose another)
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'gpuCheck(...)', the error-checking macro learned from 3 CUDA calls of the main file (set ErrorCheckMacro to choose another)
   // CHECK-FIXES: gpuCheck(cudaStreamSynchronize(s));
   cudaFree(d);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaFree' is not checked [cuda-unchecked-api-call]

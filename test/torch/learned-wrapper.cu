@@ -32,7 +32,7 @@ torch::Tensor fill_and_read(torch::Tensor out, float value) {
                                  cudaMemcpyDeviceToHost, stream));
   cudaStreamSynchronize(stream);
   // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaStreamSynchronize' is not checked [cuda-unchecked-api-call]
-  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'C10_CUDA_CHECK(...)', the error-checking macro learned from 3 CUDA calls of this translation unit (set ErrorCheckMacro to choose another)
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'C10_CUDA_CHECK(...)', the error-checking macro learned from 3 CUDA calls of the main file (set ErrorCheckMacro to choose another)
   // CHECK-FIXES: C10_CUDA_CHECK(cudaStreamSynchronize(stream));
   cudaError_t last = cudaGetLastError();
   last = cudaDeviceSynchronize();
