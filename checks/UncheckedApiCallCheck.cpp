@@ -138,9 +138,36 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     return;
   }
 
-  SourceRange Wrap = Use.K == ResultUse::Discarded && !ErrorCheckMacro.empty()
-                         ? wrappableRange(Call, SM)
-                         : SourceRange();
+  SourceRange Wrap = Use.K == ResultUse::Discarded ? wrappableRange(Call, SM)
+                                                  : SourceRange();
+  if (ErrorCheckMacro.empty()) {
+    // No configuration: the wrapper the unit itself uses, around a call
+    // that is a statement of its own (a macro may expand to a statement).
+    const auto *Statement = dyn_cast_or_null<Expr>(Use.Statement);
+    const ErrorCheckWrapper *W =
+        Wrap.isValid() && Statement &&
+                Statement->IgnoreImplicit()->IgnoreParens() == Call
+            ? learnedWrapperAt(Wrap.getBegin(), Cfg.function(),
+                               Cfg.function()->getASTContext())
+            : nullptr;
+    {
+      auto D = diag(Loc, "the error code returned by %0 is not checked")
+               << Callee->getDeclName();
+      if (W)
+        D << FixItHint::CreateInsertion(Wrap.getBegin(), W->Name + "(")
+          << FixItHint::CreateInsertion(Wrap.getEnd(), ")");
+    }
+    if (!W)
+      return;
+    diag(Loc,
+         "fix-it wraps the call in '%0(...)', the error-checking "
+         "%select{function|macro}1 learned from %2 CUDA call%s2 of the "
+         "main file (set ErrorCheckMacro to choose another)",
+         DiagnosticIDs::Note)
+        << W->Name << W->IsMacro << W->Calls;
+    return;
+  }
+  Wrap = Use.K == ResultUse::Discarded ? Wrap : SourceRange();
   bool MacroDefined =
       Wrap.isValid() && isMacroDefinedAt(ErrorCheckMacro, Wrap.getBegin());
   {
@@ -155,6 +182,26 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
     diag(Loc, "no fix-it: macro '%0' (ErrorCheckMacro) is not defined here",
          DiagnosticIDs::Note)
         << ErrorCheckMacro;
+}
+
+const ErrorCheckWrapper *
+UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At,
+                                        const FunctionDecl *FD,
+                                        ASTContext &Ctx) {
+  bool Device = isDeviceOnlyCode(FD);
+  std::optional<std::optional<ErrorCheckWrapper>> &Cached = Learned[Device];
+  if (!Cached)
+    Cached = learnErrorCheckWrapper(Ctx, CheckedReturnTypes, Device);
+  const std::optional<ErrorCheckWrapper> &W = *Cached;
+  if (!W)
+    return nullptr;
+  // The fix must compile where it is written: the macro defined there, the
+  // function declared before it.
+  if (W->IsMacro ? !isMacroDefinedAt(W->Name, At)
+                 : !W->Function || !Ctx.getSourceManager().isBeforeInTranslationUnit(
+                                       W->Function->getLocation(), At))
+    return nullptr;
+  return &*W;
 }
 
 /// Where the ErrorCheckMacro fix wraps \p Call: from its start to just after

@@ -4,6 +4,7 @@
 #define CUDA_TIDY_UNCHECKEDAPICALLCHECK_H
 
 #include "CudaFunctionCheck.h"
+#include "ErrorCheckWrapper.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <string>
@@ -24,11 +25,21 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  void startTranslationUnit() override {
+    Learned[0].reset();
+    Learned[1].reset();
+  }
   bool isIgnored(const FunctionDecl *Callee) const;
   void checkCall(const CallExpr *Call, const class FunctionCfg &Cfg,
                  const SourceManager &SM);
   static SourceRange wrappableRange(const CallExpr *Call,
                                     const SourceManager &SM);
+  /// The unit's own learned wrapper for a fix at \p At in \p FD (one
+  /// learned from code that runs where \p FD runs), where it is visible
+  /// there; null otherwise.
+  const ErrorCheckWrapper *learnedWrapperAt(SourceLocation At,
+                                            const FunctionDecl *FD,
+                                            ASTContext &Ctx);
   void reportReevaluation(const CallExpr *Call, const CallExpr *Again,
                           const SourceManager &SM);
 
@@ -39,6 +50,10 @@ private:
   const bool AllowReleaseInDestructors;
   std::vector<StringRef> CheckedReturnTypes;
   std::vector<StringRef> IgnoredFunctions;
+  /// The unit's learned error-check wrappers (ErrorCheckWrapper.h) for
+  /// host code [0] and device code [1], once asked for: none inside when
+  /// the unit has none.
+  std::optional<std::optional<ErrorCheckWrapper>> Learned[2];
 };
 
 } // namespace clang::tidy::cuda

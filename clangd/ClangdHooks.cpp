@@ -1,7 +1,7 @@
 //===- ClangdHooks.cpp - What cuda-clangd changes in clangd ---------------===//
 //
 // clangd has no extension point for compile commands or for its clang-tidy
-// check policy, and installs no headers. cuda-clangd changes three clangd
+// check policy, and installs no headers. cuda-clangd changes four clangd
 // functions at link time (CMakeLists.txt links with --wrap=<symbol>: each
 // call that clangd makes to <symbol> reaches __wrap_<symbol>, which calls
 // the original as __real_<symbol>):
@@ -20,6 +20,8 @@
 //   FastCheckFilter reads: cuda-* checks are reported fast (bench/clangd_latency.py,
 //   docs/editors.md), so the default Strict filter keeps them. Stock checks
 //   get clangd's own answer.
+// - versionString(), which --version, the log and the LSP serverInfo show:
+//   it names cuda-clangd and its cuda-tidy version before clangd's own.
 //
 // --cuda-checks=false leaves the last two to clangd.
 //
@@ -156,4 +158,18 @@ std::optional<bool> cudaIsFastCheck(llvm::StringRef Check) {
   if (CudaChecks && Check.starts_with("cuda-"))
     return true;
   return clangdIsFastCheck(Check);
+}
+
+// clang::clangd::versionString(), which clangd prints for --version, logs
+// at start, and sends as the LSP serverInfo's version: say that this is
+// cuda-clangd, which cuda-tidy, and which clangd it is built on.
+std::string clangdVersionString()
+    __asm__("__real__ZN5clang6clangd13versionStringB5cxx11Ev");
+std::string cudaVersionString()
+    __asm__("__wrap__ZN5clang6clangd13versionStringB5cxx11Ev");
+
+std::string cudaVersionString() {
+  return "cuda-clangd " CUDA_TIDY_VERSION " (the cuda-* checks of cuda-tidy " CUDA_TIDY_VERSION
+         "), built on " +
+         clangdVersionString();
 }

@@ -9,6 +9,7 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/GlobList.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
 using namespace clang::tidy;
@@ -66,6 +67,28 @@ bool mentionsCudaChecks(llvm::StringRef Checks) {
       return true;
   }
   return false;
+}
+
+std::string simplifyChecks(llvm::StringRef Checks) {
+  llvm::SmallVector<llvm::StringRef> Globs;
+  Checks.split(Globs, ',', -1, false);
+  for (llvm::StringRef &Glob : Globs)
+    Glob = Glob.trim();
+  llvm::erase_if(Globs, [](llvm::StringRef G) { return G.empty(); });
+  // The last glob that matches a check decides: globs before a '*' or a
+  // '-*' decide nothing, nor does a glob whose pattern comes again later.
+  std::vector<llvm::StringRef> Kept;
+  for (size_t I = 0; I < Globs.size(); ++I) {
+    llvm::StringRef Pattern = Globs[I].ltrim('-').trim();
+    bool Later = llvm::any_of(
+        llvm::ArrayRef(Globs).drop_front(I + 1), [&](llvm::StringRef G) {
+          llvm::StringRef P = G.ltrim('-').trim();
+          return P == Pattern || P == "*";
+        });
+    if (!Later)
+      Kept.push_back(Globs[I]);
+  }
+  return llvm::join(Kept, ",");
 }
 
 std::unique_ptr<ClangTidyOptionsProvider>

@@ -32,6 +32,11 @@ std::unique_ptr<clang::tidy::ClangTidyOptionsProvider>
 addCudaChecks(std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> Inner,
               std::string ConfigFile);
 
+/// \p Checks with the globs that decide nothing left out: those before a
+/// '*' or '-*', and those whose pattern comes again later (the last glob
+/// that matches a check decides), as --dump-config prints it.
+std::string simplifyChecks(llvm::StringRef Checks);
+
 /// Whether a Checks value names a cuda- check (enabled or disabled).
 bool mentionsCudaChecks(llvm::StringRef Checks);
 

@@ -6,6 +6,7 @@
 
 #include "CompilationDatabase.h"
 #include "NvccTranslation.h"
+#include "PythonInput.h"
 #include "TorchSupport.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
@@ -45,7 +46,10 @@ CudaCompilationDatabase::getCompileCommands(StringRef FilePath) const {
   for (CompileCommand &C : Commands) {
     addTorchFlags(C);
     prepareCommand(C, Toolkit, Settings, Note);
-    if (Settings.Verbose)
+    // A Python file is not compiled, and its unit is a temporary file:
+    // Run.cpp says how the Python file is read instead.
+    if (Settings.Verbose && !isPythonUnitPath(C.Filename) &&
+        llvm::sys::path::extension(C.Filename) != ".py")
       verbose("analysing '" + C.Filename + "' with: " +
               llvm::join(C.CommandLine, " "));
   }

@@ -6,6 +6,7 @@
 
 #include "ConfigVerification.h"
 #include "CheckSelection.h"
+#include "CrashIsolation.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/GlobList.h"
 #include "llvm/ADT/STLExtras.h"
@@ -59,7 +60,8 @@ void checkGlobs(llvm::StringRef Checks, llvm::StringRef Source,
   Checks.split(Globs, ',', -1, false);
   for (llvm::StringRef Glob : Globs) {
     Glob = Glob.trim().ltrim('-').trim();
-    if (Glob.empty() || Glob.starts_with("clang-diagnostic-"))
+    if (Glob.empty() || Glob.starts_with("clang-diagnostic-") ||
+        Glob == InjectedCrashCheck)
       continue;
     GlobList Matcher(Glob);
     bool Matches = llvm::any_of(

@@ -3,8 +3,8 @@
 // --verify-config, as in clang-tidy: every check glob of every
 // configuration a file reads must match some check, and every check option
 // must be one a check reads. A run without --verify-config warns about the
-// unknown options (a misspelt option is otherwise ignored) (docs/driver.md,
-// "Check selection").
+// unknown options and the globs that match no check (a misspelt name is
+// otherwise ignored) (docs/driver.md, "Check selection").
 //
 //===----------------------------------------------------------------------===//
 

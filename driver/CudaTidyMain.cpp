@@ -45,6 +45,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
+#include <sys/stat.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -576,6 +577,14 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
     return Problems.empty() && !Enabled.empty() ? ExitClean : ExitUsageError;
   }
   if (Enabled.empty()) {
+    // A misspelt name is the likely cause: name it first.
+    for (const std::string &P : cudatidy::unknownConfigNames(
+             *S.Provider,
+             S.Files.empty()
+                 ? std::vector<std::string>{std::string(S.FirstFile)}
+                 : S.Files,
+             /*Checks=*/true))
+      llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
     reportNoChecks(S);
     return ExitUsageError;
   }
@@ -595,6 +604,8 @@ MaybeExit answerConfigQueries(Session &S, ClangTidyOptions &Effective,
     ClangTidyOptions ToDump =
         ClangTidyOptions::getDefaults().merge(Effective, 0);
     filterCheckOptions(ToDump, Enabled);
+    if (ToDump.Checks)
+      ToDump.Checks = cudatidy::simplifyChecks(*ToDump.Checks);
     llvm::outs() << configurationAsText(ToDump) << "\n";
     return ExitClean;
   }
@@ -743,9 +754,9 @@ MaybeExit gatherInputs(Session &S) {
   }
   if (S.Files.empty() && S.BadInput)
     return ExitUsageError;
-  // A misspelt option would be ignored: say so.
+  // A misspelt option or check name would be ignored: say so.
   for (const std::string &P :
-       cudatidy::unknownConfigNames(*S.Provider, S.Files, /*Checks=*/false))
+       cudatidy::unknownConfigNames(*S.Provider, S.Files, /*Checks=*/true))
     llvm::WithColor::warning(llvm::errs(), "cuda-tidy") << P << "\n";
 
   // Python files that may hold CUDA need a Python to read them, and the
@@ -1051,6 +1062,37 @@ MaybeExit printFindings(Session &S, const std::vector<ClangTidyError> &Errors,
   return std::nullopt;
 }
 
+/// After --fix: one line for the unchecked calls that got no fix because
+/// their file has no error-checking wrapper to learn and ErrorCheckMacro is
+/// not set (where it is set, a note on each says why).
+void explainUnfixedUncheckedCalls(const std::vector<ClangTidyError> &Errors) {
+  size_t Unfixed = llvm::count_if(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Warning &&
+           E.DiagnosticName == "cuda-unchecked-api-call" &&
+           E.Message.Fix.empty() &&
+           llvm::StringRef(E.Message.Message).ends_with("is not checked") &&
+           llvm::none_of(E.Notes, [](const tooling::DiagnosticMessage &N) {
+             return llvm::StringRef(N.Message).starts_with("no fix-it");
+           });
+  });
+  if (!Unfixed)
+    return;
+  llvm::errs() << "cuda-tidy: " << Unfixed << " unchecked CUDA call"
+               << (Unfixed == 1 ? " was" : "s were")
+               << " not fixed: no error-checking macro or function was "
+                  "learned from the other CUDA calls of "
+               << (Unfixed == 1 ? "its file" : "their files")
+               << " for the place; set cuda-unchecked-api-call.ErrorCheckMacro "
+                  "to the one to use (docs/checks/cuda-unchecked-api-call.md)\n";
+}
+
+/// Whether stdout and stderr are one file (a terminal, or 2>&1).
+bool stdoutIsStderr() {
+  struct stat Out, Err;
+  return ::fstat(1, &Out) == 0 && ::fstat(2, &Err) == 0 &&
+         Out.st_dev == Err.st_dev && Out.st_ino == Err.st_ino;
+}
+
 /// Whether -fix (-fix-notes) applies a fix of \p E.
 bool hasFix(const ClangTidyError &E, FixBehaviour Behaviour) {
   if (!E.Message.Fix.empty())
@@ -1084,6 +1126,7 @@ int report(Session &S, cudatidy::RunResults &Run) {
   for (std::vector<ClangTidyError> &R : Run.PerFile)
     std::move(R.begin(), R.end(), std::back_inserter(Errors));
   cudatidy::sortErrors(Errors);
+  cudatidy::makePathsAbsolute(Errors);
 
   cudatidy::LineIndex Lines;
   GateOutcome Gates;
@@ -1092,6 +1135,15 @@ int report(Session &S, cudatidy::RunResults &Run) {
 
   bool CompileErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Error;
+  });
+  // A Python file that could not be read is not a compile error.
+  bool PythonErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error &&
+           E.DiagnosticName == "python-error";
+  });
+  bool ClangErrors = llvm::any_of(Errors, [](const ClangTidyError &E) {
+    return E.DiagLevel == ClangTidyError::Error &&
+           E.DiagnosticName != "python-error";
   });
   size_t Findings = llvm::count_if(Errors, [](const ClangTidyError &E) {
     return E.DiagLevel == ClangTidyError::Warning;
@@ -1119,21 +1171,37 @@ int report(Session &S, cudatidy::RunResults &Run) {
       llvm::errs() << "Compile errors were found, so fixes were not applied "
                       "(use -fix-errors to apply them anyway).\n";
   }
+  if (Behaviour != FB_NoFix && !DisableFixes)
+    explainUnfixedUncheckedCalls(Errors);
   // A crashed file is never a silent pass (docs/reliability.md).
   for (const cudatidy::InternalError &C : Run.Crashes)
     llvm::errs() << "cuda-tidy: " << C.message() << "\n";
   if (Partial) {
-    // In the text report itself too, for whoever reads a saved copy.
+    // In the text report itself too, for whoever reads a saved copy; on
+    // stderr as well unless both go to one place (a terminal, 2>&1).
     if (Format == OutputFormat::Text)
       llvm::outs() << "cuda-tidy: partial report: " << Partial->message()
                    << "\n";
     llvm::outs().flush();
-    error(Partial->message());
+    if (Format != OutputFormat::Text || !stdoutIsStderr())
+      error(Partial->message());
     return ExitInterrupted;
   }
   if (S.BadInput)
     return ExitUsageError;
-  if (CompileErrors && !Quiet)
+  if (PythonErrors && !Quiet) {
+    bool AllSyntax = llvm::all_of(Errors, [](const ClangTidyError &E) {
+      return E.DiagnosticName != "python-error" ||
+             llvm::StringRef(E.Message.Message)
+                 .starts_with("Python syntax error");
+    });
+    llvm::errs() << (AllSyntax
+                         ? "Some Python files could not be analysed because "
+                           "of Python syntax errors.\n"
+                         : "Some Python files could not be read; the "
+                           "python-error above says why.\n");
+  }
+  if (ClangErrors && !Quiet)
     llvm::errs() << "Some files have compile errors; only their functions "
                     "that compiled were analysed.\n";
   if (CompileErrors || !Run.Crashes.empty())

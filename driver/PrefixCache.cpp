@@ -639,6 +639,11 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
     E.Pch = Pch;
     return;
   }
+  if (OnBuild)
+    OnBuild(Preamble.empty() ? "precompiling CUDA's headers into the prefix "
+                               "cache, once: later runs reuse them"
+                             : "precompiling its leading includes into the "
+                               "prefix cache, once: later runs reuse them");
   std::string Err;
   std::string Crashed;
   if (!runIsolated(
@@ -648,6 +653,8 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
           },
           Crashed))
     Err = "clang crashed while building it";
+  if (OnBuild)
+    OnBuild("");
   if (!Err.empty()) {
     E.Why = "no precompiled prefix: " + Err;
     if (!Preamble.empty())

@@ -42,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,11 @@ public:
   prefixFailed(const std::vector<clang::tidy::ClangTidyError> &Errors);
 
   const std::string &dir() const { return Dir; }
+
+  /// Called in the thread that builds a prefix, before the build with what
+  /// is being built and after it with "": the progress line says why the
+  /// file takes long while it does (Run.cpp). Set before the workers start.
+  std::function<void(llvm::StringRef What)> OnBuild;
 
   /// Prefixes built by this process, and the seconds they took.
   unsigned builds() const { return Builds; }

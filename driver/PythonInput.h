@@ -25,6 +25,13 @@ namespace cudatidy {
 /// Whether \p Path names a Python source (.py).
 bool isPythonFileName(llvm::StringRef Path);
 
+/// Whether \p Path is a CUDA unit the driver generated for a Python file
+/// (a temporary file that messages must not name): <tmp>/cuda-tidy-python-
+/// <uid>/<hash>/<name>.py.cu.
+inline bool isPythonUnitPath(llvm::StringRef Path) {
+  return Path.ends_with(".py.cu") && Path.contains("/cuda-tidy-python-");
+}
+
 /// Whether a Python file may hold CUDA: a byte scan for the words the
 /// helper looks for (cupy, pycuda, load_inline, and the host bindings cudart,
 /// libcuda, cuda.bindings, cuda.cuda). Files without them are

@@ -24,6 +24,34 @@ std::string absolutePath(const clang::tooling::DiagnosticMessage &M,
   return std::string(P);
 }
 
+static std::string absoluteFile(llvm::StringRef File,
+                                llvm::StringRef BuildDirectory) {
+  clang::tooling::DiagnosticMessage M;
+  M.FilePath = File.str();
+  return absolutePath(M, BuildDirectory);
+}
+
+void makePathsAbsolute(std::vector<ClangTidyError> &Errors) {
+  for (ClangTidyError &E : Errors) {
+    auto Fix = [&](clang::tooling::DiagnosticMessage &M) {
+      M.FilePath = absolutePath(M, E.BuildDirectory);
+      llvm::StringMap<clang::tooling::Replacements> Fixes;
+      for (const auto &[File, Reps] : M.Fix) {
+        clang::tooling::Replacements &Into =
+            Fixes[absoluteFile(File, E.BuildDirectory)];
+        for (const clang::tooling::Replacement &R : Reps)
+          llvm::consumeError(Into.add(clang::tooling::Replacement(
+              absoluteFile(R.getFilePath(), E.BuildDirectory),
+              R.getOffset(), R.getLength(), R.getReplacementText())));
+      }
+      M.Fix = std::move(Fixes);
+    };
+    Fix(E.Message);
+    for (clang::tooling::DiagnosticMessage &N : E.Notes)
+      Fix(N);
+  }
+}
+
 void sortErrors(std::vector<ClangTidyError> &Errors) {
   auto Key = [](const ClangTidyError &E) {
     return std::make_tuple(absolutePath(E.Message, E.BuildDirectory),

@@ -27,6 +27,11 @@ using clang::tidy::ClangTidyError;
 /// Sorts by file, offset, check and message; notes stay with their error.
 void sortErrors(std::vector<ClangTidyError> &Errors);
 
+/// Makes the path of every finding, note and fix absolute (paths relative
+/// to a compile command's directory, as headers' are, do not open from the
+/// user's folder).
+void makePathsAbsolute(std::vector<ClangTidyError> &Errors);
+
 /// The absolute path of a diagnostic message's file ("" when it has none).
 std::string absolutePath(const clang::tooling::DiagnosticMessage &M,
                          llvm::StringRef BuildDirectory);

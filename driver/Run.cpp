@@ -8,6 +8,7 @@
 #include "CrashIsolation.h"
 #include "PythonInput.h"
 #include "StockCheckFilter.h"
+#include "TorchSupport.h"
 #include "FunctionCfg.h"
 #include "clang-tidy/ClangTidy.h"
 #include "llvm/ADT/STLExtras.h"
@@ -27,6 +28,10 @@ using namespace clang::tidy;
 namespace cudatidy {
 namespace {
 
+/// The file this worker thread is analysing (for the progress line's
+/// reasons, PrefixCache::OnBuild).
+thread_local std::string CurrentFile;
+
 /// Set by Ctrl-C: the workers take no new file, and the report is partial.
 std::atomic<bool> Interrupted{false};
 
@@ -39,8 +44,18 @@ public:
     Current = llvm::sys::path::filename(File).str();
     draw();
   }
+  /// Why \p File takes long, shown with it while that lasts: "" when it
+  /// is over (the file's next step or result takes the line back).
+  void explain(llvm::StringRef File, llvm::StringRef Why) {
+    std::lock_guard<std::mutex> Lock(M);
+    Current = llvm::sys::path::filename(File).str();
+    if (!Why.empty())
+      Current += ": " + Why.str();
+    draw();
+  }
   void finished(size_t NewFindings) {
     std::lock_guard<std::mutex> Lock(M);
+    Current = Current.substr(0, Current.find(": "));
     ++Done;
     Findings += NewFindings;
     draw();
@@ -142,6 +157,10 @@ public:
   RunResults run();
 
 private:
+  /// On the progress line (a terminal only), why file \p I is slow: a
+  /// prefix being built, or PyTorch's headers parsed without one.
+  void explainSlowStart(size_t I, const Input &In, bool HasPrefix,
+                        bool UsesPreamble);
   void worker();
   void analyse(size_t I);
   /// The cache key of file \p I ("" without cache); true when its findings
@@ -247,6 +266,8 @@ Runner::prefixArgs(const Input &In, ClangTidyOptionsProvider &Provider,
   if (!Settings.Prefix)
     return {};
   const std::string &File = In.File;
+  // A Python file's unit is a temporary file: the notes name the .py.
+  const std::string &Shown = In.OptionsFile;
   std::vector<clang::tooling::CompileCommand> Commands =
       In.Commands.getCompileCommands(File);
   std::string Why;
@@ -263,13 +284,13 @@ Runner::prefixArgs(const Input &In, ClangTidyOptionsProvider &Provider,
   }
   if (Args.empty()) {
     ++PrefixUnused;
-    note("'" + File + "' is parsed without a precompiled prefix: " + Why);
+    note("'" + Shown + "' is parsed without a precompiled prefix: " + Why);
   } else if (UsesPreamble) {
     if (!Why.empty())
-      note("'" + File + "' uses the first of its leading includes only: " +
+      note("'" + Shown + "' uses the first of its leading includes only: " +
            Why);
   } else if (!Why.empty()) {
-    note("'" + File + "' uses the implicit prefix without its own "
+    note("'" + Shown + "' uses the implicit prefix without its own "
          "leading includes: " + Why);
   }
   return Args;
@@ -340,8 +361,11 @@ void Runner::analysePython(size_t I) {
     Results.PerFile[I] = std::move(Unit.Errors);
     return;
   }
-  note("'" + Files[I] + "': its kernels are analysed as '" + Unit.UnitPath +
-       "'");
+  note("'" + Files[I] +
+       "' is read by the Python reader (cuda_tidy_python.py, under the "
+       "Python that --python names): its kernel sources and launches are "
+       "analysed as one CUDA translation unit, and findings are reported at "
+       "their lines in the file");
   PythonUnitDatabase Commands(Compilations, Unit);
   analyseInput(I, Input{Unit.UnitPath, Commands,
                         "\npython-unit: " + Unit.Digest, &Unit, Files[I]});
@@ -356,8 +380,10 @@ void Runner::analyseInput(size_t I, const Input &In) {
   if (lookUp(I, In, *FileProvider, Key))
     return;
   bool UsesPreamble;
+  CurrentFile = Files[I];
   std::vector<std::string> PrefixArgs =
       prefixArgs(In, *FileProvider, UsesPreamble);
+  explainSlowStart(I, In, !PrefixArgs.empty(), UsesPreamble);
   // A crash loses this file's results only; a crashed file is not cached.
   std::vector<ClangTidyError> Errors;
   if (!analyseWith(I, In, PrefixArgs, FS, Errors)) {
@@ -398,6 +424,23 @@ void Runner::analyseInput(size_t I, const Input &In) {
       });
 }
 
+void Runner::explainSlowStart(size_t I, const Input &In, bool HasPrefix,
+                              bool UsesPreamble) {
+  if (!Settings.ShowProgress || In.Python || (HasPrefix && UsesPreamble))
+    return;
+  std::vector<clang::tooling::CompileCommand> Commands =
+      In.Commands.getCompileCommands(In.File);
+  if (Commands.empty() || !commandIncludesTorch(Commands.front()))
+    return;
+  Bar.explain(Files[I],
+              Settings.Cache
+                  ? "parsing PyTorch's headers (slow: they are not "
+                    "precompiled for it); the result cache makes the next "
+                    "run fast while the file is unchanged"
+                  : "parsing PyTorch's headers (slow: they are not "
+                    "precompiled for it)");
+}
+
 void Runner::worker() {
   while (!Interrupted) {
     size_t I = Next++;
@@ -418,6 +461,12 @@ RunResults Runner::run() {
   NumJobs = std::max<size_t>(1, std::min<size_t>(NumJobs, Files.size()));
   if (Settings.Prefix)
     Settings.Prefix->noteRunFiles(Files);
+  // A first run builds the prefix: the progress line says so while it
+  // does (a terminal only; nothing goes to a log).
+  if (Settings.Prefix && Settings.ShowProgress)
+    Settings.Prefix->OnBuild = [this](llvm::StringRef What) {
+      Bar.explain(CurrentFile, What);
+    };
   llvm::sys::SetInterruptFunction([] { Interrupted = true; });
   if (NumJobs <= 1) {
     worker();
@@ -429,6 +478,8 @@ RunResults Runner::run() {
       T.join();
   }
   Bar.clear();
+  if (Settings.Prefix)
+    Settings.Prefix->OnBuild = nullptr;
   if (Settings.Cache && Settings.Verbose)
     llvm::errs() << "cuda-tidy: note: cache '" << Settings.Cache->dir()
                  << "': " << CacheHits << " hits, " << CacheMisses

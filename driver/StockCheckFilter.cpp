@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "StockCheckFilter.h"
+#include "PythonInput.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang/AST/ASTConsumer.h"
@@ -276,6 +277,10 @@ std::vector<ClangTidyError> runFilteredClangTidy(
                           std::make_shared<PCHContainerOperations>(), BaseFS);
   Tool.appendArgumentsAdjuster(extraArgsAdjuster(Context));
   Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  // "Error while processing <file>" would name the temporary unit of a
+  // Python file; its compile errors are reported at the file's own lines.
+  if (isPythonUnitPath(File))
+    Tool.setPrintErrorMessage(false);
 
   ClangTidyDiagnosticConsumer TidyConsumer(Context, nullptr, true,
                                            ApplyAnyFix);

@@ -80,7 +80,7 @@ config.substitutions.append(("%samples_build",
 # Tools that the driver tests on real projects need: each test that uses one
 # says REQUIRES: <tool>, and is reported UNSUPPORTED where it is missing.
 import shutil
-for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git"):
+for tool in ("nvcc", "cmake", "ninja", "make", "bear", "pre-commit", "git", "script"):
     found = shutil.which(tool, path=config.environment["PATH"])
     if tool == "nvcc" and not found and os.path.exists("/usr/local/cuda/bin/nvcc"):
         found = "/usr/local/cuda/bin/nvcc"
@@ -100,6 +100,25 @@ config.environment["CUDA_TIDY_PREFIX_DIR"] = os.path.join(
 # The build folder, for the test of `cmake --install` (driver/install.test).
 config.substitutions.append(("%obj_root", config.cuda_tidy_obj_root))
 
+# The suite's Python: a virtual environment with no packages, made once in
+# the build folder, so that no test sees what happens to be installed for the
+# machine's python3 (CuPy, torch, PyCUDA). A test that needs a package says
+# so: PYTHONPATH with a stand-in (test/python/Inputs/fake*), --cupy-include,
+# or %with_torch below. Tests of the discovery of python3 itself unset
+# CUDA_TIDY_PYTHON.
+bare_python_dir = os.path.join(config.cuda_tidy_obj_root, "test", "bare-python")
+bare_python = os.path.join(bare_python_dir, "bin", "python3")
+if not os.path.exists(bare_python):
+    host_python = shutil.which("python3", path=config.environment["PATH"])
+    made = host_python and subprocess.call(
+        [host_python, "-m", "venv", "--without-pip", "--clear", bare_python_dir],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    if not made or not os.path.exists(bare_python):
+        lit_config.fatal("cannot make the suite's Python: python3 -m venv "
+                         "--without-pip %s failed" % bare_python_dir)
+config.environment["CUDA_TIDY_PYTHON"] = bare_python
+config.substitutions.append(("%bare_python", bare_python))
+
 # PyTorch's real headers, fetched by scripts/setup.sh (scripts/fetch-torch-headers)
 # into build/torch/site-packages: the extension tests (test/torch) find torch
 # there through Python, as users' installs are found.
@@ -108,7 +127,7 @@ if os.path.exists(os.path.join(torch_site, "torch", "include", "torch", "extensi
     config.available_features.add("torch")
 config.substitutions.append(("%torch_site", torch_site))
 config.substitutions.append(("%with_torch",
-                             "env PYTHONPATH=%s CUDA_TIDY_PYTHON=python3" % torch_site))
+                             "env PYTHONPATH=%s CUDA_TIDY_PYTHON=%s" % (torch_site, bare_python)))
 # The plugin path (clang-tidy --load) gets no torch discovery: the flags the
 # driver adds for a torch file (docs/torch.md), given by hand as a plugin
 # user gives them.

@@ -5,6 +5,12 @@
 # RUN: FileCheck %s --input-file=%t.found --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
 # RUN: %cuda-tidy --no-cache --verbose -checks='-*,cuda-missing-syncthreads' --cupy-include=%S/Inputs/fakecupy/cupy/_core/include %s > %t.named 2>&1; echo "exit=$?" >> %t.named
 # RUN: FileCheck %s --input-file=%t.named --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
+# CuPy installed in a virtual environment named with --python: found in
+# the environment's own site-packages, as its Python would import it (the
+# reader runs with -S, which skips site's virtual-environment set-up).
+# RUN: rm -rf %t.venv && python3 -m venv --without-pip %t.venv && cp -r %S/Inputs/fakecupy/cupy "$(%t.venv/bin/python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/"
+# RUN: %cuda-tidy --no-cache --verbose -checks='-*,cuda-missing-syncthreads' --python=%t.venv/bin/python3 %s > %t.venv.out 2>&1; echo "exit=$?" >> %t.venv.out
+# RUN: FileCheck %s --input-file=%t.venv.out --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
 # Not found (CUDA_TIDY_CUPY_INCLUDE names a folder without cupy/): both
 # kernels are skipped with the reason, and nothing is analysed.
 # RUN: env CUDA_TIDY_CUPY_INCLUDE=%S %cuda-tidy --no-cache --verbose -checks='-*,cuda-missing-syncthreads' %s > %t.none 2>&1; echo "exit=$?" >> %t.none

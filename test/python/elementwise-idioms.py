@@ -2,6 +2,8 @@
 # that CuPy's generated kernel accepts: each compiles in the wrapper and is
 # analysed, and a finding in one is at its Python line and column
 # (docs/python.md, "How the kernels are compiled").
+# CuPy's headers are absent: the suite's Python has no packages
+# (CUDA_TIDY_PYTHON, test/lit.cfg.py), whatever python3 has installed.
 # RUN: %cuda-tidy --no-cache --quiet --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning: -implicit-check-not=error: -implicit-check-not='kernel source skipped'
 import cupy as cp

@@ -2,6 +2,7 @@
 # generates around the operation (a grid-stride loop over i < n, n added to
 # the C arguments) is analysed, and findings in the user's text are reported
 # at its place in the file (docs/python.md, "How the kernels are compiled").
+# Without PyCUDA first: the suite's Python has no packages (test/lit.cfg.py).
 # RUN: %cuda-tidy --no-cache --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --check-prefixes=CHECK,NOPKG --input-file=%t.out --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
 # PyCUDA's headers come from the pycuda package the reader's Python would

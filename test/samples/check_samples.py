@@ -218,7 +218,8 @@ def check_torch_lint(rep, cuda_tidy, samples_dir, manifest, repo, torch_site):
         print("note: torch samples not linted: no PyTorch headers "
               "(scripts/setup.sh fetches them into build/torch)")
         return
-    env = dict(os.environ, PYTHONPATH=torch_site, CUDA_TIDY_PYTHON="python3")
+    env = dict(os.environ, PYTHONPATH=torch_site,
+               CUDA_TIDY_PYTHON=os.environ.get("CUDA_TIDY_PYTHON", "python3"))
     all_checks = sorted({s["check"] for s in samples})
     for s in samples:
         for form in ("bug", "fixed"):

@@ -221,8 +221,9 @@ def locate_package_folder(package, sub):
     try:
         import importlib.util
         import site
-        # Run with -S: the site folders are added only now, when needed.
-        for d in site.getsitepackages() + [site.getusersitepackages()]:
+        # Run with -S: the site folders are added only now, when needed,
+        # those Python's own start-up would add.
+        for d in site_folders(site):
             if d not in sys.path:
                 sys.path.append(d)
         spec = importlib.util.find_spec(package)
@@ -233,6 +234,39 @@ def locate_package_folder(package, sub):
         if os.path.isdir(folder):
             return folder
     return None
+
+
+def site_folders(site):
+    """The site folders Python's own start-up would put on the path, which
+    -S skips: in a virtual environment (pyvenv.cfg beside the interpreter or
+    one folder up, as site.venv() finds it) its own, and the system's and
+    the user's only with include-system-site-packages; elsewhere the
+    system's and the user's."""
+    exe_dir = os.path.dirname(os.path.abspath(sys.executable))
+    venv_prefix = os.path.dirname(exe_dir)
+    for folder in (exe_dir, venv_prefix):
+        cfg_path = os.path.join(folder, 'pyvenv.cfg')
+        if not os.path.isfile(cfg_path):
+            continue
+        system = False
+        try:
+            with open(cfg_path) as cfg:
+                for line in cfg:
+                    key, _, value = line.partition('=')
+                    if key.strip().lower() == 'include-system-site-packages':
+                        system = value.strip().lower() == 'true'
+        except OSError:
+            pass
+        folders = site.getsitepackages([venv_prefix])
+        if not system:
+            return folders
+        break
+    else:
+        folders = []
+    folders += site.getsitepackages()
+    if site.check_enableusersite():
+        folders.append(site.getusersitepackages())
+    return folders
 
 
 def torch_include_known(args):

@@ -20,6 +20,11 @@ local client_id = vim.lsp.start_client({
   cmd = { server, '--log=error', '--background-index=false' },
   root_dir = vim.fn.fnamemodify(file, ':h'),
   flags = { debounce_text_changes = 0 },
+  -- What the server says it is (the initialize answer's serverInfo).
+  on_init = function(_, result)
+    local info = result and result.serverInfo or {}
+    say('server: ' .. tostring(info.name) .. ' ' .. tostring(info.version))
+  end,
   handlers = {
     ['textDocument/publishDiagnostics'] = function(_, result)
       if vim.uri_to_fname(result.uri) == file then
