@@ -1,7 +1,6 @@
 """A vector uploaded to device memory and downloaded into a float32 array.
 Bug: the download asks for n * 8 bytes
-(the size of float64 elements) from a buffer of n float32 values; the
-runtime refuses the copy with cudaErrorInvalidValue (cuda-memcpy-size)."""
+(the size of float64 elements) from a buffer of n float32 values; the runtime refuses the copy with cudaErrorInvalidValue (cuda-memcpy-size)."""
 import ctypes
 import glob
 import os
@@ -25,6 +24,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

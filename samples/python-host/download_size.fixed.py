@@ -1,5 +1,4 @@
-"""A vector uploaded to device memory and downloaded into a float32 array.
-Fixed: the download asks for n * 4 bytes, the size of the n float32 values."""
+"""A vector uploaded to device memory and downloaded into a float32 array. Fixed: the download asks for n * 4 bytes, the size of the n float32 values."""
 import ctypes
 import glob
 import os
@@ -23,6 +22,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

@@ -1,7 +1,6 @@
 """A pool of device buffers kept in a module global, with ctypes into
 libcudart; main resets the device when it is done. Bug: the pool is freed
-by an atexit handler, which runs after main, when the device has been
-reset: cudaFree fails at interpreter exit (cuda-api-outside-main)."""
+by an atexit handler, which runs after main, when the device has been reset: cudaFree fails at interpreter exit (cuda-api-outside-main)."""
 import atexit
 import ctypes
 import glob
@@ -26,6 +25,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

@@ -1,6 +1,5 @@
 """A pool of device buffers kept in a module global, with ctypes into
-libcudart; main resets the device when it is done. Fixed: main frees the
-pool before it resets the device; nothing runs CUDA at interpreter exit."""
+libcudart; main resets the device when it is done. Fixed: main frees the pool before it resets the device; nothing runs CUDA at interpreter exit."""
 import ctypes
 import glob
 import os
@@ -24,6 +23,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

@@ -1,7 +1,6 @@
 """Sum of squares of a vector in eight passes, each staging its slice in a
 device scratch buffer, with ctypes into libcudart. Bug: each pass allocates
-a new scratch buffer and only the last one is freed; seven leak
-(cuda-device-memory-leak; compute-sanitizer --leak-check full)."""
+a new scratch buffer and only the last one is freed; seven leak (cuda-device-memory-leak; compute-sanitizer --leak-check full)."""
 import ctypes
 import glob
 import os
@@ -25,6 +24,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

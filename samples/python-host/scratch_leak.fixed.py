@@ -1,6 +1,5 @@
 """Sum of squares of a vector in eight passes, each staging its slice in a
-device scratch buffer, with ctypes into libcudart. Fixed: one scratch buffer
-is allocated before the passes and freed after them."""
+device scratch buffer, with ctypes into libcudart. Fixed: one scratch buffer is allocated before the passes and freed after them."""
 import ctypes
 import glob
 import os
@@ -24,6 +23,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

@@ -1,6 +1,5 @@
 """Round trip of a vector through device memory with ctypes into libcudart.
-Bug: the upload names cudaMemcpyDeviceToHost; the runtime refuses it with
-cudaErrorInvalidValue (cuda-memcpy-direction)."""
+Bug: the upload names cudaMemcpyDeviceToHost; the runtime refuses it with cudaErrorInvalidValue (cuda-memcpy-direction)."""
 import ctypes
 import glob
 import os
@@ -24,6 +23,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 

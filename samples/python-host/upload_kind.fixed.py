@@ -1,6 +1,5 @@
 """Round trip of a vector through device memory with ctypes into libcudart.
-Fixed: the upload names cudaMemcpyHostToDevice, the download
-cudaMemcpyDeviceToHost."""
+Fixed: the upload names cudaMemcpyHostToDevice, the download cudaMemcpyDeviceToHost."""
 import ctypes
 import glob
 import os
@@ -24,6 +23,7 @@ def load_cudart():
 
 
 cudart = load_cudart()
+cudart.cudaMemcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 cudaMemcpyHostToDevice = 1
 cudaMemcpyDeviceToHost = 2
 
