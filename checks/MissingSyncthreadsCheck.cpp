@@ -77,6 +77,14 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
 void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &FD,
                                             const FunctionCfg &Cfg,
                                             ASTContext &Ctx) {
+  // A __device__ function is analysed with the kernels that call it; one
+  // that no function of this file calls, as if a whole block called it.
+  if (!FD.hasAttr<CUDAGlobalAttr>()) {
+    TranslationUnitAnalyses &TUA = TranslationUnitAnalyses::get(Ctx);
+    if (!FD.hasAttr<CUDADeviceAttr>() || FD.hasAttr<CUDAHostAttr>() ||
+        TUA.hasKnownCallers(&FD) || TUA.isAddressTaken(&FD))
+      return;
+  }
   if (!Races)
     Races.emplace();
   for (const SharedMemoryRaces::Race &R : Races->racesIn(FD, Cfg, Ctx))
