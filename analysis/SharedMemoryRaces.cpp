@@ -458,6 +458,7 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
           // '(tid / 32) * 32' is tid itself for the group's leader.
           if (!underLeaderGuard(A, Tid, BO, FD, Ctx))
             return false;
+          A.WarpLocal = true;
           return readIndex(Tid, Coeff, A, FD, Ctx);
         }
         if (auto V = constantOf(BO->getLHS(), Ctx))
@@ -1246,15 +1247,24 @@ bool SharedMemoryRaces::harmlessCondition(const Expr *Cond,
 namespace {
 
 /// Whether \p Cond tests data rather than the thread's position: it loads
-/// an element ('v > s[ty][0]', 'valid[i]') or compares floating-point
-/// values. Many threads of a tile pass such a test, as they would in a
-/// one-dimensional block.
-bool testsData(const Expr *Cond) {
+/// an element ('valid[i]') or compares floating-point values. Many threads
+/// of a tile pass such a test, as they would in a one-dimensional block.
+/// A test that reads \p Array itself may be what keeps the threads apart
+/// (a transitive closure's 'if (m[y][x] == 0 && m[y][k] != 0)' never
+/// stores where k == x): not a data test here.
+bool testsData(const Expr *Cond, const VarDecl *Array) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitArraySubscriptExpr(ArraySubscriptExpr *) {
+    const VarDecl *Array;
+    bool Found = false, ReadsArray = false;
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
       Found = true;
-      return false;
+      const Expr *Base = AS->getBase();
+      while (const auto *Sub =
+                 dyn_cast<ArraySubscriptExpr>(Base->IgnoreParenImpCasts()))
+        Base = Sub->getBase();
+      if (const VarDecl *VD = varOf(Base); VD && VD == Array)
+        ReadsArray = true;
+      return true;
     }
     bool VisitUnaryOperator(UnaryOperator *UO) {
       Found |= UO->getOpcode() == UO_Deref;
@@ -1265,8 +1275,9 @@ bool testsData(const Expr *Cond) {
       return !Found;
     }
   } F;
+  F.Array = Array;
   F.TraverseStmt(const_cast<Expr *>(Cond));
-  return F.Found;
+  return F.Found && !F.ReadsArray;
 }
 
 } // namespace
@@ -1387,13 +1398,14 @@ bool SharedMemoryRaces::separatesThreads(const Access &At,
     return false;
   };
   for (auto [F, Fn] : Facts)
-    if (F->Guard && mentionsThread(F->Guard, Fn) && !testsData(F->Guard) &&
+    if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        !testsData(F->Guard, First.Array) &&
         !(constantCoordinateBound(F->Guard, Fn) && Enclosing(F->Guard)) &&
         (F->K != BoundFact::Less ||
          !harmlessBound(F->Bound, First, Second, Fn)))
       return true;
   for (const Condition &C : Conditions)
-    if (mentionsThread(C.Cond, C.Fn) && !testsData(C.Cond) &&
+    if (mentionsThread(C.Cond, C.Fn) && !testsData(C.Cond, First.Array) &&
         (C.Negated || (!constantCoordinateBound(C.Cond, C.Fn) &&
                        !harmlessCondition(C.Cond, First, Second, C.Fn))))
       return true;
@@ -2172,6 +2184,18 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     if (const Access *Reader = ReaderAfter(W)) {
       Reported.insert(W.At);
       Found->push_back({W, *Reader, false, /*WriteWrite=*/true});
+    } else if (Who.K == Writers::Every && Assign &&
+               W.Array->getDeclContext() == FD &&
+               !storesOf(FD).isAddressTaken(W.Array) &&
+               !llvm::any_of(Accesses, [&](const Access &A) {
+                 return A.Array == W.Array && A.Read;
+               })) {
+      // Never read in the kernel: which thread's value the element keeps
+      // is still unspecified (a store race, as GPUVerify reports it).
+      Reported.insert(W.At);
+      Race R{W, W, false, /*WriteWrite=*/true};
+      R.Unread = true;
+      Found->push_back(std::move(R));
     }
   }
   // Two statements that different threads run in one interval store
@@ -2296,6 +2320,7 @@ void SharedMemoryRaces::reportConflicts(
     // from a multi-dimensional access.
     bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
     bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
+    bool StopAtWarp = false;
     // Two passes: the first stops at every tile barrier; the second goes
     // through those that do not provably order First's threads, and skips
     // a pair whose later access is under a lane bound (the pair is then
@@ -2331,7 +2356,7 @@ void SharedMemoryRaces::reportConflicts(
       case BarrierScope::Block:
         return true;
       case BarrierScope::Warp:
-        return WarpConfined;
+        return WarpConfined || StopAtWarp;
       case BarrierScope::Tile:
         // A tile orders its own threads: accesses below its size, or
         // under a condition on the rank in a tile.
@@ -2347,21 +2372,30 @@ void SharedMemoryRaces::reportConflicts(
         return;
       for (unsigned I : It->second) {
         const Access &Second = Accesses[I];
+        // A read of the thread's own warp's elements is checked in a
+        // pass that __syncwarp() stops.
+        if (Second.WarpLocal != StopAtWarp)
+          continue;
+        int64_t SecondWarp = warpBound(Second, FD);
+        bool PairInWarp =
+            (InWarp && (Second.Multi || (SecondWarp > 0 && SecondWarp <= 32))) ||
+            Second.WarpLocal || First.WarpLocal;
         if (Reported.count(Second.At) ||
             (PastTiles && underTileGuard(Second)) ||
             (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
-        report(First, Second, InWarp);
+        report(First, Second, PairInWarp);
       }
     };
     std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
-    for (int Pass : {0, 1, 2}) {
+    for (int Pass : {0, 1, 2, 3}) {
       PastTiles = Pass == 1;
       IntoLoops = Pass == 2;
+      StopAtWarp = Pass == 3;
       if (IntoLoops && WaitingLoops.empty())
-        break;
+        continue;
       llvm::SmallVector<CfgPoint, 4> Mods;
       Cfg.walkForward(
           *From,

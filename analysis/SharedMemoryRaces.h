@@ -72,6 +72,9 @@ public:
     llvm::SmallVector<const VarDecl *, 2> Vars; ///< Variables in Uniform.
     int64_t Const = 0;
     bool Multi = false;
+    /// The index is a group's base plus an offset ('(tid / 32) * 32 + i'):
+    /// the elements of the thread's own warp, which __syncwarp() orders.
+    bool WarpLocal = false;
     llvm::SmallVector<DimIndex, 3> Dims;
   };
   /// A linear form over the thread coordinates, with a part multiplied by
@@ -91,6 +94,8 @@ public:
     /// WriteWrite: the store of other threads that First races with, when
     /// it is another statement.
     std::optional<Access> OtherStore;
+    /// WriteWrite: no access of the kernel reads the array.
+    bool Unread = false;
   };
 
   /// The races of \p Kernel, its own and those in the helpers it calls,

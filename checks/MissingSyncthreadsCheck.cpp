@@ -30,6 +30,14 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
     std::string Element =
         First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
     bool Update = First.Read;
+    if (R.Unread) {
+      diag(userVisibleLocation(First.At->getBeginLoc(), SM),
+           "threads store different values into shared '%0'%1 with no "
+           "barrier between the stores: which one the element keeps is "
+           "unspecified")
+          << First.Array->getName() << Element;
+      return;
+    }
     diag(userVisibleLocation(First.At->getBeginLoc(), SM),
          "%select{threads store different values into|every thread updates}0 "
          "shared '%1'%2 with no barrier between %select{the stores|the "
