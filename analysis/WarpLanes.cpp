@@ -62,6 +62,9 @@ Value multiply(Value A, Value B) {
     if (X.K == Value::Mult32 && X.C == 0 &&
         (Y.isInvariant() || Y.K == Value::Mult32))
       return Value::mult32(0);
+    // A warp-uniform value times a multiple of 32 ('blockIdx.x * 256').
+    if (X.isInvariant() && Y.isConstant() && Y.C % 32 == 0)
+      return Value::mult32(0);
   }
   if (A.isInvariant() && B.isInvariant())
     return Value::uniform();
