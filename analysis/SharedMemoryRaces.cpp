@@ -1507,6 +1507,9 @@ bool SharedMemoryRaces::conflictsMulti(const Access &First,
     int I1 = DimOf(First, C), I2 = DimOf(Second, C);
     if (I1 < 0 && I2 < 0)
       continue; // Not used: the block may be flat in it.
+    // The bounds around both accesses leave one value ('if (tx < 1)').
+    if (R1[C].first == R1[C].second && R1[C] == R2[C])
+      continue;
     if (I1 < 0 || I2 < 0)
       return true;
     const Eq &E1 = Eqs[I1], &E2 = Eqs[I2];
