@@ -34,7 +34,7 @@ bool waitsAtBlockBarrier(const FunctionDecl *Helper, BarrierWaitCache &Cache,
       if (auto B = CudaApiModel::barrierOf(Call))
         Found |= B->Scope == BarrierScope::Block;
       else if (const FunctionDecl *Def = deviceHelperDefinition(Call);
-               Def && Depth < 3)
+               Def && Depth < 4)
         Found |= waitsAtBlockBarrier(Def, Cache, Depth + 1);
       return !Found;
     }

@@ -287,8 +287,12 @@ const VarDecl *SharedMemoryRaces::sharedVariableOf(
   const FunctionDecl *ArgFn = nullptr;
   if (const Expr *Arg = boundArgument(E, FD, ArgFn)) {
     // A helper's pointer parameter bound to the caller's shared array.
+    // A pointer to elements views a one-dimensional array; a pointer to
+    // rows ('float (*m)[N]'), an array of one more dimension.
     const VarDecl *VD = sharedVariableOf(Arg, ArgFn, Rank);
-    return VD && Rank == 1 ? VD : nullptr;
+    const auto *PT = varOf(E)->getType()->getAs<PointerType>();
+    return VD && PT && arrayRank(PT->getPointeeType()) + 1 == Rank ? VD
+                                                                    : nullptr;
   }
   return sharedArrayOf(varOf(E), Rank, *Analysis, storesOf(FD), FD);
 }
@@ -359,6 +363,66 @@ bool SharedMemoryRaces::isUniform(const Expr *E, const FunctionDecl *FD,
   return false;
 }
 
+const Expr *SharedMemoryRaces::groupBase(const BinaryOperator *Mul,
+                                         const FunctionDecl *FD,
+                                         ASTContext &Ctx) {
+  if (Mul->getOpcode() != BO_Mul)
+    return nullptr;
+  for (auto [W, Q] : {std::pair{Mul->getRHS(), Mul->getLHS()},
+                      std::pair{Mul->getLHS(), Mul->getRHS()}}) {
+    auto Width = constantOf(W, Ctx);
+    const auto *Div =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(Q));
+    if (!Width || *Width < 2 || *Width > 32 ||
+        !llvm::isPowerOf2_64(*Width) || !Div || Div->getOpcode() != BO_Div)
+      continue;
+    auto By = constantOf(Div->getRHS(), Ctx);
+    if (By && *By == *Width && isThreadId(Div->getLHS(), FD))
+      return ThreadIndexAnalysis::strip(Div->getLHS());
+  }
+  return nullptr;
+}
+
+bool SharedMemoryRaces::underLeaderGuard(const Access &A, const Expr *Tid,
+                                         const BinaryOperator *Base,
+                                         const FunctionDecl *FD,
+                                         ASTContext &Ctx) {
+  // 'if (tid % 32 == 0)' or 'if (lane == 0)' with 'lane = tid & 31',
+  // around the access, for a group of the base's width.
+  auto Width = constantOf(Base->getLHS(), Ctx);
+  if (!Width || !isa<BinaryOperator>(ThreadIndexAnalysis::strip(
+                    Base->getRHS())))
+    Width = constantOf(Base->getRHS(), Ctx);
+  if (!Width)
+    return false;
+  for (const Condition &C : conditionsOver(A)) {
+    const auto *Eq =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(C.Cond));
+    if (C.Negated || !Eq || Eq->getOpcode() != BO_EQ || C.Fn != FD)
+      continue;
+    for (auto [Lane, Zero] : {std::pair{Eq->getLHS(), Eq->getRHS()},
+                              std::pair{Eq->getRHS(), Eq->getLHS()}}) {
+      auto Z = constantOf(Zero, Ctx);
+      if (!Z || *Z != 0 || !isLaneOf(Lane, FD))
+        continue;
+      // The lane's group: 't % G' or 't & (G - 1)', G a multiple of the
+      // base's width.
+      const Expr *L = ThreadIndexAnalysis::strip(Lane);
+      if (const VarDecl *VD = varOf(L); VD && VD->getInit())
+        L = ThreadIndexAnalysis::strip(VD->getInit());
+      const auto *BO = dyn_cast<BinaryOperator>(L);
+      auto G = BO ? constantOf(BO->getRHS(), Ctx) : std::nullopt;
+      if (!G)
+        continue;
+      int64_t Group = BO->getOpcode() == BO_And ? *G + 1 : *G;
+      if (Group % *Width == 0)
+        return true;
+    }
+  }
+  (void)Tid;
+  return false;
+}
+
 bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
                                         Access &A, const FunctionDecl *FD,
                                         ASTContext &Ctx) {
@@ -390,6 +454,13 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
              readIndex(BO->getRHS(), -Coeff, A, FD, Ctx);
     case BO_Mul:
       if (!isUniform(E, FD, 0)) {
+        if (const Expr *Tid = groupBase(BO, FD, Ctx)) {
+          // '(tid / 32) * 32' is tid itself for the group's leader.
+          if (!underLeaderGuard(A, Tid, BO, FD, Ctx))
+            return false;
+          A.WarpLocal = true;
+          return readIndex(Tid, Coeff, A, FD, Ctx);
+        }
         if (auto V = constantOf(BO->getLHS(), Ctx))
           return readIndex(BO->getRHS(), Coeff * *V, A, FD, Ctx);
         if (auto V = constantOf(BO->getRHS(), Ctx))
@@ -401,7 +472,40 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
       break;
     }
   }
-  if (!isUniform(E, FD, 0) || (FD != Kernel && mentionsParameter(E)))
+  if (!isUniform(E, FD, 0)) {
+    // A local that holds a group's base ('int base = (tid / 32) * 32'),
+    // never changed.
+    const VarDecl *VD = varOf(E);
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        !VD->getType()->isIntegralOrEnumerationType() ||
+        Analysis->isModified(VD, FD) || storesOf(FD).isAddressTaken(VD) ||
+        storesOf(FD).isAssigned(VD))
+      return false;
+    // Likewise 'int i = threadIdx.x + 1': its initializer, when the
+    // variables it reads do not change either.
+    struct Stable : RecursiveASTVisitor<Stable> {
+      SharedMemoryRaces &C;
+      const FunctionDecl *FD;
+      bool Ok = true;
+      Stable(SharedMemoryRaces &C, const FunctionDecl *FD) : C(C), FD(FD) {}
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (C.Analysis->isModified(V, FD) ||
+              C.storesOf(FD).isAddressTaken(V) || C.storesOf(FD).isAssigned(V))
+            Ok = false;
+        return Ok;
+      }
+    } St(*this, FD);
+    St.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+    if (!St.Ok || ++LocalDepth > 8) {
+      LocalDepth = 0;
+      return false;
+    }
+    bool Read = readIndex(VD->getInit(), Coeff, A, FD, Ctx);
+    LocalDepth = 0;
+    return Read;
+  }
+  if (FD != Kernel && mentionsParameter(E))
     return false;
   std::string Key = ThreadIndexAnalysis::textOf(E, Ctx);
   A.Uniform[Key] += Coeff;
@@ -512,6 +616,51 @@ bool SharedMemoryRaces::hasThreadGuard(const Access &At,
     if (mentionsThread(C.Cond, C.Fn))
       return true;
   return false;
+}
+
+bool SharedMemoryRaces::upperBoundOnThread(const Expr *Cond,
+                                           const FunctionDecl *FD) {
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+  if (!BO)
+    return !mentionsThread(Cond, FD);
+  switch (BO->getOpcode()) {
+  case BO_LAnd:
+    return upperBoundOnThread(BO->getLHS(), FD) &&
+           upperBoundOnThread(BO->getRHS(), FD);
+  case BO_LT:
+  case BO_LE:
+    return isThreadId(BO->getLHS(), FD) && !mentionsThread(BO->getRHS(), FD);
+  case BO_GT:
+  case BO_GE:
+    return isThreadId(BO->getRHS(), FD) && !mentionsThread(BO->getLHS(), FD);
+  case BO_EQ:
+    return (isThreadId(BO->getLHS(), FD) && isUniform(BO->getRHS(), FD, 0)) ||
+           (isThreadId(BO->getRHS(), FD) && isUniform(BO->getLHS(), FD, 0));
+  default:
+    return !mentionsThread(Cond, FD);
+  }
+}
+
+bool SharedMemoryRaces::ownerMayWrite(const Access &Own,
+                                      const FunctionDecl *) {
+  // Every condition on the thread around Own bounds it from above, or
+  // picks one thread: thread 0 passes each of them, and the owner of a
+  // fixed element passes them unless threadRange() says otherwise.
+  if (!Own.Thread)
+    return false;
+  std::string Key = Analysis->variablePartKey(Own.Thread);
+  bool Known;
+  for (auto [F, Fn] : factsAt(Own, Known))
+    if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        !(F->K == BoundFact::Less && F->LHSKey == Key) &&
+        !upperBoundOnThread(F->Guard, Fn))
+      return false;
+  for (const Condition &C : conditionsOver(Own))
+    if (mentionsThread(C.Cond, C.Fn) &&
+        (C.Negated || !upperBoundOnThread(C.Cond, C.Fn)))
+      return false;
+  return true;
 }
 
 bool SharedMemoryRaces::mentionsThread(const Expr *E,
@@ -789,16 +938,34 @@ bool SharedMemoryRaces::conflicts(const Access &First,
     return Fixed.Uniform.empty() && Own.Uniform.empty() &&
            noThreadAt(Fixed.Const - Own.Const);
   };
+  // A condition on the thread around the own-element access keeps its
+  // threads off the fixed element only where it provably excludes the
+  // thread that owns it: 'if (tid < count) tile[tid] = ...' still stores
+  // the elements that 'tile[j]' reads, and 'if (tid < s) sh[tid] = ...'
+  // the 'sh[0]' that every thread reads after the last round.
+  auto KeptOff = [&](const Access &Fixed, const Access &Own) {
+    if (!hasThreadGuard(Own, Own.Thread, FD))
+      return false;
+    if (!Fixed.Uniform.empty() || !Own.Uniform.empty())
+      return !ownerMayWrite(Own, FD);
+    int64_t Owner = Fixed.Const - Own.Const;
+    auto [Lo, Hi] = threadRange(Own);
+    int64_t Only;
+    if (Owner < Lo || Owner > Hi ||
+        (onlyThread(Own, FD, Only) && Only != Owner))
+      return true;
+    return !ownerMayWrite(Own, FD);
+  };
   if (First.Coeff == 1 && Second.Coeff == 0 && First.Write &&
       Second.Read && !Second.Write) {
-    if (hasThreadGuard(First, First.Thread, FD) || Unowned(Second, First))
+    if (KeptOff(Second, First) || Unowned(Second, First))
       return false;
     return !hasThreadGuard(Second, First.Thread, FD) ||
            readsOtherThreadsElement(Second, First, FD);
   }
   if (First.Coeff == 0 && Second.Coeff == 1 && First.Read &&
       !First.Write && Second.Write) {
-    if (hasThreadGuard(Second, Second.Thread, FD) || Unowned(First, Second))
+    if (KeptOff(First, Second) || Unowned(First, Second))
       return false;
     return !hasThreadGuard(First, Second.Thread, FD) ||
            readsOtherThreadsElement(First, Second, FD);
@@ -930,6 +1097,10 @@ bool SharedMemoryRaces::readLinear(const Expr *E, int64_t Coeff,
     L.Const[Level] += Coeff * *V;
     return true;
   }
+  // A helper's parameter: the argument its caller binds it to.
+  const FunctionDecl *ArgFn = nullptr;
+  if (const Expr *Arg = boundArgument(E, FD, ArgFn))
+    return readLinear(Arg, Coeff, Level, L, A, ArgFn, Ctx, Depth + 1);
   unsigned Dim;
   if (Analysis->threadCoordinate(E, FD, Dim)) {
     if (const VarDecl *VD = varOf(E); VD && storesOf(FD).isAddressTaken(VD))
@@ -1073,6 +1244,127 @@ bool SharedMemoryRaces::harmlessCondition(const Expr *Cond,
   }
 }
 
+namespace {
+
+/// Whether \p Cond tests data rather than the thread's position: it loads
+/// an element ('valid[i]') or compares floating-point values. Many threads
+/// of a tile pass such a test, as they would in a one-dimensional block.
+/// A test that reads \p Array itself may be what keeps the threads apart
+/// (a transitive closure's 'if (m[y][x] == 0 && m[y][k] != 0)' never
+/// stores where k == x): not a data test here.
+bool testsData(const Expr *Cond, const VarDecl *Array) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Array;
+    bool Found = false, ReadsArray = false;
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+      Found = true;
+      const Expr *Base = AS->getBase();
+      while (const auto *Sub =
+                 dyn_cast<ArraySubscriptExpr>(Base->IgnoreParenImpCasts()))
+        Base = Sub->getBase();
+      if (const VarDecl *VD = varOf(Base); VD && VD == Array)
+        ReadsArray = true;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      Found |= UO->getOpcode() == UO_Deref;
+      return !Found;
+    }
+    bool VisitExpr(Expr *E) {
+      Found |= E->getType()->isRealFloatingType();
+      return !Found;
+    }
+  } F;
+  F.Array = Array;
+  F.TraverseStmt(const_cast<Expr *>(Cond));
+  return F.Found && !F.ReadsArray;
+}
+
+} // namespace
+
+void SharedMemoryRaces::boundCoordinates(const Expr *Cond,
+                                         const FunctionDecl *Fn,
+                                         CoordRanges &R) {
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+  if (!BO)
+    return;
+  if (BO->getOpcode() == BO_LAnd) {
+    boundCoordinates(BO->getLHS(), Fn, R);
+    boundCoordinates(BO->getRHS(), Fn, R);
+    return;
+  }
+  if (!BO->isComparisonOp())
+    return;
+  ASTContext &Ctx = Fn->getASTContext();
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *Coord = BO->getLHS(), *Value = BO->getRHS();
+  unsigned Dim;
+  if (!Analysis->threadCoordinate(Coord, Fn, Dim)) {
+    std::swap(Coord, Value);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+    if (!Analysis->threadCoordinate(Coord, Fn, Dim))
+      return;
+  }
+  auto V = constantOf(Value, Ctx);
+  if (!V || Dim > 2)
+    return;
+  auto &[Lo, Hi] = R[Dim];
+  switch (Op) {
+  case BO_LT: Hi = std::min(Hi, *V - 1); break;
+  case BO_LE: Hi = std::min(Hi, *V); break;
+  case BO_GT: Lo = std::max(Lo, *V + 1); break;
+  case BO_GE: Lo = std::max(Lo, *V); break;
+  case BO_EQ:
+    Lo = std::max(Lo, *V);
+    Hi = std::min(Hi, *V);
+    break;
+  default: break;
+  }
+}
+
+SharedMemoryRaces::CoordRanges
+SharedMemoryRaces::coordinateRanges(const Access &A) {
+  CoordRanges R;
+  for (auto &Range : R)
+    Range = {0, INT64_MAX};
+  const KernelLaunches &L =
+      TranslationUnitAnalyses::get(Kernel->getASTContext())
+          .launches()
+          .launchesOf(Kernel);
+  if (L.known())
+    for (int D = 0; D < 3; ++D)
+      if (L.BlockDim[D] && *L.BlockDim[D] > 0)
+        R[D].second = *L.BlockDim[D] - 1;
+  for (const Condition &C : conditionsOver(A))
+    if (!C.Negated)
+      boundCoordinates(C.Cond, C.Fn, R);
+  return R;
+}
+
+/// Whether \p Cond is a constant bound on thread coordinates only
+/// ('tx < 8', 'tx >= 1 && ty < 4'), which coordinateRanges() reads.
+bool SharedMemoryRaces::constantCoordinateBound(const Expr *Cond,
+                                                const FunctionDecl *Fn) {
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_LAnd)
+    return (constantCoordinateBound(BO->getLHS(), Fn) ||
+            !mentionsThread(BO->getLHS(), Fn)) &&
+           (constantCoordinateBound(BO->getRHS(), Fn) ||
+            !mentionsThread(BO->getRHS(), Fn));
+  if (!BO->isRelationalOp())
+    return false;
+  ASTContext &Ctx = Fn->getASTContext();
+  unsigned Dim;
+  return (Analysis->threadCoordinate(BO->getLHS(), Fn, Dim) &&
+          constantOf(BO->getRHS(), Ctx)) ||
+         (Analysis->threadCoordinate(BO->getRHS(), Fn, Dim) &&
+          constantOf(BO->getLHS(), Ctx));
+}
+
 bool SharedMemoryRaces::separatesThreads(const Access &At,
                                                const Access &First,
                                                const Access &Second,
@@ -1081,14 +1373,41 @@ bool SharedMemoryRaces::separatesThreads(const Access &At,
   auto Facts = factsAt(At, Known);
   if (!Known)
     return true; // Unknown: stay silent.
+  auto Conditions = conditionsOver(At);
+  // A test of data lets many threads of a row through; a constant bound
+  // on a coordinate is read by coordinateRanges(), where it is around the
+  // access.
+  auto Enclosing = [&](const Expr *Guard) {
+    for (const Condition &C : Conditions) {
+      if (C.Negated)
+        continue;
+      bool Part = false;
+      std::function<void(const Expr *)> Visit = [&](const Expr *E) {
+        E = ThreadIndexAnalysis::strip(E);
+        Part |= E == ThreadIndexAnalysis::strip(Guard);
+        if (const auto *BO = dyn_cast_or_null<BinaryOperator>(E);
+            BO && BO->getOpcode() == BO_LAnd) {
+          Visit(BO->getLHS());
+          Visit(BO->getRHS());
+        }
+      };
+      Visit(C.Cond);
+      if (Part)
+        return true;
+    }
+    return false;
+  };
   for (auto [F, Fn] : Facts)
     if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        !testsData(F->Guard, First.Array) &&
+        !(constantCoordinateBound(F->Guard, Fn) && Enclosing(F->Guard)) &&
         (F->K != BoundFact::Less ||
          !harmlessBound(F->Bound, First, Second, Fn)))
       return true;
-  for (const Condition &C : conditionsOver(At))
-    if (mentionsThread(C.Cond, C.Fn) &&
-        (C.Negated || !harmlessCondition(C.Cond, First, Second, C.Fn)))
+  for (const Condition &C : Conditions)
+    if (mentionsThread(C.Cond, C.Fn) && !testsData(C.Cond, First.Array) &&
+        (C.Negated || (!constantCoordinateBound(C.Cond, C.Fn) &&
+                       !harmlessCondition(C.Cond, First, Second, C.Fn))))
       return true;
   return false;
 }
@@ -1110,6 +1429,7 @@ bool SharedMemoryRaces::conflictsMulti(const Access &First,
   };
   llvm::SmallVector<Eq, 3> Eqs;
   std::map<std::string, unsigned> Uses;
+  CoordRanges R1 = coordinateRanges(First), R2 = coordinateRanges(Second);
   for (unsigned I = 0; I < First.Dims.size(); ++I) {
     const DimIndex &F = First.Dims[I], &S = Second.Dims[I];
     std::map<std::string, int64_t> Diff = S.Uniform;
@@ -1151,6 +1471,29 @@ bool SharedMemoryRaces::conflictsMulti(const Access &First,
     } else if (E.Free || E.D != 0) {
       return false;
     }
+    // The constant bounds around the accesses ('if (tx < 8)'): the
+    // element of one must be reachable from the other's threads.
+    if (!E.Free) {
+      const auto &[Lo1, Hi1] =
+          F.Coord >= 0 ? R1[F.Coord] : std::pair<int64_t, int64_t>{0, 0};
+      const auto &[Lo2, Hi2] =
+          S.Coord >= 0 ? R2[S.Coord] : std::pair<int64_t, int64_t>{0, 0};
+      if (F.Coord >= 0 && S.Coord >= 0 && F.Coeff == S.Coeff) {
+        // t1 = t2 + d.
+        int64_t Dlt = E.D * F.Coeff;
+        if ((Hi2 != INT64_MAX && Hi2 + Dlt < Lo1) ||
+            (Hi1 != INT64_MAX && Lo2 + Dlt > Hi1))
+          return false;
+      } else if (F.Coord >= 0 && S.Coord < 0) {
+        int64_t T1 = E.D * F.Coeff;
+        if (T1 < Lo1 || T1 > Hi1)
+          return false;
+      } else if (S.Coord >= 0 && F.Coord < 0) {
+        int64_t T2 = -E.D * S.Coeff;
+        if (T2 < Lo2 || T2 > Hi2)
+          return false;
+      }
+    }
     Eqs.push_back(E);
   }
   auto DimOf = [](const Access &A, int C) {
@@ -1164,6 +1507,9 @@ bool SharedMemoryRaces::conflictsMulti(const Access &First,
     int I1 = DimOf(First, C), I2 = DimOf(Second, C);
     if (I1 < 0 && I2 < 0)
       continue; // Not used: the block may be flat in it.
+    // The bounds around both accesses leave one value ('if (tx < 1)').
+    if (R1[C].first == R1[C].second && R1[C] == R2[C])
+      continue;
     if (I1 < 0 || I2 < 0)
       return true;
     const Eq &E1 = Eqs[I1], &E2 = Eqs[I2];
@@ -1281,8 +1627,7 @@ void SharedMemoryRaces::addCandidate(
         (Flat.Coeff == 0 || Flat.Coeff == 1 || Flat.Coeff == -1))
       C.Flat = std::move(Flat);
   }
-  // Accesses in helpers are read one-dimensionally only.
-  if (A.Calls.empty()) {
+  {
     Access Multi = A;
     Multi.Multi = true;
     bool Ok = true;
@@ -1345,11 +1690,47 @@ void SharedMemoryRaces::collectHelperAccesses(
     return;
   ArgumentOf.clear();
   bindArguments(Call, Kernel, Def);
-  for (Candidate &C : accessesIn(Def, *HelperCfg, {{Call, Kernel}}, Ctx)) {
-    // At the kernel's call.
-    C.Flat->Point = Point;
-    Out.push_back(std::move(C));
-  }
+  // The helper's accesses, and those of the helpers it calls (wrappers
+  // included), four calls deep, all at the kernel's call.
+  std::function<void(const FunctionDecl *, const FunctionCfg &,
+                     const decltype(Access::Calls) &, int)>
+      Gather = [&](const FunctionDecl *Fn, const FunctionCfg &FnCfg,
+                   const decltype(Access::Calls) &Chain, int Depth) {
+        for (Candidate &C : accessesIn(Fn, FnCfg, Chain, Ctx)) {
+          if (C.Flat)
+            C.Flat->Point = Point;
+          if (C.Multi)
+            C.Multi->Point = Point;
+          Out.push_back(std::move(C));
+        }
+        if (Depth >= 3)
+          return;
+        llvm::SmallVector<const CallExpr *, 4> Inner;
+        for (const CFGBlock *B : FnCfg.graph())
+          if (FnCfg.isReachable(B))
+            for (const CFGElement &El : *B)
+              if (const auto *IC =
+                      dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
+                Inner.push_back(IC);
+        for (const CallExpr *IC : Inner) {
+          const FunctionDecl *Next = helperDefinition(IC);
+          if (!Next || Next == Fn || Next == Kernel ||
+              isa<CXXOperatorCallExpr>(IC) ||
+              llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
+            continue;
+          const FunctionCfg *NextCfg =
+              TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
+          if (!NextCfg)
+            continue;
+          auto InnerChain = Chain;
+          InnerChain.insert(InnerChain.begin(), {IC, Fn});
+          bindArguments(IC, Fn, Next);
+          Gather(Next, *NextCfg, InnerChain, Depth + 1);
+          for (const ParmVarDecl *P : Next->parameters())
+            ArgumentOf.erase(P);
+        }
+      };
+  Gather(Def, *HelperCfg, {{Call, Kernel}}, 0);
   ArgumentOf.clear();
 }
 
@@ -1358,7 +1739,7 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
                                               ASTContext &Ctx, int Depth) {
   const FunctionDecl *Def = helperDefinition(Call);
   const FunctionDecl *Caller = Chain.front().second;
-  if (!Def || Def == Caller || Depth > 2 || isa<CXXOperatorCallExpr>(Call))
+  if (!Def || Def == Caller || Depth > 3 || isa<CXXOperatorCallExpr>(Call))
     return;
   const FunctionCfg *HelperCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
   if (!HelperCfg)
@@ -1367,9 +1748,7 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
     ArgumentOf.clear();
   bindArguments(Call, Caller, Def);
   std::vector<Candidate> Candidates = accessesIn(Def, *HelperCfg, Chain, Ctx);
-  std::vector<Access> Accesses;
-  for (Candidate &C : Candidates)
-    Accesses.push_back(std::move(*C.Flat));
+  std::vector<Access> Accesses = chooseReadings(Candidates);
   if (Accesses.size() > 1)
     reportConflicts(Accesses, *HelperCfg, Def, Ctx);
   // The helpers it calls, with its own calls of them first in the chain.
@@ -1424,7 +1803,7 @@ bool SharedMemoryRaces::mayAccessShared(const FunctionDecl *FD,
   llvm::SmallVector<const FunctionDecl *, 16> Level(Called.begin(),
                                                     Called.end()),
       Next;
-  for (int Depth = 0; Depth < 3 && !Level.empty(); ++Depth) {
+  for (int Depth = 0; Depth < 4 && !Level.empty(); ++Depth) {
     Next.clear();
     for (const FunctionDecl *Def : Level) {
       if (!Seen.insert(Def).second)
@@ -1808,6 +2187,18 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     if (const Access *Reader = ReaderAfter(W)) {
       Reported.insert(W.At);
       Found->push_back({W, *Reader, false, /*WriteWrite=*/true});
+    } else if (Who.K == Writers::Every && Assign &&
+               W.Array->getDeclContext() == FD &&
+               !storesOf(FD).isAddressTaken(W.Array) &&
+               !llvm::any_of(Accesses, [&](const Access &A) {
+                 return A.Array == W.Array && A.Read;
+               })) {
+      // Never read in the kernel: which thread's value the element keeps
+      // is still unspecified (a store race, as GPUVerify reports it).
+      Reported.insert(W.At);
+      Race R{W, W, false, /*WriteWrite=*/true};
+      R.Unread = true;
+      Found->push_back(std::move(R));
     }
   }
   // Two statements that different threads run in one interval store
@@ -1912,12 +2303,27 @@ void SharedMemoryRaces::reportConflicts(
   } L(WaitingLoops, Ctx);
   L.TraverseStmt(FD->getBody());
 
-  for (const Access &First : Accesses) {
+  // The accesses that every thread makes are tried first: a race is
+  // reported once, at its second access, with the plainest first access.
+  llvm::SmallVector<unsigned, 16> Order;
+  for (unsigned I = 0; I < Accesses.size(); ++I)
+    Order.push_back(I);
+  llvm::DenseMap<unsigned, bool> Guarded;
+  for (unsigned I : Order)
+    Guarded[I] = llvm::any_of(conditionsOver(Accesses[I]),
+                              [&](const Condition &C) {
+                                return mentionsThread(C.Cond, C.Fn);
+                              });
+  std::stable_partition(Order.begin(), Order.end(),
+                        [&](unsigned I) { return !Guarded[I]; });
+  for (unsigned FirstIndex : Order) {
+    const Access &First = Accesses[FirstIndex];
     int64_t Warp = warpBound(First, FD);
     // Rows of a tile may or may not be warps: any barrier ends the walk
     // from a multi-dimensional access.
     bool WarpConfined = First.Multi || (Warp >= 0 && Warp <= 32);
     bool InWarp = !First.Multi && Warp > 0 && Warp <= 32;
+    bool StopAtWarp = false;
     // Two passes: the first stops at every tile barrier; the second goes
     // through those that do not provably order First's threads, and skips
     // a pair whose later access is under a lane bound (the pair is then
@@ -1953,7 +2359,7 @@ void SharedMemoryRaces::reportConflicts(
       case BarrierScope::Block:
         return true;
       case BarrierScope::Warp:
-        return WarpConfined;
+        return WarpConfined || StopAtWarp;
       case BarrierScope::Tile:
         // A tile orders its own threads: accesses below its size, or
         // under a condition on the rank in a tile.
@@ -1969,21 +2375,30 @@ void SharedMemoryRaces::reportConflicts(
         return;
       for (unsigned I : It->second) {
         const Access &Second = Accesses[I];
+        // A read of the thread's own warp's elements is checked in a
+        // pass that __syncwarp() stops.
+        if (Second.WarpLocal != StopAtWarp)
+          continue;
+        int64_t SecondWarp = warpBound(Second, FD);
+        bool PairInWarp =
+            (InWarp && (Second.Multi || (SecondWarp > 0 && SecondWarp <= 32))) ||
+            Second.WarpLocal || First.WarpLocal;
         if (Reported.count(Second.At) ||
             (PastTiles && underTileGuard(Second)) ||
             (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
-        report(First, Second, InWarp);
+        report(First, Second, PairInWarp);
       }
     };
     std::optional<CfgPoint> From = Cfg.pointOf(First.Point);
-    for (int Pass : {0, 1, 2}) {
+    for (int Pass : {0, 1, 2, 3}) {
       PastTiles = Pass == 1;
       IntoLoops = Pass == 2;
+      StopAtWarp = Pass == 3;
       if (IntoLoops && WaitingLoops.empty())
-        break;
+        continue;
       llvm::SmallVector<CfgPoint, 4> Mods;
       Cfg.walkForward(
           *From,

@@ -19,6 +19,7 @@
 #include "VariableStores.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -71,6 +72,9 @@ public:
     llvm::SmallVector<const VarDecl *, 2> Vars; ///< Variables in Uniform.
     int64_t Const = 0;
     bool Multi = false;
+    /// The index is a group's base plus an offset ('(tid / 32) * 32 + i'):
+    /// the elements of the thread's own warp, which __syncwarp() orders.
+    bool WarpLocal = false;
     llvm::SmallVector<DimIndex, 3> Dims;
   };
   /// A linear form over the thread coordinates, with a part multiplied by
@@ -90,6 +94,8 @@ public:
     /// WriteWrite: the store of other threads that First races with, when
     /// it is another statement.
     std::optional<Access> OtherStore;
+    /// WriteWrite: no access of the kernel reads the array.
+    bool Unread = false;
   };
 
   /// The races of \p Kernel, its own and those in the helpers it calls,
@@ -103,6 +109,13 @@ private:
                   int Depth);
   bool conflictsMulti(const Access &First, const Access &Second,
                       bool GuardsHold, const FunctionDecl *FD);
+  /// The range of each thread coordinate that makes an access: from the
+  /// launches' block and the constant bounds around it ('if (tx < 8)').
+  using CoordRanges = std::array<std::pair<int64_t, int64_t>, 3>;
+  CoordRanges coordinateRanges(const Access &A);
+  void boundCoordinates(const Expr *Cond, const FunctionDecl *Fn,
+                        CoordRanges &R);
+  bool constantCoordinateBound(const Expr *Cond, const FunctionDecl *Fn);
   bool separatesThreads(const Access &At, const Access &First,
                         const Access &Second, const FunctionDecl *FD);
   bool harmlessBound(const Expr *Bound, const Access &First,
@@ -110,6 +123,16 @@ private:
   bool harmlessCondition(const Expr *Cond, const Access &First,
                          const Access &Second, const FunctionDecl *FD);
   bool varies(const Expr *E, const FunctionDecl *FD);
+  /// The thread index t of a group's base '(t / W) * W' (W a power of
+  /// two up to 32), or null.
+  const Expr *groupBase(const BinaryOperator *Mul, const FunctionDecl *FD,
+                        ASTContext &Ctx);
+  /// Whether \p A is made only by the first lane of each group of the
+  /// base's width ('if (tid % 32 == 0)'), for which the base is the
+  /// thread's own index.
+  bool underLeaderGuard(const Access &A, const Expr *Tid,
+                        const BinaryOperator *Base, const FunctionDecl *FD,
+                        ASTContext &Ctx);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
   /// The argument a parameter of the helper being read is bound to, and
@@ -153,6 +176,14 @@ private:
                       const FunctionDecl *FD);
   int64_t warpBound(const Access &A, const FunctionDecl *FD);
   bool mentionsThread(const Expr *E, const FunctionDecl *FD);
+  /// Whether \p Cond lets a thread through by an upper bound on its index
+  /// ('tid < count', 'tid <= s && k < n') or names one thread ('tid == 0'),
+  /// with no other condition on the thread.
+  bool upperBoundOnThread(const Expr *Cond, const FunctionDecl *FD);
+  /// Whether the conditions on the thread around \p Own, an access of the
+  /// thread's own element, are all upperBoundOnThread(): the thread that
+  /// owns a fixed element passes them, but for threadRange().
+  bool ownerMayWrite(const Access &Own, const FunctionDecl *FD);
   bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
   /// Whether \p A is made by one thread only, under 'if (tid == Thread)'.
   bool onlyThread(const Access &A, const FunctionDecl *FD, int64_t &Thread);
@@ -228,6 +259,8 @@ private:
   const VariableStores *CurrentStores = nullptr;
   std::map<const FunctionDecl *, VariableStores> HelperStores;
   const FunctionDecl *Kernel = nullptr;
+  /// How many locals readIndex() is following.
+  int LocalDepth = 0;
   /// The parameters of the helper being read, and their arguments.
   llvm::DenseMap<const ParmVarDecl *,
                  std::pair<const Expr *, const FunctionDecl *>>

@@ -7,6 +7,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -60,6 +61,9 @@ Value multiply(Value A, Value B) {
       return Value::mult32(X.C * Y.C);
     if (X.K == Value::Mult32 && X.C == 0 &&
         (Y.isInvariant() || Y.K == Value::Mult32))
+      return Value::mult32(0);
+    // A warp-uniform value times a multiple of 32 ('blockIdx.x * 256').
+    if (X.isInvariant() && Y.isConstant() && Y.C % 32 == 0)
       return Value::mult32(0);
   }
   if (A.isInvariant() && B.isInvariant())
@@ -217,8 +221,8 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
     return query(E, Src, Dim, Th);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (isa_and_nonnull<ParmVarDecl>(VD))
-      return IsKernel ? Value::uniform() : Value::unknown();
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(VD))
+      return IsKernel ? Value::uniform() : parameterValue(P, Th, Depth);
     if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
         VD->getType()->isReferenceType() || Stores.isAssigned(VD) ||
         Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
@@ -229,7 +233,13 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isComparisonOp() || BO->isLogicalOp()) {
       std::optional<bool> T = truth(E, Th, Depth);
-      return T ? Value::known(*T, false) : Value::unknown();
+      if (T)
+        return Value::known(*T, false);
+      // Of values the same in the whole warp: the same in the warp.
+      return eval(BO->getLHS(), Th, Depth + 1).isInvariant() &&
+                     eval(BO->getRHS(), Th, Depth + 1).isInvariant()
+                 ? Value::uniform()
+                 : Value::unknown();
     }
     if (BO->isAssignmentOp() || BO->getOpcode() == BO_Comma)
       return Value::unknown();
@@ -276,6 +286,205 @@ WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
           return eval(Ret, Th, Depth + 1);
   }
   return Value::unknown();
+}
+
+namespace {
+
+/// The calls of \p Callee in the bodies of the functions this translation
+/// unit defines outside system headers, with the function that makes each.
+void callSitesOf(const FunctionDecl *Callee, ASTContext &Ctx,
+                 llvm::SmallVectorImpl<std::pair<const CallExpr *,
+                                                 const FunctionDecl *>> &Out,
+                 bool &Complete) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *Callee;
+    const FunctionDecl *In = nullptr;
+    llvm::SmallVectorImpl<std::pair<const CallExpr *, const FunctionDecl *>>
+        &Out;
+    bool Complete = true;
+    Finder(const FunctionDecl *Callee,
+           llvm::SmallVectorImpl<
+               std::pair<const CallExpr *, const FunctionDecl *>> &Out)
+        : Callee(Callee), Out(Out) {}
+    bool TraverseFunctionDecl(FunctionDecl *FD) {
+      const FunctionDecl *Saved = In;
+      In = FD;
+      bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      In = Saved;
+      return R;
+    }
+    bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+      const FunctionDecl *Saved = In;
+      In = MD;
+      bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+      In = Saved;
+      return R;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *FD = C->getDirectCallee();
+          FD && FD->getCanonicalDecl() == Callee->getCanonicalDecl())
+        Out.push_back({C, In});
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      // A use other than a call: the callers are not all known.
+      if (DRE->getDecl()->getCanonicalDecl() == Callee->getCanonicalDecl())
+        Refs++;
+      return true;
+    }
+    unsigned Refs = 0;
+  } F(Callee, Out);
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      F.TraverseDecl(D);
+  // Each call names the callee once; another reference takes its address.
+  Complete = F.Refs == Out.size();
+}
+
+} // namespace
+
+WarpLanes::Value WarpLanes::parameterValue(const ParmVarDecl *P,
+                                           const Thread &Th, int Depth) {
+  // A __device__ function's parameter: what every call of it in this
+  // translation unit passes ('f(threadIdx.x)', 'f(n)' with n a kernel's
+  // parameter), evaluated in the caller, where all the callers agree.
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  if (!FD || FD != Cfg.function() || Depth > 12 || Stores.isAssigned(P) ||
+      Stores.isAddressTaken(P) || P->getType()->isReferenceType() ||
+      FD->isTemplateInstantiation() || FD->isDependentContext())
+    return Value::unknown();
+  if (!CallsKnown) {
+    CallsKnown = true;
+    callSitesOf(FD, Ctx, CallSites, CallSitesComplete);
+  }
+  if (!CallSitesComplete || CallSites.empty())
+    return Value::unknown();
+  unsigned Index = P->getFunctionScopeIndex();
+  std::optional<Value> Result;
+  for (auto [Call, Caller] : CallSites) {
+    if (!Caller || Caller == FD || Index >= Call->getNumArgs())
+      return Value::unknown();
+    Value V = evalIn(Call->getArg(Index), Caller, Th, Depth + 1);
+    if (V.K == Value::Unknown)
+      return Value::unknown();
+    if (!Result) {
+      Result = V;
+      continue;
+    }
+    if (Result->K == Value::Known && V.K == Value::Known && Result->C == V.C)
+      continue;
+    if (Result->isInvariant() && V.isInvariant()) {
+      Result = Value::uniform();
+      continue;
+    }
+    return Value::unknown();
+  }
+  return Result ? *Result : Value::unknown();
+}
+
+WarpLanes::Value WarpLanes::evalIn(const Expr *E, const FunctionDecl *Caller,
+                                   const Thread &Th, int Depth) {
+  // The thread queries, constants and arithmetic of an argument, through
+  // the caller's locals that are never changed and its parameters (a
+  // kernel's are the same in the whole warp).
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 16 || E->isValueDependent() ||
+      !(E->getType()->isIntegralOrEnumerationType() ||
+        E->getType()->isBooleanType()))
+    return Value::unknown();
+  if (std::optional<int64_t> C =
+          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
+    return Value::known(*C, true);
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim)) {
+    // Only the builtin coordinates and block facts: a group's rank needs
+    // the caller's objects.
+    const auto *Call = dyn_cast<CallExpr>(E);
+    const auto *MD = Call ? dyn_cast_or_null<CXXMethodDecl>(
+                                Call->getDirectCallee())
+                          : nullptr;
+    if (MD && (!MD->getIdentifier() ||
+               !MD->getName().starts_with("__fetch_builtin_")))
+      return Value::unknown();
+    return query(E, Src, Dim, Th);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (isa_and_nonnull<ParmVarDecl>(VD))
+      return Caller->hasAttr<CUDAGlobalAttr>() ? Value::uniform()
+                                              : Value::unknown();
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        VD->getType()->isReferenceType())
+      return Value::unknown();
+    auto It = CallerStores.find(Caller);
+    if (It == CallerStores.end())
+      It = CallerStores
+               .try_emplace(Caller, VariableStores::of(Caller->getBody()))
+               .first;
+    const VariableStores &S = It->second;
+    if (S.isAssigned(VD) || S.isAddressTaken(VD) ||
+        S.mayBeWrittenByCallee(VD))
+      return Value::unknown();
+    return evalIn(VD->getInit(), Caller, Th, Depth + 1);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->isComparisonOp() || BO->isLogicalOp() || BO->isAssignmentOp() ||
+        BO->getOpcode() == BO_Comma)
+      return Value::unknown();
+    return arithmetic(BO->getOpcode(), evalIn(BO->getLHS(), Caller, Th, Depth + 1),
+                      evalIn(BO->getRHS(), Caller, Th, Depth + 1));
+  }
+  return Value::unknown();
+}
+
+bool WarpLanes::parameterKnown(const ParmVarDecl *P) {
+  if (IsKernel)
+    return true;
+  for (int64_t T = 0; T < std::min<int64_t>(ThreadCount, 64); ++T)
+    if (parameterValue(P, threadAt(T), 0).K == Value::Unknown)
+      return false;
+  return true;
+}
+
+const BinaryOperator *WarpLanes::edgeBound(const Expr *Cond, int Depth) {
+  const auto *BO =
+      dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+  if (!BO || Depth > 4)
+    return nullptr;
+  if (BO->isLogicalOp()) {
+    if (const BinaryOperator *L = edgeBound(BO->getLHS(), Depth + 1))
+      return L;
+    return edgeBound(BO->getRHS(), Depth + 1);
+  }
+  if (!BO->isRelationalOp())
+    return nullptr;
+  // One side differs between the lanes of a warp, one per lane and
+  // consecutive ('i = blockIdx.x * blockDim.x + threadIdx.x', 'x'); the
+  // other is the same in the warp but not a constant ('n', 'width').
+  auto Consecutive = [&](const Expr *E) {
+    for (int64_t T = 0; T < 32; ++T) {
+      Value A = eval(E, threadAt(T), 0), B = eval(E, threadAt(T + 1), 0);
+      if ((A.K != Value::Known && A.K != Value::Mult32) || A.K != B.K ||
+          (T < 31 && B.C != A.C + 1))
+        return false;
+    }
+    return true;
+  };
+  auto Bound = [&](const Expr *E) {
+    Value V = eval(E, threadAt(0), 0);
+    return V.K == Value::Uniform && eval(E, threadAt(1), 0).K == Value::Uniform;
+  };
+  if ((Consecutive(BO->getLHS()) && Bound(BO->getRHS())) ||
+      (Consecutive(BO->getRHS()) && Bound(BO->getLHS())))
+    return BO;
+  return nullptr;
+}
+
+bool WarpLanes::warpInvariant(const Expr *Cond) {
+  return eval(Cond, threadAt(0), 0).isInvariant() &&
+         eval(Cond, threadAt(32), 0).isInvariant();
 }
 
 std::optional<int64_t> WarpLanes::vote(const CallExpr *Call,
@@ -350,6 +559,10 @@ bool WarpLanes::reachedExactly(const CFGBlock *B,
       if (!C || Divergences.readsTemplateValue(C))
         return false;
       if (Divergences.ofCondition(C, D) == Divergence::None)
+        continue;
+      // A helper's test of a parameter that every caller passes the same
+      // in a warp ('if (n <= 0) return;' with n a kernel's parameter).
+      if (!IsKernel && warpInvariant(C))
         continue;
       auto Split = split(C);
       if (!Split)

@@ -79,8 +79,27 @@ public:
     int64_t X = 0, Y = 0, Z = 0, Linear = 0;
   };
 
+  /// Whether the value of \p P, a parameter of the function, is known for
+  /// each thread: a kernel's, or a __device__ function's whose every call
+  /// in this translation unit passes a value that can be evaluated.
+  bool parameterKnown(const ParmVarDecl *P);
+  /// The comparison in \p Cond (or one of its '&&' and '||' operands) of
+  /// an index that is consecutive across the lanes of a warp with a bound
+  /// that is the same in the warp but not a constant ('x < width'): at the
+  /// bound, one warp has lanes on both sides.
+  const BinaryOperator *edgeBound(const Expr *Cond, int Depth = 0);
+  /// Whether \p Cond has one value in the whole warp, known or not.
+  bool warpInvariant(const Expr *Cond);
+
 private:
   Value eval(const Expr *E, const Thread &T, int Depth);
+  Value parameterValue(const ParmVarDecl *P, const Thread &T, int Depth);
+  Value evalIn(const Expr *E, const FunctionDecl *Caller, const Thread &T,
+               int Depth);
+  bool CallsKnown = false, CallSitesComplete = false;
+  llvm::SmallVector<std::pair<const CallExpr *, const FunctionDecl *>, 4>
+      CallSites;
+  llvm::DenseMap<const FunctionDecl *, VariableStores> CallerStores;
   Thread threadAt(int64_t Linear) const;
   Value query(const Expr *E, unsigned Source, unsigned Dim, const Thread &T);
   std::optional<bool> truth(const Expr *E, const Thread &T, int Depth);

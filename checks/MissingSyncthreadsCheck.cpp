@@ -30,6 +30,14 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
     std::string Element =
         First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
     bool Update = First.Read;
+    if (R.Unread) {
+      diag(userVisibleLocation(First.At->getBeginLoc(), SM),
+           "threads store different values into shared '%0'%1 with no "
+           "barrier between the stores: which one the element keeps is "
+           "unspecified")
+          << First.Array->getName() << Element;
+      return;
+    }
     diag(userVisibleLocation(First.At->getBeginLoc(), SM),
          "%select{threads store different values into|every thread updates}0 "
          "shared '%1'%2 with no barrier between %select{the stores|the "
@@ -77,6 +85,14 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
 void MissingSyncthreadsCheck::checkFunction(const FunctionDecl &FD,
                                             const FunctionCfg &Cfg,
                                             ASTContext &Ctx) {
+  // A __device__ function is analysed with the kernels that call it; one
+  // that no function of this file calls, as if a whole block called it.
+  if (!FD.hasAttr<CUDAGlobalAttr>()) {
+    TranslationUnitAnalyses &TUA = TranslationUnitAnalyses::get(Ctx);
+    if (!FD.hasAttr<CUDADeviceAttr>() || FD.hasAttr<CUDAHostAttr>() ||
+        TUA.hasKnownCallers(&FD) || TUA.isAddressTaken(&FD))
+      return;
+  }
   if (!Races)
     Races.emplace();
   for (const SharedMemoryRaces::Race &R : Races->racesIn(FD, Cfg, Ctx))

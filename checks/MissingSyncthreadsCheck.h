@@ -19,7 +19,7 @@ class MissingSyncthreadsCheck : public CudaFunctionCheck {
 public:
   MissingSyncthreadsCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
-                          {FunctionScope::Kernels, CheckLanguages::Cuda,
+                          {FunctionScope::DeviceCode, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
                            /*AnalysesTemplatePatterns=*/true}) {}
 

@@ -7,6 +7,8 @@
 #include "ThreadIndexAnalysis.h"
 #include "WarpLanes.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang-tidy/utils/ASTUtils.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
@@ -288,14 +290,30 @@ std::optional<WrappedCollective> wrappedCollective(const CallExpr *Call,
 }
 
 /// Whether \p E names a parameter of its function.
-bool mentionsParameter(const Expr *E) {
+bool namesParameter(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   if (!E)
     return false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return isa<ParmVarDecl>(DRE->getDecl());
   for (const Stmt *Child : E->children())
-    if (mentionsParameter(dyn_cast_or_null<Expr>(Child)))
+    if (namesParameter(dyn_cast_or_null<Expr>(Child)))
+      return true;
+  return false;
+}
+
+/// Whether \p E names a parameter of its function whose value per lane
+/// \p Lanes does not know.
+bool mentionsUnknownParameter(const Expr *E, WarpLanes &Lanes) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    return P && !Lanes.parameterKnown(P);
+  }
+  for (const Stmt *Child : E->children())
+    if (mentionsUnknownParameter(dyn_cast_or_null<Expr>(Child), Lanes))
       return true;
   return false;
 }
@@ -438,6 +456,46 @@ static const TemplateTypeParmDecl *templateParameterOf(QualType T) {
   return nullptr;
 }
 
+bool WarpCollectiveCheck::maskIsShuffledData(const Collective &C,
+                                             const Expr *Mask,
+                                             ASTContext &Ctx) {
+  // The word of a union: the members of a union share its bytes, so a
+  // member read in the mask slot is a piece of the value being moved.
+  const Expr *M = Mask->IgnoreParenImpCasts();
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(M))
+    M = AS->getBase()->IgnoreParenImpCasts();
+  if (const auto *ME = dyn_cast<MemberExpr>(M))
+    if (const RecordDecl *RD = ME->getMemberDecl()->getDeclContext()
+                                   ? dyn_cast<RecordDecl>(
+                                         ME->getMemberDecl()->getDeclContext())
+                                   : nullptr;
+        RD && RD->isUnion())
+      return true;
+  // The result is assigned to the mask's own variable.
+  DynTypedNodeList Parents = Ctx.getParents(*C.Call);
+  const Expr *Target = nullptr;
+  for (int Steps = 0; Steps < 4 && !Parents.empty(); ++Steps) {
+    if (const auto *BO = Parents[0].get<BinaryOperator>()) {
+      if (BO->isAssignmentOp())
+        Target = BO->getLHS();
+      break;
+    }
+    if (!Parents[0].get<ImplicitCastExpr>() && !Parents[0].get<ParenExpr>() &&
+        !Parents[0].get<CStyleCastExpr>())
+      break;
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  if (!Target)
+    return false;
+  // 'm = __shfl_sync(m, m, 0)' moves the mask itself.
+  const Expr *Moved = C.Call->getNumArgs() > 1 ? C.Call->getArg(1) : nullptr;
+  return utils::areStatementsIdentical(Target->IgnoreParenImpCasts(),
+                                       Mask->IgnoreParenImpCasts(), Ctx) &&
+         !(Moved && utils::areStatementsIdentical(
+                        Moved->IgnoreParenImpCasts(),
+                        Mask->IgnoreParenImpCasts(), Ctx));
+}
+
 void WarpCollectiveCheck::checkMaskType(const Collective &C,
                                         const FunctionDecl &FD,
                                         ASTContext &Ctx) {
@@ -460,6 +518,12 @@ void WarpCollectiveCheck::checkMaskType(const Collective &C,
             Helper->getParamDecl(Index)->getType()->isIntegerType() &&
             !templateParameterOf(Helper->getParamDecl(Index)->getType());
   }
+  // A shuffle whose result is stored where its mask comes from
+  // ('x = __shfl_xor_sync(x, 1)'), or whose mask is a word of a union
+  // ('u.i[0] = __shfl_down_sync(u.i[0], d, 32)'): ported from the
+  // maskless form, the value sits in the mask slot.
+  if (!Data && !C.Inner && C.Info.WidthArg >= 0)
+    Data = maskIsShuffledData(C, Value, Ctx);
   if (!Data && !C.Inner && C.Info.WidthArg >= 0 && C.Call->getNumArgs() > 1) {
     const TemplateTypeParmDecl *Parm = templateParameterOf(T);
     const Expr *Shuffled = C.Call->getArg(1)->IgnoreParenImpCasts();
@@ -514,6 +578,10 @@ bool WarpCollectiveCheck::checkCallers(const Collective &C,
   if ((!MaskArg && !C.Mask) ||
       (!C.Inner && MaskArg && isa<CXXDefaultArgExpr>(MaskArg)))
     return false;
+  // A helper's mask parameter: its calls are checked where they pass it.
+  if (!C.Mask && MaskArg && !Cfg.function()->hasAttr<CUDAGlobalAttr>() &&
+      namesParameter(MaskArg))
+    return false;
   const WarpLaneSets &Reach = Lanes.reaching(C.Block);
   uint32_t Outside = 0;
   WarpLaneSets Named{};
@@ -561,13 +629,64 @@ bool WarpCollectiveCheck::checkCallers(const Collective &C,
   return true;
 }
 
-void WarpCollectiveCheck::checkDataBranch(const Collective &C,
+bool WarpCollectiveCheck::checkEdgeBound(const Collective &C,
+                                         WarpLanes &Lanes,
+                                         ThreadDivergence &Divergences,
+                                         const FunctionCfg &Cfg,
+                                         ASTContext &Ctx) {
+  // A mask of the whole warp, under a bound of the index on a size: in the
+  // warp that holds the size's edge, the lanes past it do not execute the
+  // call (unless the size is a multiple of 32, which nothing here shows).
+  if (!C.Mask || *C.Mask != 0xffffffffu)
+    return false;
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
+  std::deque<const CFGBlock *> Work{C.Block};
+  const Expr *Cond = nullptr;
+  const BinaryOperator *Bound = nullptr;
+  while (!Work.empty() && !Bound) {
+    auto Deps = Cfg.controlDependencies(Work.front());
+    Work.pop_front();
+    if (!Deps)
+      return false;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      Work.push_back(D);
+      const auto *T = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(D)->getTerminatorCondition());
+      if (!T || Divergences.ofCondition(T, D) == Divergence::None ||
+          Divergences.readsTemplateValue(T))
+        continue;
+      if ((Bound = Lanes.edgeBound(T))) {
+        Cond = T;
+        break;
+      }
+    }
+  }
+  if (!Bound)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
+  if (Loc.isInvalid())
+    return true;
+  diag(Loc, "'%0' with mask %1 runs under the bound '%2': unless the bound "
+            "is a multiple of 32, the lanes of the warp at its edge that "
+            "fail it are still in the mask")
+      << calleeName(C.Call) << hexMask(*C.Mask)
+      << ThreadIndexAnalysis::textOf(Bound, Ctx);
+  diag(userVisibleLocation(Cond->getBeginLoc(), SM),
+       "the lanes past the bound leave here", DiagnosticIDs::Note)
+      << Cond->getSourceRange();
+  return true;
+}
+
+bool WarpCollectiveCheck::checkDataBranch(const Collective &C,
                                           WarpLanes &Lanes,
                                           ThreadDivergence &Divergences,
                                           const FunctionCfg &Cfg,
                                           ASTContext &Ctx) {
   if (!C.Mask || llvm::popcount(*C.Mask) < 2)
-    return;
+    return false;
   // The nearest condition the call depends on whose lanes may disagree.
   llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
   std::deque<const CFGBlock *> Work{C.Block};
@@ -576,7 +695,7 @@ void WarpCollectiveCheck::checkDataBranch(const Collective &C,
     auto Deps = Cfg.controlDependencies(Work.front());
     Work.pop_front();
     if (!Deps)
-      return;
+      return false;
     for (const CFGBlock *D : *Deps) {
       if (!Seen.insert(D).second)
         continue;
@@ -592,11 +711,11 @@ void WarpCollectiveCheck::checkDataBranch(const Collective &C,
     }
   }
   if (!Cond)
-    return;
+    return false;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
-    return;
+    return true;
   diag(Loc, "'%0' with mask %1 runs under a condition on per-thread data: "
             "lanes of a warp may disagree on '%2', and the lanes that do "
             "not execute it are still in the mask")
@@ -605,6 +724,7 @@ void WarpCollectiveCheck::checkDataBranch(const Collective &C,
   diag(userVisibleLocation(Cond->getBeginLoc(), SM),
        "the lanes may take different sides here", DiagnosticIDs::Note)
       << Cond->getSourceRange();
+  return true;
 }
 
 std::optional<WarpCollectiveCheck::HelperCollective>
@@ -671,16 +791,20 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
     }
     if (!C.Inner && checkAbsentLanes(C, FD, *Lanes, Ctx))
       continue;
-    // In a __device__ helper, a parameter may differ between the lanes.
-    if (!FD.hasAttr<CUDAGlobalAttr>() && llvm::any_of(Cfg.graph(), [](const CFGBlock *B) {
+    // In a __device__ helper, a parameter may differ between the lanes,
+    // unless every call of the helper passes a value known per lane.
+    if (!FD.hasAttr<CUDAGlobalAttr>() &&
+        llvm::any_of(Cfg.graph(), [&](const CFGBlock *B) {
           const auto *T = dyn_cast_or_null<Expr>(
               const_cast<CFGBlock *>(B)->getTerminatorCondition());
-          return T && mentionsParameter(T);
+          return T && mentionsUnknownParameter(T, *Lanes);
         }))
       continue;
     if (checkCallers(C, Calls, *Lanes, *Divergences, Cfg, Ctx))
       continue;
-    checkDataBranch(C, *Lanes, *Divergences, Cfg, Ctx);
+    if (checkDataBranch(C, *Lanes, *Divergences, Cfg, Ctx))
+      continue;
+    checkEdgeBound(C, *Lanes, *Divergences, Cfg, Ctx);
   }
 }
 

@@ -80,7 +80,16 @@ private:
                     const FunctionCfg &Cfg, ASTContext &Ctx);
   /// A mask of several lanes under a branch on data the lanes of a warp
   /// may disagree on.
-  void checkDataBranch(const Collective &C, WarpLanes &Lanes,
+  /// A full mask under a bound of a consecutive index on a size
+  /// ('if (x < width)'): the warp at the edge is split.
+  bool checkEdgeBound(const Collective &C, WarpLanes &Lanes,
+                      ThreadDivergence &Divergences, const FunctionCfg &Cfg,
+                      ASTContext &Ctx);
+  /// Whether the mask of the shuffle \p C is the value it moves: a word
+  /// of a union, or the variable its result is assigned to.
+  bool maskIsShuffledData(const Collective &C, const Expr *Mask,
+                          ASTContext &Ctx);
+  bool checkDataBranch(const Collective &C, WarpLanes &Lanes,
                        ThreadDivergence &Divergences, const FunctionCfg &Cfg,
                        ASTContext &Ctx);
 };

@@ -99,6 +99,10 @@ __global__ void stencilHaloNoBarrier(const float *in, float *out, int w,
                      // CHECK-NOTES: :[[@LINE-18]]:3: note: written here at '[ty + R][tx + R]'
                      // CHECK-NOTES: :[[@LINE-8]]:41: warning: read of shared 'tile' at '[ty + 2 * R][tx + R]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
                      // CHECK-NOTES: :[[@LINE-20]]:3: note: written here at '[ty + R][tx + R]'
+                     // The block's shape is not known here: a thread 16
+                     // columns on may read what a halo thread stores.
+                     // CHECK-NOTES: :[[@LINE-11]]:29: warning: read of shared 'tile' at '[ty + R][tx + R]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+                     // CHECK-NOTES: :[[@LINE-17]]:5: note: written here at '[ty + TILE + R][tx + R]'
 }
 
 __global__ void flattenedTransposeNoBarrier(float *out, const float *in) {

@@ -53,10 +53,12 @@ __global__ void sameValueFlag(const int *in, int *out, int n) {
   out[base + threadIdx.x] = in[base + threadIdx.x] + done;
 }
 
-// The stores are dead: nothing reads the element.
+// Nothing reads the element, yet which thread's value it keeps is still
+// unspecified: a store race (GPUVerify's fail_tests/shared_int).
 __global__ void deadStore(const int *in) {
   __shared__ int scratch;
   scratch = in[threadIdx.x];
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads store different values into shared 'scratch' with no barrier between the stores: which one the element keeps is unspecified [cuda-missing-syncthreads]
   __syncthreads();
 }
 

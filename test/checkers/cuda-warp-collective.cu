@@ -323,14 +323,20 @@ __global__ void firstWarpReduces(float *out, const float *in) {
     out[blockIdx.x] = v;
 }
 
-// A runtime bound may or may not split a warp: unknown.
+// A runtime bound on a consecutive index splits the warp at its edge
+// unless the bound is a multiple of 32: the full mask names lanes that
+// leave (cuda-warp-collective-edges.cu has more).
 __global__ void runtimeBound(float *out, const float *in, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v = 0.0f;
   if (i < n)
     v = __shfl_down_sync(FULL_MASK, in[i], 1);
+  // CHECK-NOTES: :[[@LINE-1]]:9: warning: '__shfl_down_sync' with mask 0xffffffff runs under the bound 'i < n': unless the bound is a multiple of 32, the lanes of the warp at its edge that fail it are still in the mask [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: the lanes past the bound leave here
   if (threadIdx.x < n)
     v += __shfl_down_sync(FULL_MASK, v, 2);
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: '__shfl_down_sync' with mask 0xffffffff runs under the bound 'threadIdx.x < n': unless the bound is a multiple of 32, the lanes of the warp at its edge that fail it are still in the mask [cuda-warp-collective]
+  // CHECK-NOTES: :[[@LINE-3]]:7: note: the lanes past the bound leave here
   if (i < n)
     out[i] = v;
 }
