@@ -19,8 +19,8 @@ class Pipeline:
 
     def __del__(self):
         cudart.cudaStreamDestroy(self.stream)
-        # CHECK: host-exit-destructor.py:[[@LINE-1]]:16: warning: 'cudaStreamDestroy' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
-        # CHECK: host-exit-destructor.py:[[@LINE+37]]:5: note: 'demo' has static storage duration; its destructor runs after main returns
+        # CHECK: host-exit-destructor.py:[[@LINE-1]]:16: warning: 'cudaStreamDestroy' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
+        # CHECK: host-exit-destructor.py:[[@LINE+37]]:5: note: 'demo' is constructed before the first CUDA call, so it is destroyed after the CUDA runtime's teardown
         # CHECK: host-exit-destructor.py:[[@LINE-4]]:5: note: reached through this call
 
 

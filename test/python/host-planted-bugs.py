@@ -21,8 +21,8 @@ class DeviceBuffer:
 
     def __del__(self):
         cudart.cudaFree(self.ptr)
-        # CHECK: host-planted-bugs.py:[[@LINE-1]]:16: warning: 'cudaFree' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
-        # CHECK: host-planted-bugs.py:[[@LINE+5]]:1: note: 'scratch' has static storage duration; its destructor runs after main returns
+        # CHECK: host-planted-bugs.py:[[@LINE-1]]:16: warning: 'cudaFree' is called after main returns, when the CUDA runtime is already shut down [cuda-api-outside-main]
+        # CHECK: host-planted-bugs.py:[[@LINE+5]]:1: note: 'scratch' is constructed before the first CUDA call, so it is destroyed after the CUDA runtime's teardown
         # CHECK: host-planted-bugs.py:[[@LINE-4]]:5: note: reached through this call
         # CHECK: host-planted-bugs.py:[[@LINE-4]]:16: warning: the error code returned by 'cudaFree' is not checked [cuda-unchecked-api-call]
 
