@@ -629,6 +629,32 @@ bool WarpCollectiveCheck::checkCallers(const Collective &C,
   return true;
 }
 
+/// The nearest condition, walking the control dependencies of Block outward
+/// (breadth first), that Match accepts; null when none does or when some
+/// dependencies are unknown.
+template <class Predicate>
+static const Expr *nearestCondition(const FunctionCfg &Cfg,
+                                    const CFGBlock *Block, Predicate Match) {
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{Block};
+  std::deque<const CFGBlock *> Work{Block};
+  while (!Work.empty()) {
+    auto Deps = Cfg.controlDependencies(Work.front());
+    Work.pop_front();
+    if (!Deps)
+      return nullptr;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      Work.push_back(D);
+      const auto *T = dyn_cast_or_null<Expr>(
+          const_cast<CFGBlock *>(D)->getTerminatorCondition());
+      if (T && Match(T, D))
+        return T;
+    }
+  }
+  return nullptr;
+}
+
 bool WarpCollectiveCheck::checkEdgeBound(const Collective &C,
                                          WarpLanes &Lanes,
                                          ThreadDivergence &Divergences,
@@ -639,30 +665,13 @@ bool WarpCollectiveCheck::checkEdgeBound(const Collective &C,
   // call (unless the size is a multiple of 32, which nothing here shows).
   if (!C.Mask || *C.Mask != 0xffffffffu)
     return false;
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
-  std::deque<const CFGBlock *> Work{C.Block};
-  const Expr *Cond = nullptr;
   const BinaryOperator *Bound = nullptr;
-  while (!Work.empty() && !Bound) {
-    auto Deps = Cfg.controlDependencies(Work.front());
-    Work.pop_front();
-    if (!Deps)
-      return false;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      Work.push_back(D);
-      const auto *T = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!T || Divergences.ofCondition(T, D) == Divergence::None ||
-          Divergences.readsTemplateValue(T))
-        continue;
-      if ((Bound = Lanes.edgeBound(T))) {
-        Cond = T;
-        break;
-      }
-    }
-  }
+  const Expr *Cond = nearestCondition(
+      Cfg, C.Block, [&](const Expr *T, const CFGBlock *D) {
+        return Divergences.ofCondition(T, D) != Divergence::None &&
+               !Divergences.readsTemplateValue(T) &&
+               (Bound = Lanes.edgeBound(T));
+      });
   if (!Bound)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
@@ -688,28 +697,12 @@ bool WarpCollectiveCheck::checkDataBranch(const Collective &C,
   if (!C.Mask || llvm::popcount(*C.Mask) < 2)
     return false;
   // The nearest condition the call depends on whose lanes may disagree.
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
-  std::deque<const CFGBlock *> Work{C.Block};
-  const Expr *Cond = nullptr, *Load = nullptr;
-  while (!Work.empty() && !Cond) {
-    auto Deps = Cfg.controlDependencies(Work.front());
-    Work.pop_front();
-    if (!Deps)
-      return false;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      Work.push_back(D);
-      const auto *T = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!T || Divergences.ofCondition(T, D) != Divergence::PerThreadData)
-        continue;
-      if ((Load = Lanes.laneVaryingLoad(T))) {
-        Cond = T;
-        break;
-      }
-    }
-  }
+  const Expr *Load = nullptr;
+  const Expr *Cond = nearestCondition(
+      Cfg, C.Block, [&](const Expr *T, const CFGBlock *D) {
+        return Divergences.ofCondition(T, D) == Divergence::PerThreadData &&
+               (Load = Lanes.laneVaryingLoad(T));
+      });
   if (!Cond)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
