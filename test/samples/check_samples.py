@@ -150,6 +150,8 @@ def check_gpu_results(rep, samples_dir, manifest):
                           f"{what}: verdict bug-shown", entry.get("verdict"))
             else:
                 tools = {r.get("tool") for r in runs}
+                if "memcheck-leak" in tools:  # memcheck, with leak checking
+                    tools.add("memcheck")
                 needed = set(PYTHON_FIXED_TOOLS if s["fixed"].endswith(".py")
                              else FIXED_TOOLS)
                 if ORACLE_TOOL.get(s["oracle"]) not in ("memcheck", "plain"):
@@ -199,6 +201,8 @@ def check_torch_gpu_results(rep, samples_dir, manifest):
                     str([(r.get("exit"), r.get("output_tail")) for r in plain]))
             else:
                 tools = {r.get("tool") for r in runs}
+                if "memcheck-leak" in tools:  # memcheck, with leak checking
+                    tools.add("memcheck")
                 bad = [(r.get("tool"), r.get("exit")) for r in runs
                        if r.get("exit") != 0]
                 rep.check({"plain", "memcheck"} <= tools and not bad and
