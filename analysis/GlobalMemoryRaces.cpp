@@ -105,8 +105,15 @@ private:
   splitConditions(llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
                   llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Atoms);
   /// Who may run \p S: bit 1 one thread of each block, bit 2 one block of
-  /// the grid (from 'tid == c', 'blockIdx.x == c', 'gid == c').
+  /// the grid (from 'tid == c', 'blockIdx.x == c', 'gid == c', and the
+  /// bucket search of bracketsOneBucket).
   unsigned writersOf(const Stmt *S);
+  /// Whether \p Atoms hold 'a[r] <= k' and 'k < a[r + 1]' (either
+  /// strictness) for one array 'a', a rank 'r' of the thread and a 'k'
+  /// uniform in the block: a search of sorted bucket bounds, which at most
+  /// thread of a block passes. Returns the rank's ThreadSource bits, or 0.
+  unsigned bracketsOneBucket(
+      llvm::ArrayRef<std::pair<const Expr *, bool>> Atoms);
   void scanKernel();
   void consider(const Expr *Store, const Expr *LHS, std::vector<LostUpdate> &Out);
 
@@ -419,6 +426,50 @@ void KernelRaces::splitConditions(
   }
 }
 
+unsigned KernelRaces::bracketsOneBucket(
+    llvm::ArrayRef<std::pair<const Expr *, bool>> Atoms) {
+  // Each atom as 'Low < High' or 'Low <= High' that holds.
+  struct Order {
+    const Expr *Low, *High;
+  };
+  llvm::SmallVector<Order, 4> Orders;
+  for (auto [C, Holds] : Atoms) {
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    if (!BO || !BO->isRelationalOp())
+      continue;
+    bool LeftLow = BO->getOpcode() == BO_LT || BO->getOpcode() == BO_LE;
+    if (!Holds)
+      LeftLow = !LeftLow;
+    Orders.push_back(LeftLow ? Order{BO->getLHS(), BO->getRHS()}
+                             : Order{BO->getRHS(), BO->getLHS()});
+  }
+  auto element = [&](const Expr *E) {
+    return dyn_cast<ArraySubscriptExpr>(strip(E));
+  };
+  for (const Order &Lower : Orders) {
+    const auto *At = element(Lower.Low);
+    if (!At || TD.of(Lower.High) != Divergence::None)
+      continue;
+    unsigned Sources = 0;
+    if (!isRank(At->getIdx(), Sources, 0) ||
+        !(Sources & (TS_ThreadInBlock | TS_GridRank)))
+      continue;
+    for (const Order &Upper : Orders) {
+      const auto *Next = element(Upper.High);
+      if (!Next || !sameExpr(Upper.Low, Lower.High, Ctx) ||
+          !sameExpr(Next->getBase(), At->getBase(), Ctx))
+        continue;
+      const auto *Plus = dyn_cast<BinaryOperator>(strip(Next->getIdx()));
+      if (!Plus || Plus->getOpcode() != BO_Add)
+        continue;
+      auto One = ThreadIndexAnalysis::integerConstant(Plus->getRHS(), Ctx);
+      if (One && *One == 1 && sameExpr(Plus->getLHS(), At->getIdx(), Ctx))
+        return Sources;
+    }
+  }
+  return 0;
+}
+
 unsigned KernelRaces::writersOf(const Stmt *S) {
   llvm::SmallVector<std::pair<const Expr *, bool>, 8> Conds, Atoms;
   conditionsOver(S, Conds);
@@ -472,6 +523,8 @@ unsigned KernelRaces::writersOf(const Stmt *S) {
     if (Block)
       One |= 2;
   }
+  if (bracketsOneBucket(Atoms))
+    One |= 1;
   return One;
 }
 

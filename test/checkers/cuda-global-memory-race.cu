@@ -368,3 +368,50 @@ __global__ void accumulateOneThread(const float *in, float *total, int n) {
 void launchOneThread(const float *in, float *total, int n) {
   accumulateOneThread<<<1, 1>>>(in, total, n);
 }
+
+//===--- Bucket searches over sorted bounds: one thread of each block -------===//
+
+struct TreeNode {
+  int keys[9];
+  int children[9];
+};
+
+// Each block descends one level for its query: the thread whose key range
+// holds the query moves the block's cursor. The node's keys are sorted, so
+// at most one thread of the block passes both bounds.
+__global__ void descendOneLevel(const TreeNode *nodes, const int *queries,
+                                int *cursor) {
+  int q = blockIdx.x;
+  int t = threadIdx.x;
+  if (nodes[cursor[q]].keys[t] <= queries[q] &&
+      queries[q] < nodes[cursor[q]].keys[t + 1])
+    cursor[q] = nodes[cursor[q]].children[t];
+}
+
+// The same with the bounds the other way round and a strict lower bound.
+__global__ void findBucket(const float *bounds, const float *values,
+                           int *slot, int *hits) {
+  int t = threadIdx.x;
+  float v = values[blockIdx.x];
+  if (bounds[t + 1] >= v && bounds[t] < v)
+    hits[blockIdx.x] = hits[blockIdx.x] + t;
+}
+
+// Not a bracket: the upper bound is the same element, so every thread with
+// a small key passes.
+__global__ void notABracket(const int *keys, const int *queries, int *count) {
+  int t = threadIdx.x;
+  if (keys[t] <= queries[blockIdx.x] && queries[blockIdx.x] < keys[t] + 4)
+    count[blockIdx.x] = count[blockIdx.x] + 1;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the threads of each block update global 'count' at 'blockIdx.x' with a plain read-modify-write: concurrent updates are lost (use atomicAdd) [cuda-global-memory-race]
+    // CHECK-NOTES: :[[@LINE-2]]:25: note: the old value is read here
+}
+
+// Not a bracket: the bound moves with the thread, so many threads pass.
+__global__ void boundPerThread(const int *keys, const int *limits, int *count) {
+  int t = threadIdx.x;
+  if (keys[t] <= limits[t] && limits[t] < keys[t + 1])
+    count[blockIdx.x] = count[blockIdx.x] + 1;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: the threads of each block update global 'count' at 'blockIdx.x' with a plain read-modify-write: concurrent updates are lost (use atomicAdd) [cuda-global-memory-race]
+    // CHECK-NOTES: :[[@LINE-2]]:25: note: the old value is read here
+}
