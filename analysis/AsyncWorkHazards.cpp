@@ -170,11 +170,8 @@ void FunctionAsyncWork::checkElementAccess(const Expr *E, const WorkState &St) {
     if (!Base->getType()->isPointerType() && !Base->getType()->isArrayType())
       return;
     Key = Keys.lvalue(E);
-    if (Base->getType()->isPointerType()) {
-      PointerFact F = M.factOf(Base);
-      if (F.isKnown())
-        AllocSite = F.AllocSite;
-    }
+    if (Base->getType()->isPointerType())
+      AllocSite = knownAllocSite(Base);
   } else if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !isManagedVariableDecl(VD) || VD->getType()->isArrayType())
@@ -189,18 +186,30 @@ void FunctionAsyncWork::checkElementAccess(const Expr *E, const WorkState &St) {
     checkAccess(E, Named, Key, AllocSite, Reads, Writes, St);
 }
 
+const Stmt *FunctionAsyncWork::knownAllocSite(const Expr *Ptr) const {
+  PointerFact F = M.factOf(Ptr);
+  return F.isKnown() ? F.AllocSite : nullptr;
+}
+
 bool FunctionAsyncWork::checkPointerUse(const Stmt *At, const Expr *Ptr,
                                         bool Reads, bool Writes,
                                         const WorkState &St, bool AnyMemory) {
   if (!Ptr->getType()->isPointerType())
     return false;
-  const Stmt *AllocSite = nullptr;
-  PointerFact F = M.factOf(Ptr);
-  if (F.isKnown())
-    AllocSite = F.AllocSite;
+  const Stmt *AllocSite = knownAllocSite(Ptr);
   (void)At; // The finding points at the argument.
   return checkAccess(Ptr, Ptr, Keys.pointee(Ptr), AllocSite, Reads, Writes, St,
                      AnyMemory);
+}
+
+void FunctionAsyncWork::checkReadThenWritten(const CallExpr *C,
+                                             const Expr *Read,
+                                             const Expr *Written,
+                                             const WorkState &St,
+                                             bool AnyMemory) {
+  if (!(Read && checkPointerUse(C, Read, true, false, St, AnyMemory)) &&
+      Written)
+    checkPointerUse(C, Written, false, true, St, AnyMemory);
 }
 
 static bool matches(const WorkInfo::Buffer &B, const std::optional<LocKey> &Key,
@@ -254,10 +263,7 @@ void FunctionAsyncWork::checkFree(const Stmt *At, const Expr *Ptr,
   if (!Ptr || !Ptr->getType()->isPointerType())
     return;
   std::optional<LocKey> Key = Keys.pointee(Ptr);
-  const Stmt *AllocSite = nullptr;
-  PointerFact F = M.factOf(Ptr);
-  if (F.isKnown())
-    AllocSite = F.AllocSite;
+  const Stmt *AllocSite = knownAllocSite(Ptr);
   llvm::SmallVector<const Stmt *, 2> UsedBy;
   for (const auto &[Site, Ordered] : St.Pending) {
     const WorkInfo &W = Works.at(Site);

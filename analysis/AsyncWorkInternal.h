@@ -1,4 +1,4 @@
-//===- AsyncWorkInternal.h - Shared parts of the async-work analysis -*- C++ -*-===//
+//===- AsyncWorkInternal.h - The async-work analysis' parts -----*- C++ -*-===//
 //
 // Private to the AsyncWork*.cpp files; checks include AsyncWorkAnalysis.h.
 // The analysis is kept in files by concern, the way the Static Analyzer
@@ -448,6 +448,11 @@ private:
 
   // Host accesses.
   std::optional<WorkInfo::Buffer> bufferOf(const Expr *Ptr);
+  /// The buffer \p Ptr points into, of fact \p F; nullopt when neither
+  /// its location nor its allocation is known.
+  std::optional<WorkInfo::Buffer> bufferAt(const Expr *Ptr,
+                                           const PointerFact &F,
+                                           bool HostVisible, bool Pageable);
   /// The destination of asynchronous copy \p C when it is pageable host
   /// memory that the device writes, and the option asks for it.
   std::optional<WorkInfo::Buffer> pageableDestination(const CallExpr *C,
@@ -463,6 +468,13 @@ private:
                    const std::optional<LocKey> &Key, const Stmt *AllocSite,
                    bool Reads, bool Writes, const WorkState &St,
                    bool AnyMemory = false);
+  /// Call \p C reads what \p Read points to and writes what \p Written
+  /// points to (either may be null): one finding at most, the read first.
+  void checkReadThenWritten(const CallExpr *C, const Expr *Read,
+                            const Expr *Written, const WorkState &St,
+                            bool AnyMemory = false);
+  /// Where the memory \p Ptr points to was allocated, when known.
+  const Stmt *knownAllocSite(const Expr *Ptr) const;
   void checkFree(const Stmt *At, const Expr *Ptr,
                  std::optional<unsigned> Stream, const WorkState &St);
   void report(SyncHazard::Kind K, const Stmt *At, const Expr *Named,

@@ -119,12 +119,15 @@ std::vector<UnfinishedAtExit> FunctionAsyncWork::atProgramExits() {
 
 using namespace async_work;
 
-/// Whether host function \p FD is one the two checks analyse.
-static bool isCheckedHostFunction(const FunctionDecl *FD,
-                                  const SourceManager &SM,
-                                  const ArchConditionals &Arch) {
-  return FD && AsyncWorkAnalysis::isHostFunction(*FD) &&
-         isAnalysableFunction(FD, SM) && isSeenWhole(FD, SM, Arch);
+/// The CFG of host function \p FD when it is one the two checks analyse;
+/// null otherwise.
+static const FunctionCfg *checkedCfg(const FunctionDecl *FD, ASTContext &Ctx,
+                                     const ArchConditionals &Arch) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!FD || !AsyncWorkAnalysis::isHostFunction(*FD) ||
+      !isAnalysableFunction(FD, SM) || !isSeenWhole(FD, SM, Arch))
+    return nullptr;
+  return TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
 }
 
 bool AsyncWorkAnalysis::mayExitWithWork(const FunctionDecl *FD,
@@ -182,9 +185,7 @@ AsyncWorkAnalysis::hazardsIn(const FunctionDecl *FD,
                              bool PerThreadDefaultStream,
                              bool ReportPageable) {
   PageableCopies = ReportPageable;
-  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
-    return {};
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  const FunctionCfg *Cfg = checkedCfg(FD, Ctx, Arch);
   if (!Cfg)
     return {};
   return checkFacts(FD, *Cfg, PerThreadDefaultStream).Hazards;
@@ -194,9 +195,7 @@ std::vector<UnfinishedAtExit>
 AsyncWorkAnalysis::unfinishedAtExit(const FunctionDecl *FD,
                                     bool PerThreadDefaultStream,
                                     bool CheckedSyncOnly) {
-  if (!isCheckedHostFunction(FD, Ctx.getSourceManager(), Arch))
-    return {};
-  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).beginFunction(FD);
+  const FunctionCfg *Cfg = checkedCfg(FD, Ctx, Arch);
   if (!Cfg)
     return {};
   if (!CheckedSyncOnly)

@@ -76,6 +76,16 @@ public:
     replay(Nodes);
   }
 
+  /// The use of each parameter's pointee, in the order of the parameters.
+  std::vector<Access> parameterAccesses() const {
+    std::vector<Access> Params;
+    for (const ParmVarDecl *P : FD->parameters()) {
+      auto F = Found.find(P);
+      Params.push_back(F == Found.end() ? Access() : F->second);
+    }
+    return Params;
+  }
+
 private:
   /// A node of the body that a round may look at, in the order of a
   /// RecursiveASTVisitor's walk.
@@ -89,145 +99,121 @@ private:
   public:
     explicit BodyRecorder(std::vector<BodyNode> &Out) : Out(Out) {}
     bool VisitVarDecl(VarDecl *VD) {
-      if (VD->getType()->isPointerType() && VD->getInit())
-        Out.push_back({BodyNode::Var, VD});
-      return true;
+      return record(BodyNode::Var, VD,
+                    VD->getType()->isPointerType() && VD->getInit());
     }
     bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        Out.push_back({BodyNode::Assign, B});
-      return true;
+      return record(BodyNode::Assign, B, B->isAssignmentOp());
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp() || U->getOpcode() == UO_Deref)
-        Out.push_back({BodyNode::Unary, U});
-      return true;
+      return record(BodyNode::Unary, U,
+                    U->isIncrementDecrementOp() || U->getOpcode() == UO_Deref);
     }
     bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
-      Out.push_back({BodyNode::Subscript, E});
-      return true;
+      return record(BodyNode::Subscript, E);
     }
     bool VisitMemberExpr(MemberExpr *E) {
-      if (E->isArrow())
-        Out.push_back({BodyNode::Arrow, E});
-      return true;
+      return record(BodyNode::Arrow, E, E->isArrow());
     }
     bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
-        if (isManagedVariableDecl(VD) && !VD->getType()->isArrayType())
-          Out.push_back({BodyNode::ManagedRef, E});
-      return true;
+      const auto *VD = dyn_cast<VarDecl>(E->getDecl());
+      return record(BodyNode::ManagedRef, E,
+                    VD && isManagedVariableDecl(VD) &&
+                        !VD->getType()->isArrayType());
     }
     bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-      Out.push_back({BodyNode::Construct, E});
-      return true;
+      return record(BodyNode::Construct, E);
     }
-    bool VisitCallExpr(CallExpr *C) {
-      Out.push_back({BodyNode::Call, C});
-      return true;
-    }
+    bool VisitCallExpr(CallExpr *C) { return record(BodyNode::Call, C); }
 
   private:
+    /// Keeps \p Node, of kind \p K, when \p Matters; walks on.
+    bool record(BodyNode::NodeKind K, void *Node, bool Matters = true) {
+      if (Matters)
+        Out.push_back({K, Node});
+      return true;
+    }
     std::vector<BodyNode> &Out;
   };
 
+  /// One round over the recorded nodes, which BodyRecorder has already
+  /// narrowed to the kinds that matter (pointer variables with an
+  /// initializer, assignments, dereferences and increments, arrows, managed
+  /// variables that are not arrays).
   void replay(const std::vector<BodyNode> &Nodes) {
-    for (const BodyNode &N : Nodes)
+    for (const BodyNode &N : Nodes) {
+      if (Collecting) {
+        if (N.Kind == BodyNode::Var)
+          collectCopy(static_cast<VarDecl *>(N.Node));
+        else if (N.Kind == BodyNode::Assign)
+          collectCopy(static_cast<BinaryOperator *>(N.Node));
+        continue;
+      }
       switch (N.Kind) {
       case BodyNode::Var:
-        VisitVarDecl(static_cast<VarDecl *>(N.Node));
         break;
-      case BodyNode::Assign:
-        VisitBinaryOperator(static_cast<BinaryOperator *>(N.Node));
+      case BodyNode::Assign: {
+        const auto *B = static_cast<BinaryOperator *>(N.Node);
+        noteWrite(B->getLHS(), B->isCompoundAssignmentOp());
         break;
-      case BodyNode::Unary:
-        VisitUnaryOperator(static_cast<UnaryOperator *>(N.Node));
+      }
+      case BodyNode::Unary: {
+        const auto *U = static_cast<UnaryOperator *>(N.Node);
+        if (U->isIncrementDecrementOp())
+          noteWrite(U->getSubExpr(), true);
+        else
+          readAccess(U);
         break;
+      }
       case BodyNode::Subscript:
-        VisitArraySubscriptExpr(static_cast<ArraySubscriptExpr *>(N.Node));
+        readAccess(static_cast<ArraySubscriptExpr *>(N.Node));
         break;
       case BodyNode::Arrow:
-        VisitMemberExpr(static_cast<MemberExpr *>(N.Node));
+        readAccess(static_cast<MemberExpr *>(N.Node));
         break;
       case BodyNode::ManagedRef:
-        VisitDeclRefExpr(static_cast<DeclRefExpr *>(N.Node));
+        readAccess(static_cast<DeclRefExpr *>(N.Node));
         break;
       case BodyNode::Construct:
-        VisitCXXConstructExpr(static_cast<CXXConstructExpr *>(N.Node));
+        if (!Device)
+          if (const CXXConstructorDecl *C =
+                  static_cast<CXXConstructExpr *>(N.Node)->getConstructor())
+            if (!isInSystemHeader(C, SM) && !C->isTrivial() && A.mayWait(C))
+              MayWait = true;
         break;
       case BodyNode::Call:
-        VisitCallExpr(static_cast<CallExpr *>(N.Node));
+        visitCall(static_cast<CallExpr *>(N.Node));
         break;
       }
-  }
-
-  bool VisitVarDecl(VarDecl *VD) {
-    if (Collecting && VD->getType()->isPointerType() && VD->getInit())
-      if (const VarDecl *R = rootOf(VD->getInit()))
-        Root.try_emplace(VD, R);
-    return true;
-  }
-
-  bool VisitBinaryOperator(BinaryOperator *B) {
-    if (Collecting) {
-      if (B->getOpcode() == BO_Assign && B->getType()->isPointerType())
-        if (const auto *DRE =
-                dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
-          if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-            if (const VarDecl *R = rootOf(B->getRHS()))
-              Root.try_emplace(VD, R);
-      return true;
     }
-    if (B->isAssignmentOp())
-      if (const VarDecl *R = rootOfAccess(B->getLHS())) {
-        note(R, B->isCompoundAssignmentOp(), true);
-        WriteOnly.insert(B->getLHS()->IgnoreParens());
-      }
-    return true;
   }
 
-  bool VisitUnaryOperator(UnaryOperator *U) {
-    if (Collecting)
-      return true;
-    if (U->isIncrementDecrementOp()) {
-      if (const VarDecl *R = rootOfAccess(U->getSubExpr())) {
-        note(R, true, true);
-        WriteOnly.insert(U->getSubExpr()->IgnoreParens());
-      }
-    } else if (U->getOpcode() == UO_Deref) {
-      readAccess(U);
+  /// A local pointer initialized from a tracked one.
+  void collectCopy(const VarDecl *VD) {
+    if (const VarDecl *R = rootOf(VD->getInit()))
+      Root.try_emplace(VD, R);
+  }
+  /// A local pointer assigned a tracked one.
+  void collectCopy(const BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign && B->getType()->isPointerType())
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          if (const VarDecl *R = rootOf(B->getRHS()))
+            Root.try_emplace(VD, R);
+  }
+
+  /// The lvalue \p LHS is written (and read first, when \p Reads).
+  void noteWrite(const Expr *LHS, bool Reads) {
+    if (const VarDecl *R = rootOfAccess(LHS)) {
+      note(R, Reads, true);
+      WriteOnly.insert(LHS->IgnoreParens());
     }
-    return true;
-  }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
-    if (!Collecting)
-      readAccess(E);
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *E) {
-    if (!Collecting && E->isArrow())
-      readAccess(E);
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (!Collecting)
-      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
-        if (isManagedVariableDecl(VD) && !VD->getType()->isArrayType())
-          readAccess(E);
-    return true;
   }
 
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    if (!Collecting && !Device)
-      if (const CXXConstructorDecl *C = E->getConstructor())
-        if (!isInSystemHeader(C, SM) && !C->isTrivial() && A.mayWait(C))
-          MayWait = true;
-    return true;
-  }
-
-  bool VisitCallExpr(CallExpr *C) {
-    if (Collecting || isa<CUDAKernelCallExpr>(C))
-      return true;
+  void visitCall(const CallExpr *C) {
+    if (isa<CUDAKernelCallExpr>(C))
+      return;
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Device)
       noteWait(C, Callee);
@@ -283,7 +269,6 @@ private:
                !(ParamTy->isReferenceType() &&
                  ParamTy.getNonReferenceType().isConstQualified()));
     }
-    return true;
   }
 
 private:
@@ -394,6 +379,15 @@ private:
   llvm::SmallPtrSet<const Expr *, 8> WriteOnly;
 };
 
+/// What summary \p S says of parameter \p Index; nullopt when unknown.
+template <typename Summary>
+std::optional<AsyncWorkAnalysis::Access> parameterAccess(const Summary *S,
+                                                         unsigned Index) {
+  if (!S || Index >= S->Params.size())
+    return std::nullopt;
+  return S->Params[Index];
+}
+
 } // namespace
 
 const AsyncWorkAnalysis::DeviceSummary *
@@ -407,10 +401,7 @@ AsyncWorkAnalysis::deviceSummary(const FunctionDecl *FD) {
   AccessScanner S(*this, Def, /*Device=*/true);
   S.run();
   auto Sum = std::make_unique<DeviceSummary>();
-  for (const ParmVarDecl *P : Def->parameters()) {
-    auto F = S.Found.find(P);
-    Sum->Params.push_back(F == S.Found.end() ? Access() : F->second);
-  }
+  Sum->Params = S.parameterAccesses();
   for (const auto &[VD, Acc] : S.Found)
     if (!isa<ParmVarDecl>(VD))
       Sum->Managed[VD] = Acc;
@@ -420,10 +411,7 @@ AsyncWorkAnalysis::deviceSummary(const FunctionDecl *FD) {
 
 std::optional<AsyncWorkAnalysis::Access>
 AsyncWorkAnalysis::deviceAccess(const FunctionDecl *FD, unsigned Index) {
-  const DeviceSummary *S = deviceSummary(FD);
-  if (!S || Index >= S->Params.size())
-    return std::nullopt;
-  return S->Params[Index];
+  return parameterAccess(deviceSummary(FD), Index);
 }
 
 const std::map<const VarDecl *, AsyncWorkAnalysis::Access> *
@@ -446,10 +434,7 @@ AsyncWorkAnalysis::hostSummary(const FunctionDecl *FD) {
   S.run();
   auto Sum = std::make_unique<HostSummary>();
   Sum->MayWait = S.MayWait;
-  for (const ParmVarDecl *P : Def->parameters()) {
-    auto F = S.Found.find(P);
-    Sum->Params.push_back(F == S.Found.end() ? Access() : F->second);
-  }
+  Sum->Params = S.parameterAccesses();
   for (const auto &[VD, Acc] : S.Found)
     if (!isa<ParmVarDecl>(VD) && S.FirstRef.count(VD))
       Sum->Globals[VD] = GlobalUse{Acc, S.FirstRef[VD].first,
@@ -466,10 +451,7 @@ AsyncWorkAnalysis::hostGlobalAccess(const FunctionDecl *FD) {
 
 std::optional<AsyncWorkAnalysis::Access>
 AsyncWorkAnalysis::hostAccess(const FunctionDecl *FD, unsigned Index) {
-  const HostSummary *S = hostSummary(FD);
-  if (!S || Index >= S->Params.size())
-    return std::nullopt;
-  return S->Params[Index];
+  return parameterAccess(hostSummary(FD), Index);
 }
 
 bool AsyncWorkAnalysis::mayWait(const FunctionDecl *FD) {

@@ -206,11 +206,18 @@ std::optional<WorkInfo::Buffer> FunctionAsyncWork::bufferOf(const Expr *Ptr) {
       F.isOnly(MS_Pinned | MS_Mapped | MS_Managed);
   if (!HostVisible && !F.isOnly(MS_Device))
     return std::nullopt;
+  return bufferAt(Ptr, F, HostVisible, /*Pageable=*/false);
+}
+
+std::optional<WorkInfo::Buffer>
+FunctionAsyncWork::bufferAt(const Expr *Ptr, const PointerFact &F,
+                            bool HostVisible, bool Pageable) {
   WorkInfo::Buffer B;
   if (std::optional<LocKey> K = Keys.pointee(Ptr))
     B.Key = *K;
   B.AllocSite = F.AllocSite;
   B.HostVisible = HostVisible;
+  B.Pageable = Pageable;
   if (!B.Key.Root && !B.AllocSite)
     return std::nullopt;
   return B;
@@ -230,14 +237,7 @@ FunctionAsyncWork::pageableDestination(const CallExpr *C, const CopyInfo &CI) {
   PointerFact F = M.factOf(Dst);
   if (F.Registered || !F.isOnly(MS_Host))
     return std::nullopt;
-  WorkInfo::Buffer B;
-  if (std::optional<LocKey> K = Keys.pointee(Dst))
-    B.Key = *K;
-  B.AllocSite = F.AllocSite;
-  B.HostVisible = B.Pageable = true;
-  if (!B.Key.Root && !B.AllocSite)
-    return std::nullopt;
-  return B;
+  return bufferAt(Dst, F, /*HostVisible=*/true, /*Pageable=*/true);
 }
 
 const FunctionAsyncWork::ApiTransfer FunctionAsyncWork::ApiTransfers[] = {
@@ -274,13 +274,10 @@ void FunctionAsyncWork::transferCall(const CallExpr *C, WorkState &St,
   // A library that reads or writes the buffer itself (CUDA-aware MPI), in
   // no order with queued device work, and waits for none of it.
   if (Api->DirectReadArg >= 0 || Api->DirectWriteArg >= 0) {
-    if (Report && !St.Pending.empty()) {
-      const Expr *Read = CudaApiModel::argument(C, Api->DirectReadArg);
-      const Expr *Written = CudaApiModel::argument(C, Api->DirectWriteArg);
-      if (!(Read && checkPointerUse(C, Read, true, false, St, true)) &&
-          Written)
-        checkPointerUse(C, Written, false, true, St, true);
-    }
+    if (Report && !St.Pending.empty())
+      checkReadThenWritten(C, CudaApiModel::argument(C, Api->DirectReadArg),
+                           CudaApiModel::argument(C, Api->DirectWriteArg), St,
+                           /*AnyMemory=*/true);
     return;
   }
   for (const ApiTransfer &T : ApiTransfers)
@@ -347,11 +344,8 @@ void FunctionAsyncWork::transferCopy(const CallExpr *C, const ApiFunction &Api,
   const CopyInfo &CI = *Api.Copy;
   auto Arg = [&](int I) { return CudaApiModel::argument(C, I); };
   if (Api.Library == ApiLibrary::CLib) {
-    if (Report && !St.Pending.empty()) {
-      const Expr *Src = Arg(CI.SrcArg), *Dst = Arg(CI.DstArg);
-      if (!(Src && checkPointerUse(C, Src, true, false, St)) && Dst)
-        checkPointerUse(C, Dst, false, true, St);
-    }
+    if (Report && !St.Pending.empty())
+      checkReadThenWritten(C, Arg(CI.SrcArg), Arg(CI.DstArg), St);
     return;
   }
   if (CI.isAsync()) {

@@ -1,4 +1,4 @@
-//===- LaunchConfigurationGeometry.cpp - Grid and block ---------------------===//
+//===- LaunchConfigurationGeometry.cpp - Grid and block -------------------===//
 //
 // The grid, block and dynamic shared memory of one launch, per dimension,
 // and how its grid covers the data it was computed from: the shape of the

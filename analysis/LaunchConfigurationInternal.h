@@ -1,4 +1,4 @@
-//===- LaunchConfigurationInternal.h - The launch analysis' parts -*- C++ -*-===//
+//===- LaunchConfigurationInternal.h - Launch analysis parts ----*- C++ -*-===//
 //
 // Private to the LaunchConfiguration*.cpp files; checks include
 // LaunchConfiguration.h. The analysis is kept in files by concern:

@@ -1,4 +1,4 @@
-//===- LaunchConfigurationLaunches.cpp - Launch sites -----------------------===//
+//===- LaunchConfigurationLaunches.cpp - Launch sites ---------------------===//
 //
 // Which launches each kernel has: the one walk of the translation unit
 // that finds launches, calls, attribute settings and the uses of kernels'
@@ -19,6 +19,24 @@
 
 namespace clang::tidy::cuda {
 namespace launch_config {
+
+/// \p E without parentheses, casts and a leading '&'; null for null.
+const Expr *withoutAddressOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenCasts();
+  return E;
+}
+
+/// The reference to a kernel that \p E is ('kernel', '&kernel'), or null.
+const DeclRefExpr *kernelReference(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(withoutAddressOf(E));
+  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+  return FD && FD->hasAttr<CUDAGlobalAttr>() ? DRE : nullptr;
+}
 
 /// Collects launches, calls and kernel references of the translation unit.
 /// (Replays the walk with instantiations and without implicit code.)
@@ -126,13 +144,7 @@ private:
     return VD && isFunctionPointerVariable(VD) ? VD : nullptr;
   }
   static const DeclRefExpr *kernelOf(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E))
-      if (U->getOpcode() == UO_AddrOf)
-        E = U->getSubExpr()->IgnoreParenCasts();
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
-    return FD && FD->hasAttr<CUDAGlobalAttr>() ? DRE : nullptr;
+    return kernelReference(E);
   }
   void storeInto(const VarDecl *P, const Expr *Value, const Expr *LHS) {
     if (const DeclRefExpr *K = kernelOf(Value)) {
@@ -144,13 +156,7 @@ private:
   }
 
   void markBenign(const Expr *E) {
-    if (!E)
-      return;
-    E = E->IgnoreParenCasts();
-    if (const auto *U = dyn_cast<UnaryOperator>(E))
-      if (U->getOpcode() == UO_AddrOf)
-        E = U->getSubExpr()->IgnoreParenCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(withoutAddressOf(E)))
       Benign.insert(DRE);
   }
 
@@ -274,6 +280,21 @@ void LaunchConfiguration::Impl::addSites(const CallExpr *Launch,
   }
 }
 
+/// The constant \p Of gives at every one of \p Sites, when there is at
+/// least one site and they all give the same.
+static std::optional<int64_t>
+agreed(llvm::ArrayRef<LaunchSite> Sites,
+       llvm::function_ref<std::optional<int64_t>(const LaunchSite &)> Of) {
+  std::optional<int64_t> V;
+  for (const LaunchSite &S : Sites) {
+    std::optional<int64_t> X = Of(S);
+    if (!X || (V && *V != *X))
+      return std::nullopt;
+    V = X;
+  }
+  return V;
+}
+
 const KernelLaunches &
 LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
   const FunctionDecl *Canon = Kernel->getCanonicalDecl();
@@ -294,32 +315,13 @@ LaunchConfiguration::Impl::launchesOf(const FunctionDecl *Kernel) {
     }
   }
   // Facts every launch agrees on.
-  for (unsigned D = 0; D < 3; ++D) {
-    std::optional<int64_t> V;
-    bool Agree = !Out.Sites.empty();
-    for (const LaunchSite &S : Out.Sites) {
-      const LaunchDimension &LD = S.Dims[D];
-      if (!LD.BlockConst || (V && *V != *LD.BlockConst)) {
-        Agree = false;
-        break;
-      }
-      V = LD.BlockConst;
-    }
-    if (Agree)
-      Out.BlockDim[D] = V;
-  }
-  std::optional<int64_t> Bytes;
-  bool Agree = !Out.Sites.empty();
-  for (const LaunchSite &S : Out.Sites) {
-    std::optional<int64_t> B = S.SharedMem ? S.SharedMemBytes : 0;
-    if (!B || (Bytes && *Bytes != *B)) {
-      Agree = false;
-      break;
-    }
-    Bytes = B;
-  }
-  if (Agree)
-    Out.SharedMemBytes = Bytes;
+  for (unsigned D = 0; D < 3; ++D)
+    Out.BlockDim[D] = agreed(Out.Sites, [D](const LaunchSite &S) {
+      return S.Dims[D].BlockConst;
+    });
+  Out.SharedMemBytes = agreed(Out.Sites, [](const LaunchSite &S) {
+    return S.SharedMem ? S.SharedMemBytes : 0;
+  });
   return Out;
 }
 
@@ -348,15 +350,8 @@ LaunchConfiguration::Impl::sitesIn(const FunctionDecl *Host) {
 /// The kernel a function-attribute call names, or null when it cannot be
 /// read (a function pointer, a CUfunction handle).
 static const FunctionDecl *kernelNamedBy(const Expr *Arg) {
-  if (!Arg)
-    return nullptr;
-  Arg = Arg->IgnoreParenCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(Arg))
-    if (U->getOpcode() == UO_AddrOf)
-      Arg = U->getSubExpr()->IgnoreParenCasts();
-  const auto *DRE = dyn_cast<DeclRefExpr>(Arg);
-  const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
-  return FD && FD->hasAttr<CUDAGlobalAttr>() ? FD : nullptr;
+  const DeclRefExpr *DRE = kernelReference(Arg);
+  return DRE ? cast<FunctionDecl>(DRE->getDecl()) : nullptr;
 }
 
 llvm::SmallVector<LaunchConfiguration::LimitRaise, 2>

@@ -1,4 +1,4 @@
-//===- LaunchConfigurationQueries.cpp - What the checks ask -----------------===//
+//===- LaunchConfigurationQueries.cpp - What the checks ask ---------------===//
 //
 // The public face of the launch analysis: the launches of a kernel, the
 // coverage of its global index, how many elements its buffers hold past
@@ -165,6 +165,24 @@ std::optional<int64_t> elementsPast(const LaunchSite &Site, unsigned PtrParam,
   return Most;
 }
 
+/// The fewest elements past the count, over every launch in \p L: \p Count
+/// gives the count at a launch, or null when it cannot be read there.
+std::optional<int64_t>
+leastElementsPast(const KernelLaunches &L, unsigned PtrParam,
+                  llvm::function_ref<const Expr *(const LaunchSite &)> Count,
+                  MemorySpaceAnalysis &MSA) {
+  std::optional<int64_t> Least;
+  for (const LaunchSite &S : L.Sites) {
+    const Expr *N = S.ArgumentsKnown ? Count(S) : nullptr;
+    std::optional<int64_t> Room =
+        N ? elementsPast(S, PtrParam, N, MSA) : std::nullopt;
+    if (!Room)
+      return std::nullopt;
+    Least = Least ? std::min(*Least, *Room) : *Room;
+  }
+  return Least;
+}
+
 } // namespace
 
 std::optional<int64_t> LaunchConfiguration::elementsPastArgument(
@@ -173,17 +191,14 @@ std::optional<int64_t> LaunchConfiguration::elementsPastArgument(
   const KernelLaunches &L = launchesOf(Kernel);
   if (!L.known())
     return std::nullopt;
-  std::optional<int64_t> Least;
-  for (const LaunchSite &S : L.Sites) {
-    if (!S.ArgumentsKnown || CountParam >= S.Launch->getNumArgs())
-      return std::nullopt;
-    std::optional<int64_t> Room =
-        elementsPast(S, PtrParam, S.Launch->getArg(CountParam), MSA);
-    if (!Room)
-      return std::nullopt;
-    Least = Least ? std::min(*Least, *Room) : *Room;
-  }
-  return Least;
+  return leastElementsPast(
+      L, PtrParam,
+      [&](const LaunchSite &S) -> const Expr * {
+        return CountParam < S.Launch->getNumArgs()
+                   ? S.Launch->getArg(CountParam)
+                   : nullptr;
+      },
+      MSA);
 }
 
 std::optional<int64_t> LaunchConfiguration::elementsPastExtent(
@@ -192,18 +207,15 @@ std::optional<int64_t> LaunchConfiguration::elementsPastExtent(
   const KernelLaunches &L = launchesOf(Kernel);
   if (!L.known() || Dim > 2)
     return std::nullopt;
-  std::optional<int64_t> Least;
-  for (const LaunchSite &S : L.Sites) {
-    const LaunchDimension &D = S.Dims[Dim];
-    if (!S.ArgumentsKnown ||
-        (D.Cover != GridCover::Floor && D.Cover != GridCover::Exact))
-      return std::nullopt;
-    std::optional<int64_t> Room = elementsPast(S, PtrParam, D.Extent, MSA);
-    if (!Room)
-      return std::nullopt;
-    Least = Least ? std::min(*Least, *Room) : *Room;
-  }
-  return Least;
+  return leastElementsPast(
+      L, PtrParam,
+      [&](const LaunchSite &S) -> const Expr * {
+        const LaunchDimension &D = S.Dims[Dim];
+        return D.Cover == GridCover::Floor || D.Cover == GridCover::Exact
+                   ? D.Extent
+                   : nullptr;
+      },
+      MSA);
 }
 
 IndexCoverage LaunchConfiguration::coverage(const FunctionDecl *Kernel,

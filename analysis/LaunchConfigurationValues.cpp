@@ -1,4 +1,4 @@
-//===- LaunchConfigurationValues.cpp - Reading launch values ----------------===//
+//===- LaunchConfigurationValues.cpp - Reading launch values --------------===//
 //
 // The value an expression of a launch has where the launch reads it:
 // followed through locals stored once, dim3 objects assembled field by
