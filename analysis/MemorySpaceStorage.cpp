@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemorySpaceInternal.h"
-#include "TranslationUnitScan.h"
+#include "StorageScan.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -19,6 +19,14 @@ namespace clang::tidy::cuda {
 // Storage that outlives a function: members read through `this`, globals
 //===----------------------------------------------------------------------===//
 
+/// A variable of the host that outlives every function: of static storage,
+/// not a static local, not a `__device__`, `__constant__` or `__managed__`
+/// variable.
+static bool isOutlivingVariable(const VarDecl *VD) {
+  return VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+         !isDeviceVariable(VD) && !isManagedVariable(VD);
+}
+
 /// The member (through `this`) or file-scope pointer variable that the
 /// lvalue \p E names, or null.
 const ValueDecl *outlivingStorage(const Expr *E) {
@@ -29,8 +37,7 @@ const ValueDecl *outlivingStorage(const Expr *E) {
     return nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
-        !isDeviceVariable(VD) && !isManagedVariable(VD))
+    if (VD && isOutlivingVariable(VD))
       return VD->getCanonicalDecl();
     return nullptr;
   }
@@ -43,10 +50,9 @@ const ValueDecl *outlivingStorage(const Expr *E) {
 namespace {
 /// Every store into outliving storage in the translation unit.
 /// (Replays the walk with implicit code and without instantiations.)
-class StorageSpaceScan : public ScanVisitor<StorageSpaceScan> {
+class SpaceScan : public StorageScan<SpaceScan> {
 public:
-  explicit StorageSpaceScan(ASTContext &Ctx)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  explicit SpaceScan(ASTContext &Ctx) : StorageScan(Ctx) {}
 
   bool VisitCallExpr(CallExpr *C) {
     const ApiFunction *Api = CudaApiModel::lookup(C);
@@ -57,7 +63,7 @@ public:
       if (const auto *U = dyn_cast<UnaryOperator>(Arg);
           U && U->getOpcode() == UO_AddrOf && static_cast<int>(I) == Out)
         if (const ValueDecl *S = storageOf(U->getSubExpr())) {
-          ++HandledAddr[S];
+          addressHandled(S);
           PointerFact F = PointerFact::inSpace(Api->Alloc->Space);
           F.AllocSite = C;
           F.Allocator = Callee;
@@ -84,7 +90,7 @@ public:
   bool VisitUnaryOperator(UnaryOperator *U) {
     if (const ValueDecl *S = storageOf(U->getSubExpr())) {
       if (U->getOpcode() == UO_AddrOf)
-        ++AddrTaken[S];
+        addressTaken(S);
       else if (U->isIncrementDecrementOp())
         Unknown.insert(S);
     }
@@ -115,7 +121,7 @@ public:
   }
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->getType()->isPointerType() && VD->getInit() &&
-        outlivingStorageDecl(VD))
+        isOutlivingVariable(VD))
       storeDirect(VD->getCanonicalDecl(), valueOf(VD->getInit()));
     return true;
   }
@@ -141,7 +147,7 @@ public:
   llvm::DenseMap<const ValueDecl *, PointerFact> facts() const {
     llvm::DenseMap<const ValueDecl *, PointerFact> Result;
     for (const auto &[S, F] : Facts) {
-      if (Unknown.count(S) || AddrTaken.lookup(S) > HandledAddr.lookup(S) ||
+      if (Unknown.count(S) || addressEscapes(S) ||
           !F.isKnown() || !eligible(S))
         continue;
       Result[S] = F;
@@ -150,10 +156,6 @@ public:
   }
 
 private:
-  static bool outlivingStorageDecl(const VarDecl *VD) {
-    return VD->hasGlobalStorage() && !VD->isStaticLocal() &&
-           !isDeviceVariable(VD) && !isManagedVariable(VD);
-  }
   /// The storage \p E names, marking a member reached other than through
   /// `this` in its own class's method as unknown.
   const ValueDecl *storageOf(const Expr *E) {
@@ -220,27 +222,18 @@ private:
     Old.Allocator = Allocator;
   }
   bool eligible(const ValueDecl *S) const {
-    auto InMainFile = [&](const Decl *D) {
-      return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-    };
     if (const auto *VD = dyn_cast<VarDecl>(S))
-      return llvm::all_of(VD->redecls(), InMainFile);
+      return declaredOnlyInMainFile(VD, SM);
     // A class none of whose methods is defined elsewhere.
     const auto *RD = dyn_cast<CXXRecordDecl>(S->getDeclContext());
     if (!RD || RD->isDependentContext() || RD->isUnion() ||
         isa<ClassTemplateSpecializationDecl>(RD))
       return false;
-    return llvm::all_of(RD->methods(), [](const CXXMethodDecl *MD) {
-      return MD->isImplicit() || MD->isDefaulted() || MD->isDeleted() ||
-             MD->hasBody() || MD->isPureVirtual();
-    });
+    return methodsAllDefinedHere(RD);
   }
 
-  ASTContext &Ctx;
-  const SourceManager &SM;
   llvm::DenseMap<const ValueDecl *, PointerFact> Facts;
   llvm::DenseSet<const ValueDecl *> Unknown;
-  llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
   llvm::DenseMap<const ValueDecl *, llvm::SmallVector<StorageAllocation, 1>>
       Allocations;
   llvm::DenseMap<const ValueDecl *, llvm::SmallPtrSet<const FunctionDecl *, 2>>
@@ -252,10 +245,8 @@ private:
 void MemorySpaceAnalysis::scanStorage() {
   if (StorageFacts)
     return;
-  StorageSpaceScan Scan(Ctx);
-  Scan.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
-                  /*ImplicitCode=*/true),
-              /*Instantiations=*/false);
+  SpaceScan Scan(Ctx);
+  Scan.scanUnit(/*ImplicitCode=*/true);
   StorageFacts = Scan.facts();
   StorageAllocs = Scan.allocations(*StorageFacts);
 }
