@@ -6,7 +6,7 @@
 #include "CudaUseReachability.h"
 #include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
-#include "TranslationUnitScan.h"
+#include "StorageScan.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/Hashing.h"
@@ -1102,9 +1102,9 @@ bool isOnThis(const Expr *E) {
 /// One pass over the translation unit: per storage, its first allocation,
 /// and whether some use frees it or lets it escape.
 /// (Replays the walk without instantiations or implicit code.)
-class AllocationTracker::StorageScan : public ScanVisitor<StorageScan> {
+class AllocationTracker::LeakScan : public StorageScan<LeakScan> {
 public:
-  StorageScan(AllocationTracker &T) : T(T), SM(T.Ctx.getSourceManager()) {}
+  LeakScan(AllocationTracker &T) : StorageScan(T.Ctx), T(T) {}
 
   bool VisitCallExpr(CallExpr *C) {
     if (const ApiFunction *Api = CudaApiModel::lookup(C);
@@ -1116,7 +1116,7 @@ public:
     for (unsigned I = 0, N = C->getNumArgs(); I != N; ++I) {
       const Expr *Arg = C->getArg(I);
       if (const ValueDecl *S = addressedStorage(Arg)) {
-        ++HandledAddr[S];
+        addressHandled(S);
         if (!Made)
           Made = T.allocationMadeBy(C);
         bool IsOut = *Made && (*Made)->second == static_cast<int>(I);
@@ -1141,7 +1141,7 @@ public:
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->getOpcode() == UO_AddrOf)
       if (const ValueDecl *S = storage(UO->getSubExpr()))
-        ++AddrTaken[S];
+        addressTaken(S);
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *BO) {
@@ -1241,46 +1241,39 @@ private:
   bool eligible(const StorageLeak &L) const;
 
   AllocationTracker &T;
-  const SourceManager &SM;
   bool DeviceReset = false;
   llvm::DenseMap<const ValueDecl *, StorageLeak> First;
   std::vector<const ValueDecl *> Order;
   llvm::DenseSet<const ValueDecl *> Escaped;
   /// Local pointers that hold a storage or a view into it.
   llvm::DenseMap<const VarDecl *, const ValueDecl *> Aliases;
-  llvm::DenseMap<const ValueDecl *, unsigned> AddrTaken, HandledAddr;
   /// The calls each storage's value is passed to, and the argument index.
   llvm::DenseMap<const ValueDecl *,
                  llvm::SmallVector<std::pair<const CallExpr *, unsigned>, 2>>
       PassedTo;
 };
 
-bool AllocationTracker::StorageScan::eligible(const StorageLeak &L) const {
-  auto InMainFile = [&](const Decl *D) {
-    return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
-  };
+bool AllocationTracker::LeakScan::eligible(const StorageLeak &L) const {
   if (const auto *VD = dyn_cast<VarDecl>(L.Storage))
-    return llvm::all_of(VD->redecls(), InMainFile);
+    return declaredOnlyInMainFile(VD, SM);
   // A member of a class defined in the main file, not a template, whose
   // methods are all defined here, allocated by one of its methods.
   const auto *RD = dyn_cast<CXXRecordDecl>(L.Storage->getDeclContext());
   const auto *M = dyn_cast<CXXMethodDecl>(L.In);
-  if (!RD || !M || M->getParent() != RD || !InMainFile(RD) ||
+  if (!RD || !M || M->getParent() != RD ||
+      !SM.isInMainFile(SM.getExpansionLoc(RD->getLocation())) ||
       RD->isDependentContext() || isa<ClassTemplateSpecializationDecl>(RD) ||
       RD->getDescribedClassTemplate())
     return false;
-  return llvm::all_of(RD->methods(), [](const CXXMethodDecl *MD) {
-    return MD->isImplicit() || MD->isDefaulted() || MD->isDeleted() ||
-           MD->hasBody() || MD->isPureVirtual();
-  });
+  return methodsAllDefinedHere(RD);
 }
 
-std::vector<StorageLeak> AllocationTracker::StorageScan::leaks() const {
+std::vector<StorageLeak> AllocationTracker::LeakScan::leaks() const {
   std::vector<StorageLeak> Result;
   if (DeviceReset)
     return Result;
   for (const ValueDecl *S : Order) {
-    if (Escaped.count(S) || AddrTaken.lookup(S) > HandledAddr.lookup(S))
+    if (Escaped.count(S) || addressEscapes(S))
       continue;
     // A call that frees it, or may keep it.
     auto Passed = PassedTo.find(S);
@@ -1300,10 +1293,8 @@ std::vector<StorageLeak> AllocationTracker::StorageScan::leaks() const {
 llvm::SmallVector<StorageLeak, 2>
 AllocationTracker::unreleasedStorageIn(const FunctionDecl *FD) {
   if (!StorageLeaks) {
-    StorageScan Scan(*this);
-    Scan.replay(TranslationUnitAnalyses::get(Ctx).scan().nodes(
-                    /*ImplicitCode=*/false),
-                /*Instantiations=*/false);
+    LeakScan Scan(*this);
+    Scan.scanUnit(/*ImplicitCode=*/false);
     StorageLeaks = Scan.leaks();
   }
   llvm::SmallVector<StorageLeak, 2> Result;

@@ -146,7 +146,9 @@ private:
   bool mayKeep(const CallExpr *Call, unsigned Arg);
   bool isTracked(ResourceKind K) const;
 
-  class StorageScan;
+  /// The whole-unit scan of storage (StorageScan.h) for
+  /// unreleasedStorageIn.
+  class LeakScan;
   std::optional<std::vector<StorageLeak>> StorageLeaks;
 
   ASTContext &Ctx;
