@@ -511,11 +511,15 @@ class HostLowering:
                     stream = kw.value
                 elif kw.arg in ('copy', 'to'):
                     return None
-        if not (isinstance(src, ast.Name) and kind.endswith(' *') and kind != 'void *'):
+        if form == 'Like' and not (kind.endswith(' *') and kind != 'void *'):
             return None
-        if src.id not in scope.sizes:
-            return (space, form, None, kind[:-2], stream) if not need_size else None
-        return space, form, self.join(at, '(', scope.sizes[src.id], ')'), kind[:-2], stream
+        # of an array whose element type or size the lowering does not
+        # know: bytes, of an unknown count
+        elem = kind[:-2] if kind.endswith(' *') and kind != 'void *' else 'char'
+        if not (isinstance(src, ast.Name) and src.id in scope.sizes):
+            return (space, form, None if not need_size else
+                    self.join(at, '(size_t)', self.opaque(e, []).m), elem, stream)
+        return space, form, self.join(at, '(', scope.sizes[src.id], ')'), elem, stream
 
     def stream_arg(self, scope, node):
         """The lowered stream of a Numba call or launch: None for the
@@ -1863,6 +1867,8 @@ class HostLowering:
                 out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
                 if v.upload is not None:
                     src, stream, cat = v.upload
+                    if not src.kind.endswith('*'):
+                        src = Val(self.join(cat, '(const void *)' + ANY + '(', src.m, ')'), 'void *')
                     st = self.stream_arg(scope, stream)
                     if st:
                         out.add(self.raising(cat, 'cudaMemcpyAsync(', tv.m, ', ', src.m, ', ', v.size,
