@@ -32,6 +32,11 @@ _INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.A
                           ast.AsyncFor, ast.withitem))
 
 
+class _At:
+    """A stand-in node at a position (attr_node)."""
+    __slots__ = ('lineno', 'col_offset')
+
+
 def _position(n):
     return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
 
@@ -230,8 +235,18 @@ class HostLowering:
         self.out_targets = {}        # out ordinal -> the lvalue Val it is unpacked into
         self.kernels = {}            # name -> (FunctionDef, stream index) of a decorated kernel
         self.launched = set()        # kernels launched by lowered code
+        self._qualnames = {}         # id(node) -> the reader's qualname (nodes live as long as the tree)
 
     # --- what the file binds ------------------------------------------------------
+
+    def qualname(self, expr):
+        """The reader's qualified name of expr, computed once per node."""
+        memo = self._qualnames
+        key = id(expr)
+        q = memo.get(key, memo)
+        if q is memo:
+            q = memo[key] = self.r.qualname(expr)
+        return q
 
     def binding_module(self, q):
         """(module, library, convention) of a qualified name's module."""
@@ -246,7 +261,7 @@ class HostLowering:
     def ctypes_library(self, call):
         """Runtime or Driver for a call that loads libcudart or libcuda with
         ctypes; None otherwise."""
-        q = self.r.qualname(call.func) or ''
+        q = self.qualname(call.func) or ''
         if not (q in ('ctypes.CDLL', 'ctypes.cdll.LoadLibrary', 'ctypes.PyDLL', 'ctypes.WinDLL',
                       'ctypes.windll.LoadLibrary')):
             return None
@@ -257,7 +272,7 @@ class HostLowering:
         v = self.r.eval(a)
         if isinstance(v, MStr):
             text = v.text
-        elif isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') == 'ctypes.util.find_library' \
+        elif isinstance(a, ast.Call) and (self.qualname(a.func) or '') == 'ctypes.util.find_library' \
                 and a.args:
             w = self.r.eval(a.args[0])
             text = ('lib' + w.text) if isinstance(w, MStr) else None
@@ -330,7 +345,7 @@ class HostLowering:
                     and node.value.id in self.kernels:
                 return True
             if arrays and isinstance(node, ast.Call):
-                head, _, name = (r.qualname(node.func) or '').rpartition('.')
+                head, _, name = (self.qualname(node.func) or '').rpartition('.')
                 if (head, name) in arrays:
                     return True
         return False
@@ -384,7 +399,7 @@ class HostLowering:
             name = func.slice.value
             return name, self.model.ctypes['Runtime' if name.startswith('cuda') else 'Driver'], None
         if not isinstance(func, ast.Attribute):
-            q = self.r.qualname(func)
+            q = self.qualname(func)
             if q:
                 head, _, name = q.rpartition('.')
                 row = self.model.calls.get((head, name))
@@ -398,7 +413,7 @@ class HostLowering:
                 if (lib == 'Runtime') == name.startswith('cuda'):
                     return name, self.model.ctypes[lib], None
             return None
-        q = self.r.qualname(func)
+        q = self.qualname(func)
         b = self.binding_module(q)
         if b is not None:
             if name in self.model.api:
@@ -431,7 +446,7 @@ class HostLowering:
         @cuda.jit(...)); 'device' for a device function; None otherwise."""
         for d in f.decorator_list:
             call = d if isinstance(d, ast.Call) else None
-            q = self.r.qualname(call.func if call else d) or ''
+            q = self.qualname(call.func if call else d) or ''
             head, _, name = q.rpartition('.')
             if (head, name) in self.model.kernels:
                 for kw in (call.keywords if call else ()):
@@ -452,7 +467,7 @@ class HostLowering:
                 if isinstance(parent, ast.AugAssign) and parent.target is n:
                     read.add(n.value.id)
             elif isinstance(n, ast.Call):
-                q = self.r.qualname(n.func) or ''
+                q = self.qualname(n.func) or ''
                 if isinstance(n.func, ast.Name) and n.func.id in ('len', 'range', 'min', 'max', 'abs',
                                                                    'int', 'float', 'bool'):
                     continue
@@ -468,7 +483,7 @@ class HostLowering:
     def array_call(self, scope, e, need_size=True):
         """(space, form, size MStr, element type, stream node) of a call of a
         CUDA_PYTHON_ARRAY row whose size the lowering knows; None otherwise."""
-        q = self.r.qualname(e.func) or ''
+        q = self.qualname(e.func) or ''
         head, _, name = q.rpartition('.')
         row = self.model.arrays.get((head, name))
         if row is None or not e.args or any(isinstance(a, ast.Starred) for a in e.args):
@@ -486,7 +501,7 @@ class HostLowering:
             if dt is None:
                 elem, dt = 'double', e
             else:
-                dq = self.r.qualname(dt) or ''
+                dq = self.qualname(dt) or ''
                 dname = dq.rpartition('.')[2] if dq.startswith('numpy.') else (
                     dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
                 elem = ELEMENT_TYPES.get(dname)
@@ -865,7 +880,7 @@ class HostLowering:
                         members[target.attr] = k
 
     def byref_target(self, a):
-        if isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
+        if isinstance(a, ast.Call) and (self.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
                 and len(a.args) == 1:
             return a.args[0]
         return None
@@ -938,7 +953,7 @@ class HostLowering:
 
     def call_kind(self, scope, e):
         r = self.r
-        q = r.qualname(e.func) or ''
+        q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q.startswith('ctypes.') and last in CTYPES:
             return CTYPES[last]
@@ -985,9 +1000,9 @@ class HostLowering:
 
     def pointer_type(self, node):
         """The C element type of ctypes.POINTER(ctypes.c_X), or None."""
-        if isinstance(node, ast.Call) and (self.r.qualname(node.func) or '') == 'ctypes.POINTER' and \
+        if isinstance(node, ast.Call) and (self.qualname(node.func) or '') == 'ctypes.POINTER' and \
                 len(node.args) == 1:
-            q = self.r.qualname(node.args[0]) or ''
+            q = self.qualname(node.args[0]) or ''
             last = q.rpartition('.')[2]
             if q.startswith('ctypes.') and last in CTYPES:
                 return CTYPES[last]
@@ -997,7 +1012,7 @@ class HostLowering:
         """(byte-size MStr, C element type) of a numpy array a call makes
         whose size and dtype are known; None otherwise."""
         r = self.r
-        q = r.qualname(call.func) or ''
+        q = self.qualname(call.func) or ''
         head, _, name = q.partition('.')
         if head not in ('numpy', 'cupy') or name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
             return None
@@ -1011,7 +1026,7 @@ class HostLowering:
             dt = call.args[1]
         if dt is None or not call.args:
             return None
-        dq = r.qualname(dt) or ''
+        dq = self.qualname(dt) or ''
         dname = dq.rpartition('.')[2] if dq.startswith(('numpy.', 'cupy.')) else (
             dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
         elem = ELEMENT_TYPES.get(dname)
@@ -1207,7 +1222,7 @@ class HostLowering:
     def attribute(self, scope, e):
         r = self.r
         at = self.at(e)
-        q = r.qualname(e)
+        q = self.qualname(e)
         if q and e.attr in ENUMERATORS and (
                 self.binding_module(q.rpartition('.')[0]) or
                 self.binding_module(q.rpartition('.')[0].rpartition('.')[0]) or
@@ -1248,9 +1263,7 @@ class HostLowering:
 
     def attr_node(self, e):
         """A stand-in node at the attribute's name in `x.name`."""
-        class At:
-            pass
-        n = At()
+        n = _At()
         end = self.r.node_end(e)
         n.lineno, n.col_offset = e.end_lineno, e.end_col_offset - len(e.attr.encode('utf-8'))
         return n if self.r.source[end - len(e.attr):end] == e.attr else e
@@ -1260,7 +1273,7 @@ class HostLowering:
     def call(self, scope, e):
         r = self.r
         at = self.at(e)
-        q = r.qualname(e.func) or ''
+        q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q in ('ctypes.byref', 'ctypes.pointer') and len(e.args) == 1 and not e.keywords:
             v = self.expr(scope, e.args[0])
@@ -1519,6 +1532,12 @@ class HostLowering:
             elif a.kind in ('long long', 'bool') and i != self.model.copy_kind.get(fn, -1) and \
                     self.plain_param(fn, i):
                 pieces.append(a.m)
+            elif self.direct_param(fn, i, a.kind):
+                # the parameter's own type: no cast to instantiate
+                pieces.append(a.m)
+            elif fn in self.model.copy_ptrs and i == self.model.copy_kind.get(fn) and \
+                    a.kind in ('long long', 'bool'):
+                pieces.extend(['(cudaMemcpyKind)(', a.m, ')'])
             else:
                 pieces.append('(cuda_tidy_host::param_t<decltype(&%s), %d>)(' % (fn, i))
                 if a.kind in NUMERIC or a.kind.endswith('*') or a.kind in CTYPES.values() or \
@@ -1555,6 +1574,19 @@ class HostLowering:
         v = Val(call, status)
         v.outs = out_vals
         return v
+
+    def direct_param(self, fn, i, kind):
+        """Whether an argument of this kind converts to parameter i of fn
+        with no cast: a typed pointer given to a runtime copy's void *
+        destination or source, a cudaStream_t given to its stream (the
+        CUDA_COPY rows)."""
+        ptrs = self.model.copy_ptrs.get(fn)
+        if ptrs is None:
+            return False
+        dst, src, stream = ptrs
+        if i in (dst, src):
+            return kind.endswith('*') and not kind.startswith(('cuda_tidy_host', 'obj:'))
+        return i == stream and kind in ('cudaStream_t', 'py:NumbaStream', 'py:Handle')
 
     def plain_param(self, fn, i):
         """Whether parameter i of fn is its byte count (CUDA_COPY and
@@ -2217,7 +2249,7 @@ class HostLowering:
                     ints.add(n.id)
                     continue
                 if isinstance(p, ast.Call) and p.args and p.args[0] is n and self.model.arrays and \
-                        self.model.arrays.get((self.r.qualname(p.func) or '').rpartition('.')[::2],
+                        self.model.arrays.get((self.qualname(p.func) or '').rpartition('.')[::2],
                                               ('', ''))[1] == 'Shape':
                     # the shape of a new array (CUDA_PYTHON_ARRAY, Shape)
                     ints.add(n.id)

@@ -33,6 +33,8 @@ class HostModel:
         self.copy_kind = {}
         #: CUDA function (without _v2) -> its byte-count argument index
         self.bytes_arg = {}
+        #: runtime copy -> (destination, source, stream) argument indexes
+        self.copy_ptrs = {}
         #: (module, name) -> (space, form) of a call that makes a collected array
         self.arrays = {}
         #: (module, method) -> (direction, target list, stream index)
@@ -72,6 +74,8 @@ class HostModel:
                 self.resource[strip_version(cols[0])] = (cols[1], cols[2], cols[3], int(cols[4]))
             elif family == 'CUDA_COPY' and len(cols) == 9:
                 self.copy_kind[strip_version(cols[0])] = int(cols[5])
+                if cols[1] == 'Runtime' and 'Set' not in cols[8] and 'Pitched' not in cols[8]:
+                    self.copy_ptrs[cols[0]] = (int(cols[2]), int(cols[3]), int(cols[6]))
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
 
 
