@@ -104,7 +104,32 @@ def pageable_async_copy(n):
     # CHECK: host-numba.py:[[@LINE-5]]:15: note: asynchronous copy queued here on stream 's'
 
 
+def registered_read(n):
+    # with cuda.pinned(h): h is page-locked for the block, so the copy with
+    # a stream into it is asynchronous.
+    s = cuda.stream()
+    h = np.zeros(n, dtype=np.float32)
+    d = cuda.device_array(n, dtype=np.float32)
+    with cuda.pinned(h):
+        d.copy_to_host(h, stream=s)
+        peek = h[0]
+        # CHECK: host-numba.py:[[@LINE-1]]:16: warning: 'h' is read on the host before the asynchronous copy that writes it is synchronized [cuda-missing-host-sync]
+        # CHECK: host-numba.py:[[@LINE-3]]:11: note: asynchronous copy queued here on stream 's'
+        s.synchronize()
+    return peek
+
+
 # Idiomatic Numba: nothing to report.
+def registered_synchronized(n):
+    s = cuda.stream()
+    h = np.zeros(n, dtype=np.float32)
+    d = cuda.to_device(h, stream=s)
+    with cuda.pinned(h):
+        d.copy_to_host(h, stream=s)
+        s.synchronize()
+    return h[0]
+
+
 def synchronous_round_trip(n):
     x = np.arange(n, dtype=np.float32)
     d_x = cuda.to_device(x)

@@ -489,6 +489,8 @@ class HostLowering:
         if row is None or not e.args or any(isinstance(a, ast.Starred) for a in e.args):
             return None
         space, form = row
+        if form == 'Context':
+            return None  # with cuda.pinned(...): pinned_context()
         at = self.at(e)
         stream = None
         if form == 'Shape':
@@ -591,6 +593,29 @@ class HostLowering:
             out.add(self.raising(at, callee, '(', dst, ', ', src, ', ', size, ', %s, ' % kind, st, ')'))
         else:
             out.add(self.raising(at, callee, '(', dst, ', ', src, ', ', size, ', %s)' % kind))
+        return True
+
+    def pinned_context(self, scope, e, out, exits):
+        """with cuda.pinned(a, b): the host arrays registered (page-locked)
+        for the block and unregistered after it (CUDA_PYTHON_ARRAY row of
+        Space Registered); True when written."""
+        if not isinstance(e, ast.Call) or e.keywords or not e.args:
+            return False
+        head, _, name = (self.qualname(e.func) or '').rpartition('.')
+        if self.model.arrays.get((head, name)) != ('Registered', 'Context'):
+            return False
+        arrays = []
+        for a in e.args:
+            if not (isinstance(a, ast.Name) and a.id in scope.sizes):
+                return False
+            v = self.expr(scope, a)
+            if not v.kind.endswith(' *') or v.kind == 'void *':
+                return False
+            arrays.append((a, v))
+        at = self.at(e)
+        for a, v in arrays:
+            out.add(self.raising(at, 'cudaHostRegister(', v.m, ', ', scope.sizes[a.id], ', 0)'))
+            exits.append(self.raising(at, 'cudaHostUnregister(', v.m, ')'))
         return True
 
     def download(self, scope, t, e, out, s):
@@ -1825,6 +1850,8 @@ class HostLowering:
                     ex = self.method(cls, '__exit__')
                     if ex is not None and self.method_ok(ex) and self.arity_ok(ex, 3, True):
                         exits.append(self.join(at, '  %s->__exit__(%s(), %s(), %s());\n' % (tmp, ANY, ANY, ANY)))
+                elif self.pinned_context(scope, item.context_expr, out, exits):
+                    pass
                 else:
                     out.add(self.join(at, '  ', v.m, ';\n'))
                     if item.optional_vars is not None:
