@@ -20,6 +20,28 @@ void InvalidFreeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
 }
 
 namespace {
+/// A pointer, or the driver API's device address (CUdeviceptr, an
+/// integer that cuMemAlloc writes and cuMemFree releases, as for a
+/// pointer; PyCUDA's DeviceAllocation is lowered to one).
+bool isAddress(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  QualType T = E->getType();
+  if (T->isPointerType())
+    return true;
+  // A cast to the parameter's integer type (whose typedef a template
+  // argument may have lost) of a CUdeviceptr.
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E);
+      Cast && T->isIntegerType())
+    return isAddress(Cast->getSubExpr());
+  while (const auto *TT = T->getAs<TypedefType>()) {
+    llvm::StringRef Name = TT->getDecl()->getName();
+    if (Name == "CUdeviceptr" || Name == "CUdeviceptr_v2")
+      return true;
+    T = TT->getDecl()->getUnderlyingType();
+  }
+  return false;
+}
+
 const char *releaserFor(unsigned Spaces) {
   switch (Spaces) {
   case MS_Host:
@@ -127,7 +149,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
   if (Api && Api->Copy) {
     for (int I : {Api->Copy->DstArg, Api->Copy->SrcArg})
       if (I >= 0 && (unsigned)I < Call->getNumArgs() &&
-          Call->getArg(I)->getType()->isPointerType() &&
+          isAddress(Call->getArg(I)) &&
           UseAfterFree(Call->getArg(I), Call->getArg(I),
                        I == Api->Copy->DstArg ? "written by a copy"
                                               : "read by a copy"))

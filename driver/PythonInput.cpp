@@ -52,11 +52,12 @@ bool mayHoldCuda(llvm::StringRef Path) {
   llvm::StringRef Text = (*Buffer)->getBuffer();
   // Kernel libraries, and the bindings that Python host code drives CUDA
   // through (cuda_tidy_reader/host_lowering.py, HOST_TRIGGERS): ctypes
-  // handles of libcudart or libcuda, cuda-python.
+  // handles of libcudart or libcuda, cuda-python, Numba's numba.cuda.
   return Text.contains("cupy") || Text.contains("pycuda") ||
          Text.contains("load_inline") || Text.contains("cudart") ||
          Text.contains("libcuda") || Text.contains("cuda.bindings") ||
-         Text.contains("cuda.cuda") || Text.contains("from cuda import");
+         Text.contains("cuda.cuda") || Text.contains("from cuda import") ||
+         Text.contains("numba.cuda") || Text.contains("from numba import cuda");
 }
 
 std::string findPython(llvm::StringRef Option, std::string &Error) {

@@ -67,7 +67,7 @@ def run(n):
         raise RuntimeError("async copy failed")
     total = float(result[0])
     # CHECK: host-planted-bugs.py:[[@LINE-1]]:19: warning: 'result' is read on the host before the asynchronous copy into it is known to finish; it works only while 'result' is pageable memory, for which the copy returns when done [cuda-missing-host-sync]
-    # CHECK: host-planted-bugs.py:[[@LINE-5]]:18: note: asynchronous copy queued here on its stream
+    # CHECK: host-planted-bugs.py:[[@LINE-5]]:18: note: asynchronous copy queued here on stream 'stream'
     if cudart.cudaStreamSynchronize(stream) != 0:
         raise RuntimeError("sync failed")
     if cudart.cudaStreamDestroy(stream) != 0:

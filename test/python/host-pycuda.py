@@ -22,12 +22,23 @@ def freed_twice(n):
 
 
 def used_after_free(n):
-    # Not found: a use after free of a DeviceAllocation. cuda.h's CUdeviceptr
-    # is an integer, which cuda-invalid-free does not follow as a pointer.
     a = cuda.mem_alloc(n * 4)
     host = np.zeros(n, dtype=np.float32)
     a.free()
     cuda.memcpy_htod(a, host)
+    # CHECK: host-pycuda.py:[[@LINE-1]]:5: warning: 'a' is written by a copy after it was freed [cuda-invalid-free]
+    # CHECK: host-pycuda.py:[[@LINE-3]]:7: note: the memory was freed here
+
+
+def read_after_free(n):
+    a = cuda.mem_alloc(n * 4)
+    host = np.zeros(n, dtype=np.float32)
+    cuda.memcpy_htod(a, host)
+    a.free()
+    cuda.memcpy_dtoh(host, a)
+    # CHECK: host-pycuda.py:[[@LINE-1]]:5: warning: 'a' is read by a copy after it was freed [cuda-invalid-free]
+    # CHECK: host-pycuda.py:[[@LINE-3]]:7: note: the memory was freed here
+    return host
 
 
 def raw_pointer_leaked(n):
@@ -41,6 +52,27 @@ def raw_pointer_leaked(n):
 
 
 # Idiomatic code: nothing to report.
+def freed_on_one_path(n, keep):
+    # Freed on one path only: cuda-invalid-free reports a use only after a
+    # free on every path.
+    a = cuda.mem_alloc(n * 4)
+    host = np.zeros(n, dtype=np.float32)
+    if not keep:
+        a.free()
+    if keep:
+        cuda.memcpy_dtoh(host, a)
+    return host
+
+
+def allocated_again(n):
+    a = cuda.mem_alloc(n * 4)
+    host = np.zeros(n, dtype=np.float32)
+    a.free()
+    a = cuda.mem_alloc(n * 4)
+    cuda.memcpy_htod(a, host)
+    a.free()
+
+
 def collected(n):
     a = cuda.mem_alloc(n * 4)
     host = np.ones(n, dtype=np.float32)

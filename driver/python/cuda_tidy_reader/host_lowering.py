@@ -32,6 +32,11 @@ _INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.A
                           ast.AsyncFor, ast.withitem))
 
 
+class _At:
+    """A stand-in node at a position (attr_node)."""
+    __slots__ = ('lineno', 'col_offset')
+
+
 def _position(n):
     return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
 
@@ -40,7 +45,7 @@ def _position(n):
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
-                 b'pycuda.driver', b'cupy.cuda.runtime')
+                 b'pycuda.driver', b'cupy.cuda.runtime', b'numba.cuda', b'from numba import cuda')
 
 #: The driver API's header, only for a file that calls the driver API
 #: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
@@ -103,7 +108,7 @@ ENUMERATORS = {
 #: The C types of the objects PyCUDA and CuPy calls return (CUDA_PYTHON_CALL's Result).
 RESULT_TYPES = {'Device': 'CUdevice', 'DeviceAllocation': 'CUdeviceptr', 'Context': 'CUcontext',
                 'PrimaryContext': 'CUcontext', 'Stream': 'CUstream', 'Pointer': 'void *',
-                'Handle': 'cudaStream_t'}
+                'Handle': 'cudaStream_t', 'NumbaStream': 'cudaStream_t'}
 #: What a created handle is, by library and resource (CUDA_RESOURCE rows).
 HANDLE_TYPES = {('Runtime', 'Stream'): 'cudaStream_t', ('Runtime', 'Event'): 'cudaEvent_t',
                 ('Driver', 'Stream'): 'CUstream', ('Driver', 'Event'): 'CUevent',
@@ -111,7 +116,25 @@ HANDLE_TYPES = {('Runtime', 'Stream'): 'cudaStream_t', ('Runtime', 'Event'): 'cu
 NUMERIC = ('long long', 'double', 'bool')
 #: Objects whose memory their library frees when Python collects them
 #: (PyCUDA's DeviceAllocation): never a leak.
-COLLECTED = ('DeviceAllocation',)
+COLLECTED = ('DeviceAllocation', 'NumbaStream')
+#: The modules whose objects' methods are CUDA_PYTHON_CALL rows 'Class.method'.
+METHOD_MODULES = ('pycuda.driver', 'numba.cuda')
+#: How a collected array of CUDA_PYTHON_ARRAY is allocated, by Space.
+ARRAY_ALLOC = {'Device': 'cudaMalloc((void **)&%s, %s)',
+               'Pinned': 'cudaMallocHost((void **)&%s, %s)',
+               'Mapped': 'cudaHostAlloc((void **)&%s, %s, cudaHostAllocMapped)',
+               'Managed': 'cudaMallocManaged((void **)&%s, %s, cudaMemAttachGlobal)'}
+#: What a kernel of a decorator (CUDA_PYTHON_KERNEL) does with each
+#: parameter: its stub's body calls these (the launch's arguments are of
+#: any type, so each has a form for non-pointers that does nothing).
+KERNEL_PRELUDE = r'''
+namespace cuda_tidy_host {
+template <class T> __device__ void device_write(T *p) { *p = T(); }
+template <class T> __device__ void device_write(const T &) {}
+template <class T> __device__ void device_read(T *p) { T v = *p; (void)v; }
+template <class T> __device__ void device_read(const T &) {}
+}
+'''
 ANY = 'cuda_tidy_host::any'
 
 CXX_RESERVED = set('''alignas alignof asm auto bool break case catch char class const
@@ -138,12 +161,13 @@ class Val:
     'none', 'obj:Class' (a pointer to a lowered class), 'lib:Runtime' or
     'lib:Driver' (a ctypes handle), 'py:Class' (a PyCUDA object of that
     CUDA_PYTHON_CALL Result))."""
-    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device', 'temp')
+    __slots__ = ('m', 'kind', 'lvalue', 'outs', 'size', 'device', 'temp', 'upload')
 
     def __init__(self, m, kind, lvalue=False):
         self.m, self.kind, self.lvalue, self.outs, self.size = m, kind, lvalue, None, None
         self.device = False  # a CuPy array's memory (size: its byte size)
         self.temp = None     # the out temporary a raising call's value is
+        self.upload = None   # (source Val, stream node) of an array made as a copy
 
 
 def ctype_of(kind):
@@ -182,6 +206,7 @@ class Scope:
         self.sizes = {}              # array name -> MStr of its byte size
         self.device_arrays = set()   # names bound once to a new CuPy array
         self.cupy_names = set()      # names bound to a new CuPy array (not indexed on the host)
+        self.array_space = {}        # name -> Space of a CUDA_PYTHON_ARRAY array it is bound to
         self.temps = []              # (C++ name, C type) of out-parameter temporaries
         self.globals_ = set()
         self.returns = False
@@ -208,8 +233,20 @@ class HostLowering:
         self.constants = {}          # module constant -> its int value
         self.want_tuple = None       # the call a tuple assignment unpacks
         self.out_targets = {}        # out ordinal -> the lvalue Val it is unpacked into
+        self.kernels = {}            # name -> (FunctionDef, stream index) of a decorated kernel
+        self.launched = set()        # kernels launched by lowered code
+        self._qualnames = {}         # id(node) -> the reader's qualname (nodes live as long as the tree)
 
     # --- what the file binds ------------------------------------------------------
+
+    def qualname(self, expr):
+        """The reader's qualified name of expr, computed once per node."""
+        memo = self._qualnames
+        key = id(expr)
+        q = memo.get(key, memo)
+        if q is memo:
+            q = memo[key] = self.r.qualname(expr)
+        return q
 
     def binding_module(self, q):
         """(module, library, convention) of a qualified name's module."""
@@ -224,7 +261,7 @@ class HostLowering:
     def ctypes_library(self, call):
         """Runtime or Driver for a call that loads libcudart or libcuda with
         ctypes; None otherwise."""
-        q = self.r.qualname(call.func) or ''
+        q = self.qualname(call.func) or ''
         if not (q in ('ctypes.CDLL', 'ctypes.cdll.LoadLibrary', 'ctypes.PyDLL', 'ctypes.WinDLL',
                       'ctypes.windll.LoadLibrary')):
             return None
@@ -235,7 +272,7 @@ class HostLowering:
         v = self.r.eval(a)
         if isinstance(v, MStr):
             text = v.text
-        elif isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') == 'ctypes.util.find_library' \
+        elif isinstance(a, ast.Call) and (self.qualname(a.func) or '') == 'ctypes.util.find_library' \
                 and a.args:
             w = self.r.eval(a.args[0])
             text = ('lib' + w.text) if isinstance(w, MStr) else None
@@ -264,6 +301,14 @@ class HostLowering:
                 self.classes[stmt.name] = stmt
             elif isinstance(stmt, (ast.FunctionDef,)):
                 self.functions[stmt.name] = stmt
+        # kernels and device functions of a decorator (@cuda.jit) are
+        # device code: a kernel is a stub its launches call
+        for name, f in list(self.functions.items()):
+            k = self.kernel_decorator(f) if f.decorator_list else None
+            if k is not None:
+                del self.functions[name]
+                if k != 'device':
+                    self.kernels[name] = (f, k)
         # a class is lowered only under its own name, and once
         for name in list(self.classes):
             if cxx_name(name) != name or name in self.functions or name == 'cuda_tidy_py':
@@ -292,9 +337,17 @@ class HostLowering:
                         elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
                                 t.value.id == 'self':
                             self.handle_attrs[t.attr] = lib
+        arrays = self.model.arrays
         for node in r.nodes:
             if isinstance(node, ast.Call) and self.binding_of(node) is not None:
                 return True
+            if self.kernels and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                    and node.value.id in self.kernels:
+                return True
+            if arrays and isinstance(node, ast.Call):
+                head, _, name = (self.qualname(node.func) or '').rpartition('.')
+                if (head, name) in arrays:
+                    return True
         return False
 
     def loads_library(self, name):
@@ -346,7 +399,7 @@ class HostLowering:
             name = func.slice.value
             return name, self.model.ctypes['Runtime' if name.startswith('cuda') else 'Driver'], None
         if not isinstance(func, ast.Attribute):
-            q = self.r.qualname(func)
+            q = self.qualname(func)
             if q:
                 head, _, name = q.rpartition('.')
                 row = self.model.calls.get((head, name))
@@ -360,7 +413,7 @@ class HostLowering:
                 if (lib == 'Runtime') == name.startswith('cuda'):
                     return name, self.model.ctypes[lib], None
             return None
-        q = self.r.qualname(func)
+        q = self.qualname(func)
         b = self.binding_module(q)
         if b is not None:
             if name in self.model.api:
@@ -377,6 +430,284 @@ class HostLowering:
             if row and 'self' not in row[1]:
                 return row[0], 'Raises', row
         return None
+
+    def method_row(self, cls, name):
+        """The CUDA_PYTHON_CALL row of method name of a library's class cls."""
+        for mod in METHOD_MODULES:
+            row = self.model.calls.get((mod, cls + '.' + name))
+            if row:
+                return row
+        return None
+
+    # --- Numba (CUDA_PYTHON_ARRAY, _ARRAY_COPY, _KERNEL rows) ---------------------
+
+    def kernel_decorator(self, f):
+        """The stream subscript index of a kernel decorator of f (@cuda.jit,
+        @cuda.jit(...)); 'device' for a device function; None otherwise."""
+        for d in f.decorator_list:
+            call = d if isinstance(d, ast.Call) else None
+            q = self.qualname(call.func if call else d) or ''
+            head, _, name = q.rpartition('.')
+            if (head, name) in self.model.kernels:
+                for kw in (call.keywords if call else ()):
+                    if kw.arg == 'device' and not (isinstance(kw.value, ast.Constant) and
+                                                   kw.value.value is False):
+                        return 'device'
+                return self.model.kernels[(head, name)]
+        return None
+
+    def kernel_access(self, f):
+        """(read, written) parameter names of a kernel's Python body."""
+        params = [a.arg for a in f.args.args]
+        read, written = set(), set()
+        for n in walk(f):
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params:
+                (written if isinstance(n.ctx, ast.Store) else read).add(n.value.id)
+                parent = self.r.parents.get(n)
+                if isinstance(parent, ast.AugAssign) and parent.target is n:
+                    read.add(n.value.id)
+            elif isinstance(n, ast.Call):
+                q = self.qualname(n.func) or ''
+                if isinstance(n.func, ast.Name) and n.func.id in ('len', 'range', 'min', 'max', 'abs',
+                                                                   'int', 'float', 'bool'):
+                    continue
+                if q.startswith('numba.cuda.') and not q.startswith('numba.cuda.atomic.'):
+                    continue
+                # an atomic, or a device function: may read and write
+                for a in n.args:
+                    if isinstance(a, ast.Name) and a.id in params:
+                        read.add(a.id)
+                        written.add(a.id)
+        return read, written
+
+    def array_call(self, scope, e, need_size=True):
+        """(space, form, size MStr, element type, stream node) of a call of a
+        CUDA_PYTHON_ARRAY row whose size the lowering knows; None otherwise."""
+        q = self.qualname(e.func) or ''
+        head, _, name = q.rpartition('.')
+        row = self.model.arrays.get((head, name))
+        if row is None or not e.args or any(isinstance(a, ast.Starred) for a in e.args):
+            return None
+        space, form = row
+        if form == 'Context':
+            return None  # with cuda.pinned(...): pinned_context()
+        at = self.at(e)
+        stream = None
+        if form == 'Shape':
+            dt = e.args[1] if len(e.args) > 1 else None
+            for kw in e.keywords:
+                if kw.arg == 'dtype':
+                    dt = kw.value
+                elif kw.arg == 'strides':
+                    return None
+            if dt is None:
+                elem, dt = 'double', e
+            else:
+                dq = self.qualname(dt) or ''
+                dname = dq.rpartition('.')[2] if dq.startswith('numpy.') else (
+                    dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
+                elem = ELEMENT_TYPES.get(dname)
+                if elem is None:
+                    return None
+            count = e.args[0]
+            shape = count.elts if isinstance(count, (ast.Tuple, ast.List)) else [count]
+            if not shape or any(self.kind_of(scope, x) != 'long long' for x in shape):
+                return None
+            pieces = []
+            for x in shape:
+                simple = isinstance(x, (ast.Name, ast.Constant))
+                pieces += ['' if simple else '(', self.expr(scope, x).m, ' * ' if simple else ') * ']
+            pieces.append(self.syn('sizeof(%s)' % elem, dt))
+            return space, form, self.join(at, *pieces), elem, None
+        src = e.args[0]
+        kind = self.kind_of(scope, src)
+        if form == 'Upload':
+            stream = e.args[1] if len(e.args) > 1 else None
+            for kw in e.keywords:
+                if kw.arg == 'stream':
+                    stream = kw.value
+                elif kw.arg in ('copy', 'to'):
+                    return None
+        if form == 'Like' and not (kind.endswith(' *') and kind != 'void *'):
+            return None
+        # of an array whose element type or size the lowering does not
+        # know: bytes, of an unknown count
+        elem = kind[:-2] if kind.endswith(' *') and kind != 'void *' else 'char'
+        if not (isinstance(src, ast.Name) and src.id in scope.sizes):
+            return (space, form, None if not need_size else
+                    self.join(at, '(size_t)', self.opaque(e, []).m), elem, stream)
+        return space, form, self.join(at, '(', scope.sizes[src.id], ')'), elem, stream
+
+    def stream_arg(self, scope, node):
+        """The lowered stream of a Numba call or launch: None for the
+        default (none given, or 0: the call waits), else a cudaStream_t."""
+        if node is None or isinstance(node, ast.Constant) and node.value in (0, None, False):
+            return None
+        v = self.expr(scope, node)
+        if ctype_of(v.kind) == 'cudaStream_t':
+            return v.m
+        return self.join(self.at(node), '(cudaStream_t)' + ANY + '(', v.m, ')')
+
+    def raising(self, at, *call):
+        """A call that raises on error: its status is tested."""
+        self.calls += 1
+        return self.join(at, '  if (', *call, ' != cudaSuccess) cuda_tidy_host::raise();\n')
+
+    def array_copy(self, scope, e, out):
+        """d.copy_to_host(h[, stream]) / d.copy_to_device(h[, stream]) of a
+        device array of CUDA_PYTHON_ARRAY as a statement: True when
+        written."""
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                scope.array_space.get(f.value.id) == 'Device' and f.value.id in scope.sizes):
+            return False
+        row = None
+        for (mod, method), r in self.model.array_copies.items():
+            if method == f.attr:
+                row = r
+        if row is None or any(isinstance(a, ast.Starred) for a in e.args):
+            return False
+        direction, targets, stream_at = row
+        target = e.args[int(targets[0])] if int(targets[0]) < len(e.args) else None
+        stream = e.args[stream_at] if stream_at < len(e.args) else None
+        for kw in e.keywords:
+            if kw.arg == 'stream':
+                stream = kw.value
+            elif kw.arg == 'ary':
+                target = kw.value
+            else:
+                return False
+        if target is None:
+            return False
+        h = self.expr(scope, target)
+        if not h.kind.endswith(' *') or h.kind == 'void *':
+            h = Val(self.join(self.at(target), '(void *)' + ANY + '(', h.m, ')'), 'void *')
+        d = self.expr(scope, f.value)
+        size = scope.sizes[f.value.id]
+        st = self.stream_arg(scope, stream)
+        dst, src = (h.m, d.m) if direction == 'DeviceToHost' else (d.m, h.m)
+        at = self.at(e)
+        kind = 'cudaMemcpy' + direction
+        callee = MStr.anchored('cudaMemcpyAsync' if st else 'cudaMemcpy', 0, self.at(self.attr_node(f)))
+        if st:
+            out.add(self.raising(at, callee, '(', dst, ', ', src, ', ', size, ', %s, ' % kind, st, ')'))
+        else:
+            out.add(self.raising(at, callee, '(', dst, ', ', src, ', ', size, ', %s)' % kind))
+        return True
+
+    def pinned_context(self, scope, e, out, exits):
+        """with cuda.pinned(a, b): the host arrays registered (page-locked)
+        for the block and unregistered after it (CUDA_PYTHON_ARRAY row of
+        Space Registered); True when written."""
+        if not isinstance(e, ast.Call) or e.keywords or not e.args:
+            return False
+        head, _, name = (self.qualname(e.func) or '').rpartition('.')
+        if self.model.arrays.get((head, name)) != ('Registered', 'Context'):
+            return False
+        arrays = []
+        for a in e.args:
+            if not (isinstance(a, ast.Name) and a.id in scope.sizes):
+                return False
+            v = self.expr(scope, a)
+            if not v.kind.endswith(' *') or v.kind == 'void *':
+                return False
+            arrays.append((a, v))
+        at = self.at(e)
+        for a, v in arrays:
+            out.add(self.raising(at, 'cudaHostRegister(', v.m, ', ', scope.sizes[a.id], ', 0)'))
+            exits.append(self.raising(at, 'cudaHostUnregister(', v.m, ')'))
+        return True
+
+    def download(self, scope, t, e, out, s):
+        """h = d.copy_to_host([stream=s]): a new pageable host array (the
+        'new' target of CUDA_PYTHON_ARRAY_COPY), then the copy into it."""
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and
+                scope.array_space.get(f.value.id) == 'Device' and f.value.id in scope.sizes):
+            return False
+        row = [r for (mod, method), r in self.model.array_copies.items() if method == f.attr]
+        if not row or 'new' not in row[0][1] or e.args or any(k.arg != 'stream' for k in e.keywords):
+            return False
+        tv = self.expr(scope, t)
+        d = self.expr(scope, f.value)
+        if not tv.lvalue or tv.kind != d.kind:
+            return False
+        at = self.at(s)
+        size = scope.sizes[f.value.id]
+        if scope.declared_at.get(t.id) is s:
+            out.add(self.join(at, '  %s ' % ctype_of(tv.kind), tv.m, '{};\n'))
+        out.add(self.join(at, '  ', tv.m, ' = (%s)::malloc(' % tv.kind, size, ');\n'))
+        if getattr(scope, 'assigned', {}).get(t.id) == 1:
+            scope.sizes[t.id] = size
+        scope.array_space.pop(t.id, None)
+        st = self.stream_arg(scope, e.keywords[0].value if e.keywords else None)
+        callee = MStr.anchored('cudaMemcpyAsync' if st else 'cudaMemcpy', 0, self.at(self.attr_node(f)))
+        if st:
+            out.add(self.raising(at, callee, '(', tv.m, ', ', d.m, ', ', size,
+                                 ', cudaMemcpyDeviceToHost, ', st, ')'))
+        else:
+            out.add(self.raising(at, callee, '(', tv.m, ', ', d.m, ', ', size, ', cudaMemcpyDeviceToHost)'))
+        return True
+
+    def launch(self, scope, e, out):
+        """kernel[grid, block, stream](args) of a kernel of the file as a
+        statement: True when written."""
+        f = e.func
+        if not (isinstance(f, ast.Subscript) and isinstance(f.value, ast.Name) and
+                f.value.id in self.kernels and self.lookup(scope, f.value.id) is None) or e.keywords \
+                or any(isinstance(a, ast.Starred) for a in e.args):
+            return False
+        kf, stream_at = self.kernels[f.value.id]
+        if len(e.args) != len(kf.args.args) or kf.args.vararg or kf.args.defaults:
+            return False
+        config = f.slice.elts if isinstance(f.slice, ast.Tuple) else [f.slice]
+        if len(config) < 2:
+            return False
+        at = self.at(e)
+        stream = self.stream_arg(scope, config[stream_at] if stream_at < len(config) else None)
+        for c in config:
+            if self.has_binding_call(c):
+                out.add(self.join(at, '  ', self.opaque(c, [self.expr(scope, c)]).m, ';\n'))
+        pieces = [self.name_text(f.value.id, cxx_name(f.value.id), f.value),
+                  '<<<1, 1' + (', 0, ' if stream else '')]
+        if stream:
+            pieces.append(stream)
+        pieces.append('>>>(')
+        for k, a in enumerate(e.args):
+            if k:
+                pieces.append(', ')
+            v = self.expr(scope, a)
+            space = scope.array_space.get(a.id) if isinstance(a, ast.Name) else None
+            # device, mapped and managed memory is the kernel's; a pinned
+            # host array is copied in and out on the stream; other host
+            # memory is copied before the launch returns
+            if space in ('Device', 'Mapped', 'Managed') or space == 'Pinned' and stream or \
+                    v.kind in NUMERIC:
+                pieces.append(v.m)
+            else:
+                pieces.append(self.opaque(a, [v]).m)
+        pieces.append(');\n')
+        out.add(self.join(at, '  ', *pieces))
+        self.calls += 1
+        self.launched.add(f.value.id)
+        return True
+
+    def kernel_stub(self, name, f):
+        """template <...> __global__ void name(...) whose body reads and
+        writes the parameters the Python kernel reads and writes."""
+        read, written = self.kernel_access(f)
+        params = [a.arg for a in f.args.args]
+        at = self.at(f)
+        body = []
+        for p in params:
+            if p in written:
+                body.append('cuda_tidy_host::device_write(%s); ' % cxx_name(p))
+            if p in read:
+                body.append('cuda_tidy_host::device_read(%s); ' % cxx_name(p))
+        text = 'template <%s> __global__ void %s(%s) { %s}\n' % (
+            ', '.join('class T%d' % k for k in range(len(params))), cxx_name(name),
+            ', '.join('T%d %s' % (k, cxx_name(p)) for k, p in enumerate(params)), ''.join(body))
+        return MStr.anchored(text, 0, at)
 
     # --- text --------------------------------------------------------------------
 
@@ -574,7 +905,7 @@ class HostLowering:
                         members[target.attr] = k
 
     def byref_target(self, a):
-        if isinstance(a, ast.Call) and (self.r.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
+        if isinstance(a, ast.Call) and (self.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
                 and len(a.args) == 1:
             return a.args[0]
         return None
@@ -647,7 +978,7 @@ class HostLowering:
 
     def call_kind(self, scope, e):
         r = self.r
-        q = r.qualname(e.func) or ''
+        q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q.startswith('ctypes.') and last in CTYPES:
             return CTYPES[last]
@@ -662,6 +993,13 @@ class HostLowering:
                 return arr[1] + ' *'
             if q.startswith('numpy.'):
                 return 'any'
+        if self.model.arrays and (q.rpartition('.')[0], last) in self.model.arrays:
+            spec = self.array_call(scope, e, need_size=False)
+            return spec[3] + ' *' if spec else 'any'
+        if isinstance(e.func, ast.Attribute) and e.func.attr == 'copy_to_host' and not e.args and \
+                all(k.arg == 'stream' for k in e.keywords) and isinstance(e.func.value, ast.Name):
+            k = self.kind_of(scope, e.func.value)
+            return k if k.endswith(' *') and k != 'void *' else 'any'
         if isinstance(e.func, ast.Name):
             if e.func.id in ('int', 'len'):
                 return 'long long'
@@ -680,16 +1018,16 @@ class HostLowering:
         if isinstance(e.func, ast.Attribute):
             base = self.kind_of(scope, e.func.value)
             if base.startswith('py:'):
-                row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + e.func.attr))
+                row = self.method_row(base[3:], e.func.attr)
                 if row and row[2] != 'None':
                     return 'py:' + row[2]
         return 'any'
 
     def pointer_type(self, node):
         """The C element type of ctypes.POINTER(ctypes.c_X), or None."""
-        if isinstance(node, ast.Call) and (self.r.qualname(node.func) or '') == 'ctypes.POINTER' and \
+        if isinstance(node, ast.Call) and (self.qualname(node.func) or '') == 'ctypes.POINTER' and \
                 len(node.args) == 1:
-            q = self.r.qualname(node.args[0]) or ''
+            q = self.qualname(node.args[0]) or ''
             last = q.rpartition('.')[2]
             if q.startswith('ctypes.') and last in CTYPES:
                 return CTYPES[last]
@@ -699,7 +1037,7 @@ class HostLowering:
         """(byte-size MStr, C element type) of a numpy array a call makes
         whose size and dtype are known; None otherwise."""
         r = self.r
-        q = r.qualname(call.func) or ''
+        q = self.qualname(call.func) or ''
         head, _, name = q.partition('.')
         if head not in ('numpy', 'cupy') or name not in ('empty', 'zeros', 'ones', 'arange', 'full'):
             return None
@@ -713,7 +1051,7 @@ class HostLowering:
             dt = call.args[1]
         if dt is None or not call.args:
             return None
-        dq = r.qualname(dt) or ''
+        dq = self.qualname(dt) or ''
         dname = dq.rpartition('.')[2] if dq.startswith(('numpy.', 'cupy.')) else (
             dt.value if isinstance(dt, ast.Constant) and isinstance(dt.value, str) else None)
         elem = ELEMENT_TYPES.get(dname)
@@ -909,7 +1247,7 @@ class HostLowering:
     def attribute(self, scope, e):
         r = self.r
         at = self.at(e)
-        q = r.qualname(e)
+        q = self.qualname(e)
         if q and e.attr in ENUMERATORS and (
                 self.binding_module(q.rpartition('.')[0]) or
                 self.binding_module(q.rpartition('.')[0].rpartition('.')[0]) or
@@ -950,9 +1288,7 @@ class HostLowering:
 
     def attr_node(self, e):
         """A stand-in node at the attribute's name in `x.name`."""
-        class At:
-            pass
-        n = At()
+        n = _At()
         end = self.r.node_end(e)
         n.lineno, n.col_offset = e.end_lineno, e.end_col_offset - len(e.attr.encode('utf-8'))
         return n if self.r.source[end - len(e.attr):end] == e.attr else e
@@ -962,7 +1298,7 @@ class HostLowering:
     def call(self, scope, e):
         r = self.r
         at = self.at(e)
-        q = r.qualname(e.func) or ''
+        q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q in ('ctypes.byref', 'ctypes.pointer') and len(e.args) == 1 and not e.keywords:
             v = self.expr(scope, e.args[0])
@@ -1014,6 +1350,15 @@ class HostLowering:
                     v.device = True
                     v.m = self.join(at, '(%s *)(' % elem, self.opaque(e, []).m, ')')
                 return v
+        if self.model.arrays and (q.rpartition('.')[0], last) in self.model.arrays:
+            spec = self.array_call(scope, e)
+            if spec:
+                # written by assign() as the allocation into the variable
+                space, form, size, elem, stream = spec
+                v = Val(self.join(at, '(%s *)(' % elem, self.opaque(e, []).m, ')'), elem + ' *')
+                v.size, v.device = size, space
+                v.upload = (self.expr(scope, e.args[0]), stream, at) if form == 'Upload' else None
+                return v
         if isinstance(e.func, ast.Name) and e.func.id in ('int', 'len', 'float') and len(e.args) == 1:
             v = self.expr(scope, e.args[0])
             if e.func.id != 'len' and v.kind in NUMERIC[:2]:
@@ -1040,7 +1385,7 @@ class HostLowering:
         if isinstance(e.func, ast.Attribute) and not e.keywords:
             base = self.kind_of(scope, e.func.value)
             if base.startswith('py:'):
-                row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + e.func.attr))
+                row = self.method_row(base[3:], e.func.attr)
                 if row:
                     lowered = self.cuda_call(scope, e, row[0], 'Raises', row)
                     if lowered is not None:
@@ -1212,6 +1557,12 @@ class HostLowering:
             elif a.kind in ('long long', 'bool') and i != self.model.copy_kind.get(fn, -1) and \
                     self.plain_param(fn, i):
                 pieces.append(a.m)
+            elif self.direct_param(fn, i, a.kind):
+                # the parameter's own type: no cast to instantiate
+                pieces.append(a.m)
+            elif fn in self.model.copy_ptrs and i == self.model.copy_kind.get(fn) and \
+                    a.kind in ('long long', 'bool'):
+                pieces.extend(['(cudaMemcpyKind)(', a.m, ')'])
             else:
                 pieces.append('(cuda_tidy_host::param_t<decltype(&%s), %d>)(' % (fn, i))
                 if a.kind in NUMERIC or a.kind.endswith('*') or a.kind in CTYPES.values() or \
@@ -1248,6 +1599,19 @@ class HostLowering:
         v = Val(call, status)
         v.outs = out_vals
         return v
+
+    def direct_param(self, fn, i, kind):
+        """Whether an argument of this kind converts to parameter i of fn
+        with no cast: a typed pointer given to a runtime copy's void *
+        destination or source, a cudaStream_t given to its stream (the
+        CUDA_COPY rows)."""
+        ptrs = self.model.copy_ptrs.get(fn)
+        if ptrs is None:
+            return False
+        dst, src, stream = ptrs
+        if i in (dst, src):
+            return kind.endswith('*') and not kind.startswith(('cuda_tidy_host', 'obj:'))
+        return i == stream and kind in ('cudaStream_t', 'py:NumbaStream', 'py:Handle')
 
     def plain_param(self, fn, i):
         """Whether parameter i of fn is its byte count (CUDA_COPY and
@@ -1286,6 +1650,9 @@ class HostLowering:
         if isinstance(s, ast.Expr):
             if isinstance(s.value, ast.Constant):
                 return
+            if isinstance(s.value, ast.Call) and (self.launch(scope, s.value, out) or
+                                                  self.array_copy(scope, s.value, out)):
+                return
             # a cuda-python call whose tuple is dropped: its status too
             self.want_tuple = s.value
             v = self.expr(scope, s.value)
@@ -1315,11 +1682,14 @@ class HostLowering:
                 if v.outs is not None and v.outs[sv.slice.value - 1][0] is None:
                     out.add(self.join(at, '  ', v.m, ';\n'))
                     return
+            if len(targets) == 1 and isinstance(t0, ast.Name) and isinstance(sv, ast.Call) and \
+                    self.download(scope, t0, sv, out, s):
+                return
             if len(targets) == 1 and isinstance(t0, ast.Name) and isinstance(sv, ast.Call):
                 b = self.binding_of(sv)
                 if b is None and isinstance(sv.func, ast.Attribute):
                     base = self.kind_of(scope, sv.func.value)
-                    row = self.model.calls.get(('pycuda.driver', base[3:] + '.' + sv.func.attr)) \
+                    row = self.method_row(base[3:], sv.func.attr) \
                         if base.startswith('py:') else None
                     b = (row[0], 'Raises', row) if row else None
                 if b and b[1] == 'Raises' and 'out' in b[2][1]:
@@ -1480,6 +1850,8 @@ class HostLowering:
                     ex = self.method(cls, '__exit__')
                     if ex is not None and self.method_ok(ex) and self.arity_ok(ex, 3, True):
                         exits.append(self.join(at, '  %s->__exit__(%s(), %s(), %s());\n' % (tmp, ANY, ANY, ANY)))
+                elif self.pinned_context(scope, item.context_expr, out, exits):
+                    pass
                 else:
                     out.add(self.join(at, '  ', v.m, ';\n'))
                     if item.optional_vars is not None:
@@ -1536,6 +1908,34 @@ class HostLowering:
                 return
             if v.size is not None and getattr(scope, 'assigned', {}).get(t.id) == 1:
                 scope.sizes[t.id] = v.size
+            if isinstance(v.device, str) and tv.kind == v.kind:
+                # d = cuda.device_array(n, ...), cuda.to_device(h),
+                # cuda.pinned_array(...): memory of a known size in a known
+                # space, freed when the array is collected (never a leak)
+                once = getattr(scope, 'assigned', {}).get(t.id) == 1
+                if v.device == 'Device':
+                    scope.cupy_names.add(t.id)
+                if once:
+                    scope.array_space[t.id] = v.device
+                else:
+                    scope.array_space.pop(t.id, None)
+                if scope.declared_at.get(t.id) is s:
+                    out.add(self.join(at, '  %s ' % ctype_of(v.kind), tv.m, '{};\n'))
+                alloc = ARRAY_ALLOC[v.device].split('%s')
+                out.add(self.raising(at, alloc[0], tv.m, alloc[1], v.size, alloc[2]))
+                out.add(self.join(at, '  cuda_tidy_host::collected(', tv.m, ');\n'))
+                if v.upload is not None:
+                    src, stream, cat = v.upload
+                    if not src.kind.endswith('*'):
+                        src = Val(self.join(cat, '(const void *)' + ANY + '(', src.m, ')'), 'void *')
+                    st = self.stream_arg(scope, stream)
+                    if st:
+                        out.add(self.raising(cat, 'cudaMemcpyAsync(', tv.m, ', ', src.m, ', ', v.size,
+                                             ', cudaMemcpyHostToDevice, ', st, ')'))
+                    else:
+                        out.add(self.raising(cat, 'cudaMemcpy(', tv.m, ', ', src.m, ', ', v.size,
+                                             ', cudaMemcpyHostToDevice)'))
+                return
             if v.device and tv.kind == v.kind:
                 # a = cupy.empty(n, dtype=...): device memory of a known
                 # size, freed when the array is collected (never a leak);
@@ -1693,6 +2093,8 @@ class HostLowering:
         if self.driver_calls or 'CU' in unit.text:
             b.syn(DRIVER_INCLUDE, 0, 0)
         b.syn(HOST_PRELUDE, 0, 0)
+        if self.launched:
+            b.syn(KERNEL_PRELUDE, 0, 0)
         b.add(unit)
         return b.build()
 
@@ -1740,12 +2142,17 @@ class HostLowering:
                                 ' = %dLL;\n' % self.constants[name]))
             else:
                 b.add(self.join(0, '%s ' % ctype_of(kind), text, '{};\n'))
+        funcs = MStrBuilder()
         for fname, f in self.functions.items():
-            self.function(f, None, b)
+            self.function(f, None, funcs)
         for cname, m in method_bodies:
-            self.function(m, cname, b)
+            self.function(m, cname, funcs)
         body = MStrBuilder()
         self.block(ms, r.tree.body, body, [], top=True)
+        # the kernels launched, before the functions that launch them
+        for kname in sorted(self.launched):
+            b.add(self.kernel_stub(kname, self.kernels[kname][0]))
+        b.add(funcs.build())
         for thunk, call, at in self.thunks:
             b.syn('static void %s() { ' % thunk, 0, at)
             b.add(call)
@@ -1866,6 +2273,12 @@ class HostLowering:
                         continue
                 if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and p.func.id == 'range' \
                         and n in p.args:
+                    ints.add(n.id)
+                    continue
+                if isinstance(p, ast.Call) and p.args and p.args[0] is n and self.model.arrays and \
+                        self.model.arrays.get((self.qualname(p.func) or '').rpartition('.')[::2],
+                                              ('', ''))[1] == 'Shape':
+                    # the shape of a new array (CUDA_PYTHON_ARRAY, Shape)
                     ints.add(n.id)
                     continue
                 if isinstance(p, (ast.BinOp, ast.Compare, ast.AugAssign)) or (

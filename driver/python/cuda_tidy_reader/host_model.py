@@ -12,7 +12,8 @@ _CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
                os.path.join(_HERE, '..', '..', '..', 'analysis', 'CudaApiModel.def'))
 
 _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
-             'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(')
+             'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
+             'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(')
 
 
 class HostModel:
@@ -32,6 +33,14 @@ class HostModel:
         self.copy_kind = {}
         #: CUDA function (without _v2) -> its byte-count argument index
         self.bytes_arg = {}
+        #: runtime copy -> (destination, source, stream) argument indexes
+        self.copy_ptrs = {}
+        #: (module, name) -> (space, form) of a call that makes a collected array
+        self.arrays = {}
+        #: (module, method) -> (direction, target list, stream index)
+        self.array_copies = {}
+        #: (module, decorator) -> subscript index of the launch's stream
+        self.kernels = {}
         for line in text.split('\n'):
             if not line.startswith(_FAMILIES):
                 continue
@@ -52,6 +61,12 @@ class HostModel:
                 self.api[cols[0]] = (int(cols[1]), outs, cols[3] == '1')
             elif family == 'CUDA_PYTHON_CALL' and len(cols) == 5:
                 self.calls[(cols[0], cols[1])] = (cols[2], cols[3].split(), cols[4])
+            elif family == 'CUDA_PYTHON_ARRAY' and len(cols) == 4:
+                self.arrays[(cols[0], cols[1])] = (cols[2], cols[3])
+            elif family == 'CUDA_PYTHON_ARRAY_COPY' and len(cols) == 5:
+                self.array_copies[(cols[0], cols[1])] = (cols[2], cols[3].split(), int(cols[4]))
+            elif family == 'CUDA_PYTHON_KERNEL' and len(cols) == 3:
+                self.kernels[(cols[0], cols[1])] = int(cols[2])
             elif family == 'CUDA_ALLOC' and len(cols) == 8:
                 self.alloc[strip_version(cols[0])] = (cols[1], cols[2])
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
@@ -59,6 +74,8 @@ class HostModel:
                 self.resource[strip_version(cols[0])] = (cols[1], cols[2], cols[3], int(cols[4]))
             elif family == 'CUDA_COPY' and len(cols) == 9:
                 self.copy_kind[strip_version(cols[0])] = int(cols[5])
+                if cols[1] == 'Runtime' and 'Set' not in cols[8] and 'Pitched' not in cols[8]:
+                    self.copy_ptrs[cols[0]] = (int(cols[2]), int(cols[3]), int(cols[6]))
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
 
 

@@ -32,6 +32,17 @@ class ModelRows(unittest.TestCase):
         self.assertEqual(m.copy_kind['cudaMemcpy'], 3)
         self.assertEqual(m.bytes_arg['cudaMemcpyAsync'], 2)
 
+    def test_numba_rows_are_read(self):
+        m = host_model()
+        self.assertEqual(m.arrays[('numba.cuda', 'pinned_array')], ('Pinned', 'Shape'))
+        self.assertEqual(m.arrays[('numba.cuda', 'to_device')], ('Device', 'Upload'))
+        self.assertEqual(m.arrays[('numba.cuda', 'pinned')], ('Registered', 'Context'))
+        self.assertEqual(m.array_copies[('numba.cuda', 'copy_to_host')], ('DeviceToHost', ['0', 'new'], 1))
+        self.assertEqual(m.kernels[('numba.cuda', 'jit')], 2)
+        self.assertEqual(m.calls[('numba.cuda', 'stream')], ('cudaStreamCreate', ['out'], 'NumbaStream'))
+        self.assertEqual(m.copy_ptrs['cudaMemcpyAsync'], (0, 1, 4))
+        self.assertNotIn('cudaMemset', m.copy_ptrs)
+
     def test_define_lines_are_skipped(self):
         m = HostModel('#define CUDA_PYTHON_API(Name, Params, Outs, Overloaded)\n'
                       'CUDA_PYTHON_API(cuInit, 1, None, 0)\n')
@@ -77,6 +88,28 @@ class Lowering(unittest.TestCase):
                     'def f(p, ok):\n    try:\n        if not ok:\n            return 1\n'
                     '    finally:\n        cudart.cudaFree(p)\n    return 0\n')
         self.assertEqual(text.count('cudaFree('), 2)
+
+    def test_numba_kernel_stub_and_launch(self):
+        text = unit('import numpy as np\nfrom numba import cuda\n'
+                    '@cuda.jit\ndef k(out, x):\n    out[0] = x[0]\n'
+                    '@cuda.jit(device=True)\ndef helper(v):\n    return v\n'
+                    'def f(n):\n    s = cuda.stream()\n'
+                    '    d = cuda.device_array(n, dtype=np.float32)\n'
+                    '    h = cuda.pinned_array(n, dtype=np.float32)\n'
+                    '    k[1, 32, s](d, h)\n    d.copy_to_host(h, stream=s)\n')
+        self.assertIn('template <class T0, class T1> __global__ void k(T0 out, T1 x) '
+                      '{ cuda_tidy_host::device_write(out); cuda_tidy_host::device_read(x); }', text)
+        self.assertNotIn('helper', text)
+        self.assertIn('cudaMalloc((void **)&d, n * sizeof(float))', text)
+        self.assertIn('cudaMallocHost((void **)&h, n * sizeof(float))', text)
+        self.assertIn('k<<<1, 1, 0, s>>>(d, h);', text)
+        self.assertIn('cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s)', text)
+
+    def test_numba_pageable_kernel_argument_is_opaque(self):
+        text = unit('import numpy as np\nfrom numba import cuda\n'
+                    '@cuda.jit\ndef k(out):\n    out[0] = 1\n'
+                    'def f(n):\n    h = np.zeros(n, dtype=np.float32)\n    k[1, 32](h)\n')
+        self.assertIn('k<<<1, 1>>>(cuda_tidy_host::call(h));', text)
 
     def test_positions_are_exact_for_same_names(self):
         src = 'import ctypes\ncudart = ctypes.CDLL("libcudart.so")\ndef f():\n    cudart.cudaDeviceReset()\n'

@@ -1,0 +1,35 @@
+"""Numba: a kernel writes its result into a mapped host array
+(cuda.mapped_array), which the host can read directly. The launch
+returns before the kernel runs to its end; fixed: cuda.synchronize() before
+the host reads the array."""
+import sys
+
+import numpy as np
+from numba import cuda
+
+
+@cuda.jit
+def finish(out, n):
+    i = cuda.grid(1)
+    for _ in range(20):
+        cuda.nanosleep(1000000)
+    if i < n:
+        out[i] = i
+
+
+def main():
+    n = 1024
+    m = cuda.mapped_array(n, dtype=np.int32)
+    m[n - 1] = -1
+    finish[n // 256, 256](m, n)
+    cuda.synchronize()
+    last = m[n - 1]
+    if last != n - 1:
+        print("mapped read wrong: %r, expected %d" % (last, n - 1))
+        return 1
+    print("mapped read ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
