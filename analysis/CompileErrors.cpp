@@ -8,6 +8,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
@@ -26,6 +27,9 @@ struct Recording {
   /// The errors of the lexer and the parser ("expected ')'"): they may
   /// drop tokens and leave no node for them.
   std::vector<SourceLocation> SyntaxErrors;
+  /// The errors that stand for a launch from device code without
+  /// -fgpu-rdc: clang drops the launch, and nothing else.
+  std::vector<SourceLocation> DroppedLaunches;
   /// Whether the recorder is still its compilation's diagnostic client.
   bool Live = true;
 };
@@ -77,6 +81,8 @@ public:
       Out->Errors.push_back(L);
       if (Info.getID() < diag::DIAG_START_AST)
         Out->SyntaxErrors.push_back(L);
+      if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
+        Out->DroppedLaunches.push_back(L);
     }
     if (Next)
       Next->HandleDiagnostic(Level, Info);
@@ -235,8 +241,12 @@ bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
   // recovery node, or the call that typo correction completed.
   Inside.clear();
   errorsIn(Body->getSourceRange(), SM, R->Errors, Inside);
+  // A launch from device code without -fgpu-rdc is dropped with no node:
+  // a launch neither frees, nor keeps, nor examines an error, so the
+  // checks that read code with errors read around it.
   return llvm::any_of(Inside, [&](SourceLocation L) {
-    return !coveredByExpr(Body, L, SM);
+    return !llvm::is_contained(R->DroppedLaunches, L) &&
+           !coveredByExpr(Body, L, SM);
   });
 }
 

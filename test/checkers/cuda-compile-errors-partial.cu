@@ -129,3 +129,15 @@ void use_all(float *d, float *h) {
   checked_by_old_macro(d, 4);
   call_removed_sync_after(d, h);
 }
+
+// A launch from a kernel without -fgpu-rdc is an error, and clang drops the
+// launch: the rest of the kernel is still read (a launch frees, keeps and
+// examines nothing).
+__global__ void parent(float *p, int n) {
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: stream allocated into 's' by 'cudaStreamCreateWithFlags' is not destroyed on every path [cuda-device-memory-leak]
+  // CHECK-MESSAGES: :[[@LINE-2]]:3: warning: the error code returned by 'cudaStreamCreateWithFlags' is not checked [cuda-unchecked-api-call]
+  fill<<<1, 32, 0, s>>>(p, n);
+  // CHECK-MESSAGES: :[[@LINE-1]]:7: error: kernel launch from __device__ or __global__ function requires relocatable device code (i.e. requires -fgpu-rdc) [clang-diagnostic-error]
+}
