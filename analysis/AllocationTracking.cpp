@@ -3,6 +3,7 @@
 #include "AllocationTracking.h"
 #include "VariableStores.h"
 #include "BranchCorrelation.h"
+#include "CompileErrors.h"
 #include "CudaUseReachability.h"
 #include "MemorySpaceAnalysis.h"
 #include "ResultUse.h"
@@ -587,7 +588,8 @@ AllocationTracker::allocationsIn(const FunctionCfg &Cfg) {
   for (const CFGBlock *B : Cfg.graph()) {
     for (const CFGElement &E : *B) {
       const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
-      if (!Call)
+      // A call that did not compile whole allocates what is unknown.
+      if (!Call || isErroneousAction(Call, Ctx))
         continue;
       auto Made = allocationMadeBy(Call);
       if (!Made)
@@ -804,6 +806,12 @@ AllocationTracker::LossWalk::walked() {
       Throws |= isa<CXXThrowExpr>(F.St);
       F.Stored = variableStoredBy(F.St);
       F.Steps = stepActsOn(F.St);
+      // An action that did not compile may free or keep what it is
+        // passed, or reset the device: step() decides, whatever it names.
+      if (isErroneousAction(F.St, T.Ctx)) {
+        F.Steps = true;
+        F.ResetsDevice = true;
+      }
       if (F.Steps) {
         if (const auto *Call = dyn_cast<CallExpr>(F.St))
           if (const ApiFunction *Api = CudaApiModel::lookup(Call))
@@ -917,6 +925,13 @@ bool AllocationTracker::LossWalk::stepActsOn(const Stmt *St) {
 
 AllocationTracker::LossWalk::Outcome
 AllocationTracker::LossWalk::step(const Stmt *St, PathState &S) {
+  // Code that did not compile (CompileErrors.h): an unknown action on what
+  // it is passed, or on everything when it takes nothing.
+  if (isErroneousAction(St, T.Ctx))
+    return erroneousActionMayTouch(
+               St, T.Ctx, [&](const VarDecl *V) { return S.holds(V); })
+               ? Done
+               : Continue;
   if (const auto *Call = dyn_cast<CallExpr>(St))
     return stepCall(Call, S);
   // Constructing an object from a holder, returning it, or capturing it

@@ -4,11 +4,15 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
 
@@ -20,6 +24,12 @@ namespace {
 struct Recording {
   const SourceManager *SM = nullptr;
   std::vector<SourceLocation> Errors;
+  /// The errors of the lexer and the parser ("expected ')'"): they may
+  /// drop tokens and leave no node for them.
+  std::vector<SourceLocation> SyntaxErrors;
+  /// The errors that stand for a launch from device code without
+  /// -fgpu-rdc: clang drops the launch, and nothing else.
+  std::vector<SourceLocation> DroppedLaunches;
   /// Whether the recorder is still its compilation's diagnostic client.
   bool Live = true;
 };
@@ -65,9 +75,15 @@ public:
     if (Level >= DiagnosticsEngine::Error && Info.getLocation().isValid() &&
         Info.hasSourceManager() &&
         !Info.getDiags()->getDiagnosticIDs()->isWarningOrExtension(
-            Info.getID()))
-      Out->Errors.push_back(
-          Info.getSourceManager().getExpansionLoc(Info.getLocation()));
+            Info.getID())) {
+      SourceLocation L =
+          Info.getSourceManager().getExpansionLoc(Info.getLocation());
+      Out->Errors.push_back(L);
+      if (Info.getID() < diag::DIAG_START_AST)
+        Out->SyntaxErrors.push_back(L);
+      if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
+        Out->DroppedLaunches.push_back(L);
+    }
     if (Next)
       Next->HandleDiagnostic(Level, Info);
   }
@@ -121,32 +137,199 @@ void attachCompileErrors(Preprocessor &PP) {
   Diags.setClient(Recorder, /*ShouldOwnClient=*/true);
 }
 
+/// The recording of \p SM's compilation, or null.
+static const Recording *recordingOf(const SourceManager &SM) {
+  const std::shared_ptr<Recording> &R = LastRecording;
+  return R && R->SM == &SM ? R.get() : nullptr;
+}
+
+/// The recorded error locations that lie in \p Range (expansion
+/// locations, one file).
+static void errorsIn(SourceRange Range, const SourceManager &SM,
+                     const std::vector<SourceLocation> &Errors,
+                     llvm::SmallVectorImpl<SourceLocation> &Out) {
+  if (Errors.empty())
+    return;
+  SourceLocation B = SM.getExpansionLoc(Range.getBegin());
+  SourceLocation E = SM.getExpansionRange(Range.getEnd()).getEnd();
+  if (B.isInvalid() || E.isInvalid())
+    return;
+  FileID File = SM.getFileID(B);
+  if (SM.getFileID(E) != File)
+    return;
+  unsigned From = SM.getFileOffset(B), To = SM.getFileOffset(E);
+  for (SourceLocation L : Errors)
+    if (SM.getFileID(L) == File) {
+      unsigned Offset = SM.getFileOffset(L);
+      if (Offset >= From && Offset <= To)
+        Out.push_back(L);
+    }
+}
+
+static bool hasErrors(const ASTContext &Ctx) {
+  return Ctx.getDiagnostics().hasErrorOccurred();
+}
+
 bool bodyDidNotCompile(const FunctionDecl *FD, const SourceManager &SM) {
   const Stmt *Body = FD ? FD->getBody() : nullptr;
   // Recovery nodes and error reports come with an error: a file that
   // compiled costs nothing here.
-  if (!Body || !FD->getASTContext().getDiagnostics().hasErrorOccurred())
+  if (!Body || !hasErrors(FD->getASTContext()))
     return false;
   if (holdsRecoveryNode(Body))
     return true;
   // A syntax error may drop tokens and leave no node: the errors reported
   // inside the body.
-  const std::shared_ptr<Recording> &R = LastRecording;
-  if (!R || R->SM != &SM || R->Errors.empty())
+  const Recording *R = recordingOf(SM);
+  if (!R)
     return false;
-  SourceLocation B = SM.getExpansionLoc(Body->getBeginLoc());
-  SourceLocation E = SM.getExpansionLoc(Body->getEndLoc());
-  if (B.isInvalid() || E.isInvalid())
-    return false;
-  FileID File = SM.getFileID(B);
-  unsigned From = SM.getFileOffset(B), To = SM.getFileOffset(E);
-  for (SourceLocation L : R->Errors)
-    if (SM.getFileID(L) == File) {
-      unsigned Offset = SM.getFileOffset(L);
-      if (Offset >= From && Offset <= To)
+  llvm::SmallVector<SourceLocation, 4> Inside;
+  errorsIn(Body->getSourceRange(), SM, R->Errors, Inside);
+  return !Inside.empty();
+}
+
+namespace {
+/// Whether some expression under \p S, other than \p S itself when it is
+/// the body, covers \p L.
+bool coveredByExpr(const Stmt *S, SourceLocation L, const SourceManager &SM) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (isa<Expr>(Child)) {
+      llvm::SmallVector<SourceLocation, 1> In;
+      errorsIn(Child->getSourceRange(), SM, {L}, In);
+      if (!In.empty())
         return true;
     }
+    if (coveredByExpr(Child, L, SM))
+      return true;
+  }
   return false;
 }
+
+/// Whether a statement under \p S declares something invalid.
+bool holdsInvalidDecl(const Stmt *S) {
+  if (!S)
+    return false;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (D->isInvalidDecl())
+        return true;
+  for (const Stmt *Child : S->children())
+    if (holdsInvalidDecl(Child))
+      return true;
+  return false;
+}
+} // namespace
+
+bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || !hasErrors(FD->getASTContext()))
+    return false;
+  // An invalid declaration may stand for an expression clang could not
+  // tell from one (`ns::undeclared(p);`), with no node for what it uses.
+  if (holdsInvalidDecl(Body))
+    return true;
+  const Recording *R = recordingOf(SM);
+  if (!R)
+    return holdsRecoveryNode(Body);
+  llvm::SmallVector<SourceLocation, 4> Inside;
+  errorsIn(Body->getSourceRange(), SM, R->SyntaxErrors, Inside);
+  if (!Inside.empty())
+    return true;
+  // A semantic error must sit in an expression that is still there: a
+  // recovery node, or the call that typo correction completed.
+  Inside.clear();
+  errorsIn(Body->getSourceRange(), SM, R->Errors, Inside);
+  // A launch from device code without -fgpu-rdc is dropped with no node:
+  // a launch neither frees, nor keeps, nor examines an error, so the
+  // checks that read code with errors read around it.
+  return llvm::any_of(Inside, [&](SourceLocation L) {
+    return !llvm::is_contained(R->DroppedLaunches, L) &&
+           !coveredByExpr(Body, L, SM);
+  });
+}
+
+bool isErroneousAction(const Stmt *S, const ASTContext &Ctx) {
+  if (!S || !hasErrors(Ctx))
+    return false;
+  if (isa<RecoveryExpr>(S))
+    return true;
+  if (!isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr>(S))
+    return false;
+  if (cast<Expr>(S)->containsErrors())
+    return true;
+  // Typo correction completes a call with a name the code did not write
+  // (`cudaThreadSynchronize()` becomes a call of cudaDeviceSynchronize):
+  // an error reported inside the call.
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Recording *R = recordingOf(SM);
+  if (!R)
+    return false;
+  llvm::SmallVector<SourceLocation, 1> Inside;
+  errorsIn(S->getSourceRange(), SM, R->Errors, Inside);
+  return !Inside.empty();
+}
+
+namespace {
+/// The variables \p S passes to the unknown action: named under it, other
+/// than inside the calls that compiled (their own effects are modelled).
+void passedVariables(const Stmt *S, const ASTContext &Ctx,
+                     llvm::SmallVectorImpl<const VarDecl *> &Out) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Child))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.push_back(VD);
+    if (isa<CallExpr, CXXConstructExpr>(Child) &&
+        !isErroneousAction(Child, Ctx))
+      continue;
+    passedVariables(Child, Ctx, Out);
+  }
+}
+} // namespace
+
+bool erroneousActionMayTouch(
+    const Stmt *S, const ASTContext &Ctx,
+    llvm::function_ref<bool(const VarDecl *)> Watched) {
+  if (!isErroneousAction(S, Ctx))
+    return false;
+  // No argument at all (`cudaThreadExit()`): an action on the whole
+  // program, which may synchronize, release or reset anything.
+  bool HasArguments = false;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    HasArguments = Call->getNumArgs() != 0;
+  else
+    // A RecoveryExpr keeps the callee it could not resolve among its
+    // subexpressions: that is no argument.
+    HasArguments = llvm::any_of(S->children(), [](const Stmt *Child) {
+      const auto *E = dyn_cast_or_null<Expr>(Child);
+      if (!E)
+        return false;
+      E = E->IgnoreParenImpCasts();
+      if (isa<OverloadExpr, UnresolvedMemberExpr>(E))
+        return false;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+        return !isa<FunctionDecl>(DRE->getDecl());
+      return true;
+    });
+  if (!HasArguments)
+    return true;
+  llvm::SmallVector<const VarDecl *, 8> Passed;
+  passedVariables(S, Ctx, Passed);
+  return llvm::any_of(Passed, Watched);
+}
+
+namespace {
+thread_local const FunctionDecl *BodyWithErrors = nullptr;
+} // namespace
+
+ReadingBodyWithErrors::ReadingBodyWithErrors(const FunctionDecl *FD)
+    : Previous(BodyWithErrors) {
+  BodyWithErrors = FD;
+}
+ReadingBodyWithErrors::~ReadingBodyWithErrors() { BodyWithErrors = Previous; }
+const FunctionDecl *ReadingBodyWithErrors::current() { return BodyWithErrors; }
 
 } // namespace clang::tidy::cuda

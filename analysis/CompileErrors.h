@@ -19,9 +19,13 @@
 #define CUDA_TIDY_COMPILEERRORS_H
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace clang {
+class ASTContext;
 class FunctionDecl;
+class Stmt;
+class VarDecl;
 class Preprocessor;
 class SourceManager;
 } // namespace clang
@@ -38,6 +42,47 @@ void attachCompileErrors(Preprocessor &PP);
 /// compile error was reported inside it. Facts about such a body are
 /// unknown.
 bool bodyDidNotCompile(const FunctionDecl *FD, const SourceManager &SM);
+
+/// Whether \p FD's body cannot be read even in part: a syntax error inside
+/// it (the parser may have dropped tokens with no node for them), an
+/// invalid declaration (`ns::undeclared(p);` leaves no node for `p`), or a
+/// semantic error that no expression covers. A body with errors that is
+/// not unreadable holds only recovery nodes where it did not compile:
+/// checks whose Traits read code with errors analyse it, and treat each
+/// erroneous action (isErroneousAction) as unknown.
+bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM);
+
+/// While alive, TranslationUnitAnalyses::cfgOf builds the CFG of \p FD even
+/// though its body did not compile (when it is not unreadable): the check
+/// that analyses \p FD reads code with errors. Every other question about
+/// \p FD (a caller's summary) still gets no CFG.
+class ReadingBodyWithErrors {
+public:
+  explicit ReadingBodyWithErrors(const FunctionDecl *FD);
+  ~ReadingBodyWithErrors();
+  ReadingBodyWithErrors(const ReadingBodyWithErrors &) = delete;
+  ReadingBodyWithErrors &operator=(const ReadingBodyWithErrors &) = delete;
+  /// The function being read, or null.
+  static const FunctionDecl *current();
+
+private:
+  const FunctionDecl *Previous;
+};
+
+/// Whether \p S is an action that did not compile: a RecoveryExpr (a call
+/// of an undeclared function, a call no overload accepts), a call or
+/// construction an argument of which did not compile, or a call that typo
+/// correction completed (an error was reported inside it). What it does is
+/// unknown: it may synchronize, examine the last error, free, keep or
+/// reset anything it can reach; no finding is reported on it.
+bool isErroneousAction(const Stmt *S, const ASTContext &Ctx);
+
+/// Whether erroneous action \p S may act on a variable \p Watched accepts:
+/// it passes one (other than to a call inside it that compiled, whose
+/// effect is known), or it takes no argument at all (`cudaThreadExit()`:
+/// an action on the whole program). False when \p S is not erroneous.
+bool erroneousActionMayTouch(const Stmt *S, const ASTContext &Ctx,
+                             llvm::function_ref<bool(const VarDecl *)> Watched);
 
 } // namespace clang::tidy::cuda
 

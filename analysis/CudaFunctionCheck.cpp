@@ -68,13 +68,25 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   // A pattern is analysable only while nothing instantiates it.
   InPattern = isTemplatePattern(FD);
-  if ((InPattern && !Kind.AnalysesTemplatePatterns) ||
-      !isAnalysableFunction(FD, SM) ||
-      (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch)))
+  if (InPattern && !Kind.AnalysesTemplatePatterns)
+    return;
+  // A body that did not compile in part, for a check that reads one.
+  bool WithErrors = false;
+  if (!isAnalysableFunction(FD, SM)) {
+    WithErrors = Kind.ReadsCodeWithErrors && !InPattern &&
+                 FD->doesThisDeclarationHaveABody() && FD->getBody() &&
+                 !FD->isDependentContext() && !FD->isInvalidDecl() &&
+                 !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
+                 bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM);
+    if (!WithErrors)
+      return;
+  }
+  if (Kind.NeedsWholeBody && !isSeenWhole(FD, SM, Arch))
     return;
   ASTContext &Ctx = *Result.Context;
   if (!mayReportIn(*FD, Ctx))
     return;
+  ReadingBodyWithErrors Reading(WithErrors ? FD : nullptr);
   if (const FunctionCfg *Cfg =
           TranslationUnitAnalyses::get(Ctx).beginFunction(FD))
     checkFunction(*FD, *Cfg, Ctx);

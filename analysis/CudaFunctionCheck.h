@@ -50,6 +50,11 @@ public:
     /// check then reads from a pattern only what TemplatePatterns.h says
     /// is safe: facts about dependent expressions are unknown.
     bool AnalysesTemplatePatterns = false;
+    /// Also give the check the functions whose body did not compile in
+    /// part (CompileErrors.h: not unreadable, not a template pattern). The
+    /// check treats each erroneous action (isErroneousAction) as unknown:
+    /// it reports nothing on it, and nothing whose fact it could change.
+    bool ReadsCodeWithErrors = false;
   };
 
   CudaFunctionCheck(StringRef Name, ClangTidyContext *Context, Traits T);

@@ -419,12 +419,18 @@ bool isSeenWhole(const FunctionDecl *FD, const SourceManager &SM,
 namespace {
 thread_local std::unique_ptr<TranslationUnitAnalyses> Current;
 thread_local ASTContext *CurrentCtx = nullptr;
+/// The bodies that did not compile whose CFG was built for the check that
+/// reads them, and those refused to everyone else (sharedCfgOf).
+thread_local llvm::DenseSet<const FunctionDecl *> BuiltWithErrors;
+thread_local llvm::DenseSet<const FunctionDecl *> RefusedWithErrors;
 } // namespace
 
 TranslationUnitAnalyses &TranslationUnitAnalyses::get(ASTContext &Ctx) {
   if (!Current || CurrentCtx != &Ctx) {
     Current.reset(new TranslationUnitAnalyses(Ctx));
     CurrentCtx = &Ctx;
+    BuiltWithErrors.clear();
+    RefusedWithErrors.clear();
   }
   return *Current;
 }
@@ -472,6 +478,8 @@ TranslationUnitScan &TranslationUnitAnalyses::scan() {
 
 void TranslationUnitAnalyses::reset() {
   Current.reset();
+  BuiltWithErrors.clear();
+  RefusedWithErrors.clear();
   CurrentCtx = nullptr;
   CudaApiModel::forgetLookups();
 }
@@ -543,15 +551,30 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
     return nullptr;
   LastUse[Def] = ++UseCounter;
   auto [It, Inserted] = Cfgs.try_emplace(Def);
-  if (!Inserted)
-    return It->second;
+  // A body that did not compile has a CFG only for the check that reads
+  // code with errors (ReadingBodyWithErrors): every other analysis, a
+  // caller's summary, takes it as unknown.
+  bool Reading = Def == ReadingBodyWithErrors::current();
+  if (!Inserted) {
+    if (It->second && !Reading && BuiltWithErrors.count(Def))
+      return nullptr;
+    if (It->second || !Reading || !RefusedWithErrors.count(Def))
+      return It->second;
+  }
   // Clang's CFG builder is not made for code that did not compile (it
   // crashes on the implicit destructor of a class with invalid members):
   // such a function has no CFG.
   const auto *Method = dyn_cast<CXXMethodDecl>(Def);
-  if (Def->isInvalidDecl() || (Method && Method->getParent()->isInvalidDecl()) ||
-      bodyDidNotCompile(Def, Ctx.getSourceManager()))
+  if (Def->isInvalidDecl() || (Method && Method->getParent()->isInvalidDecl()))
     return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool WithErrors = bodyDidNotCompile(Def, SM);
+  if (WithErrors && (!Reading || bodyIsUnreadable(Def, SM))) {
+    RefusedWithErrors.insert(Def);
+    return nullptr;
+  }
+  if (WithErrors)
+    BuiltWithErrors.insert(Def);
   CFG::BuildOptions Options;
   Options.AddImplicitDtors = true;
   Options.AddTemporaryDtors = true;

@@ -1,6 +1,7 @@
 //===- ResultUse.cpp ------------------------------------------------------===//
 
 #include "ResultUse.h"
+#include "CompileErrors.h"
 #include "CudaApiModel.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
@@ -186,6 +187,10 @@ LastErrorStep callStep(const CallExpr *Call, const FunctionCfg &Cfg,
   if (TranslationUnitAnalyses::get(Ctx).reachesSkippedBody(Callee))
     return LastErrorStep::Examines;
   const FunctionDecl *Def = nullptr;
+  // A helper whose body did not compile may examine it too.
+  if (Callee && Callee->hasBody(Def) &&
+      bodyDidNotCompile(Def, Ctx.getSourceManager()))
+    return LastErrorStep::Examines;
   if (Depth == 0 || !Callee || !Callee->hasBody(Def) ||
       !isAnalysableFunction(Def, Ctx.getSourceManager()))
     return LastErrorStep::Neutral;
@@ -199,6 +204,9 @@ LastErrorStep walkLastError(const FunctionCfg &Cfg, ASTContext &Ctx,
                             const CallExpr *From, unsigned Depth) {
   bool Hidden = false, Untouched = false;
   auto Visit = [&](const Stmt *S, CfgPoint) {
+    // Code that did not compile (CompileErrors.h) may examine it.
+    if (S != From && isErroneousAction(S, Ctx))
+      return true;
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call || Call == From)
       return false;

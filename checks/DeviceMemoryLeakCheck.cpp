@@ -16,7 +16,8 @@ DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::CudaOrCxx,
                          /*NeedsWholeBody=*/true,
-                         /*AnalysesTemplatePatterns=*/true}),
+                         /*AnalysesTemplatePatterns=*/true,
+                         /*ReadsCodeWithErrors=*/true}),
       IgnoreMainExit(Options.get("IgnoreMainExit", false)),
       RawCheckedResources(Options.get("CheckedResources", "Streams;Events")) {
   for (StringRef Item : utils::options::parseStringList(RawCheckedResources)) {

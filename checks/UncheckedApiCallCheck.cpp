@@ -1,6 +1,7 @@
 //===- UncheckedApiCallCheck.cpp ------------------------------------------===//
 
 #include "UncheckedApiCallCheck.h"
+#include "CompileErrors.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
@@ -25,7 +26,8 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::Any,
                          /*NeedsWholeBody=*/false,
-                         /*AnalysesTemplatePatterns=*/true}),
+                         /*AnalysesTemplatePatterns=*/true,
+                         /*ReadsCodeWithErrors=*/true}),
       RawCheckedReturnTypes(
           Options.get("CheckedReturnTypes", DefaultCheckedReturnTypes)),
       RawIgnoredFunctions(
@@ -90,6 +92,10 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
   // still names the API function when every candidate is that function.
   const FunctionDecl *Callee = independentCallee(Call);
   if (!Callee || isa<CUDAKernelCallExpr>(Call))
+    return;
+  // A call that did not compile whole (a guessed callee, an argument that
+  // did not compile) is not known to be an unchecked API call.
+  if (isErroneousAction(Call, Cfg.function()->getASTContext()))
     return;
   if (!CudaApiModel::isTypeNamed(Callee->getReturnType(), CheckedReturnTypes))
     return;

@@ -1,6 +1,7 @@
 //===- UncheckedKernelLaunchCheck.cpp -------------------------------------===//
 
 #include "UncheckedKernelLaunchCheck.h"
+#include "CompileErrors.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "ResultUse.h"
@@ -14,9 +15,15 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+static CudaFunctionCheck::Traits readsCodeWithErrors() {
+  CudaFunctionCheck::Traits T;
+  T.ReadsCodeWithErrors = true;
+  return T;
+}
+
 UncheckedKernelLaunchCheck::UncheckedKernelLaunchCheck(
     StringRef Name, ClangTidyContext *Context)
-    : CudaFunctionCheck(Name, Context, Traits()),
+    : CudaFunctionCheck(Name, Context, readsCodeWithErrors()),
       ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
       StrictLaunchErrorCheck(Options.get("StrictLaunchErrorCheck", false)),
       ReportExportedLaunchers(Options.get("ReportExportedLaunchers", false)) {}
@@ -93,6 +100,9 @@ UncheckedKernelLaunchCheck::followLaunch(const CallExpr *Site,
   Cfg.walkForward(
       *Start,
       [&](const Stmt *S, CfgPoint) {
+        // Code that did not compile (CompileErrors.h) may examine it.
+        if (S != Site && isErroneousAction(S, Ctx))
+          return true;
         const auto *Call = dyn_cast<CallExpr>(S);
         return Call && Call != Site && examines(Call, Cfg, Ctx);
       },
@@ -118,6 +128,8 @@ UncheckedKernelLaunchCheck::summarize(const FunctionDecl *FD,
     bool UncheckedPath = false;
     Cfg->walkFromEntry(
         [&](const Stmt *St, CfgPoint) {
+          if (isErroneousAction(St, Ctx))
+            return true;
           const auto *Call = dyn_cast<CallExpr>(St);
           return Call && examines(Call, *Cfg, Ctx);
         },
@@ -154,7 +166,8 @@ void UncheckedKernelLaunchCheck::checkFunction(const FunctionDecl &Function,
   for (const CFGBlock *B : Cfg.graph()) {
     for (const CFGElement &E : *B) {
       const auto *Call = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(E));
-      if (!Call)
+      // A launch an argument of which did not compile is not followed.
+      if (!Call || isErroneousAction(Call, Ctx))
         continue;
       const CallExpr *Origin = launchStartedBy(Call, Cfg, Ctx);
       if (!Origin)

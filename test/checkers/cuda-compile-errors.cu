@@ -1,7 +1,8 @@
 // A file whose header is missing (a third-party include, a submodule not
 // checked out) is analysed as far as it compiled: every function whose body
 // compiled gets every check, and a function that holds code which did not
-// compile gets none that would depend on it.
+// compile gets no finding that would depend on it
+// (cuda-compile-errors-partial.cu).
 // RUN: %check_cuda_tidy_plugin --compile-errors %s 'cuda-*' %t
 // RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*' %t
 
@@ -18,6 +19,10 @@ __global__ void scale(float *out, int n) {
 
 int main() {
   const int n = 1000;
+  // A call of the missing header's logger: main did not compile whole, and
+  // is still analysed around it.
+  TV_TRACE_BEGIN("start");
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'TV_TRACE_BEGIN' [clang-diagnostic-error]
   float *d_out;
   cudaMalloc(&d_out, n * sizeof(float));
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: device memory allocated into 'd_out' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
@@ -70,7 +75,7 @@ int wrapped_in_unknown_type(int n) {
 }
 
 // A syntax error: clang may drop tokens and leave no node for them, so a
-// function with an error reported inside it is not analysed.
+// function with a syntax error inside it is not analysed.
 int syntax_error(int n) {
   float *d = nullptr;
   if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)

@@ -30,3 +30,20 @@ int hands_to_view(int n) {
   tv::register_buffer(d, n);
   return 0;
 }
+
+// An API that CUDA 13 removed: the function is still analysed around it.
+int removed_api(int n) {
+  cudaThreadSynchronize();
+  float *d = nullptr;
+  cudaMalloc(&d, n * sizeof(float));
+  return 0;
+}
+
+// The removed call may reset the device: no leak can be told.
+int reset_after(int n) {
+  float *d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  cudaThreadExit();
+  return 0;
+}
