@@ -5,6 +5,7 @@
 
 #include "CudaFunctionCheck.h"
 #include "IndexOverruns.h"
+#include "LoopSizedRawIndex.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 
@@ -26,6 +27,7 @@ private:
   void startTranslationUnit() override { Overruns.reset(); }
   void report(const IndexOverrun &O, const FunctionDecl *Kernel,
               ASTContext &Ctx);
+  void reportLoopSized(const LoopSizedOverrun &O, ASTContext &Ctx);
 
   const bool StrictMode;
   /// This translation unit's, created by the first checkFunction().

@@ -18,6 +18,7 @@ except ImportError:  # an implementation without it
 
 from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, canonical_dtype
 from .reader import Unknown
+from .elementwise_calls import loop_sized_raw
 from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
 
 # --- The translation unit ------------------------------------------------------
@@ -823,8 +824,14 @@ class KernelUnitWriter:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
         sig = []
+        # A raw array that a call sizes to the loop (elementwise_calls.py).
+        loop_sized = loop_sized_raw(r, m, params) if m.kind == 'elementwise' else {}
         for ctype, pname, raw, out in params:
-            if raw:
+            if raw and pname in loop_sized:
+                sig.append('__attribute__((annotate("cuda-tidy-python-loop-sized|%d"))) '
+                           'cuda_tidy_python::raw<%s%s> %s' % (
+                               loop_sized[pname], '' if out else 'const ', ctype, pname))
+            elif raw:
                 sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))
