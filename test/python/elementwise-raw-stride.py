@@ -14,7 +14,7 @@ def eye_wrong(n, dtype):
     e = cp.zeros((n, n), dtype=dtype)
     fill = cp.ElementwiseKernel('', 'raw T e', 'e[i * %d] = 1' % (n + 1), 'fill_diag')
     fill(e, size=e.size)
-# CHECK: elementwise-raw-stride.py:[[@LINE-2]]:42: warning: write to 'e' at 'i * _py_n_plus_1' runs past its end: the call at line [[@LINE-1]] gives 'e' one element per iteration of the elementwise loop, and the index grows by '_py_n_plus_1' per iteration [cuda-unguarded-thread-index]
+# CHECK: elementwise-raw-stride.py:[[@LINE-2]]:49: warning: write to 'e' at 'i * _py_n_plus_1' runs past its end: the call at line [[@LINE-1]] gives 'e' one element per iteration of the elementwise loop, and the index grows by '_py_n_plus_1' per iteration [cuda-unguarded-thread-index]
 # CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: pass 'size=' with the number of iterations the index allows, or bound 'i' in the operation
     return e
 
@@ -48,7 +48,7 @@ pick = cp.ElementwiseKernel('T a, raw T b', 'T y',
 
 def pick_self(x):
     return pick(x, x)
-# CHECK: elementwise-raw-stride.py:[[@LINE-4]]:41: warning: read of 'b' at 'i * 3' runs past its end: the call at line [[@LINE-1]] gives 'b'{{.*}}grows by '3' per iteration [cuda-unguarded-thread-index]
+# CHECK: elementwise-raw-stride.py:[[@LINE-4]]:38: warning: read of 'b' at 'i * 3' runs past its end: the call at line [[@LINE-1]] gives 'b'{{.*}}grows by '3' per iteration [cuda-unguarded-thread-index]
 # CHECK: elementwise-raw-stride.py:[[@LINE-6]]:8: note: pass 'size='
 
 # --- Negatives: idiomatic CuPy code ----------------------------------------
