@@ -682,6 +682,9 @@ class KernelUnitWriter:
             templated = 'template' in head
             prev = m.kernels.get(name, 'none')
             m.kernels[name] = None if (prev != 'none' or templated) else count
+            if templated:
+                # Its address needs template arguments (launches.py).
+                m.templated = getattr(m, 'templated', set()) | {name}
             if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
                 m.extern_c.add(name)
 
