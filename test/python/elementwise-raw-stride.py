@@ -111,4 +111,12 @@ rsum = cp.ReductionKernel('T x, raw T w', 'T y', 'x * w[_j * 2]', 'a + b', 'y = 
 def weighted(x):
     return rsum(x, x)
 
+# A raw array's shape, strides and data (CuPy's CArray members).
+dims = cp.ElementwiseKernel('raw int32 x', 'int64 y',
+                            'y = x.shape()[i] + x.strides()[i] + (x.data() != 0) + x.ndim',
+                            'dims')
+
+def shape_of(x):
+    return dims(x, size=x.ndim)
+
 # CHECK: exit=1

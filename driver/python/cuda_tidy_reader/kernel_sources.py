@@ -31,7 +31,7 @@ template <class F, unsigned I> struct param_;
 template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
 template <class F, unsigned I> using param_t = typename param_<F, I>::type;
 struct indexer { long long n; int ndim; const long long *index_; __device__ long long size() const { return n; } __device__ const long long *get() const { return index_; } };
-template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ operator T &() const { return data_[0]; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ const long long *shape() const { return shape_; } __device__ const long long *strides() const { return strides_; } __device__ T *data() const { return data_; } const long long *shape_, *strides_; int ndim; __device__ operator T &() const { return data_[0]; } };
 template <class T> struct complex { T re, im; };
 }
 #define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
