@@ -18,6 +18,21 @@ def eye_wrong(n, dtype):
 # CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: pass 'size=' with the number of iterations the index allows, or bound 'i' in the operation
     return e
 
+# size= the product of the matrix's dimensions, and a raw output made with
+# the shape of the input.
+def eye_product(n):
+    e = cp.zeros((n, n), dtype=cp.float32)
+    fill = cp.ElementwiseKernel('', 'raw T e', f'e[i * {n + 1}] = 1', 'fill_d')
+    fill(e, size=n * n)
+# CHECK: elementwise-raw-stride.py:[[@LINE-2]]:50: warning: write to 'e' at 'i * _py_n_plus_1' runs past its end: the call at line [[@LINE-1]] gives 'e'{{.*}}[cuda-unguarded-thread-index]
+# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: pass 'size='
+    return e
+
+def spread_shape(x):
+    y = cp.empty(x.shape, dtype=x.dtype)
+    scatter2(x, y)
+    return y
+
 # The same kernel run N times: correct.
 def eye_right(n, dtype):
     e = cp.zeros((n, n), dtype=dtype)
@@ -31,7 +46,7 @@ scatter2 = cp.ElementwiseKernel('T x', 'raw T y', 'y[2 * i + 1] = x', 'scatter2'
 def spread(x):
     y = cp.empty_like(x)
     scatter2(x, y)
-# CHECK: elementwise-raw-stride.py:[[@LINE-5]]:52: warning: write to 'y' at '2 * i + 1' runs past its end: the call at line [[@LINE-1]] gives 'y' one element per iteration{{.*}}grows by '2' per iteration [cuda-unguarded-thread-index]
+# CHECK: elementwise-raw-stride.py:[[@LINE-5]]:52: warning: write to 'y' at '2 * i + 1' runs past its end: the call at line {{[0-9]+}} gives 'y' one element per iteration{{.*}}grows by '2' per iteration [cuda-unguarded-thread-index]
 # CHECK: elementwise-raw-stride.py:[[@LINE-6]]:12: note: pass 'size='
     return y
 

@@ -11,7 +11,9 @@ as the loop (or fewer) when a call passes
 - the same array for a raw and a non-raw parameter, or an array made
   `*_like` one of the non-raw arrays (the loop is at least as long as each
   non-raw array, since they broadcast to it);
-- `size=x.size` where x is the array passed for the raw parameter.
+- `size=x.size` where x is the array passed for the raw parameter, or the
+  product of the dimensions x was made with (`cupy.zeros((n, n))`,
+  `size=n * n`); `cupy.empty(y.shape)` counts as made like y.
 
 Such a parameter is lowered with an annotation naming the call's line
 (analysis/LoopSizedRawIndex.h reads it): an index that grows faster than
@@ -39,10 +41,56 @@ def _like_of(r, name, depth=0):
     attr = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
     if attr in LIKE and call.args and isinstance(call.args[0], ast.Name):
         return call.args[0].id
+    # cupy.empty(x.shape, ...), zeros, ones, full: the size of x.
+    if attr in ('empty', 'zeros', 'ones', 'full') and call.args and \
+            isinstance(call.args[0], ast.Attribute) and call.args[0].attr == 'shape' and \
+            isinstance(call.args[0].value, ast.Name):
+        return call.args[0].value.id
     if attr == 'copy' and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
             and not call.args:
         return f.value.id
     return None
+
+
+def _shape_product(r, name):
+    """The dimensions of `name = cupy.zeros((n, n), ...)` (empty, ones,
+    full) as source texts, when the file shows them; else None."""
+    if not isinstance(name, ast.Name):
+        return None
+    d = r.definition(name)
+    if not d or not isinstance(d[1], ast.Call) or not d[1].args:
+        return None
+    f = d[1].func
+    attr = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+    shape = d[1].args[0]
+    if attr not in ('empty', 'zeros', 'ones', 'full'):
+        return None
+    if isinstance(shape, ast.Tuple) and shape.elts:
+        dims = [r.segment(e) for e in shape.elts]
+    else:
+        dims = [r.segment(shape)]
+    return None if any(t is None for t in dims) else sorted(''.join(t.split()) for t in dims)
+
+
+def _size_is(r, size, a):
+    """Whether `size=` is the number of elements of the array named a:
+    `a.size`, or the product of the dimensions a was made with."""
+    if not isinstance(a, ast.Name):
+        return False
+    if isinstance(size, ast.Attribute) and size.attr == 'size' and \
+            isinstance(size.value, ast.Name):
+        return size.value.id == a.id
+    dims = _shape_product(r, a)
+    if dims is None:
+        return False
+    factors = []
+    e = size
+    while isinstance(e, ast.BinOp) and isinstance(e.op, ast.Mult):
+        factors.append(e.right)
+        e = e.left
+    factors.append(e)
+    texts = [r.segment(x) for x in factors]
+    return None not in texts and sorted(''.join(t.split()) for t in texts) == dims
 
 
 def _same_size(r, a, b):
@@ -81,12 +129,11 @@ def loop_sized_raw(r, m, params):
         size = next((k.value for k in node.keywords if k.arg == 'size'), None)
         bound = list(zip(params, args))
         if size is not None:
-            # size=x.size, x the array of a raw parameter.
-            if isinstance(size, ast.Attribute) and size.attr == 'size' and \
-                    isinstance(size.value, ast.Name):
-                for (_, pname, raw, _), a in bound:
-                    if raw and isinstance(a, ast.Name) and a.id == size.value.id:
-                        found.setdefault(pname, node.lineno)
+            # size=x.size (or the product of x's dimensions), x the array of
+            # a raw parameter.
+            for (_, pname, raw, _), a in bound:
+                if raw and _size_is(r, size, a):
+                    found.setdefault(pname, node.lineno)
             continue
         nonraw = [a for (_, _, raw, _), a in bound if not raw]
         for (_, pname, raw, _), a in bound:
