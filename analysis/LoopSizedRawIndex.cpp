@@ -216,6 +216,13 @@ struct SubscriptFinder : RecursiveASTVisitor<SubscriptFinder> {
 
 } // namespace
 
+bool hasLoopSizedRawParameter(const FunctionDecl &Kernel) {
+  for (const ParmVarDecl *P : Kernel.parameters())
+    if (loopSizedLine(P))
+      return true;
+  return false;
+}
+
 void loopSizedRawOverruns(
     const FunctionDecl &Kernel, ASTContext &Ctx,
     llvm::function_ref<void(const LoopSizedOverrun &)> Found) {

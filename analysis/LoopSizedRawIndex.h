@@ -37,6 +37,10 @@ struct LoopSizedOverrun {
   unsigned CallLine = 0; ///< The Python line of the call that sizes it.
 };
 
+/// Whether \p Kernel has a raw parameter the reader marked loop-sized
+/// (cheap: asked before a CFG is built).
+bool hasLoopSizedRawParameter(const FunctionDecl &Kernel);
+
 /// Calls \p Found for each such access in \p Kernel, in source order.
 void loopSizedRawOverruns(const FunctionDecl &Kernel, ASTContext &Ctx,
                           llvm::function_ref<void(const LoopSizedOverrun &)>

@@ -25,6 +25,11 @@ private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Overruns.reset(); }
+  /// A template pattern is read only for the loop-sized raw arrays of a
+  /// CuPy ElementwiseKernel: no CFG is built for the others.
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &) override {
+    return !inTemplatePattern() || hasLoopSizedRawParameter(FD);
+  }
   void report(const IndexOverrun &O, const FunctionDecl *Kernel,
               ASTContext &Ctx);
   void reportLoopSized(const LoopSizedOverrun &O, ASTContext &Ctx);
