@@ -102,6 +102,15 @@ const FunctionDecl *launchedKernel(const FunctionDecl &F) {
           Kernel = FD;
       return true;
     }
+    // A template kernel, named in a call that a generic lambda never
+    // instantiates (the reader's launch of a kernel with a type hole).
+    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+      for (const NamedDecl *D : E->decls())
+        if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
+          if (!Kernel && T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+            Kernel = T->getTemplatedDecl();
+      return true;
+    }
   } Find;
   Find.TraverseStmt(F.getBody());
   return Find.Kernel;
@@ -265,8 +274,18 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
             annotation(*P, "cuda-tidy-python-arg|"))
       Args.emplace_back(P, Fact->split('|').second);
   }
-  if (!ArgsKnown || Kernel->isVariadic() || Kernel->isTemplated())
+  if (!ArgsKnown || Kernel->isVariadic())
     return;
+  if (Kernel->isTemplated()) {
+    // Only what holds for every instantiation: a Python scalar given to a
+    // parameter whose type is a template parameter (a type hole of the
+    // source, '{ctype} a').
+    if (!Prepared && Args.size() == Kernel->getNumParams())
+      for (unsigned I = 0; I < Args.size(); ++I)
+        checkScalarForTypeParameter(*Args[I].first, Lib, Args[I].second,
+                                    *Kernel->getParamDecl(I), *Kernel);
+    return;
+  }
   if (Prepared) {
     // prepared_call packs the arguments by the format: the format is what
     // must match the kernel.
@@ -296,6 +315,39 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
                   *Kernel, Ctx);
   }
   From = nullptr;
+}
+
+void KernelArgumentsCheck::checkScalarForTypeParameter(
+    const ParmVarDecl &Arg, StringRef Library, StringRef Fact,
+    const ParmVarDecl &Param, const FunctionDecl &Kernel) {
+  if (Fact != "pyfloat" && Fact != "pyint")
+    return;
+  const auto *T = Param.getType()->getAs<TemplateTypeParmType>();
+  if (!T || !T->getIdentifier())
+    return;
+  bool Raises = false;
+  std::optional<StringRef> Dtype =
+      CudaApiModel::pythonScalarDtype(Library, Fact, Raises);
+  if (!Dtype || Raises)
+    return;
+  std::optional<Value> Sent = CudaApiModel::pythonDtype(*Dtype);
+  if (!Sent)
+    return;
+  // The reader names a type hole '{ctype}' of the source _py_ctype.
+  StringRef Hole = T->getIdentifier()->getName();
+  bool IsHole = Hole.consume_front("_py_");
+  diag(Arg.getLocation(),
+       "Python %select{float|int}0 passed to parameter '%1' of '%2', whose "
+       "type is %select{the template parameter|the source's placeholder}3 "
+       "'%4', is sent as an %5-byte %6; the kernel reads the value only "
+       "where '%4' is '%7': pass a scalar of the kernel's dtype (for "
+       "example x.dtype.type(...))")
+      << (Fact == "pyint") << Param.getName() << Kernel.getName() << IsHole
+      << Hole << Sent->Bytes << *Dtype
+      << (Fact == "pyint" ? "long long" : "double");
+  diag(Param.getLocation(), "parameter '%0' of '%1' declared here",
+       DiagnosticIDs::Note)
+      << Param.getName() << Kernel.getName();
 }
 
 void KernelArgumentsCheck::checkArgument(const ParmVarDecl &Arg,

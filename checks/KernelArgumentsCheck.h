@@ -35,6 +35,9 @@ private:
   /// function's name: a note of each finding on the argument.
   const ParmVarDecl *From = nullptr;
   StringRef FromFunction;
+  void checkScalarForTypeParameter(const ParmVarDecl &Arg, StringRef Library,
+                                   StringRef Fact, const ParmVarDecl &Param,
+                                   const FunctionDecl &Kernel);
   void checkArgument(const ParmVarDecl &Arg, StringRef Library,
                      StringRef Fact, const ParmVarDecl &Param,
                      const FunctionDecl &Kernel, ASTContext &Ctx);

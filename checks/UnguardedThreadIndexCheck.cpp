@@ -9,7 +9,10 @@ namespace clang::tidy::cuda {
 
 UnguardedThreadIndexCheck::UnguardedThreadIndexCheck(StringRef Name,
                                                      ClangTidyContext *Context)
-    : CudaFunctionCheck(Name, Context, {FunctionScope::Kernels}),
+    : CudaFunctionCheck(Name, Context,
+                        {FunctionScope::Kernels, CheckLanguages::Cuda,
+                         /*NeedsWholeBody=*/true,
+                         /*AnalysesTemplatePatterns=*/true}),
       StrictMode(Options.get("StrictMode", false)) {}
 
 void UnguardedThreadIndexCheck::storeOptions(
@@ -20,6 +23,15 @@ void UnguardedThreadIndexCheck::storeOptions(
 void UnguardedThreadIndexCheck::checkFunction(const FunctionDecl &Kernel,
                                               const FunctionCfg &Cfg,
                                               ASTContext &Ctx) {
+  // A CuPy ElementwiseKernel's raw array sized to its loop, indexed at a
+  // stride of 'i' (analysis/LoopSizedRawIndex.h); the kernel is a template
+  // over its type placeholders, whose pattern this fact reads.
+  loopSizedRawOverruns(Kernel, Ctx, [&](const LoopSizedOverrun &O) {
+    reportLoopSized(O, Ctx);
+  });
+  // The overrun analysis reads values and bounds, unknown in a pattern.
+  if (inTemplatePattern())
+    return;
   if (!Overruns) {
     TranslationUnitAnalyses &TU = TranslationUnitAnalyses::get(Ctx);
     Overruns = std::make_unique<IndexOverruns>(Ctx, threadIndex(Ctx),
@@ -27,6 +39,23 @@ void UnguardedThreadIndexCheck::checkFunction(const FunctionDecl &Kernel,
   }
   Overruns->overrunsIn(&Kernel, Cfg, /*OnlyCertain=*/!StrictMode,
                        [&](const IndexOverrun &O) { report(O, &Kernel, Ctx); });
+}
+
+void UnguardedThreadIndexCheck::reportLoopSized(const LoopSizedOverrun &O,
+                                                ASTContext &Ctx) {
+  SourceLocation Loc = reportOnce(O.At->getBeginLoc(), Ctx.getSourceManager());
+  if (Loc.isInvalid())
+    return;
+  diag(Loc, "%select{read of|write to}0 %1 at '%2' runs past its end: the "
+            "call at line %3 gives %1 one element per iteration of the "
+            "elementwise loop, and the index grows by '%4' per iteration")
+      << O.Write << O.Array << ThreadIndexAnalysis::textOf(O.Index, Ctx)
+      << O.CallLine << ThreadIndexAnalysis::textOf(O.Stride, Ctx);
+  diag(O.Array->getLocation(),
+       "pass 'size=' with the number of iterations the index allows, or "
+       "bound '%0' in the operation",
+       DiagnosticIDs::Note)
+      << O.LoopIndex->getName();
 }
 
 void UnguardedThreadIndexCheck::report(const IndexOverrun &O,

@@ -5,6 +5,7 @@
 
 #include "CudaFunctionCheck.h"
 #include "IndexOverruns.h"
+#include "LoopSizedRawIndex.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
 
@@ -24,8 +25,14 @@ private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Overruns.reset(); }
+  /// A template pattern is read only for the loop-sized raw arrays of a
+  /// CuPy ElementwiseKernel: no CFG is built for the others.
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &) override {
+    return !inTemplatePattern() || hasLoopSizedRawParameter(FD);
+  }
   void report(const IndexOverrun &O, const FunctionDecl *Kernel,
               ASTContext &Ctx);
+  void reportLoopSized(const LoopSizedOverrun &O, ASTContext &Ctx);
 
   const bool StrictMode;
   /// This translation unit's, created by the first checkFunction().

@@ -18,6 +18,7 @@ except ImportError:  # an implementation without it
 
 from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, canonical_dtype
 from .reader import Unknown
+from .elementwise_calls import loop_sized_raw
 from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
 
 # --- The translation unit ------------------------------------------------------
@@ -30,7 +31,7 @@ template <class F, unsigned I> struct param_;
 template <class... P, unsigned I> struct param_<void (*)(P...), I> : at_<I, P...> {};
 template <class F, unsigned I> using param_t = typename param_<F, I>::type;
 struct indexer { long long n; int ndim; const long long *index_; __device__ long long size() const { return n; } __device__ const long long *get() const { return index_; } };
-template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ operator T &() const { return data_[0]; } };
+template <class T> struct raw { T *data_; long long n_; __device__ T &operator[](long long i) const { return data_[i]; } template <class I> __device__ T &operator[](I *index) const { return data_[index[0]]; } __device__ long long size() const { return n_; } __device__ const long long *shape() const { return shape_; } __device__ const long long *strides() const { return strides_; } __device__ T *data() const { return data_; } const long long *shape_, *strides_; int ndim; __device__ operator T &() const { return data_[0]; } };
 template <class T> struct complex { T re, im; };
 }
 #define __CT_EXTC __attribute__((annotate("cuda-tidy-python-extern-c")))
@@ -681,6 +682,9 @@ class KernelUnitWriter:
             templated = 'template' in head
             prev = m.kernels.get(name, 'none')
             m.kernels[name] = None if (prev != 'none' or templated) else count
+            if templated:
+                # Its address needs template arguments (launches.py).
+                m.templated = getattr(m, 'templated', set()) | {name}
             if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
                 m.extern_c.add(name)
 
@@ -823,8 +827,14 @@ class KernelUnitWriter:
             b.add(vals['preamble'])
             b.syn('\n', 0, at)
         sig = []
+        # A raw array that a call sizes to the loop (elementwise_calls.py).
+        loop_sized = loop_sized_raw(r, m, params) if m.kind == 'elementwise' else {}
         for ctype, pname, raw, out in params:
-            if raw:
+            if raw and pname in loop_sized:
+                sig.append('__attribute__((annotate("cuda-tidy-python-loop-sized|%d"))) '
+                           'cuda_tidy_python::raw<%s%s> %s' % (
+                               loop_sized[pname], '' if out else 'const ', ctype, pname))
+            elif raw:
                 sig.append('cuda_tidy_python::raw<%s%s> %s' % ('' if out else 'const ', ctype, pname))
             else:
                 sig.append('%s%s *_raw_%s' % ('' if out else 'const ', ctype, pname))

@@ -810,7 +810,14 @@ class LaunchWriter:
             sep()
             s('__attribute__((annotate("cuda-tidy-python-args-unknown"))) int ')
             b.syn('__args', 0, r.node_start(kargs_node))
-        s(') {\n  (void)&%s;\n' % kernel)
+        if ref.name in getattr(m, 'templated', ()):
+            # A template (a type hole of the source, or the user's own): its
+            # address needs arguments, so it is named in a call a generic
+            # lambda never instantiates (KernelArgumentsCheck's launchedKernel
+            # reads the lookup).
+            s(') {\n  (void)[](auto... __t) { %s(__t...); };\n' % kernel)
+        else:
+            s(') {\n  (void)&%s;\n' % kernel)
         if count is not None and kargs is not None and count == len(kargs) and \
                 dims['grid'] is not None and dims['block'] is not None:
             def dim3(ds):
