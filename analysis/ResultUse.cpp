@@ -171,6 +171,24 @@ enum class LastErrorStep { Neutral, Examines, Hides };
 LastErrorStep functionStep(const FunctionDecl *FD, ASTContext &Ctx,
                            unsigned Depth);
 
+/// A call of a project function defined in another file, returning
+/// nothing and given nothing but constants ('checkCUDAError("copy")'): all
+/// it can act on is global state, such as the runtime's last error.
+bool readsOnlyGlobalState(const CallExpr *Call, ASTContext &Ctx) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getReturnType()->isVoidType() ||
+      isa<CXXMemberCallExpr>(Call) || CudaApiModel::lookup(Call) ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    return false;
+  for (const Expr *Arg : Call->arguments()) {
+    Arg = Arg->IgnoreParenImpCasts();
+    if (!isa<StringLiteral, IntegerLiteral, CharacterLiteral,
+             FloatingLiteral, CXXBoolLiteralExpr>(Arg))
+      return false;
+  }
+  return true;
+}
+
 LastErrorStep callStep(const CallExpr *Call, const FunctionCfg &Cfg,
                        ASTContext &Ctx, unsigned Depth) {
   const ApiFunction *Api = CudaApiModel::lookup(Call);
@@ -190,6 +208,8 @@ LastErrorStep callStep(const CallExpr *Call, const FunctionCfg &Cfg,
   // A helper whose body did not compile may examine it too.
   if (Callee && Callee->hasBody(Def) &&
       bodyDidNotCompile(Def, Ctx.getSourceManager()))
+    return LastErrorStep::Examines;
+  if (Callee && !Callee->hasBody(Def) && readsOnlyGlobalState(Call, Ctx))
     return LastErrorStep::Examines;
   if (Depth == 0 || !Callee || !Callee->hasBody(Def) ||
       !isAnalysableFunction(Def, Ctx.getSourceManager()))

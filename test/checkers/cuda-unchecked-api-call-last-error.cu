@@ -73,3 +73,28 @@ void twice(float *p) {
   // CHECK-NOTES: :[[@LINE-11]]:48: note: 'CHECK' is evaluated a second time here
   CUDA_CHECK(cudaFree(q));
 }
+
+// A project helper defined in another file, given only constants, can act
+// only on global state: the last error (Rodinia's checkCUDAError("...")).
+void checkCUDAError(const char *what);
+void logStep(const char *what, int step);
+int countErrors(const char *what);
+void logBuffer(const char *what, const float *p);
+
+void checkedElsewhere(float **d, size_t n) {
+  cudaMalloc(d, n);
+  checkCUDAError("cudaMalloc d");
+  cudaMemset(*d, 0, n);
+  logStep("memset", 2);
+}
+
+void notCheckedElsewhere(float **d, size_t n) {
+  cudaMalloc(d, n); // BUG: a helper that returns a count is not a check
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaMalloc' is not checked [cuda-unchecked-api-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'CHECK(...)'
+  countErrors("cudaMalloc");
+  cudaMemset(*d, 0, n); // BUG: a helper given the buffer is not a check
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaMemset' is not checked [cuda-unchecked-api-call]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: fix-it wraps the call in 'CHECK(...)'
+  logBuffer("memset", *d);
+}
