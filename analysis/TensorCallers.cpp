@@ -35,7 +35,15 @@ void TensorCallers::record(const std::string &Function, unsigned Param,
   if (!recording())
     return;
   std::lock_guard<std::mutex> G(Lock);
-  Callers[{Function, Param, Property}].insert({What, Call, Origin});
+  (Staging ? Staged : Callers)[{Function, Param, Property}].insert(
+      {What, Call, Origin});
+}
+
+void TensorCallers::commitStaged() {
+  std::lock_guard<std::mutex> G(Lock);
+  for (auto &[K, Cs] : Staged)
+    Callers[K].insert(Cs.begin(), Cs.end());
+  Staged.clear();
 }
 
 std::optional<ExternalTensorArgument>

@@ -56,6 +56,13 @@ public:
   /// not depend on the order in which they run.
   void setRecording(bool On) { Recording = On; }
   bool recording() const { return Active && Recording; }
+  /// While staging, record() keeps what it is given apart, where lookup()
+  /// does not see it, until commitStaged(): the host files that a binding
+  /// calls into (mmcv's per-op dispatch .cpp) record what they pass on to
+  /// the launchers, and each reads only what the binding files recorded,
+  /// whatever the order in which they run.
+  void setStaging(bool On) { Staging = On; }
+  void commitStaged();
 
   /// The key of a function across translation units: its qualified name
   /// and parameter types.
@@ -87,9 +94,10 @@ private:
     }
   };
   mutable std::mutex Lock;
-  std::map<Key, std::set<Caller>> Callers;
+  std::map<Key, std::set<Caller>> Callers, Staged;
   bool Active = false;
   bool Recording = true;
+  bool Staging = false;
 };
 
 } // namespace clang::tidy::cuda

@@ -43,16 +43,12 @@ void TensorContiguityCheck::reportMaybeStrided(const TensorPointerUse &U,
 void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
                                           const FunctionCfg &,
                                           ASTContext &Ctx) {
-  TorchTensorAnalysis &Tensors =
-      TranslationUnitAnalyses::get(Ctx).torchTensors();
-  if (!Tensors.enabled())
+  TorchTensorAnalysis *Facts = tensorFactsFor(FD, Ctx);
+  if (!Facts)
     return;
-  // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors.recordCallsToOtherFiles();
+  TorchTensorAnalysis &Tensors = *Facts;
   const SourceManager &SM = Ctx.getSourceManager();
-  // One finding per launch and Python argument: y = empty_like(x) shares
-  // x's cause.
-  llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
+  ReportedLaunchParams Seen;
   for (const TensorPointerUse &U : Tensors.pointersToKernels(FD)) {
     // Accessors carry the strides; raw pointers are indexed densely.
     if (U.Info.Strided)

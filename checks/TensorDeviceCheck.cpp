@@ -18,16 +18,12 @@ bool TensorDeviceCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
 
 void TensorDeviceCheck::checkFunction(const FunctionDecl &FD,
                                       const FunctionCfg &, ASTContext &Ctx) {
-  TorchTensorAnalysis &Tensors =
-      TranslationUnitAnalyses::get(Ctx).torchTensors();
-  if (!Tensors.enabled())
+  TorchTensorAnalysis *Facts = tensorFactsFor(FD, Ctx);
+  if (!Facts)
     return;
-  // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors.recordCallsToOtherFiles();
+  TorchTensorAnalysis &Tensors = *Facts;
   const SourceManager &SM = Ctx.getSourceManager();
-  // One finding per launch and Python argument: y = empty_like(x) shares
-  // x's cause.
-  llvm::DenseSet<std::pair<const CallExpr *, const ParmVarDecl *>> Seen;
+  ReportedLaunchParams Seen;
   llvm::DenseSet<const CallExpr *> Unguarded;
   for (const TensorPointerUse &U : Tensors.pointersToKernels(FD)) {
     TensorVerdict V = Tensors.verdict(U.Tensor, TP_Cuda, U.PointerCall);

@@ -60,12 +60,10 @@ bool TensorDtypeCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
 
 void TensorDtypeCheck::checkFunction(const FunctionDecl &FD,
                                      const FunctionCfg &, ASTContext &Ctx) {
-  TorchTensorAnalysis &Tensors =
-      TranslationUnitAnalyses::get(Ctx).torchTensors();
-  if (!Tensors.enabled() || !FD.hasBody())
+  TorchTensorAnalysis *Facts = tensorFactsFor(FD, Ctx);
+  if (!Facts)
     return;
-  // The bindings' side of the project's summary (TensorCallers.h).
-  Tensors.recordCallsToOtherFiles();
+  TorchTensorAnalysis &Tensors = *Facts;
   const SourceManager &SM = Ctx.getSourceManager();
   PointerCollector Collect;
   Collect.TraverseStmt(FD.getBody());

@@ -937,24 +937,36 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
     return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
   // Tensor facts across files: the callers' files first. A file's results
   // then depend on other files, so none come from or go to the cache.
+  // Three phases: the binding files; then the other host files (not CUDA),
+  // which may define a bound function and pass its tensors on to a
+  // launcher (mmcv's pybind.cpp -> nms_rotated.cpp -> nms_rotated_cuda.cu);
+  // then the rest.
   Settings.Cache = nullptr;
-  std::vector<std::string> Phase[2];
+  std::vector<std::string> Phase[3];
   std::vector<std::pair<unsigned, size_t>> Where;
   for (const std::string &F : S.Files) {
-    bool Binds = bindsToPython(F);
-    Where.push_back({Binds ? 0u : 1u, Phase[Binds ? 0 : 1].size()});
-    Phase[Binds ? 0 : 1].push_back(F);
+    StringRef Ext = llvm::sys::path::extension(F);
+    bool Host = Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
+    unsigned I = bindsToPython(F) ? 0 : Host ? 1 : 2;
+    Where.push_back({I, Phase[I].size()});
+    Phase[I].push_back(F);
   }
-  cudatidy::RunResults Part[2];
-  // Only the binding files record: the others' results must not depend on
-  // the order in which they run.
+  cudatidy::RunResults Part[3];
+  // The binding files record; the host files record apart (staged), so
+  // that each reads only the bindings' records; the CUDA files record
+  // nothing: no file's results depend on the order in which they run.
   clang::tidy::cuda::TensorCallers &Callers =
       clang::tidy::cuda::TensorCallers::get();
-  for (unsigned I = 0; I < 2; ++I) {
-    Callers.setRecording(I == 0);
-    if (!Phase[I].empty() && !(I == 1 && Part[0].Interrupted))
+  for (unsigned I = 0; I < 3; ++I) {
+    Callers.setRecording(I < 2);
+    Callers.setStaging(I == 1);
+    bool Stopped = Part[0].Interrupted || Part[1].Interrupted;
+    if (!Phase[I].empty() && !Stopped)
       Part[I] = cudatidy::analyseFiles(Phase[I], *S.Compilations, Settings);
+    if (I == 1)
+      Callers.commitStaged();
   }
+  Callers.setStaging(false);
   cudatidy::RunResults All;
   for (const auto &[P, Index] : Where)
     All.PerFile.push_back(Index < Part[P].PerFile.size()
