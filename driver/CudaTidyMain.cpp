@@ -235,7 +235,7 @@ cl::opt<bool> NoPrefixCache(
     "no-prefix-cache",
     cl::desc("Parse the implicit CUDA prefix (clang's runtime wrapper, the "
              "compatibility header) in every file instead of precompiling "
-             "it once (docs/driver.md, \"Precompiled prefix\")"),
+             "it once (docs/prefix.md)"),
     cl::init(false), cl::cat(Category));
 cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
                       cl::init(false), cl::cat(Category));

@@ -5,7 +5,7 @@
 // The driver precompiles that prefix once per distinct command (every flag
 // but the file's name: toolkit, architecture, standard, defines, include
 // paths, the compatibility header) and parses each file with -include-pch
-// (docs/driver.md, "Precompiled prefix").
+// (docs/prefix.md).
 //
 // A prefix is stored as <dir>/<key>.pch, where the key hashes the command,
 // its folder, clang's version and the content of every force-included
