@@ -130,6 +130,20 @@ const Expr *singleReturn(const FunctionDecl *FD) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
+/// What eval() and evalIn() say of \p E (stripped) before reading it:
+/// unknown past 16 levels or for a value that is not an integer or a bool,
+/// the value of a constant; none when \p E must be read.
+std::optional<Value> leafValue(const Expr *E, int Depth, ASTContext &Ctx) {
+  if (!E || Depth > 16 || E->isValueDependent() ||
+      !(E->getType()->isIntegralOrEnumerationType() ||
+        E->getType()->isBooleanType()))
+    return Value::unknown();
+  if (std::optional<int64_t> C =
+          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
+    return Value::known(*C, true);
+  return std::nullopt;
+}
+
 } // namespace
 
 WarpLanes::WarpLanes(const FunctionCfg &Cfg, ASTContext &Ctx)
@@ -208,13 +222,8 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
 
 WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
   E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 16 || E->isValueDependent() ||
-      !(E->getType()->isIntegralOrEnumerationType() ||
-        E->getType()->isBooleanType()))
-    return Value::unknown();
-  if (std::optional<int64_t> C =
-          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
-    return Value::known(*C, true);
+  if (std::optional<Value> V = leafValue(E, Depth, Ctx))
+    return *V;
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
@@ -389,13 +398,8 @@ WarpLanes::Value WarpLanes::evalIn(const Expr *E, const FunctionDecl *Caller,
   // the caller's locals that are never changed and its parameters (a
   // kernel's are the same in the whole warp).
   E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 16 || E->isValueDependent() ||
-      !(E->getType()->isIntegralOrEnumerationType() ||
-        E->getType()->isBooleanType()))
-    return Value::unknown();
-  if (std::optional<int64_t> C =
-          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
-    return Value::known(*C, true);
+  if (std::optional<Value> V = leafValue(E, Depth, Ctx))
+    return *V;
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim)) {
