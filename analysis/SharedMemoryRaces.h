@@ -143,6 +143,9 @@ private:
   const VarDecl *sharedVariableOf(const Expr *E, const FunctionDecl *FD,
                                   unsigned &Rank);
   const VariableStores &storesOf(const FunctionDecl *FD);
+  /// Whether \p VD is changed in \p FD after its declaration: assigned,
+  /// incremented or its address taken.
+  bool changedIn(const VarDecl *VD, const FunctionDecl *FD);
   /// The conditions \p A is under, in its function and at the helper's
   /// call, with their function and whether A is on their false side.
   struct Condition {

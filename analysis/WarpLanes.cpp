@@ -130,6 +130,20 @@ const Expr *singleReturn(const FunctionDecl *FD) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
+/// What eval() and evalIn() say of \p E (stripped) before reading it:
+/// unknown past 16 levels or for a value that is not an integer or a bool,
+/// the value of a constant; none when \p E must be read.
+std::optional<Value> leafValue(const Expr *E, int Depth, ASTContext &Ctx) {
+  if (!E || Depth > 16 || E->isValueDependent() ||
+      !(E->getType()->isIntegralOrEnumerationType() ||
+        E->getType()->isBooleanType()))
+    return Value::unknown();
+  if (std::optional<int64_t> C =
+          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
+    return Value::known(*C, true);
+  return std::nullopt;
+}
+
 } // namespace
 
 WarpLanes::WarpLanes(const FunctionCfg &Cfg, ASTContext &Ctx)
@@ -208,13 +222,8 @@ WarpLanes::Value WarpLanes::query(const Expr *E, unsigned Source,
 
 WarpLanes::Value WarpLanes::eval(const Expr *E, const Thread &Th, int Depth) {
   E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 16 || E->isValueDependent() ||
-      !(E->getType()->isIntegralOrEnumerationType() ||
-        E->getType()->isBooleanType()))
-    return Value::unknown();
-  if (std::optional<int64_t> C =
-          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
-    return Value::known(*C, true);
+  if (std::optional<Value> V = leafValue(E, Depth, Ctx))
+    return *V;
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
@@ -389,13 +398,8 @@ WarpLanes::Value WarpLanes::evalIn(const Expr *E, const FunctionDecl *Caller,
   // the caller's locals that are never changed and its parameters (a
   // kernel's are the same in the whole warp).
   E = ThreadIndexAnalysis::strip(E);
-  if (!E || Depth > 16 || E->isValueDependent() ||
-      !(E->getType()->isIntegralOrEnumerationType() ||
-        E->getType()->isBooleanType()))
-    return Value::unknown();
-  if (std::optional<int64_t> C =
-          TranslationUnitAnalyses::get(Ctx).integerConstant(E))
-    return Value::known(*C, true);
+  if (std::optional<Value> V = leafValue(E, Depth, Ctx))
+    return *V;
   ThreadSource Src;
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim)) {
@@ -544,36 +548,31 @@ std::optional<int64_t> WarpLanes::valueFor(const Expr *E, int64_t Thread) {
 
 bool WarpLanes::reachedExactly(const CFGBlock *B,
                                ThreadDivergence &Divergences) {
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{B};
-  llvm::SmallVector<const CFGBlock *, 8> Work{B};
-  while (!Work.empty()) {
-    auto Deps = Cfg.controlDependencies(Work.pop_back_val());
-    if (!Deps)
-      return false;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      Work.push_back(D);
-      const auto *C = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!C || Divergences.readsTemplateValue(C))
-        return false;
-      if (Divergences.ofCondition(C, D) == Divergence::None)
-        continue;
-      // A helper's test of a parameter that every caller passes the same
-      // in a warp ('if (n <= 0) return;' with n a kernel's parameter).
-      if (!IsKernel && warpInvariant(C))
-        continue;
-      auto Split = split(C);
-      if (!Split)
-        return false;
-      const WarpLaneSets &At = reaching(D);
-      for (unsigned W = 0; W < 32; ++W)
-        if (At[W] & Split->first[W] & Split->second[W])
+  return Cfg.forEachTransitiveControlDependency(
+      B,
+      [&](const CFGBlock *D) {
+        if (D == B)
+          return true;
+        const auto *C = dyn_cast_or_null<Expr>(
+            const_cast<CFGBlock *>(D)->getTerminatorCondition());
+        if (!C || Divergences.readsTemplateValue(C))
           return false;
-    }
-  }
-  return true;
+        if (Divergences.ofCondition(C, D) == Divergence::None)
+          return true;
+        // A helper's test of a parameter that every caller passes the same
+        // in a warp ('if (n <= 0) return;' with n a kernel's parameter).
+        if (!IsKernel && warpInvariant(C))
+          return true;
+        auto Split = split(C);
+        if (!Split)
+          return false;
+        const WarpLaneSets &At = reaching(D);
+        for (unsigned W = 0; W < 32; ++W)
+          if (At[W] & Split->first[W] & Split->second[W])
+            return false;
+        return true;
+      },
+      FunctionCfg::DependencyOrder::DepthFirst);
 }
 
 const Expr *WarpLanes::laneVaryingLoad(const Expr *Cond, int Depth) {

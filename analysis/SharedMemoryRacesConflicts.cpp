@@ -1,0 +1,286 @@
+//===- SharedMemoryRacesConflicts.cpp - Which pairs of accesses conflict --===//
+//
+// Part of the shared-memory race analysis (SharedMemoryRaces.h);
+// SharedMemoryRacesInternal.h names the parts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedMemoryRacesInternal.h"
+#include "BarrierIntervals.h"
+#include "CudaApiModel.h"
+#include "LaunchConfiguration.h"
+#include "TemplatePatterns.h"
+#include "VariableStores.h"
+#include "clang-tidy/utils/ASTUtils.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+#include <functional>
+
+namespace clang::tidy::cuda {
+
+using namespace smr;
+
+bool SharedMemoryRaces::conflicts(const Access &First,
+                                        const Access &Second, bool GuardsHold,
+                                        const FunctionDecl *FD) {
+  if (First.Array != Second.Array)
+    return false;
+  if (!((First.Write && Second.Read) || (First.Read && Second.Write)))
+    return false;
+  if (First.Multi || Second.Multi)
+    return First.Multi == Second.Multi &&
+           conflictsMulti(First, Second, GuardsHold, FD) &&
+           !separatesThreads(First, First, Second, FD) &&
+           !separatesThreads(Second, First, Second, FD);
+  if (First.Coeff == 1 && Second.Coeff == 1) {
+    // tFirst = tSecond + Diff + K.
+    std::map<std::string, int64_t> Diff = Second.Uniform;
+    for (const auto &[Key, C] : First.Uniform)
+      if ((Diff[Key] -= C) == 0)
+        Diff.erase(Key);
+    int64_t K = Second.Const - First.Const;
+    // After the guards' variables change, a read and a later write by
+    // another thread are both still guarded (a tree reduction's halving
+    // stride keeps them apart): only a read-after-write is reported then.
+    bool Unguarded = !hasThreadGuard(First, First.Thread, FD) &&
+                     !hasThreadGuard(Second, Second.Thread, FD);
+    bool AfterChange = (First.Write && Second.Read) || Unguarded;
+    if (Diff.empty()) {
+      // The same thread, or a thread the launches never run.
+      if (K == 0 || noThreadAt(K < 0 ? -K : K))
+        return false;
+      if (!GuardsHold)
+        return AfterChange;
+      // tFirst = tSecond + K cannot hold within the threads' ranges (a
+      // fold step: threads 256..319 read s[tid] and write s[tid - 256]).
+      auto [Lo1, Hi1] = threadRange(First);
+      auto [Lo2, Hi2] = threadRange(Second);
+      if ((Hi2 != INT64_MAX && Hi2 + K < Lo1) ||
+          (Hi1 != INT64_MAX && Hi1 < Lo2 + K))
+        return false;
+      // The larger of the two threads is past a constant guard.
+      if (K > 0)
+        return !guardedBelow(First, "", K, FD);
+      return !guardedBelow(Second, "", -K, FD);
+    }
+    if (Diff.size() != 1)
+      return false;
+    const auto &[Key, C] = *Diff.begin();
+    if (C != 1 && C != -1)
+      return false;
+    // tid and tid + blockDim.x are two slots of one thread: no other
+    // thread is blockDim.x away.
+    const Expr *X = First.UniformExprs.count(Key)
+                        ? First.UniformExprs.at(Key)
+                        : Second.UniformExprs.at(Key);
+    ThreadSource Src;
+    unsigned Dim;
+    if (K == 0 && ThreadIndexAnalysis::isThreadQuery(
+                      ThreadIndexAnalysis::strip(X), Src, Dim) &&
+        Src == TS_BlockDim && Dim == 0)
+      return false;
+    if (!GuardsHold)
+      return AfterChange;
+    std::string XKey = Analysis->variablePartKey(
+        First.UniformExprs.count(Key) ? First.UniformExprs.at(Key)
+                                      : Second.UniformExprs.at(Key));
+    if (C == 1 && K >= 0)
+      return !guardedBelow(First, XKey, K, FD);
+    if (C == -1 && K <= 0)
+      return !guardedBelow(Second, XKey, -K, FD);
+    return true;
+  }
+  if ((First.Coeff == 1 && Second.Coeff == -1) ||
+      (First.Coeff == -1 && Second.Coeff == 1))
+    return !hasThreadGuard(First, First.Thread, FD) &&
+           !hasThreadGuard(Second, Second.Thread, FD);
+  // Every thread writes its own element; then an index that does not depend
+  // on the thread is read: by every thread, or by one thread at an index
+  // that reaches other threads' elements. And the same the other way round:
+  // such a read, then every thread overwrites its element (a tile refilled
+  // while others still read it).
+  auto Unowned = [&](const Access &Fixed, const Access &Own) {
+    return Fixed.Uniform.empty() && Own.Uniform.empty() &&
+           noThreadAt(Fixed.Const - Own.Const);
+  };
+  // A condition on the thread around the own-element access keeps its
+  // threads off the fixed element only where it provably excludes the
+  // thread that owns it: 'if (tid < count) tile[tid] = ...' still stores
+  // the elements that 'tile[j]' reads, and 'if (tid < s) sh[tid] = ...'
+  // the 'sh[0]' that every thread reads after the last round.
+  auto KeptOff = [&](const Access &Fixed, const Access &Own) {
+    if (!hasThreadGuard(Own, Own.Thread, FD))
+      return false;
+    if (!Fixed.Uniform.empty() || !Own.Uniform.empty())
+      return !ownerMayWrite(Own, FD);
+    int64_t Owner = Fixed.Const - Own.Const;
+    auto [Lo, Hi] = threadRange(Own);
+    int64_t Only;
+    if (Owner < Lo || Owner > Hi ||
+        (onlyThread(Own, FD, Only) && Only != Owner))
+      return true;
+    return !ownerMayWrite(Own, FD);
+  };
+  if (First.Coeff == 1 && Second.Coeff == 0 && First.Write &&
+      Second.Read && !Second.Write) {
+    if (KeptOff(Second, First) || Unowned(Second, First))
+      return false;
+    return !hasThreadGuard(Second, First.Thread, FD) ||
+           readsOtherThreadsElement(Second, First, FD);
+  }
+  if (First.Coeff == 0 && Second.Coeff == 1 && First.Read &&
+      !First.Write && Second.Write) {
+    if (KeptOff(First, Second) || Unowned(First, Second))
+      return false;
+    return !hasThreadGuard(First, Second.Thread, FD) ||
+           readsOtherThreadsElement(First, Second, FD);
+  }
+  if (First.Coeff == 0 && Second.Coeff == 0 &&
+      First.Uniform == Second.Uniform && First.Const == Second.Const &&
+      (GuardsHold || First.Uniform.empty())) {
+    // One writer (if (tid == 0) s[0] = ...), and every thread reads; or
+    // every thread reads, and then one thread overwrites it.
+    if (First.Write && Second.Read && !Second.Write)
+      return writerIsOneThread(First, FD) &&
+             !hasThreadGuard(Second, nullptr, FD);
+    if (First.Read && !First.Write && Second.Write)
+      return writerIsOneThread(Second, FD) &&
+             !hasThreadGuard(First, nullptr, FD);
+  }
+  return false;
+}
+
+
+bool SharedMemoryRaces::conflictsMulti(const Access &First,
+                                             const Access &Second,
+                                             bool GuardsHold,
+                                             const FunctionDecl *FD) {
+  if (First.Dims.size() != Second.Dims.size())
+    return false;
+  // Thread T1 makes First, thread T2 makes Second; per dimension
+  // C1 * t1[a] + U1 + K1 == C2 * t2[b] + U2 + K2. Each coordinate is in at
+  // most one dimension of each access, so the dimensions are independent
+  // equations; a uniform difference may take any value, but only in one
+  // dimension (otherwise stay silent).
+  struct Eq {
+    bool Free = false; // The difference has a uniform part.
+    int64_t D = 0;     // Its constant: C1 t1 - C2 t2 = D.
+  };
+  llvm::SmallVector<Eq, 3> Eqs;
+  std::map<std::string, unsigned> Uses;
+  CoordRanges R1 = coordinateRanges(First), R2 = coordinateRanges(Second);
+  for (unsigned I = 0; I < First.Dims.size(); ++I) {
+    const DimIndex &F = First.Dims[I], &S = Second.Dims[I];
+    std::map<std::string, int64_t> Diff = S.Uniform;
+    for (const auto &[Key, C] : F.Uniform) {
+      // After a variable of the terms changed, a term no longer has the
+      // value it had at First.
+      std::string K =
+          !GuardsHold && varies(F.UniformExprs.at(Key), FD) ? "#" + Key : Key;
+      if ((Diff[K] -= C) == 0)
+        Diff.erase(K);
+    }
+    Eq E;
+    E.D = S.Const - F.Const;
+    E.Free = !Diff.empty();
+    for (const auto &[Key, C] : Diff)
+      if (++Uses[Key] > 1)
+        return false;
+    // t and t + blockDim of one coordinate are never the same element.
+    if (Diff.size() == 1 && E.D == 0 && F.Coord >= 0 && F.Coord == S.Coord &&
+        F.Coeff == S.Coeff) {
+      const auto &[Key, C] = *Diff.begin();
+      const Expr *X = S.UniformExprs.count(Key) ? S.UniformExprs.at(Key)
+                      : F.UniformExprs.count(Key) ? F.UniformExprs.at(Key)
+                                                  : nullptr;
+      if ((C == 1 || C == -1) && isBlockDim(X, F.Coord))
+        return false;
+    }
+    // Feasible with coordinates >= 0.
+    if (F.Coord >= 0 && S.Coord >= 0) {
+      // t1 = s * t2 + d.
+      if (F.Coeff * S.Coeff == -1 && !E.Free && E.D * F.Coeff < 0)
+        return false;
+    } else if (F.Coord >= 0) {
+      if (!E.Free && E.D * F.Coeff < 0)
+        return false;
+    } else if (S.Coord >= 0) {
+      if (!E.Free && -E.D * S.Coeff < 0)
+        return false;
+    } else if (E.Free || E.D != 0) {
+      return false;
+    }
+    // The constant bounds around the accesses ('if (tx < 8)'): the
+    // element of one must be reachable from the other's threads.
+    if (!E.Free) {
+      const auto &[Lo1, Hi1] =
+          F.Coord >= 0 ? R1[F.Coord] : std::pair<int64_t, int64_t>{0, 0};
+      const auto &[Lo2, Hi2] =
+          S.Coord >= 0 ? R2[S.Coord] : std::pair<int64_t, int64_t>{0, 0};
+      if (F.Coord >= 0 && S.Coord >= 0 && F.Coeff == S.Coeff) {
+        // t1 = t2 + d.
+        int64_t Dlt = E.D * F.Coeff;
+        if ((Hi2 != INT64_MAX && Hi2 + Dlt < Lo1) ||
+            (Hi1 != INT64_MAX && Lo2 + Dlt > Hi1))
+          return false;
+      } else if (F.Coord >= 0 && S.Coord < 0) {
+        int64_t T1 = E.D * F.Coeff;
+        if (T1 < Lo1 || T1 > Hi1)
+          return false;
+      } else if (S.Coord >= 0 && F.Coord < 0) {
+        int64_t T2 = -E.D * S.Coeff;
+        if (T2 < Lo2 || T2 > Hi2)
+          return false;
+      }
+    }
+    Eqs.push_back(E);
+  }
+  auto DimOf = [](const Access &A, int C) {
+    for (unsigned I = 0; I < A.Dims.size(); ++I)
+      if (A.Dims[I].Coord == C)
+        return int(I);
+    return -1;
+  };
+  // Some coordinate the accesses use can differ between T1 and T2.
+  for (int C = 0; C < 3; ++C) {
+    int I1 = DimOf(First, C), I2 = DimOf(Second, C);
+    if (I1 < 0 && I2 < 0)
+      continue; // Not used: the block may be flat in it.
+    // The bounds around both accesses leave one value ('if (tx < 1)').
+    if (R1[C].first == R1[C].second && R1[C] == R2[C])
+      continue;
+    if (I1 < 0 || I2 < 0)
+      return true;
+    const Eq &E1 = Eqs[I1], &E2 = Eqs[I2];
+    const DimIndex &F1 = First.Dims[I1], &S2 = Second.Dims[I2];
+    if (I1 == I2) {
+      if (E1.Free)
+        return true;
+      if (F1.Coeff == Second.Dims[I1].Coeff ? E1.D != 0 : E1.D * F1.Coeff >= 1)
+        return true;
+      continue;
+    }
+    // t1[C] is fixed when its dimension has no coordinate of T2 and no
+    // uniform part; t2[C] likewise.
+    auto Fixed = [](const DimIndex &Mine, const DimIndex &Other,
+                    const Eq &E, int64_t Value) -> std::optional<int64_t> {
+      if (E.Free)
+        return std::nullopt;
+      if (Other.Coord < 0)
+        return Value;
+      // t1 + t2 == 0: both 0.
+      if (Mine.Coeff * Other.Coeff == -1 && E.D == 0)
+        return 0;
+      return std::nullopt;
+    };
+    auto V1 = Fixed(F1, Second.Dims[I1], E1, E1.D * F1.Coeff);
+    auto V2 = Fixed(S2, First.Dims[I2], E2, -E2.D * S2.Coeff);
+    if (!V1 || !V2 || *V1 != *V2)
+      return true;
+  }
+  return false;
+}
+
+} // namespace clang::tidy::cuda
