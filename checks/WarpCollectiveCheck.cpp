@@ -175,45 +175,28 @@ bool WarpCollectiveCheck::checkCallers(const WarpCollective &C,
   return true;
 }
 
-bool WarpCollectiveCheck::checkEdgeBound(const WarpCollective &C,
-                                         WarpCollectiveMasks &Masks,
-                                         ASTContext &Ctx) {
-  auto Edge = Masks.edgeBound(C);
-  if (!Edge)
-    return false;
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
-  if (Loc.isInvalid())
-    return true;
-  diag(Loc, "'%0' with mask %1 runs under the bound '%2': unless the bound "
-            "is a multiple of 32, the lanes of the warp at its edge that "
-            "fail it are still in the mask")
-      << collectiveName(C.Call) << hexMask(*C.Mask)
-      << ThreadIndexAnalysis::textOf(Edge->Why, Ctx);
-  diag(userVisibleLocation(Edge->Cond->getBeginLoc(), SM),
-       "the lanes past the bound leave here", DiagnosticIDs::Note)
-      << Edge->Cond->getSourceRange();
-  return true;
-}
-
-bool WarpCollectiveCheck::checkDataBranch(const WarpCollective &C,
-                                          WarpCollectiveMasks &Masks,
-                                          ASTContext &Ctx) {
-  auto Branch = Masks.dataBranch(C);
+bool WarpCollectiveCheck::checkBranch(
+    const WarpCollective &C,
+    const std::optional<WarpCollectiveMasks::Branch> &Branch, bool Edge,
+    ASTContext &Ctx) {
   if (!Branch)
     return false;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportOnce(C.Call->getBeginLoc(), SM);
   if (Loc.isInvalid())
     return true;
-  diag(Loc, "'%0' with mask %1 runs under a condition on per-thread data: "
-            "lanes of a warp may disagree on '%2', and the lanes that do "
-            "not execute it are still in the mask")
+  diag(Loc, "'%0' with mask %1 runs under %select{a condition on per-thread "
+            "data: lanes of a warp may disagree on '%2', and the lanes that "
+            "do not execute it|the bound '%2': unless the bound is a "
+            "multiple of 32, the lanes of the warp at its edge that fail "
+            "it}3 are still in the mask")
       << collectiveName(C.Call) << hexMask(*C.Mask)
-      << ThreadIndexAnalysis::textOf(Branch->Why, Ctx);
+      << ThreadIndexAnalysis::textOf(Branch->Why, Ctx) << Edge;
   diag(userVisibleLocation(Branch->Cond->getBeginLoc(), SM),
-       "the lanes may take different sides here", DiagnosticIDs::Note)
-      << Branch->Cond->getSourceRange();
+       "the lanes %select{may take different sides|past the bound leave}0 "
+       "here",
+       DiagnosticIDs::Note)
+      << Edge << Branch->Cond->getSourceRange();
   return true;
 }
 
@@ -255,9 +238,9 @@ void WarpCollectiveCheck::checkFunction(const FunctionDecl &FD,
       continue;
     if (checkCallers(C, *Masks, Ctx))
       continue;
-    if (checkDataBranch(C, *Masks, Ctx))
+    if (checkBranch(C, Masks->dataBranch(C), /*Edge=*/false, Ctx))
       continue;
-    checkEdgeBound(C, *Masks, Ctx);
+    checkBranch(C, Masks->edgeBound(C), /*Edge=*/true, Ctx);
   }
 }
 

@@ -48,14 +48,13 @@ private:
   /// Lanes that certainly execute \p C but are not in the mask they pass.
   bool checkCallers(const WarpCollective &C, WarpCollectiveMasks &Masks,
                     ASTContext &Ctx);
-  /// A full mask under a bound of a consecutive index on a size
-  /// ('if (x < width)'): the warp at the edge is split.
-  bool checkEdgeBound(const WarpCollective &C, WarpCollectiveMasks &Masks,
-                      ASTContext &Ctx);
-  /// A mask of several lanes under a branch on data the lanes of a warp
-  /// may disagree on.
-  bool checkDataBranch(const WarpCollective &C, WarpCollectiveMasks &Masks,
-                       ASTContext &Ctx);
+  /// A mask under a condition that some of its lanes fail: a bound of a
+  /// consecutive index on a size ('if (x < width)', \p Edge: the warp at
+  /// the edge is split), or a branch on data the lanes of a warp may
+  /// disagree on.
+  bool checkBranch(const WarpCollective &C,
+                   const std::optional<WarpCollectiveMasks::Branch> &Branch,
+                   bool Edge, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::cuda
