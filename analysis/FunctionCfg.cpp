@@ -15,6 +15,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <deque>
 
 namespace clang::tidy::cuda {
 
@@ -209,6 +210,34 @@ FunctionCfg::controlDependencies(const CFGBlock *B) const {
       Out.push_back(Dep);
   }
   return Out;
+}
+
+bool FunctionCfg::forEachTransitiveControlDependency(
+    const CFGBlock *B, llvm::function_ref<bool(const CFGBlock *)> Visit,
+    DependencyOrder Order) const {
+  llvm::SmallPtrSet<const CFGBlock *, 8> Seen;
+  std::deque<const CFGBlock *> Work{B};
+  while (!Work.empty()) {
+    const CFGBlock *Next;
+    if (Order == DependencyOrder::DepthFirst) {
+      Next = Work.back();
+      Work.pop_back();
+    } else {
+      Next = Work.front();
+      Work.pop_front();
+    }
+    auto Deps = controlDependencies(Next);
+    if (!Deps)
+      return false;
+    for (const CFGBlock *D : *Deps) {
+      if (!Seen.insert(D).second)
+        continue;
+      if (!Visit(D))
+        return false;
+      Work.push_back(D);
+    }
+  }
+  return true;
 }
 
 const Stmt *FunctionCfg::owningStatement(const Stmt *Terminator,

@@ -83,6 +83,25 @@ public:
   std::optional<llvm::SmallVector<const CFGBlock *, 4>>
   controlDependencies(const CFGBlock *B) const;
 
+  /// The order in which forEachTransitiveControlDependency visits blocks.
+  enum class DependencyOrder {
+    /// The last block found is expanded first.
+    DepthFirst,
+    /// Nearest first: the direct dependencies of \p B, then theirs, ...
+    BreadthFirst,
+  };
+  /// Visits every block that decides, through control dependence followed
+  /// transitively, whether \p B runs: each block once, when first found,
+  /// expanding the blocks found in \p Order. \p B itself is visited only
+  /// when it depends on itself (a loop's condition). \p Visit returns
+  /// false to stop the walk. Returns true when every dependency was
+  /// visited; false when \p Visit stopped the walk or when control
+  /// dependence is unknown (see controlDependencies), which may happen
+  /// after some blocks were visited.
+  bool forEachTransitiveControlDependency(
+      const CFGBlock *B, llvm::function_ref<bool(const CFGBlock *Dep)> Visit,
+      DependencyOrder Order = DependencyOrder::BreadthFirst) const;
+
   /// The if or loop whose condition \p Terminator is part of (through
   /// '&&' and '||').
   static const Stmt *owningStatement(const Stmt *Terminator,

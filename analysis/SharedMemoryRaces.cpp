@@ -1994,29 +1994,23 @@ bool SharedMemoryRaces::runByEveryThread(const Access &A,
   std::optional<CfgPoint> At = Cfg.pointOf(A.Point);
   if (!At)
     return false;
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{At->Block};
-  llvm::SmallVector<const CFGBlock *, 8> Work{At->Block};
-  while (!Work.empty()) {
-    auto Deps = Cfg.controlDependencies(Work.pop_back_val());
-    if (!Deps)
-      return false;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      const auto *Cond = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      bool Selects = Cond && Selector &&
-                     ThreadIndexAnalysis::strip(Cond) ==
-                         ThreadIndexAnalysis::strip(Selector);
-      if (!Cond ||
-          (!Selects && (Divergences.ofCondition(Cond, D) != Divergence::None ||
-                        Divergences.readsTemplateValue(Cond) ||
-                        !storedOnlyUniformly(Cond, A.Fn, Cfg.parents()))))
-        return false;
-      Work.push_back(D);
-    }
-  }
-  return true;
+  return Cfg.forEachTransitiveControlDependency(
+      At->Block,
+      [&](const CFGBlock *D) {
+        if (D == At->Block)
+          return true;
+        const auto *Cond = dyn_cast_or_null<Expr>(
+            const_cast<CFGBlock *>(D)->getTerminatorCondition());
+        bool Selects = Cond && Selector &&
+                       ThreadIndexAnalysis::strip(Cond) ==
+                           ThreadIndexAnalysis::strip(Selector);
+        return Cond &&
+               (Selects ||
+                (Divergences.ofCondition(Cond, D) == Divergence::None &&
+                 !Divergences.readsTemplateValue(Cond) &&
+                 storedOnlyUniformly(Cond, A.Fn, Cfg.parents())));
+      },
+      FunctionCfg::DependencyOrder::DepthFirst);
 }
 
 /// Whether \p A touches the one element \p W writes: the same scalar, or

@@ -128,16 +128,13 @@ Divergence ThreadDivergence::controlDivergence(const CFGBlock *Store) {
     return Divergence::None;
   auto Closure = [&](const CFGBlock *From,
                      llvm::SmallPtrSetImpl<const CFGBlock *> &Out) {
-    llvm::SmallVector<const CFGBlock *, 8> Work{From};
-    while (!Work.empty()) {
-      auto Deps = G->controlDependencies(Work.pop_back_val());
-      if (!Deps)
-        return false;
-      for (const CFGBlock *D : *Deps)
-        if (Out.insert(D).second)
-          Work.push_back(D);
-    }
-    return true;
+    return G->forEachTransitiveControlDependency(
+        From,
+        [&](const CFGBlock *D) {
+          Out.insert(D);
+          return true;
+        },
+        FunctionCfg::DependencyOrder::DepthFirst);
   };
   llvm::SmallPtrSet<const CFGBlock *, 8> ReadDeps{CondBlock}, StoreDeps;
   if (!Closure(CondBlock, ReadDeps) || !Closure(Store, StoreDeps))

@@ -544,36 +544,31 @@ std::optional<int64_t> WarpLanes::valueFor(const Expr *E, int64_t Thread) {
 
 bool WarpLanes::reachedExactly(const CFGBlock *B,
                                ThreadDivergence &Divergences) {
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{B};
-  llvm::SmallVector<const CFGBlock *, 8> Work{B};
-  while (!Work.empty()) {
-    auto Deps = Cfg.controlDependencies(Work.pop_back_val());
-    if (!Deps)
-      return false;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      Work.push_back(D);
-      const auto *C = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (!C || Divergences.readsTemplateValue(C))
-        return false;
-      if (Divergences.ofCondition(C, D) == Divergence::None)
-        continue;
-      // A helper's test of a parameter that every caller passes the same
-      // in a warp ('if (n <= 0) return;' with n a kernel's parameter).
-      if (!IsKernel && warpInvariant(C))
-        continue;
-      auto Split = split(C);
-      if (!Split)
-        return false;
-      const WarpLaneSets &At = reaching(D);
-      for (unsigned W = 0; W < 32; ++W)
-        if (At[W] & Split->first[W] & Split->second[W])
+  return Cfg.forEachTransitiveControlDependency(
+      B,
+      [&](const CFGBlock *D) {
+        if (D == B)
+          return true;
+        const auto *C = dyn_cast_or_null<Expr>(
+            const_cast<CFGBlock *>(D)->getTerminatorCondition());
+        if (!C || Divergences.readsTemplateValue(C))
           return false;
-    }
-  }
-  return true;
+        if (Divergences.ofCondition(C, D) == Divergence::None)
+          return true;
+        // A helper's test of a parameter that every caller passes the same
+        // in a warp ('if (n <= 0) return;' with n a kernel's parameter).
+        if (!IsKernel && warpInvariant(C))
+          return true;
+        auto Split = split(C);
+        if (!Split)
+          return false;
+        const WarpLaneSets &At = reaching(D);
+        for (unsigned W = 0; W < 32; ++W)
+          if (At[W] & Split->first[W] & Split->second[W])
+            return false;
+        return true;
+      },
+      FunctionCfg::DependencyOrder::DepthFirst);
 }
 
 const Expr *WarpLanes::laneVaryingLoad(const Expr *Cond, int Depth) {
