@@ -10,7 +10,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MathExtras.h"
-#include <deque>
 
 namespace clang::tidy::cuda {
 
@@ -96,21 +95,18 @@ const CFGBlock *excludingCondition(const WarpCollective &C,
                                    uint32_t Missing, WarpLanes &Lanes,
                                    const FunctionCfg &Cfg,
                                    const SourceManager &SM) {
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{C.Block};
-  std::deque<const CFGBlock *> Work{C.Block};
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
-    auto Deps = Cfg.controlDependencies(B);
-    if (!Deps)
-      break;
-    for (const CFGBlock *D : *Deps) {
-      if (lanesDecidedAt(D, Missing, Lanes))
-        return D;
-      if (Seen.insert(D).second)
-        Work.push_back(D);
-    }
-  }
+  const CFGBlock *Found = nullptr;
+  Cfg.forEachTransitiveControlDependency(
+      C.Block,
+      [&](const CFGBlock *D) {
+        if (!lanesDecidedAt(D, Missing, Lanes))
+          return true;
+        Found = D;
+        return false;
+      },
+      FunctionCfg::DependencyOrder::BreadthFirst);
+  if (Found)
+    return Found;
   const CFGBlock *Best = nullptr;
   for (const CFGBlock *B : Cfg.graph()) {
     const Stmt *T = B->getTerminatorStmt();
@@ -343,26 +339,23 @@ bool maskIsShuffledData(const WarpCollective &C, const Expr *Mask,
 /// (breadth first), that Match accepts; null when none does or when some
 /// dependencies are unknown.
 template <class Predicate>
-const Expr *nearestCondition(const FunctionCfg &Cfg,
-                                    const CFGBlock *Block, Predicate Match) {
-  llvm::SmallPtrSet<const CFGBlock *, 8> Seen{Block};
-  std::deque<const CFGBlock *> Work{Block};
-  while (!Work.empty()) {
-    auto Deps = Cfg.controlDependencies(Work.front());
-    Work.pop_front();
-    if (!Deps)
-      return nullptr;
-    for (const CFGBlock *D : *Deps) {
-      if (!Seen.insert(D).second)
-        continue;
-      Work.push_back(D);
-      const auto *T = dyn_cast_or_null<Expr>(
-          const_cast<CFGBlock *>(D)->getTerminatorCondition());
-      if (T && Match(T, D))
-        return T;
-    }
-  }
-  return nullptr;
+const Expr *nearestCondition(const FunctionCfg &Cfg, const CFGBlock *Block,
+                             Predicate Match) {
+  const Expr *Found = nullptr;
+  Cfg.forEachTransitiveControlDependency(
+      Block,
+      [&](const CFGBlock *D) {
+        if (D == Block)
+          return true;
+        const auto *T = dyn_cast_or_null<Expr>(
+            const_cast<CFGBlock *>(D)->getTerminatorCondition());
+        if (!T || !Match(T, D))
+          return true;
+        Found = T;
+        return false;
+      },
+      FunctionCfg::DependencyOrder::BreadthFirst);
+  return Found;
 }
 
 } // namespace
