@@ -55,42 +55,39 @@ void ContextStackCheck::checkFunction(const FunctionDecl &FD,
            "the context is pushed here", DiagnosticIDs::Note);
       break;
     case ContextStackFinding::PoppedTwice:
-      diag(Loc, "'%0' pops the context stack again after this function "
-                "popped the context it pushed; it pops a context of the "
-                "caller")
-          << Call;
+    case ContextStackFinding::ReleasedTwice: {
+      // The function undoes its own push (retain) a second time.
+      bool Retain = F.K == ContextStackFinding::ReleasedTwice;
+      diag(Loc, "'%0' %select{pops the context stack again after this "
+                "function popped the context it pushed; it pops a context "
+                "of the caller|releases the primary context again after this "
+                "function released the reference it retained}1")
+          << Call << Retain;
       diag(userVisibleLocation(F.Origin->getBeginLoc(), SM),
-           "the only context this function pushes on this path is pushed "
-           "here, and popped before",
-           DiagnosticIDs::Note);
+           "the only %select{context this function pushes on this path is "
+           "pushed|reference this function retains on this path is "
+           "retained}0 here, and %select{popped|released}0 before",
+           DiagnosticIDs::Note)
+          << Retain;
       break;
+    }
     case ContextStackFinding::PoppedUnpushed:
-      diag(Loc, "'%0' pops the context stack on a path where this function "
-                "pushed nothing; on other paths it pops the context '%1' "
-                "pushes")
-          << Call << Origin;
+    case ContextStackFinding::ReleasedUnretained: {
+      // The function undoes, on one path, what it does on others only.
+      bool Retain = F.K == ContextStackFinding::ReleasedUnretained;
+      diag(Loc, "'%0' %select{pops the context stack on a path where this "
+                "function pushed nothing; on other paths it pops the context "
+                "'%1' pushes|releases the primary context on a path where "
+                "this function did not retain it; on other paths it releases "
+                "the reference '%1' retains}2")
+          << Call << Origin << Retain;
       diag(userVisibleLocation(F.Origin->getBeginLoc(), SM),
-           "the context is pushed here, only on some paths",
-           DiagnosticIDs::Note);
+           "the %select{context is pushed|primary context is retained}0 "
+           "here, only on some paths",
+           DiagnosticIDs::Note)
+          << Retain;
       break;
-    case ContextStackFinding::ReleasedTwice:
-      diag(Loc, "'%0' releases the primary context again after this "
-                "function released the reference it retained")
-          << Call;
-      diag(userVisibleLocation(F.Origin->getBeginLoc(), SM),
-           "the only reference this function retains on this path is "
-           "retained here, and released before",
-           DiagnosticIDs::Note);
-      break;
-    case ContextStackFinding::ReleasedUnretained:
-      diag(Loc, "'%0' releases the primary context on a path where this "
-                "function did not retain it; on other paths it releases the "
-                "reference '%1' retains")
-          << Call << Origin;
-      diag(userVisibleLocation(F.Origin->getBeginLoc(), SM),
-           "the primary context is retained here, only on some paths",
-           DiagnosticIDs::Note);
-      break;
+    }
     case ContextStackFinding::DestroyedOnStack:
       diag(Loc, "'%0' destroys context %1 while it is on the context stack "
                 "under another context: the driver pops only a destroyed "

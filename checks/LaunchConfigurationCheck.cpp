@@ -131,23 +131,43 @@ void LaunchConfigurationCheck::noteValue(const LaunchSite &S,
         << S.Host;
 }
 
+bool LaunchConfigurationCheck::checkDimension(const LaunchSite &S, unsigned D,
+                                              bool Grid,
+                                              const SourceManager &SM) {
+  const LaunchDimension &LD = S.Dims[D];
+  const std::optional<int64_t> &Value = Grid ? LD.GridConst : LD.BlockConst;
+  const LaunchLimits &Limits = CudaApiModel::launchLimits();
+  int64_t Limit = Grid ? Limits.maxGridDim(D) : Limits.maxBlockDim(D);
+  if (!Value || (*Value != 0 && *Value <= Limit))
+    return false;
+  bool Empty = *Value == 0;
+  const ConstantSource &From = Grid ? LD.GridFrom : LD.BlockFrom;
+  unsigned Kind = Empty ? (Grid ? FK_ZeroGrid : FK_ZeroBlock)
+                        : (Grid ? FK_GridDim : FK_BlockDim);
+  SourceLocation Loc = reportAt(S, From, Kind + D, SM);
+  if (Loc.isInvalid())
+    return true;
+  if (Empty)
+    diag(Loc, "launch of %0 asks for %select{blockDim|gridDim}1.%2 = 0, "
+              "which the device rejects")
+        << S.Kernel << Grid << DimNames[D];
+  else
+    diag(Loc, "launch of %0 asks for %select{blockDim|gridDim}1.%2 = %3, "
+              "more than the %4 the device allows")
+        << S.Kernel << Grid << DimNames[D] << *Value << Limit;
+  noteValue(S, From, *Value, SM);
+  return true;
+}
+
 void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
                                           ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LaunchLimits &Limits = CudaApiModel::launchLimits();
-  for (unsigned D = 0; D < 3; ++D) {
-    const LaunchDimension &LD = S.Dims[D];
-    if (LD.BlockConst && *LD.BlockConst == 0) {
-      if (SourceLocation Loc = reportAt(S, LD.BlockFrom, FK_ZeroBlock + D, SM);
-          Loc.isValid()) {
-        diag(Loc, "launch of %0 asks for blockDim.%1 = 0, which the device "
-                  "rejects")
-            << S.Kernel << DimNames[D];
-        noteValue(S, LD.BlockFrom, 0, SM);
-      }
+  for (unsigned D = 0; D < 3; ++D)
+    if (S.Dims[D].BlockConst && *S.Dims[D].BlockConst == 0) {
+      checkDimension(S, D, /*Grid=*/false, SM);
       return;
     }
-  }
   if (std::optional<int64_t> Threads = threadsPerBlock(S);
       Threads && *Threads > Limits.MaxThreadsPerBlock) {
     const ConstantSource &From = S.Dims[largestBlockDim(S)].BlockFrom;
@@ -161,47 +181,14 @@ void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
     }
     return;
   }
-  for (unsigned D = 0; D < 3; ++D) {
-    const LaunchDimension &LD = S.Dims[D];
-    if (!LD.BlockConst || *LD.BlockConst <= Limits.maxBlockDim(D))
-      continue;
-    if (SourceLocation Loc = reportAt(S, LD.BlockFrom, FK_BlockDim + D, SM);
-        Loc.isValid()) {
-      diag(Loc, "launch of %0 asks for blockDim.%1 = %2, more than the %3 "
-                "the device allows")
-          << S.Kernel << DimNames[D] << *LD.BlockConst
-          << Limits.maxBlockDim(D);
-      noteValue(S, LD.BlockFrom, *LD.BlockConst, SM);
-    }
-  }
+  for (unsigned D = 0; D < 3; ++D)
+    checkDimension(S, D, /*Grid=*/false, SM);
 }
 
 void LaunchConfigurationCheck::checkGrid(const LaunchSite &S,
                                          ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LaunchLimits &Limits = CudaApiModel::launchLimits();
-  for (unsigned D = 0; D < 3; ++D) {
-    const LaunchDimension &LD = S.Dims[D];
-    if (!LD.GridConst)
-      continue;
-    bool Empty = *LD.GridConst == 0;
-    if (!Empty && *LD.GridConst <= Limits.maxGridDim(D))
-      continue;
-    SourceLocation Loc = reportAt(
-        S, LD.GridFrom, (Empty ? FK_ZeroGrid : FK_GridDim) + D, SM);
-    if (Loc.isInvalid())
-      continue;
-    if (Empty)
-      diag(Loc, "launch of %0 asks for gridDim.%1 = 0, which the device "
-                "rejects")
-          << S.Kernel << DimNames[D];
-    else
-      diag(Loc, "launch of %0 asks for gridDim.%1 = %2, more than the %3 "
-                "the device allows")
-          << S.Kernel << DimNames[D] << *LD.GridConst
-          << Limits.maxGridDim(D);
-    noteValue(S, LD.GridFrom, *LD.GridConst, SM);
-  }
+  for (unsigned D = 0; D < 3; ++D)
+    checkDimension(S, D, /*Grid=*/true, Ctx.getSourceManager());
 }
 
 void LaunchConfigurationCheck::checkLaunchBounds(const LaunchSite &S,

@@ -33,6 +33,10 @@ private:
 
   void checkBlock(const LaunchSite &S, ASTContext &Ctx);
   void checkGrid(const LaunchSite &S, ASTContext &Ctx);
+  /// Dimension \p D of the block or the grid (\p Grid) when it is 0,
+  /// which the device rejects, or over the device's limit; whether it is.
+  bool checkDimension(const LaunchSite &S, unsigned D, bool Grid,
+                      const SourceManager &SM);
   void checkLaunchBounds(const LaunchSite &S, ASTContext &Ctx);
   void checkSharedMemory(const LaunchSite &S, const FunctionCfg &Cfg,
                          ASTContext &Ctx);
