@@ -66,8 +66,8 @@ cl::opt<bool> MeasuredCheckClasses(
     "cuda-check-costs",
     cl::desc("Give FastCheckFilter each cuda-* check's class from its "
              "measured cost (CudaCheckCosts.inc) instead of fast for all "
-             "(default: off)"),
-    cl::init(false), cl::cat(Category));
+             "(default: on)"),
+    cl::init(true), cl::cat(Category));
 cl::opt<bool> NoNvccCompat(
     "no-nvcc-compat",
     cl::desc("Do not force-include the nvcc compatibility header "

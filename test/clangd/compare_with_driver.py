@@ -51,7 +51,8 @@ def driver_findings(args, source):
 
 
 def clangd_findings(args, source):
-    proc = subprocess.run([args.cuda_clangd, "--compile-commands-dir=" + args.tmp,
+    proc = subprocess.run([args.cuda_clangd, "--cuda-check-costs=false",
+                           "--compile-commands-dir=" + args.tmp,
                            "--check=" + source, "--check-warnings",
                            "--check-locations=false", "--log=error",
                            "--background-index=false"],

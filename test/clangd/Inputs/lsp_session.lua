@@ -17,7 +17,7 @@ end
 local published = {} -- version -> diagnostics
 local client_id = vim.lsp.start_client({
   name = 'cuda-clangd',
-  cmd = { server, '--log=error', '--background-index=false' },
+  cmd = { server, '--cuda-check-costs=false', '--log=error', '--background-index=false' },
   root_dir = vim.fn.fnamemodify(file, ':h'),
   flags = { debounce_text_changes = 0 },
   -- What the server says it is (the initialize answer's serverInfo).
