@@ -151,8 +151,23 @@ bool isSuccessConstant(const Expr *E) {
 }
 
 bool isNullConstant(const Expr *E, ASTContext &Ctx) {
-  return E->IgnoreParenImpCasts()->isNullPointerConstant(
-             Ctx, Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+  const Expr *S = E->IgnoreParenImpCasts();
+  // `(void *)0`: a null constant cast to a pointer type, C's NULL and what
+  // the Python host lowering writes for ctypes.c_void_p().
+  while (const auto *C = dyn_cast<ExplicitCastExpr>(S)) {
+    if (!C->getType()->isPointerType())
+      break;
+    S = C->getSubExpr()->IgnoreParenImpCasts();
+  }
+  // `void *p{};`, `T *p = T();`: a value-initialized pointer is null.
+  if (S->getType()->isPointerType()) {
+    if (const auto *IL = dyn_cast<InitListExpr>(S); IL && IL->getNumInits() == 0)
+      return true;
+    if (isa<ImplicitValueInitExpr, CXXScalarValueInitExpr>(S))
+      return true;
+  }
+  return S->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull) !=
+         Expr::NPCK_NotNull;
 }
 
 /// The path state for one allocation: the locals that hold it, and whether

@@ -37,9 +37,45 @@ void typedWrapperEarlyReturn(size_t n, bool quick) {
   freeDevice(d);
 }
 
+// Wrappers that return the allocation, their local set to null first by a
+// cast ('(void *)0', C's NULL) or by value-initialization ('void *p{}').
+void *allocNullCast(size_t bytes) {
+  void *p = (void *)0;
+  CUDA_CHECK(cudaMalloc(&p, bytes));
+  return p;
+}
+void *allocValueInit(size_t bytes) {
+  void *p{};
+  if (cudaMalloc(&p, bytes) != cudaSuccess)
+    return (void *)0;
+  return p;
+}
+
+void returnedByCastNullWrapper(size_t n, bool quick) {
+  void *d = allocNullCast(n * sizeof(float));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: device memory allocated into 'd' by 'allocNullCast' is not freed on every path [cuda-device-memory-leak]
+  if (quick)
+    return;
+  freeDevice(d);
+}
+
+void returnedByValueInitWrapper(size_t n) {
+  void *d = allocValueInit(n * sizeof(float));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: device memory allocated into 'd' by 'allocValueInit' is not freed on every path [cuda-device-memory-leak]
+  consume<<<1, 32>>>((const float *)d, n);
+}
+
 // ---------------------------------------------------------------------------
 // Negative cases.
 // ---------------------------------------------------------------------------
+
+void returnedAndFreed(size_t n) {
+  void *d = allocValueInit(n * sizeof(float));
+  if (!d)
+    return;
+  consume<<<1, 32>>>((const float *)d, n);
+  freeDevice(d);
+}
 
 void wrapperPair(size_t n) {
   float *d = nullptr;

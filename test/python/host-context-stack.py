@@ -54,4 +54,40 @@ def primary_balanced(dev):
     finally:
         ctx.pop()
         ctx.detach()
+
+
+# A context made by pycuda.tools.make_default_context() (or by a device, on
+# the other branch) kept in a member; a method pushes it for its work and
+# pops it at the end, but one early return skips the pop.
+class Sampler:
+    def __init__(self, device=None):
+        from pycuda.tools import make_default_context
+
+        cuda.init()
+        if device is not None:
+            self._ctx = cuda.Device(device).make_context()
+        else:
+            self._ctx = make_default_context()
+
+    def step(self, trials):
+        self._ctx.push()
+        accepted = []
+        for t in trials:
+            if t < 0:
+                return accepted
+                # CHECK: host-context-stack.py:[[@LINE-1]]:17: warning: the context pushed by 'cuCtxPushCurrent' is still current when 'step' returns here; other paths pop it [cuda-context-stack]
+            accepted.append(t)
+        self._ctx.pop()
+        return accepted
+
+    def step_guarded(self, trials):
+        self._ctx.push()
+        try:
+            return [t for t in trials if t >= 0]
+        finally:
+            self._ctx.pop()
+
+    def close(self):
+        self._ctx.detach()
+        self._ctx = None
 # CHECK: exit=1

@@ -405,7 +405,7 @@ class HostLowering:
                 row = self.model.calls.get((head, name))
                 if row:
                     return row[0], 'Raises', row
-            return None
+            return self.bare_binding(func, q) if isinstance(func, ast.Name) else None
         name = func.attr
         lib = self.handle_of(func.value)
         if lib is not None:
@@ -430,6 +430,209 @@ class HostLowering:
             if row and 'self' not in row[1]:
                 return row[0], 'Raises', row
         return None
+
+    # --- functions of the file that return what a CUDA call made ---------------
+
+    def call_result(self, f, cls):
+        """The kind a call of the file's function (or method of class cls)
+        f has: 'void', a C type (return_kind), or 'any'."""
+        if not self.returns_value(f):
+            return 'void'
+        return self.return_kind(f, cls)
+
+    def return_kind(self, f, cls):
+        """The C type of what f returns when every return statement returns
+        a local of one pointer or handle type (or None): a wrapper of an
+        allocation (`p = c_void_p(); check(cudart.cudaMalloc(byref(p), n));
+        return p`) then gives its caller the memory, whose leak and free the
+        checks follow through the call as in a .cu file. 'any' otherwise,
+        and before the module's kinds are known."""
+        if not getattr(self, '_kinds_ready', False):
+            return 'any'
+        memo = self.__dict__.setdefault('_return_kinds', {})
+        key = id(f)
+        if key in memo:
+            return memo[key]
+        memo[key] = 'any'  # a recursive call sees 'any'
+        sc = self.function_scope(f, cls)
+        nodes = self.scope_nodes(f)
+        self.infer(sc, nodes)
+        kind = None
+        for n in nodes:
+            if type(n) is not ast.Return or n.value is None:
+                continue
+            v = n.value
+            if isinstance(v, ast.Constant) and v.value is None:
+                k = 'none'
+            elif isinstance(v, ast.Name) and v.id in sc.kinds and v.id not in sc.globals_ and \
+                    v.id not in self.param_set(f):
+                k = sc.kinds[v.id]
+            else:
+                kind = 'any'
+                break
+            kind = merge(kind, k)
+            if kind == 'any':
+                break
+        if kind is not None and kind != 'any' and self.made_by_cuda(kind):
+            memo[key] = kind
+        return memo[key]
+
+    def made_by_cuda(self, kind):
+        """Whether a value of kind may hold memory or a handle that a CUDA
+        call made: a C pointer, a driver pointer, a stream or event."""
+        if kind.startswith(('obj:', 'py:', 'lib:')) or kind in ('none', 'any') or kind in NUMERIC:
+            return False
+        if kind.endswith('*') or kind in HANDLE_TYPES.values() or kind == 'CUdeviceptr':
+            return True
+        if kind.startswith('cuda_tidy_host::out_t<decltype(&'):
+            fn = kind[len('cuda_tidy_host::out_t<decltype(&'):].partition(')')[0]
+            from .host_model import strip_version
+            fn = strip_version(fn)
+            return fn in self.model.alloc or self.model.resource.get(fn, ('', '', ''))[2] == 'Create'
+        return False
+
+    def typed_return(self, scope):
+        """Whether the function of scope returns a typed value (return_kind)."""
+        return not scope.module and isinstance(scope.owner, ast.FunctionDef) and \
+            self.returns_value(scope.owner) and self.return_kind(scope.owner, scope.cls) != 'any'
+
+    def typed_return_stmt(self, scope, s, out, ctx):
+        """Writes `return p;` for a return of a local of a function whose
+        return_kind is typed, when no finally body or __exit__ runs on the
+        way out (the caller then holds what p holds, as the checks' wrapper
+        summaries read it). False when the statement is not one."""
+        v = s.value
+        if not isinstance(v, (ast.Name, ast.Constant)) or any(e[0] != 'loop' for e in ctx) or \
+                not self.typed_return(scope):
+            return False
+        if isinstance(v, ast.Constant):
+            if v.value is not None:
+                return False
+            out.syn('  return 0;\n', 0, self.at(s))
+            return True
+        look = self.lookup(scope, v.id)
+        if look is None or v.id not in scope.kinds:
+            return False
+        at = self.at(s)
+        out.add(self.join(at, '  return ', self.name_text(v.id, look[0], v), ';\n'))
+        return True
+
+    def direct_result_kind(self, scope, e):
+        """The typed result of a call of the file's function or of a method
+        of an object of a lowered class; None when it is not one."""
+        if e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+            return None
+        if isinstance(e.func, ast.Name):
+            name = e.func.id
+            if name in self.functions and self.lookup(scope, name) is None:
+                f = self.functions[name]
+                if self.plain_function(f) and self.arity_ok(f, len(e.args), False):
+                    k = self.call_result(f, None)
+                    return k if k not in ('any', 'void') else None
+            return None
+        base = self.kind_of(scope, e.func.value)
+        if base.startswith('obj:'):
+            cls = base[4:]
+            m = self.method(cls, e.func.attr)
+            if m is not None and self.method_ok(m) and self.arity_ok(m, len(e.args), True):
+                k = self.call_result(m, cls)
+                return k if k not in ('any', 'void') else None
+        return None
+
+    # --- CUDA functions called by a bare name -------------------------------------
+
+    def bare_binding(self, func, q):
+        """(CUDA function, convention, None) for a call of a bare name that
+        is a binding's CUDA function: imported from a binding module
+        (`from cuda.bindings.driver import cuInit`, also `import *`, as a
+        generated binding module's users do), or bound at module level to a
+        function of a ctypes handle (`cuInit = _libcuda.cuInit`,
+        `getattr(_libcuda, "cuInit")`). None when the name is a function or
+        class of the file, or a local of the function that calls it."""
+        name = func.id
+        if name in self.functions or name in self.classes:
+            return None
+        if q:
+            head, _, fn = q.rpartition('.')
+            b = self.binding_module(q)
+            if b is not None and fn in self.model.api and head != '':
+                return fn, b[2], None
+            return None
+        if self.locally_bound(self.r.scope_of(func), name):
+            return None
+        alias = self.function_aliases().get(name)
+        if alias is not None:
+            fn, lib = alias
+            return fn, self.model.ctypes[lib], None
+        if name in self.model.api:
+            for module in self.star_bindings():
+                lib, conv = self.model.bindings[module]
+                if (lib == 'Runtime') == name.startswith('cuda'):
+                    return name, conv, None
+        return None
+
+    def star_bindings(self):
+        """Binding modules the file imports with `from M import *`."""
+        memo = self.__dict__.get('_stars')
+        if memo is None:
+            memo = self._stars = [s.module for s in self.r.tree.body
+                                  if isinstance(s, ast.ImportFrom) and not s.level and
+                                  s.module in self.model.bindings and
+                                  any(a.name == '*' for a in s.names)]
+        return memo
+
+    def function_aliases(self):
+        """Module names bound once, at module level, to a CUDA function of a
+        ctypes handle: name -> (CUDA function, library)."""
+        memo = self.__dict__.get('_fn_aliases')
+        if memo is not None:
+            return memo
+        memo = self._fn_aliases = {}
+        seen = {}
+        for s in self.r.tree.body:
+            if not isinstance(s, ast.Assign):
+                continue
+            for t in s.targets:
+                if isinstance(t, ast.Name):
+                    seen[t.id] = seen.get(t.id, 0) + 1
+            if len(s.targets) != 1 or not isinstance(s.targets[0], ast.Name):
+                continue
+            v, fn, handle = s.value, None, None
+            if isinstance(v, ast.Attribute):
+                fn, handle = v.attr, v.value
+            elif isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == 'getattr' and \
+                    len(v.args) == 2 and isinstance(v.args[1], ast.Constant) and \
+                    isinstance(v.args[1].value, str):
+                fn, handle = v.args[1].value, v.args[0]
+            if fn is None or fn not in self.model.api:
+                continue
+            lib = self.handle_of(handle)
+            if lib in self.model.ctypes and (lib == 'Runtime') == fn.startswith('cuda'):
+                memo[s.targets[0].id] = (fn, lib)
+        for name in [n for n in memo if seen.get(n, 0) != 1]:
+            del memo[name]
+        return memo
+
+    def locally_bound(self, scope_node, name):
+        """Whether name is a parameter or an assigned local of the function
+        scope_node (not the module)."""
+        if scope_node is self.r.tree:
+            return False
+        memo = self.__dict__.setdefault('_local_names', {})
+        names = memo.get(id(scope_node))
+        if names is None:
+            names = set()
+            a = getattr(scope_node, 'args', None)
+            if a is not None:
+                names.update(x.arg for x in a.args + a.kwonlyargs + a.posonlyargs)
+                names.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
+            for n in walk(scope_node):
+                if type(n) is ast.Name and isinstance(n.ctx, ast.Store):
+                    names.add(n.id)
+                elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                    names.update((x.asname or x.name).partition('.')[0] for x in n.names)
+            memo[id(scope_node)] = names
+        return name in names
 
     def method_row(self, cls, name):
         """The CUDA_PYTHON_CALL row of method name of a library's class cls."""
@@ -1007,6 +1210,13 @@ class HostLowering:
                 return 'double'
             if e.func.id in self.classes and e.func.id not in scope.kinds:
                 return 'obj:' + e.func.id
+            k = self.direct_result_kind(scope, e)
+            if k is not None:
+                return k
+        elif isinstance(e.func, ast.Attribute):
+            k = self.direct_result_kind(scope, e)
+            if k is not None:
+                return k
         b = self.binding_of(e)
         if b:
             fn, conv, row = b
@@ -1403,7 +1613,7 @@ class HostLowering:
                 f = self.functions[name]
                 if self.arity_ok(f, len(e.args), False):
                     return self.direct_call(e, self.name_text(name, self.fname(name), e.func), args,
-                                            'any' if self.returns_value(f) else 'void')
+                                            self.call_result(f, None))
             if name in self.classes and self.lookup(scope, name) is None:
                 init = self.method(name, '__init__')
                 if init is not None and not self.method_ok(init):
@@ -1420,7 +1630,7 @@ class HostLowering:
                 m = self.method(cls, e.func.attr)
                 if m is not None and self.method_ok(m) and self.arity_ok(m, len(args), True):
                     return self.direct_call(e, self.join(at, base.m, '->', self.method_cname(e.func.attr)), args,
-                                            'any' if self.returns_value(m) else 'void')
+                                            self.call_result(m, cls))
             return self.opaque(e, [base] + args)
         return self.opaque(e, args)
 
@@ -1771,6 +1981,8 @@ class HostLowering:
             out.syn('  break;\n' if isinstance(s, ast.Break) else '  continue;\n', 0, at)
             return
         if isinstance(s, ast.Return):
+            if self.typed_return_stmt(scope, s, out, ctx):
+                return
             v = self.expr(scope, s.value) if s.value is not None else None
             if v is not None and v.kind != 'void':
                 self.temp_count += 1
@@ -1784,7 +1996,7 @@ class HostLowering:
                     escapes = [tmp]
                 # a pointer or handle returned goes to the caller (any's
                 # converting constructor keeps nothing): not a leak
-                for t in escapes if v.kind not in NUMERIC else ():
+                for t in escapes if v.kind not in NUMERIC and not self.typed_return(scope) else ():
                     out.syn('  cuda_tidy_host::flows(%s);\n' % t, 0, at)
                 self.unwind(scope, out, ctx)
                 out.syn('  return %s;\n' % tmp, 0, at)
@@ -2077,6 +2289,7 @@ class HostLowering:
                         sc = self.function_scope(m, cname)
                         self.infer(sc, self.scope_nodes(m))
         self.infer(ms, module_nodes)
+        self._kinds_ready = True
         for name, cls in list(self.global_objects.items()):
             if ms.kinds.get(name) != 'obj:' + cls:
                 del self.global_objects[name]
@@ -2315,7 +2528,8 @@ class HostLowering:
 
     def signature(self, f, cls, tail, decl=False):
         at = self.at(f)
-        ret = ANY if self.returns_value(f) else 'void'
+        ret = self.call_result(f, cls)
+        ret = ANY if ret == 'any' else ret
         name = cxx_name(f.name) if not cls else self.method_cname(f.name)
         if cls is None and not self.plain_function(f):
             return MStr('', [])
@@ -2373,7 +2587,7 @@ class HostLowering:
         out.add(body.build())
         last = self.at(f.body[-1]) if f.body else self.at(f)
         if sc.returns:
-            out.syn('  return %s();\n' % ANY, 0, last)
+            out.syn('  return 0;\n' if self.typed_return(sc) else '  return %s();\n' % ANY, 0, last)
         out.syn('}\n', 0, last)
 
     def param_set(self, f):
