@@ -53,11 +53,28 @@ bool mayHoldCuda(llvm::StringRef Path) {
   // Kernel libraries, and the bindings that Python host code drives CUDA
   // through (cuda_tidy_reader/host_lowering.py, HOST_TRIGGERS): ctypes
   // handles of libcudart or libcuda, cuda-python, Numba's numba.cuda.
-  return Text.contains("cupy") || Text.contains("pycuda") ||
-         Text.contains("load_inline") || Text.contains("cudart") ||
-         Text.contains("libcuda") || Text.contains("cuda.bindings") ||
-         Text.contains("cuda.cuda") || Text.contains("from cuda import") ||
-         Text.contains("numba.cuda") || Text.contains("from numba import cuda");
+  if (Text.contains("cupy") || Text.contains("pycuda") ||
+      Text.contains("load_inline") || Text.contains("cudart") ||
+      Text.contains("libcuda") || Text.contains("cuda.bindings") ||
+      Text.contains("cuda.cuda") || Text.contains("from cuda import") ||
+      Text.contains("numba.cuda") || Text.contains("from numba import cuda"))
+    return true;
+  // A CUDA function called through a module attribute (`cuda.cuInit(`),
+  // as users of a generated ctypes binding module call it
+  // (host_lowering.py, GENERATED_CALL).
+  for (size_t At = Text.find(".cu"); At != llvm::StringRef::npos;
+       At = Text.find(".cu", At + 3)) {
+    llvm::StringRef Rest = Text.substr(At + 3);
+    if (Rest.starts_with("da"))
+      Rest = Rest.drop_front(2);
+    if (Rest.empty() || !llvm::isUpper(Rest.front()))
+      continue;
+    size_t End = Rest.find_if_not(
+        [](char C) { return llvm::isAlnum(C) || C == '_'; });
+    if (End != llvm::StringRef::npos && Rest[End] == '(')
+      return true;
+  }
+  return false;
 }
 
 std::string findPython(llvm::StringRef Option, std::string &Error) {

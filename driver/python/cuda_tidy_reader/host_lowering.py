@@ -20,6 +20,9 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
+import re
+
+from .host_model import strip_version
 from .source import MStr, MStrBuilder, walk
 
 #: Nodes whose bodies are scopes of their own (scope_nodes does not enter them).
@@ -46,6 +49,11 @@ def _position(n):
 #: library: driver/PythonInput.cpp, mayHoldCuda).
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
                  b'pycuda.driver', b'cupy.cuda.runtime', b'numba.cuda', b'from numba import cuda')
+
+#: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
+#: `rt.cudaMalloc(`): what a generated binding module's users write
+#: (CUDA_PYTHON_GENERATED_MODULE; driver/PythonInput.cpp, mayHoldCuda).
+GENERATED_CALL = re.compile(rb'\.cu(?:da)?[A-Z][A-Za-z0-9_]*\(')
 
 #: The driver API's header, only for a file that calls the driver API
 #: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
@@ -419,6 +427,9 @@ class HostLowering:
             if name in self.model.api:
                 return name, b[2], None
             return None
+        g = self.generated_binding(func, q)
+        if g is not None:
+            return g
         if q:
             head, _, n = q.rpartition('.')
             row = self.model.calls.get((head, n))
@@ -485,9 +496,7 @@ class HostLowering:
         if kind.endswith('*') or kind in HANDLE_TYPES.values() or kind == 'CUdeviceptr':
             return True
         if kind.startswith('cuda_tidy_host::out_t<decltype(&'):
-            fn = kind[len('cuda_tidy_host::out_t<decltype(&'):].partition(')')[0]
-            from .host_model import strip_version
-            fn = strip_version(fn)
+            fn = strip_version(kind[len('cuda_tidy_host::out_t<decltype(&'):].partition(')')[0])
             return fn in self.model.alloc or self.model.resource.get(fn, ('', '', ''))[2] == 'Create'
         return False
 
@@ -538,6 +547,47 @@ class HostLowering:
                 k = self.call_result(m, cls)
                 return k if k not in ('any', 'void') else None
         return None
+
+    # --- generated ctypes binding modules (CUDA_PYTHON_GENERATED_MODULE) ----------
+
+    def generated_binding(self, func, q):
+        """(CUDA function, 'Status', None) for `M.cuX(...)` where M is a
+        generated ctypes binding module of the project; None otherwise."""
+        generated = self.model.generated
+        if not generated or not isinstance(func.value, ast.Name):
+            return None
+        name = func.attr
+        fn = name if name in self.model.api else strip_version(name)
+        if fn not in self.model.api:
+            return None
+        lib = 'Runtime' if fn.startswith('cuda') else 'Driver'
+        if lib not in self.model.ctypes:
+            return None
+        if q:
+            # an absolute import: of a package that no other row binds
+            module = q.rpartition('.')[0]
+            if not self.foreign_module(module):
+                return None
+        else:
+            # a relative import: a module of the project itself
+            rel = self.r.relative.get(func.value.id)
+            if rel is None or self.locally_bound(self.r.scope_of(func), func.value.id):
+                return None
+            module = rel[2]
+        if module.rpartition('.')[2] not in generated:
+            return None
+        return fn, self.model.ctypes[lib], None
+
+    def foreign_module(self, module):
+        """Whether module belongs to no package that a row of the model
+        binds (cuda-python's cuda, pycuda, cupy, numba)."""
+        memo = self.__dict__.get('_owned_roots')
+        if memo is None:
+            memo = set(m.partition('.')[0] for m in self.model.bindings)
+            memo.update(m.partition('.')[0] for m, _ in self.model.calls)
+            memo.update(m.partition('.')[0] for m, _ in self.model.arrays)
+            self._owned_roots = memo
+        return module.partition('.')[0] not in memo and module not in self.model.bindings
 
     # --- CUDA functions called by a bare name -------------------------------------
 

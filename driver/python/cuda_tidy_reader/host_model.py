@@ -13,7 +13,7 @@ _CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
 
 _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
-             'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(')
+             'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(')
 
 
 class HostModel:
@@ -41,6 +41,8 @@ class HostModel:
         self.array_copies = {}
         #: (module, decorator) -> subscript index of the launch's stream
         self.kernels = {}
+        #: last names of generated ctypes binding modules
+        self.generated = set()
         for line in text.split('\n'):
             if not line.startswith(_FAMILIES):
                 continue
@@ -65,6 +67,8 @@ class HostModel:
                 self.arrays[(cols[0], cols[1])] = (cols[2], cols[3])
             elif family == 'CUDA_PYTHON_ARRAY_COPY' and len(cols) == 5:
                 self.array_copies[(cols[0], cols[1])] = (cols[2], cols[3].split(), int(cols[4]))
+            elif family == 'CUDA_PYTHON_GENERATED_MODULE' and len(cols) == 1 and cols[0] != 'LastName':
+                self.generated.add(cols[0])
             elif family == 'CUDA_PYTHON_KERNEL' and len(cols) == 3:
                 self.kernels[(cols[0], cols[1])] = int(cols[2])
             elif family == 'CUDA_ALLOC' and len(cols) == 8:

@@ -31,6 +31,9 @@ class ModelRows(unittest.TestCase):
         self.assertEqual(m.alloc['cuMemAlloc'], ('Driver', 'Device'))
         self.assertEqual(m.copy_kind['cudaMemcpy'], 3)
         self.assertEqual(m.bytes_arg['cudaMemcpyAsync'], 2)
+        self.assertIn('cuda', m.generated)
+        self.assertNotIn('LastName', m.generated)
+        self.assertEqual(m.calls[('pycuda.tools', 'make_default_context')][0], 'cuCtxCreate')
 
     def test_numba_rows_are_read(self):
         m = host_model()
