@@ -67,3 +67,12 @@ def own_function():
 def shadowed(lib):
     cudaStreamSynchronize = lib.sync
     cudaStreamSynchronize(0)
+
+
+# libcuda exports the current ABI under versioned names: a ctypes caller
+# calls cuMemFree_v2, which is cuMemFree.
+def versioned(p):
+    _drv.cuMemFree_v2(p)
+    # CHECK: host-bare-names.py:[[@LINE-1]]:10: warning: the error code returned by 'cuMemFree_v2' is not checked [cuda-unchecked-api-call]
+    if _drv.cuCtxSynchronize() != 0:
+        raise RuntimeError("sync failed")

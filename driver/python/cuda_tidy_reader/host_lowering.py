@@ -417,6 +417,10 @@ class HostLowering:
         name = func.attr
         lib = self.handle_of(func.value)
         if lib is not None:
+            # libcuda exports the current ABI under versioned names
+            # (cuMemAlloc_v2, cuCtxPushCurrent_v2): the function they version
+            if name not in self.model.api:
+                name = strip_version(name)
             if name in self.model.api and lib in self.model.ctypes:
                 if (lib == 'Runtime') == name.startswith('cuda'):
                     return name, self.model.ctypes[lib], None
@@ -654,6 +658,8 @@ class HostLowering:
                     len(v.args) == 2 and isinstance(v.args[1], ast.Constant) and \
                     isinstance(v.args[1].value, str):
                 fn, handle = v.args[1].value, v.args[0]
+            if fn is not None and fn not in self.model.api:
+                fn = strip_version(fn)
             if fn is None or fn not in self.model.api:
                 continue
             lib = self.handle_of(handle)
