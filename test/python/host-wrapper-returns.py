@@ -84,3 +84,17 @@ class Holder:
 def handed_on(n):
     buf = runtime.alloc(n)
     return buf
+
+
+# A status handed to the caller, stored first or returned as it is: the
+# caller examines it.
+_rt = ctypes.CDLL("libcudart.so")
+
+
+def device_sync():
+    status = _rt.cudaDeviceSynchronize()
+    return status
+
+
+def device_sync_direct():
+    return _rt.cudaDeviceSynchronize()

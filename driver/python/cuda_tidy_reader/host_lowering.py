@@ -2052,7 +2052,10 @@ class HostLowering:
                     escapes = [tmp]
                 # a pointer or handle returned goes to the caller (any's
                 # converting constructor keeps nothing): not a leak
-                for t in escapes if v.kind not in NUMERIC and not self.typed_return(scope) else ():
+                # (a status returned goes to the caller as it is: no flows,
+                # whose result would be a status dropped)
+                for t in escapes if v.kind not in NUMERIC + ('cudaError_t', 'CUresult') and \
+                        not self.typed_return(scope) else ():
                     out.syn('  cuda_tidy_host::flows(%s);\n' % t, 0, at)
                 self.unwind(scope, out, ctx)
                 out.syn('  return %s;\n' % tmp, 0, at)
