@@ -31,7 +31,9 @@ costs.
 --before PATH: also time another cuda-tidy (a copy of an earlier build, with
 its share/cuda-tidy/python beside it: cp build/bin/cuda-tidy X/bin/ and
 cp -r build/share/cuda-tidy X/share/) on the .py file, in the same
-interleaved runs, and print its ratio too.
+interleaved runs, and print its ratio too. It runs with a prefix cache of
+its own (CUDA_TIDY_PREFIX_DIR): sharing the user's, the two builds rebuilt
+the unit's prefix at every alternation (2026-12-07).
 """
 import argparse
 import os
@@ -218,7 +220,10 @@ def measure(opts, functions):
         runs = [('py', base + (['--python=' + opts.python] if opts.python else []) + [py]),
                 ('cu', base + [cu, '--'])]
         if opts.before:
-            runs.insert(0, ('before', [opts.before] + base[1:] +
+            # its own prefix cache: two builds sharing the user's would
+            # rebuild the unit's prefix at every alternation
+            runs.insert(0, ('before', ['env', 'CUDA_TIDY_PREFIX_DIR=' + os.path.join(d, 'prefix-before'),
+                                       opts.before] + base[1:] +
                             (['--python=' + opts.python] if opts.python else []) + [py]))
         if opts.plain:
             plain = os.path.join(d, 'plain.py')
