@@ -491,6 +491,15 @@ std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
       if (const llvm::json::Array *Pair = N.getAsArray(); Pair && Pair->size() == 2)
         Out.NoLint.emplace_back(offsetIn((*Pair)[0]).value_or(0),
                                 (*Pair)[1].getAsString().value_or("*").str());
+  if (const llvm::json::Array *Names = O->getArray("names"))
+    for (const llvm::json::Value &N : *Names)
+      if (const llvm::json::Array *A = N.getAsArray(); A && A->size() == 3) {
+        std::optional<unsigned> At = offsetIn((*A)[0]);
+        std::optional<llvm::StringRef> C = (*A)[1].getAsString(),
+                                       Py = (*A)[2].getAsString();
+        if (At && C && Py && !C->empty())
+          Out.Names.push_back({*At, C->str(), Py->str()});
+      }
   if (const llvm::json::Array *Map = O->getArray("map"))
     for (const llvm::json::Value &R : *Map) {
       // Runs in the order of the unit, not overlapping, inside it: the
@@ -623,6 +632,23 @@ private:
 
 } // namespace
 
+/// A message at a Python call that the lowering wrote as a C function
+/// names the call as the Python code wrote it ('np.empty', not 'malloc').
+static void pythonNames(const PythonUnit &Unit,
+                        clang::tooling::DiagnosticMessage &M) {
+  if (Unit.Names.empty() || Unit.Files.empty() ||
+      M.FilePath != Unit.Files.front())
+    return;
+  for (const PythonUnit::Name &N : Unit.Names) {
+    if (N.Offset != M.FileOffset)
+      continue;
+    std::string Quoted = "'" + N.C + "'";
+    size_t At = M.Message.find(Quoted);
+    if (At != std::string::npos)
+      M.Message.replace(At, Quoted.size(), "'" + N.Python + "'");
+  }
+}
+
 unsigned remapPythonErrors(const PythonUnit &Unit,
                            std::vector<ClangTidyError> &Errors) {
   UnitMapper Mapper(Unit);
@@ -656,7 +682,9 @@ unsigned remapPythonErrors(const PythonUnit &Unit,
         N.Fix.clear();
       Mapper.location(N.FilePath, N.FileOffset);
       N.Ranges.clear();
+      pythonNames(Unit, N);
     }
+    pythonNames(Unit, E.Message);
   }
   if (Unit.NoLint.empty())
     return 0;

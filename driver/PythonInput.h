@@ -63,6 +63,14 @@ struct PythonUnit {
   /// '# NOLINT(...)' comments: the Python line they cover and their
   /// checks ("*": all).
   std::vector<std::pair<unsigned, std::string>> NoLint;
+  /// C functions the lowering wrote for a Python call (malloc for
+  /// np.empty): at this offset of the .py file, a message's 'C' is
+  /// shown as 'Python'.
+  struct Name {
+    unsigned Offset;
+    std::string C, Python;
+  };
+  std::vector<Name> Names;
   /// What was skipped and why (--verbose).
   std::vector<std::string> Notes;
   /// The file could not be read (syntax error, encoding, size).

@@ -35,7 +35,7 @@ def leaked_on_error(n):
     host = np.zeros(n, dtype=np.float32)
     err, = cudart.cudaMemcpy(host.ctypes.data, ptr, n * 4, cudart.cudaMemcpyKind.cudaMemcpyHostToDevice)
     # CHECK: host-cuda-python.py:[[@LINE-1]]:19: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'host' is host memory and the source 'ptr' is device memory, but the kind is cudaMemcpyHostToDevice [cuda-memcpy-direction]
-    # CHECK: host-cuda-python.py:[[@LINE-3]]:12: note: host memory allocated here by 'malloc'
+    # CHECK: host-cuda-python.py:[[@LINE-3]]:12: note: host memory allocated here by 'np.zeros'
     # CHECK: host-cuda-python.py:[[@LINE-8]]:23: note: device memory allocated here by 'cudaMalloc'
     if err != cudart.cudaError_t.cudaSuccess:
         return None

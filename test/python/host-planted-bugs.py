@@ -50,13 +50,13 @@ def run(n):
     err = cudart.cudaMemcpy(d_in, host.ctypes.data, n * 4, cudaMemcpyDeviceToHost)
     # CHECK: host-planted-bugs.py:[[@LINE-1]]:18: warning: the arguments of 'cudaMemcpy' look swapped: the destination 'd_in' is device memory and the source 'host' is host memory, but the kind is cudaMemcpyDeviceToHost [cuda-memcpy-direction]
     # CHECK: host-planted-bugs.py:[[@LINE-7]]:12: note: device memory allocated here by 'cudaMalloc'
-    # CHECK: host-planted-bugs.py:[[@LINE-4]]:12: note: host memory allocated here by 'malloc'
+    # CHECK: host-planted-bugs.py:[[@LINE-4]]:12: note: host memory allocated here by 'np.arange'
     if err != 0:
         raise RuntimeError("copy in failed")
     result = np.empty(n, dtype=np.float32)
     err = cudart.cudaMemcpy(result.ctypes.data, d_in, n * 8, cudaMemcpyDeviceToHost)
     # CHECK: host-planted-bugs.py:[[@LINE-1]]:18: warning: 'cudaMemcpy' copies 'n * 8' bytes, more than the 'n * sizeof(float)' bytes of 'result' [cuda-memcpy-size]
-    # CHECK: host-planted-bugs.py:[[@LINE-3]]:14: note: host memory allocated here by 'malloc'
+    # CHECK: host-planted-bugs.py:[[@LINE-3]]:14: note: host memory allocated here by 'np.empty'
     if err != 0:
         raise RuntimeError("copy out failed")
     stream = ctypes.c_void_p()

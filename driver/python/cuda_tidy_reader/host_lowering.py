@@ -59,6 +59,9 @@ GENERATED_CALL = re.compile(rb'\.cu(?:da)?[A-Z][A-Za-z0-9_]*\(')
 #: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
 DRIVER_INCLUDE = '#include <cuda.h>\n'
 
+#: C's memmove and memset, only for a file that calls ctypes' (host_memory_call).
+STRING_INCLUDE = '#include <string.h>\n'
+
 HOST_PRELUDE = r'''
 #include <stdlib.h>
 namespace cuda_tidy_host {
@@ -236,6 +239,8 @@ class HostLowering:
         self._at = {}                # (line, column) -> offset in the file
         self.calls = 0               # CUDA calls lowered
         self.driver_calls = 0        # of which driver API calls
+        self.host_memory_calls = 0   # ctypes.memmove / memset written as C's
+        self.names = []              # (offset, C name, Python name): python_name()
         self.thunks = []
         self.global_objects = {}     # module global -> its class
         self.constants = {}          # module constant -> its int value
@@ -895,6 +900,7 @@ class HostLowering:
         size = scope.sizes[f.value.id]
         if scope.declared_at.get(t.id) is s:
             out.add(self.join(at, '  %s ' % ctype_of(tv.kind), tv.m, '{};\n'))
+        self.python_name(at, 'malloc', f)
         out.add(self.join(at, '  ', tv.m, ' = (%s)::malloc(' % tv.kind, size, ');\n'))
         if getattr(scope, 'assigned', {}).get(t.id) == 1:
             scope.sizes[t.id] = size
@@ -1243,6 +1249,8 @@ class HostLowering:
             return CTYPES[last]
         if q == 'ctypes.c_void_p':
             return 'void *'
+        if q in ('ctypes.memmove', 'ctypes.memset') and len(e.args) == 3 and not e.keywords:
+            return 'void *'
         if q == 'ctypes.cast' and len(e.args) == 2:
             ct = self.pointer_type(e.args[1])
             return ct + ' *' if ct else 'any'
@@ -1578,6 +1586,10 @@ class HostLowering:
             if ct and (v.kind.endswith('*') or v.kind in ('long long', 'none')):
                 return Val(self.join(at, '(%s *)(' % ct, v.m, ')'), ct + ' *')
             return self.opaque(e, [v])
+        if q in ('ctypes.memmove', 'ctypes.memset'):
+            lowered = self.host_memory_call(scope, e, last)
+            if lowered is not None:
+                return lowered
         if q == 'ctypes.c_void_p':
             if not e.args:
                 return Val(self.syn('(void *)0', e), 'void *')
@@ -1600,6 +1612,8 @@ class HostLowering:
             spec = self.array_spec(scope, e)
             if spec:
                 parts, elem, dt = spec
+                if q.startswith('numpy.'):
+                    self.python_name(at, 'malloc', e.func)
                 pieces = ['(%s *)::malloc(' % elem]
                 for s in parts:
                     simple = isinstance(s, (ast.Name, ast.Constant))
@@ -1689,6 +1703,46 @@ class HostLowering:
                                             self.call_result(m, cls))
             return self.opaque(e, [base] + args)
         return self.opaque(e, args)
+
+    def host_memory_call(self, scope, e, fn):
+        """ctypes.memmove(dst, src, count) / ctypes.memset(dst, c, count):
+        the C functions, which read and write their pointers on the host
+        (CUDA_COPY rows memmove, memset); an opaque value when an argument
+        is not an address or a number the lowering knows."""
+        if len(e.args) != 3 or e.keywords or any(isinstance(a, ast.Starred) for a in e.args):
+            return None
+        at = self.at(e)
+        args = [self.expr(scope, a) for a in e.args]
+        pointers = (0, 1) if fn == 'memmove' else (0,)
+        name_node = self.attr_node(e.func) if isinstance(e.func, ast.Attribute) else e.func
+        callee = self.name_text(fn, fn, name_node) if (
+            isinstance(e.func, ast.Attribute) and e.func.attr == fn) else MStr.anchored(fn, 0, self.at(name_node))
+        text = ['::', callee, '(']
+        for k, a in enumerate(args):
+            if k:
+                text.append(', ')
+            if k in pointers:
+                if a.kind.endswith('*') and not a.kind.startswith(('cuda_tidy_host', 'obj:')):
+                    text.append(a.m)  # the address itself: its memory space stays known
+                elif a.kind in ('long long', 'CUdeviceptr', 'size_t', 'any'):
+                    text.extend(['(void *)(', a.m, ')'])
+                else:
+                    return self.opaque(e, args)
+            elif a.kind in ('long long', 'size_t', 'int', 'any') or a.kind in CTYPES.values():
+                text.append(a.m)
+            else:
+                return self.opaque(e, args)
+        text.append(')')
+        self.host_memory_calls += 1
+        return Val(self.join(at, *text), 'void *')
+
+    def python_name(self, at, cname, node):
+        """Findings at offset at name the C function cname as the Python
+        code wrote it (node's text: np.empty, d.copy_to_host), not as the
+        lowering did (the driver renames it: "names" of the answer)."""
+        text = self.r.segment(node)
+        if text and len(text) <= 40 and '\n' not in text:
+            self.names.append((at, cname, text))
 
     def direct_call(self, e, callee, args, kind):
         pieces = [callee, '(']
@@ -2367,6 +2421,8 @@ class HostLowering:
         b.syn(HOST_PRELUDE, 0, 0)
         if self.launched:
             b.syn(KERNEL_PRELUDE, 0, 0)
+        if self.host_memory_calls:
+            b.syn(STRING_INCLUDE, 0, 0)
         b.add(unit)
         return b.build()
 

@@ -93,10 +93,21 @@ def analyse(path, data):
         'map': compress(tu, reader.file_texts) if tu.text else [],
         'args': args,
         'nolint': nolint_comments(source),
+        'names': python_names(lowering, source) if host is not None else [],
         'notes': reader.notes,
         'errors': [],
         'stats': stats,
     }
+
+
+def python_names(lowering, source):
+    """[Python file byte offset, C name, Python name] of the names the
+    lowering wrote for a Python call (HostLowering.python_name)."""
+    if not lowering.names:
+        return []
+    if source.isascii():
+        return [[at, c, py] for at, c, py in lowering.names]
+    return [[len(source[:at].encode('utf-8', 'surrogatepass')), c, py] for at, c, py in lowering.names]
 
 
 def read_path(path):
