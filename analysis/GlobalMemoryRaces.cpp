@@ -753,8 +753,14 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
       if (!U.OldRead) {
         // A plain store of a value that differs between the threads, by
         // every thread of the block, to an element they share.
-        if (BO->getOpcode() != BO_Assign || !U.Index ||
-            !differsByThread(BO->getRHS()) || !reachedByWholeBlock(Store))
+        // A value derived from this thread's ticket ('n = atomicAdd(c, 1);
+        // out[0] = n + 1'): distinct in every thread that stores it, under
+        // any condition, so the element keeps the last store, not the
+        // largest.
+        bool Ticket = readsTicket(BO->getRHS(), 0) == 1;
+        if (BO->getOpcode() != BO_Assign || (!U.Index && !Ticket) ||
+            !(Ticket || (differsByThread(BO->getRHS()) &&
+                         reachedByWholeBlock(Store))))
           return;
         U.How = LostUpdate::WriteWrite;
       }

@@ -19,9 +19,9 @@ void GlobalMemoryRaceCheck::checkFunction(const FunctionDecl &FD,
         U.Index ? " at '" + ThreadIndexAnalysis::textOf(U.Index, Ctx) + "'"
                 : "";
     if (U.How == LostUpdate::WriteWrite) {
-      diag(Loc, "every thread of %select{the grid|each block}0 stores a "
-                "different value to global '%1'%2: a write-write race, the "
-                "element keeps whichever thread's store lands last")
+      diag(Loc, "threads of %select{the grid|each block}0 store different "
+                "values to global '%1'%2: a write-write race, the element "
+                "keeps whichever thread's store lands last")
           << (U.Shared == LostUpdate::Block) << U.Base->getName() << Element;
       diag(Loc,
            "store from one thread (for example under 'if (threadIdx.x == "

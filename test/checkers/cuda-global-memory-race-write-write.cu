@@ -18,7 +18,7 @@ __global__ void rowSumNoLeader(const float *x, float *out, int len) {
   for (int j = threadIdx.x; j < len; j += blockDim.x)
     partial += x[blockIdx.x * len + j];
   out[blockIdx.x] = partial;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every thread of each block stores a different value to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of each block store different values to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
 }
 
@@ -27,7 +27,7 @@ __global__ void scaleThroughItem(const float *x, float *out) {
   int item = blockIdx.x;
   float v = x[item * BLOCK + threadIdx.x];
   out[item] = v * 2.0f;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every thread of each block stores a different value to global 'out' at 'item': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of each block store different values to global 'out' at 'item': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
 }
 
@@ -38,14 +38,14 @@ __global__ void warpSumAllLanes(const float *x, float *out) {
   for (int offset = 16; offset > 0; offset >>= 1)
     v += __shfl_down_sync(0xffffffffu, v, offset);
   out[blockIdx.x] = v;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every thread of each block stores a different value to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of each block store different values to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
 }
 
 // The thread index itself, to one element of the grid.
 __global__ void lastWriterWins(int *winner) {
   winner[0] = blockIdx.x * blockDim.x + threadIdx.x;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every thread of the grid stores a different value to global 'winner' at '0': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of the grid store different values to global 'winner' at '0': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
 }
 
@@ -154,4 +154,31 @@ __global__ void findKey(const int *keys, int *where, int key, int n) {
 // Every thread stores the same flag.
 __global__ void markRow(const float *x, int *flags) {
   flags[blockIdx.x] = 1;
+}
+
+//===--- Flagged: a ticket's value --------------------------------------===//
+
+// Each selected thread draws a slot and stores the count so far: the
+// element keeps the last store, not the largest (reduced from HeCBench p4,
+// fixed in 69787e266 by removing the store).
+__global__ void appendAndCount(const float *score, float *boxes, int *counter,
+                               float thresh, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || score[i] < thresh)
+    return;
+  int slot = atomicAdd(counter, 1);
+  boxes[0] = slot + 1;
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of the grid store different values to global 'boxes' at '0': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
+  boxes[1 + slot * 2] = score[i];
+}
+
+// The ticket picks the thread's own slot: no race.
+__global__ void appendOnly(const float *score, float *boxes, int *counter,
+                           float thresh, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n || score[i] < thresh)
+    return;
+  int slot = atomicAdd(counter, 1);
+  boxes[slot] = score[i];
 }

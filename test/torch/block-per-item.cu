@@ -44,7 +44,7 @@ __global__ void row_sum_kernel(const float *x, float *out, int64_t cols) {
   for (int64_t j = threadIdx.x; j < cols; j += blockDim.x)
     acc += x[blockIdx.x * cols + j];
   out[blockIdx.x] = acc;
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: every thread of each block stores a different value to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: threads of each block store different values to global 'out' at 'blockIdx.x': a write-write race, the element keeps whichever thread's store lands last [cuda-global-memory-race]
   // CHECK-NOTES: :[[@LINE-2]]:3: note: store from one thread (for example under 'if (threadIdx.x == 0)' after the block's values are combined), or give each thread its own element
 }
 
