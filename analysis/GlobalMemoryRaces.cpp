@@ -115,6 +115,17 @@ private:
   unsigned bracketsOneBucket(
       llvm::ArrayRef<std::pair<const Expr *, bool>> Atoms);
   void scanKernel();
+  /// Whether \p E provably differs between the threads of a block: it
+  /// depends on the thread index or on per-thread data, through the
+  /// values of the locals it reads, and on nothing that may hand every
+  /// thread the same value (a call of a helper, a shuffle that broadcasts,
+  /// a read of '__shared__' memory).
+  bool differsByThread(const Expr *E);
+  bool mayBroadcast(const Expr *E, unsigned Depth);
+  llvm::DenseSet<const VarDecl *> Visiting;
+  /// Whether every thread of a block reaches \p S: no condition on the
+  /// way there differs between the threads.
+  bool reachedByWholeBlock(const Stmt *S);
   void consider(const Expr *Store, const Expr *LHS, std::vector<LostUpdate> &Out);
 
   const FunctionDecl &FD;
@@ -582,6 +593,101 @@ void KernelRaces::scanKernel() {
   OneThreadPerBlock = BlockOne;
 }
 
+bool KernelRaces::mayBroadcast(const Expr *E, unsigned Depth) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return false;
+  if (Depth > 6)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (VD->hasAttr<CUDASharedAttr>())
+      return true;
+    if (isa<ParmVarDecl>(VD) || !VD->isLocalVarDecl())
+      return false;
+    if (Stores.isAddressTaken(VD) || Stores.mayBeWrittenByCallee(VD) ||
+        VD->getType()->isReferenceType() || Cfg.hasIndirectUse(VD))
+      return true;
+    // Its own earlier values ('v += __shfl_down_sync(m, v, o)') add
+    // nothing new.
+    if (!Visiting.insert(VD).second)
+      return false;
+    bool May = llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+      return mayBroadcast(V.Value, Depth + 1);
+    });
+    Visiting.erase(VD);
+    return May;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    ThreadSource Src;
+    unsigned Dim;
+    if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+      return false;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return true;
+    StringRef Name = Callee->getName();
+    // A shuffle down or up leaves each lane a different partial value; a
+    // butterfly or an indexed shuffle may give every lane the same one.
+    bool Differs = Name.starts_with("__shfl_down") ||
+                   Name.starts_with("__shfl_up");
+    // The math library: its value differs where its arguments do.
+    bool Math = Ctx.getSourceManager().isInSystemHeader(
+                    Callee->getLocation()) &&
+                !Name.starts_with("__shfl") && !Name.starts_with("__reduce") &&
+                !Name.starts_with("atomic") && !Name.starts_with("__ldg") &&
+                !Name.contains("sync") && !Name.starts_with("__ballot") &&
+                !Name.starts_with("__any") && !Name.starts_with("__all");
+    if (!Differs && !Math)
+      return true;
+    for (const Expr *Arg : Call->arguments())
+      if (mayBroadcast(Arg, Depth))
+        return true;
+    return false;
+  }
+  if (isa<CXXMemberCallExpr, CXXOperatorCallExpr>(E))
+    return true;
+  if (std::optional<Element> El = elementOf(E); !El) {
+    // A subscript or dereference of something other than global memory
+    // (a '__shared__' array, a local array filled by a helper).
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *Base =
+          dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts());
+      const auto *VD = Base ? dyn_cast<VarDecl>(Base->getDecl()) : nullptr;
+      if (!VD || VD->hasAttr<CUDASharedAttr>() ||
+          (VD->isLocalVarDecl() && VD->getType()->isArrayType()))
+        return true;
+    }
+  }
+  for (const Stmt *Child : E->children())
+    if (mayBroadcast(dyn_cast_or_null<Expr>(Child), Depth))
+      return true;
+  return false;
+}
+
+bool KernelRaces::differsByThread(const Expr *E) {
+  return E && TD.of(E) != Divergence::None &&
+         !mayBroadcast(E, 0);
+}
+
+bool KernelRaces::reachedByWholeBlock(const Stmt *S) {
+  llvm::SmallVector<std::pair<const Expr *, bool>, 8> Conds;
+  conditionsOver(S, Conds);
+  for (auto [C, Holds] : Conds)
+    if (TD.of(C) != Divergence::None)
+      return false;
+  // A loop or a switch on the way may run a different number of times, or
+  // not at all, in different threads; only plain blocks and uniform
+  // branches are read.
+  const ParentMap &PM = Cfg.parents();
+  for (const Stmt *P = PM.getParent(S); P; P = PM.getParent(P))
+    if (isa<SwitchStmt, DoStmt, CXXForRangeStmt>(P))
+      return false;
+  return true;
+}
+
 void KernelRaces::consider(const Expr *Store, const Expr *LHS,
                            std::vector<LostUpdate> &Out) {
   std::optional<Element> El = elementOf(LHS);
@@ -644,8 +750,20 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
           }
           break;
         }
-      if (!U.OldRead)
-        return;
+      if (!U.OldRead) {
+        // A plain store of a value that differs between the threads, by
+        // every thread of the block, to an element they share.
+        // A value derived from this thread's ticket ('n = atomicAdd(c, 1);
+        // out[0] = n + 1'): distinct in every thread that stores it, under
+        // any condition, so the element keeps the last store, not the
+        // largest.
+        bool Ticket = readsTicket(BO->getRHS(), 0) == 1;
+        if (BO->getOpcode() != BO_Assign || (!U.Index && !Ticket) ||
+            !(Ticket || (differsByThread(BO->getRHS()) &&
+                         reachedByWholeBlock(Store))))
+          return;
+        U.How = LostUpdate::WriteWrite;
+      }
     }
   }
   // Who shares the element.
@@ -654,6 +772,8 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
     case Divergence::ThreadIndex:
       return; // One-to-one, or not read here.
     case Divergence::PerThreadData:
+      if (U.How == LostUpdate::WriteWrite)
+        return;
       // A loop counter that starts at a per-thread value walks the
       // thread's own segment ('for (e = row[i]; e < row[i + 1]; ++e)').
       if (readsCounter(U.Index) || !allValuesKnown(U.Index, 0))

@@ -14,8 +14,14 @@
 //  - an index read from memory ('v = adj[e]', 'bin = key[i] / w'), which
 //    two threads may share.
 //
+// A plain store of a value that differs between threads (it depends on the
+// thread index or on per-thread data, and on no helper, shuffle broadcast
+// or shared-memory read that could make it the same) to an element shared
+// by the block or the grid, reached by every thread of the block, is a
+// write-write race: the result depends on which thread stores last.
+//
 // Stores at a thread-derived index (tid, a grid-stride loop, a row per
-// thread), atomics, stores of a value that does not depend on the old one,
+// thread), atomics, other stores of a value that does not depend on the old one,
 // stores that a guard confines to one thread (of the block for a per-block
 // element, of the grid otherwise), and pointers not known to be global
 // memory (a kernel's pointer parameter, a __device__ variable) are left
@@ -46,6 +52,10 @@ struct LostUpdate {
     Compound,     ///< '+=', '++' and the like.
     ReadModify,   ///< 'a[k] = f(a[k])', directly or through a local.
     CompareStore, ///< 'if (x < a[k]) a[k] = x'.
+    /// A plain store, by every thread of a block, of a value that differs
+    /// between them ('out[blockIdx.x] = partial'): which thread's value
+    /// is kept depends on the order of the stores.
+    WriteWrite,
   } How = Compound;
   /// The store: the assignment or increment.
   const Expr *Store = nullptr;

@@ -8,6 +8,7 @@
 #include "ThreadDivergence.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
+#include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/bit.h"
 #include <set>
 
@@ -497,6 +498,138 @@ const BinaryOperator *segmentLoopBound(const GlobalAccess &Access,
   }
   return nullptr;
 }
+/// The block-per-item index in \p E: the block coordinate of one
+/// dimension ('blockIdx.x', returns 0, 1 or 2) or the block's rank in a
+/// 2-D grid ('blockIdx.x + blockIdx.y * gridDim.x', returns 3), directly or
+/// through never-modified locals, whose keys are added to \p Keys.
+std::optional<unsigned> blockItemDim(const Expr *E, const FunctionDecl *FD,
+                                     ThreadIndexAnalysis &TI,
+                                     llvm::SmallVectorImpl<std::string> &Keys,
+                                     unsigned Depth = 0) {
+  if (!E || Depth > 6)
+    return std::nullopt;
+  E = ThreadIndexAnalysis::strip(E);
+  Keys.push_back(TI.variablePartKey(E));
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        !VD->getType()->isIntegerType() || TI.isModified(VD, FD))
+      return std::nullopt;
+    return blockItemDim(VD->getInit(), FD, TI, Keys, Depth + 1);
+  }
+  ThreadSource Src;
+  unsigned Dim;
+  if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
+    return Src == TS_BlockInGrid ? std::optional<unsigned>(Dim)
+                                 : std::nullopt;
+  // blockIdx.x + blockIdx.y * gridDim.x, in any order.
+  const auto *Add = dyn_cast<BinaryOperator>(E);
+  if (!Add || Add->getOpcode() != BO_Add)
+    return std::nullopt;
+  auto Is = [](const Expr *X, ThreadSource S, unsigned D) {
+    ThreadSource XS;
+    unsigned XD;
+    X = ThreadIndexAnalysis::strip(X);
+    return ThreadIndexAnalysis::isThreadQuery(X, XS, XD) &&
+           XS == S && XD == D;
+  };
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *X = Side ? Add->getRHS() : Add->getLHS();
+    const auto *Mul = dyn_cast<BinaryOperator>(
+        ThreadIndexAnalysis::strip(Side ? Add->getLHS() : Add->getRHS()));
+    if (!Is(X, TS_BlockInGrid, 0) || !Mul || Mul->getOpcode() != BO_Mul)
+      continue;
+    if ((Is(Mul->getLHS(), TS_BlockInGrid, 1) &&
+         Is(Mul->getRHS(), TS_GridDim, 0)) ||
+        (Is(Mul->getRHS(), TS_BlockInGrid, 1) &&
+         Is(Mul->getLHS(), TS_GridDim, 0)))
+      return 3u;
+  }
+  return std::nullopt;
+}
+
+/// \p E less a constant added to it ('item + 1' gives 'item').
+const Expr *withoutConstant(const Expr *E, const ASTContext &Ctx) {
+  E = ThreadIndexAnalysis::strip(E);
+  while (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (!BO->isAdditiveOp())
+      break;
+    if (ThreadIndexAnalysis::integerConstant(BO->getRHS(), Ctx))
+      E = ThreadIndexAnalysis::strip(BO->getLHS());
+    else if (BO->getOpcode() == BO_Add &&
+             ThreadIndexAnalysis::integerConstant(BO->getLHS(), Ctx))
+      E = ThreadIndexAnalysis::strip(BO->getRHS());
+    else
+      break;
+  }
+  return E;
+}
+
+/// Whether \p S compares an item (a value with one of \p Keys) with an
+/// integer parameter of \p Kernel; sets \p Count to it.
+bool comparesItemWithParameter(const Stmt *S, const FunctionDecl *Kernel,
+                               llvm::ArrayRef<std::string> Keys,
+                               ThreadIndexAnalysis &TI,
+                               const ParmVarDecl *&Count) {
+  if (!S)
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isRelationalOp()) {
+    for (int Side = 0; Side < 2; ++Side) {
+      const Expr *Item = Side ? BO->getRHS() : BO->getLHS();
+      const auto *Ref = dyn_cast<DeclRefExpr>(
+          ThreadIndexAnalysis::strip(Side ? BO->getLHS() : BO->getRHS()));
+      const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+      if (P && P->getDeclContext() == Kernel &&
+          P->getType()->isIntegerType() && !TI.isModified(P, Kernel) &&
+          llvm::is_contained(Keys, TI.variablePartKey(Item))) {
+        Count = P;
+        return true;
+      }
+    }
+  }
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return comparesItemWithParameter(C, Kernel, Keys, TI, Count);
+  });
+}
+
+/// The parameter of \p Kernel that counts its items: the one an item is
+/// compared with somewhere in the kernel (a guard on another path), or
+/// else the one integer parameter named like a count of items that the
+/// kernel never reads (an extent passed for a guard that is missing).
+const ParmVarDecl *itemCountParameter(const FunctionDecl *Kernel,
+                                      llvm::ArrayRef<std::string> Keys,
+                                      ThreadIndexAnalysis &TI) {
+  const ParmVarDecl *Count = nullptr;
+  if (comparesItemWithParameter(Kernel->getBody(), Kernel, Keys, TI, Count))
+    return Count;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    if (!P->getIdentifier() || !P->getType()->isIntegerType() ||
+        P->getType()->isBooleanType() || mentions(Kernel->getBody(), P))
+      continue;
+    std::string Lower = P->getName().lower();
+    llvm::StringRef L(Lower);
+    if (!isExtentNamed(P, 7) && !L.contains("node") && !L.contains("vert") &&
+        !L.contains("row") && !L.contains("item"))
+      continue;
+    if (Count)
+      return nullptr; // Two candidates: which one is unknown.
+    Count = P;
+  }
+  return Count;
+}
+
+/// Whether \p G is 'min(X, ...)' for an argument that \p Same says is X.
+template <typename SameFn>
+bool isMinOf(const Expr *G, SameFn Same) {
+  const auto *Call = dyn_cast<CallExpr>(ThreadIndexAnalysis::strip(G));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  if (!Callee || !Callee->getIdentifier() ||
+      !Callee->getName().contains("min"))
+    return false;
+  return llvm::any_of(Call->arguments(),
+                      [&](const Expr *Arg) { return Same(Arg); });
+}
 } // namespace
 
 bool isGlobalDeviceArray(const ValueDecl *D) { return isGlobalArray(D); }
@@ -634,6 +767,14 @@ void IndexOverruns::overrunsIn(
           Found(O);
           continue;
         }
+      // A block per item, with more blocks than items.
+      // (A block coordinate alone is read as trivially in range.)
+      if ((O.Verdict.K == IndexVerdict::NotThreadDerived ||
+           O.Verdict.K == IndexVerdict::Bounded) &&
+          blockPerItem(O, Kernel)) {
+        Found(O);
+        continue;
+      }
       consider(O, Kernel, OnlyCertain, Found);
       continue;
     }
@@ -835,6 +976,125 @@ bool IndexOverruns::fitsAllocation(const IndexOverrun &O,
             Reach = std::min(Reach, V.Offset - *Block + F->RHSConst);
       }
   return *Room >= Reach;
+}
+
+bool IndexOverruns::sameHostValue(const Expr *A, const Expr *B,
+                                  const FunctionDecl *Host) {
+  if (!A || !B || !Host || !Host->getBody())
+    return false;
+  if (HostStoresFunction != Host) {
+    HostStores = VariableStores::of(Host->getBody());
+    HostStoresFunction = Host;
+  }
+  // The value a local stored once holds.
+  auto Through = [&](const Expr *E) {
+    for (unsigned Step = 0; Step < 6; ++Step) {
+      E = ThreadIndexAnalysis::strip(E);
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD || !VD->isLocalVarDecl() || HostStores.isAddressTaken(VD))
+        break;
+      llvm::ArrayRef<StoredValue> Values = HostStores.valuesOf(VD);
+      if (Values.size() != 1 || Values.front().IsCompound)
+        break;
+      E = Values.front().Value;
+    }
+    return ThreadIndexAnalysis::strip(E);
+  };
+  const Expr *X = Through(A), *Y = Through(B);
+  if (auto CX = ThreadIndexAnalysis::integerConstant(X, Ctx))
+    if (auto CY = ThreadIndexAnalysis::integerConstant(Y, Ctx))
+      return *CX == *CY;
+  llvm::FoldingSetNodeID IX, IY;
+  X->Profile(IX, Ctx, /*Canonical=*/true);
+  Y->Profile(IY, Ctx, /*Canonical=*/true);
+  return IX == IY;
+}
+
+bool IndexOverruns::blockPerItem(IndexOverrun &O, const FunctionDecl *Kernel) {
+  const GlobalAccess &A = O.Access;
+  if (A.HelperParam || O.ThroughCall)
+    return false;
+  // 'item', 'item + 1'; not 'item - 1'.
+  if (TI.constantPart(A.Index) < 0)
+    return false;
+  const Expr *Item = withoutConstant(A.Index, Ctx);
+  llvm::SmallVector<std::string, 4> Keys;
+  std::optional<unsigned> Dim = blockItemDim(Item, Kernel, TI, Keys);
+  if (!Dim)
+    return false;
+  // No bound on the item on this path.
+  const FactList *Facts = TI.boundsAt(A.At, Kernel);
+  if (!Facts)
+    return false;
+  for (const BoundFact *F : *Facts)
+    if (F->K == BoundFact::Less && llvm::is_contained(Keys, F->LHSKey))
+      return false;
+  const ParmVarDecl *Count = itemCountParameter(Kernel, Keys, TI);
+  if (!Count)
+    return false;
+  const KernelLaunches &L = Launches.launchesOf(Kernel);
+  if (!L.known())
+    return false;
+  for (const LaunchSite &Site : L.Sites) {
+    const auto *Launch = dyn_cast_or_null<CUDAKernelCallExpr>(Site.Launch);
+    if (!Launch || !Site.ArgumentsKnown || Site.Via ||
+        Count->getFunctionScopeIndex() >= Launch->getNumArgs())
+      continue;
+    const Expr *Items = Launch->getArg(Count->getFunctionScopeIndex());
+    unsigned D = *Dim == 3 ? 0 : *Dim;
+    // The rank of a 2-D grid: its x alone when y is one block.
+    if (*Dim == 3 && Site.Dims[1].Grid &&
+        !(Site.Dims[1].GridConst && *Site.Dims[1].GridConst == 1))
+      continue;
+    const LaunchDimension &LD = Site.Dims[D];
+    if (!LD.Grid)
+      continue; // One block.
+    auto Same = [&](const Expr *E) {
+      return sameHostValue(E, Items, Site.Host);
+    };
+    if (Same(LD.Grid) || isMinOf(LD.Grid, Same))
+      continue;
+    // A division of the item count, floor or rounded up, is at most it.
+    if ((LD.Cover == GridCover::Floor || LD.Cover == GridCover::Exact ||
+         LD.Cover == GridCover::RoundedUp) &&
+        LD.Extent && Same(LD.Extent))
+      continue;
+    // 'n / 2', '(n + 1) / 2', 'n >> 1': a numerator of the count plus less
+    // than the divisor.
+    if (const auto *Div =
+            dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(LD.Grid));
+        Div && (Div->getOpcode() == BO_Div || Div->getOpcode() == BO_Shr)) {
+      auto Den = ThreadIndexAnalysis::integerConstant(Div->getRHS(), Ctx);
+      if (Den && Div->getOpcode() == BO_Shr)
+        Den = *Den >= 0 && *Den < 31 ? int64_t(1) << *Den : 0;
+      int64_t Added = TI.constantPart(Div->getLHS());
+      if (Den && *Den >= 1 && Added < *Den &&
+          Same(withoutConstant(Div->getLHS(), Ctx)))
+        continue;
+    }
+    // Two constants: more blocks than items, or not.
+    auto GC = LD.GridConst;
+    auto IC = ThreadIndexAnalysis::integerConstant(Items, Ctx);
+    if (GC && IC && *GC + TI.constantPart(A.Index) <= *IC)
+      continue;
+    // A constant grid for a count known only at run time (a persistent
+    // grid sized to the device): which is larger is unknown.
+    if (GC && !IC)
+      continue;
+    O.Verdict = IndexVerdict();
+    O.Verdict.K = IndexVerdict::Unbounded;
+    O.Verdict.Unguarded.push_back(Item);
+    O.Verdict.UnguardedText.push_back(ThreadIndexAnalysis::textOf(Item, Ctx));
+    O.Verdict.Whole = true;
+    O.Verdict.Offset = TI.constantPart(A.Index);
+    O.Verdict.Dims = 1u << D;
+    O.BlockSite = &Site;
+    O.ItemCount = Count;
+    O.ItemCountArg = Items;
+    return true;
+  }
+  return false;
 }
 
 /// Whether the access at the bound is reached only by threads whose index

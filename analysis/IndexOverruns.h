@@ -59,6 +59,13 @@ struct IndexOverrun {
   /// A neighbour loop 'for (i = off[k]; i <= off[k + 1]; ++i)' around an
   /// access at 'i': Verdict.Fact's guard is the loop's condition.
   bool PastSegment = false;
+  /// A block per item ('item = blockIdx.x', 'blockIdx.x + blockIdx.y *
+  /// gridDim.x') with no bound on the item: a launch that runs more blocks
+  /// than the kernel's item count ItemCount, which it was given as
+  /// ItemCountArg (Verdict is Unbounded, its one part the item).
+  const LaunchSite *BlockSite = nullptr;
+  const ParmVarDecl *ItemCount = nullptr;
+  const Expr *ItemCountArg = nullptr;
   /// The index as shown: the caller's argument, or the access's own.
   const Expr *shownIndex() const {
     return CallerIndex ? CallerIndex : Access.Index;
@@ -99,6 +106,13 @@ private:
   void consider(IndexOverrun O, const FunctionDecl *Kernel, bool OnlyCertain,
                 llvm::function_ref<void(const IndexOverrun &)> Found);
   bool isCertain(IndexOverrun &O, const FunctionDecl *Kernel);
+  /// Whether \p O's access is at a block-per-item index with no bound,
+  /// and a launch of \p Kernel runs more blocks than its items: fills
+  /// \p O's verdict and BlockSite.
+  bool blockPerItem(IndexOverrun &O, const FunctionDecl *Kernel);
+  /// Whether \p A and \p B, read in \p Host, hold the same value: the
+  /// same expression, through locals stored once.
+  bool sameHostValue(const Expr *A, const Expr *B, const FunctionDecl *Host);
   /// Whether the buffers the launches pass for the accessed pointer hold
   /// the elements the index can reach past its bound or extent.
   bool pinnedToBound(const IndexOverrun &O, const FunctionDecl *Kernel);
@@ -124,6 +138,8 @@ private:
   /// The bounds of neighbour loops that walk one entry past their segment
   /// ('i <= off[k + 1]'), which the verdicts point to.
   std::deque<BoundFact> SegmentFacts;
+  const FunctionDecl *HostStoresFunction = nullptr;
+  VariableStores HostStores;
 };
 
 } // namespace clang::tidy::cuda

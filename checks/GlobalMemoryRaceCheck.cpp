@@ -18,6 +18,18 @@ void GlobalMemoryRaceCheck::checkFunction(const FunctionDecl &FD,
     std::string Element =
         U.Index ? " at '" + ThreadIndexAnalysis::textOf(U.Index, Ctx) + "'"
                 : "";
+    if (U.How == LostUpdate::WriteWrite) {
+      diag(Loc, "threads of %select{the grid|each block}0 store different "
+                "values to global '%1'%2: a write-write race, the element "
+                "keeps whichever thread's store lands last")
+          << (U.Shared == LostUpdate::Block) << U.Base->getName() << Element;
+      diag(Loc,
+           "store from one thread (for example under 'if (threadIdx.x == "
+           "0)' after the block's values are combined), or give each "
+           "thread its own element",
+           DiagnosticIDs::Note);
+      continue;
+    }
     std::string Fix = *U.Atomic ? std::string("use ") + U.Atomic
                                 : std::string("use an atomic");
     diag(Loc, "%select{every thread of the grid updates|the threads of each "

@@ -88,6 +88,24 @@ void UnguardedThreadIndexCheck::report(const IndexOverrun &O,
         << Cover.Dim << ThreadIndexAnalysis::textOf(D.Extent, Ctx);
   };
 
+  if (O.BlockSite) {
+    const LaunchDimension &D =
+        O.BlockSite->Dims[llvm::countr_zero(V.Dims)];
+    diag(Loc, "%select{read of|write to|address of}0 %1 at block-derived "
+              "index '%2' has no upper bound on this path: one block per "
+              "item, and a launch may run more blocks than the %3 items")
+        << A.K << A.Base << IndexText << O.ItemCount;
+    diag(O.BlockSite->location(),
+         "this launch runs '%0' blocks for '%1' items",
+         DiagnosticIDs::Note)
+        << ThreadIndexAnalysis::textOf(D.Grid, Ctx)
+        << ThreadIndexAnalysis::textOf(O.ItemCountArg, Ctx);
+    diag(SM.getFileLoc(V.Unguarded.front()->getBeginLoc()),
+         "guard the access, for example with 'if (%0 >= %1) return;'",
+         DiagnosticIDs::Note)
+        << V.UnguardedText.front() << O.ItemCount->getName();
+    return;
+  }
   if (O.PastSegment) {
     diag(Loc, "%select{read of|write to|address of}0 %1 at '%2' runs one "
               "past its segment: the loop bound '%3' includes the next "
