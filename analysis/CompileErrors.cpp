@@ -12,6 +12,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
@@ -331,5 +332,209 @@ ReadingBodyWithErrors::ReadingBodyWithErrors(const FunctionDecl *FD)
 }
 ReadingBodyWithErrors::~ReadingBodyWithErrors() { BodyWithErrors = Previous; }
 const FunctionDecl *ReadingBodyWithErrors::current() { return BodyWithErrors; }
+
+} // namespace clang::tidy::cuda
+
+namespace clang::tidy::cuda {
+
+namespace {
+/// Whether \p S's source range holds expansion location \p L.
+bool covers(const Stmt *S, SourceLocation L, const SourceManager &SM) {
+  if (!S)
+    return false;
+  llvm::SmallVector<SourceLocation, 1> In;
+  errorsIn(S->getSourceRange(), SM, {L}, In);
+  return !In.empty();
+}
+
+/// The statement a finding at \p L is about: the innermost statement of a
+/// block (or a control statement's head) around \p L, or null.
+const Stmt *statementAround(const Stmt *S, SourceLocation L,
+                            const SourceManager &SM) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child || !covers(Child, L, SM))
+      continue;
+    // A block, or a control statement whose body holds L: look inside.
+    if (isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt,
+            CXXForRangeStmt, CXXTryStmt, CXXCatchStmt, CaseStmt, DefaultStmt,
+            LabelStmt, AttributedStmt>(Child)) {
+      if (const Stmt *Inner = statementAround(Child, L, SM))
+        return Inner;
+      // L is in the head (a condition, an increment): the head's part.
+      if (!isa<CompoundStmt>(Child))
+        for (const Stmt *Part : Child->children())
+          if (Part && isa<Expr, DeclStmt>(Part) && covers(Part, L, SM))
+            return Part;
+      return Child;
+    }
+    return Child;
+  }
+  return nullptr;
+}
+
+void namedVariables(const Stmt *S,
+                    llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.insert(VD);
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        Out.insert(VD);
+  for (const Stmt *Child : S->children())
+    namedVariables(Child, Out);
+}
+
+/// Whether erroneous action \p S only wraps calls that compiled
+/// (`CHECK(cudaMalloc(&p, n))`, a checking macro of the missing header):
+/// every argument is such a call.
+bool wrapsCompiledCalls(const Stmt *S, const ASTContext &Ctx) {
+  const auto *R = dyn_cast<RecoveryExpr>(S);
+  if (!R)
+    return false;
+  bool Any = false;
+  for (const Expr *Sub : R->subExpressions()) {
+    if (!Sub)
+      continue;
+    const Expr *E = Sub->IgnoreParenImpCasts();
+    // The callee the RecoveryExpr could not resolve.
+    if (isa<OverloadExpr, UnresolvedMemberExpr>(E))
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (isa<FunctionDecl>(DRE->getDecl()))
+        continue;
+    if (!isa<CallExpr>(E) || isErroneousAction(E, Ctx))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+/// The outermost erroneous actions under \p S.
+void erroneousActions(const Stmt *S, const ASTContext &Ctx,
+                      llvm::SmallVectorImpl<const Stmt *> &Out) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (isErroneousAction(Child, Ctx)) {
+      Out.push_back(Child);
+      continue;
+    }
+    erroneousActions(Child, Ctx, Out);
+  }
+}
+} // namespace
+
+bool isInBodyOf(const FunctionDecl *FD, SourceLocation Loc) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || Loc.isInvalid())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return covers(Body, SM.getExpansionLoc(Loc), SM);
+}
+
+namespace {
+/// The variables whose value may come from code that did not compile, in
+/// \p Body: an erroneous action may act on them (a wrapper around calls
+/// that compiled acts only through those), or their initializer or an
+/// assignment to them reads a recovery node or such a variable. Whole is
+/// set when an erroneous action may act on the whole program.
+struct Tainted {
+  llvm::SmallPtrSet<const VarDecl *, 16> Vars;
+  bool Whole = false;
+  /// An erroneous action other than a wrapper around calls that compiled.
+  bool Opaque = false;
+};
+
+/// Each variable given a value under \p S, with the expression it gets.
+void assignments(const Stmt *S,
+                 llvm::SmallVectorImpl<std::pair<const VarDecl *, const Expr *>>
+                     &Out) {
+  if (!S)
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (const Expr *Init = VD->getInit())
+          Out.push_back({VD, Init});
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp())
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Out.push_back({VD, BO->getRHS()});
+  for (const Stmt *Child : S->children())
+    assignments(Child, Out);
+}
+
+Tainted taintedIn(const Stmt *Body, const ASTContext &Ctx) {
+  Tainted T;
+  llvm::SmallVector<const Stmt *, 8> Actions;
+  erroneousActions(Body, Ctx, Actions);
+  for (const Stmt *A : Actions) {
+    if (wrapsCompiledCalls(A, Ctx))
+      continue;
+    T.Opaque = true;
+    bool Any = false;
+    if (erroneousActionMayTouch(A, Ctx, [&](const VarDecl *VD) {
+          T.Vars.insert(VD);
+          Any = true;
+          return false;
+        }))
+      T.Whole = true;
+    (void)Any;
+  }
+  llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 16> Assigned;
+  assignments(Body, Assigned);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[VD, E] : Assigned) {
+      if (T.Vars.count(VD))
+        continue;
+      bool Reads = holdsRecoveryNode(E);
+      if (!Reads) {
+        llvm::SmallPtrSet<const VarDecl *, 8> Named;
+        namedVariables(E, Named);
+        Reads = llvm::any_of(Named, [&](const VarDecl *N) {
+          return T.Vars.count(N) != 0;
+        });
+      }
+      if (Reads) {
+        T.Vars.insert(VD);
+        Changed = true;
+      }
+    }
+  }
+  return T;
+}
+} // namespace
+
+bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
+                              bool Paths) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || Loc.isInvalid())
+    return false;
+  const ASTContext &Ctx = FD->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation L = SM.getExpansionLoc(Loc);
+  const Stmt *S = statementAround(Body, L, SM);
+  if (S && holdsRecoveryNode(S))
+    return true;
+  Tainted T = taintedIn(Body, Ctx);
+  if (T.Whole || (Paths && T.Opaque))
+    return true;
+  if (!S)
+    return false;
+  llvm::SmallPtrSet<const VarDecl *, 8> Named;
+  namedVariables(S, Named);
+  return llvm::any_of(Named, [&](const VarDecl *VD) {
+    // An unknown function may write any file-scope variable.
+    if (VD->hasGlobalStorage() && !VD->isStaticLocal() && T.Opaque)
+      return true;
+    return T.Vars.count(VD) != 0;
+  });
+}
 
 } // namespace clang::tidy::cuda

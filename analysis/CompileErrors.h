@@ -84,6 +84,20 @@ bool isErroneousAction(const Stmt *S, const ASTContext &Ctx);
 bool erroneousActionMayTouch(const Stmt *S, const ASTContext &Ctx,
                              llvm::function_ref<bool(const VarDecl *)> Watched);
 
+/// Whether a finding at \p Loc inside the body of \p FD, a function read
+/// with errors, may depend on code that did not compile: the statement
+/// around \p Loc holds a recovery node, or an erroneous action of \p FD
+/// may act on a variable that statement names (a file-scope one: any
+/// erroneous action may), or on the whole program. With \p Paths the
+/// finding is a fact about what runs before or after it, and any erroneous
+/// action other than a wrapper around calls that compiled
+/// (`CHECK(cudaFree(p))`) may change it.
+bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
+                              bool Paths);
+
+/// Whether \p Loc lies inside the body of \p FD.
+bool isInBodyOf(const FunctionDecl *FD, SourceLocation Loc);
+
 } // namespace clang::tidy::cuda
 
 #endif
