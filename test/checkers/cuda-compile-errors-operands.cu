@@ -96,7 +96,37 @@ void CUDART_CB free_when_done(void *p) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaFree' is called in a stream callback, which must not make CUDA calls [cuda-callback-api-call]
 }
 
+// An API that CUDA 13 removed, which typo correction completes: an action on
+// the whole device, which changes no local variable's memory space.
+int copy_after_removed_sync(int n) {
+  float *d;
+  double *h = new double[n];
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  cudaThreadSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'cudaThreadSynchronize'; did you mean 'cudaDeviceSynchronize'? [clang-diagnostic-error]
+  cudaError_t e = cudaMemcpy(h, d, n * sizeof(double), cudaMemcpyDeviceToHost);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'cudaMemcpy' copies 'n * sizeof(double)' bytes, more than the 'n * sizeof(float)' bytes of 'd' [cuda-memcpy-size]
+  cudaFree(d);
+  delete[] h;
+  return e != cudaSuccess;
+}
+
 // ---- Negative: the operand involves a name of the missing header ---------
+
+// A file-scope buffer, which the header's setup may replace.
+float *g_buffer;
+int copy_from_global(int n) {
+  double *h = new double[n];
+  if (cudaMalloc(&g_buffer, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  tv::setup();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'tv' [clang-diagnostic-error]
+  cudaError_t e = cudaMemcpy(h, g_buffer, n * sizeof(double), cudaMemcpyDeviceToHost);
+  delete[] h;
+  return e != cudaSuccess;
+}
+
 
 // The size comes from the header.
 int copy_header_size(int n) {

@@ -56,6 +56,17 @@ CUresult early_return(CUcontext ctx, CUdeviceptr p, size_t n) {
   return CUDA_SUCCESS;
 }
 
+// An API that CUDA 13 removed, which typo correction completes as
+// cudaDeviceSynchronize: it synchronizes the first launch, not the second.
+void exit_after_removed_sync(float *d, int n) {
+  fill<<<1, 256>>>(d, n);
+  cudaThreadSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'cudaThreadSynchronize'; did you mean 'cudaDeviceSynchronize'? [clang-diagnostic-error]
+  fill<<<1, 256>>>(d, n);
+  exit(0);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the program exits while kernel 'fill' may still be running; its errors are never reported [cuda-unsynchronized-exit]
+}
+
 // ---- Negative: a call of the header may synchronize, exit or pop ---------
 
 void managed_read_after_helper(int n) {
@@ -98,6 +109,16 @@ CUresult early_return_helper(CUcontext ctx, CUdeviceptr p, size_t n) {
 }
 
 // ---- Negative: idiomatic code beside the missing header ------------------
+
+void managed_read_after_removed_sync(int n) {
+  float *m;
+  TV_CHECK(cudaMallocManaged(&m, n * sizeof(float)));
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'TV_CHECK' [clang-diagnostic-error]
+  fill<<<(n + 255) / 256, 256>>>(m, n);
+  cudaThreadSynchronize();
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'cudaThreadSynchronize'; did you mean 'cudaDeviceSynchronize'? [clang-diagnostic-error]
+  printf("%f\n", m[0]);
+}
 
 void managed_read_synced(int n) {
   float *m;
