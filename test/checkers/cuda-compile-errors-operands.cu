@@ -2,11 +2,11 @@
 // gets every check, not only the unchecked result, leak and launch checks.
 // The memory-space, copy, launch-configuration and callback checks report
 // a finding only when nothing that did not compile can change it: the
-// statement it is reported on holds no recovery node, and no erroneous
-// action (a call of the missing header) may act on a variable it names or
-// on the whole program.
-// RUN: %check_cuda_tidy_plugin --compile-errors %s 'cuda-*,-cuda-unchecked-api-call' %t
-// RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*,-cuda-unchecked-api-call' %t
+// statement it is reported on holds no recovery node, and it names no
+// variable that an erroneous action (a call of the missing header) may act
+// on or assign, and no file-scope variable.
+// RUN: %check_cuda_tidy_plugin --compile-errors %s 'cuda-*,-cuda-unchecked-api-call' %t -- --extra-arg=-ferror-limit=0
+// RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*,-cuda-unchecked-api-call' %t -- --extra-arg=-ferror-limit=0
 
 #include <cuda_runtime.h>
 #include <cstdio>

@@ -4,8 +4,8 @@
 // not compile there only wraps calls that compiled (a checking macro of the
 // header, `TV_CHECK(cudaFree(p))`). Any other erroneous action may
 // synchronize, pop or exit: the function gets none of their findings.
-// RUN: %check_cuda_tidy_plugin --compile-errors %s 'cuda-*,-cuda-unchecked-api-call,-cuda-device-memory-leak' %t
-// RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*,-cuda-unchecked-api-call,-cuda-device-memory-leak' %t
+// RUN: %check_cuda_tidy_plugin --compile-errors %s 'cuda-*,-cuda-unchecked-api-call,-cuda-device-memory-leak' %t -- --extra-arg=-ferror-limit=0
+// RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*,-cuda-unchecked-api-call,-cuda-device-memory-leak' %t -- --extra-arg=-ferror-limit=0
 
 #include <cuda.h>
 #include <cuda_runtime.h>
