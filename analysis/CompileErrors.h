@@ -86,12 +86,14 @@ bool erroneousActionMayTouch(const Stmt *S, const ASTContext &Ctx,
 
 /// Whether a finding at \p Loc inside the body of \p FD, a function read
 /// with errors, may depend on code that did not compile: the statement
-/// around \p Loc holds a recovery node, or an erroneous action of \p FD
-/// may act on a variable that statement names (a file-scope one: any
-/// erroneous action may), or on the whole program. With \p Paths the
-/// finding is a fact about what runs before or after it, and any erroneous
-/// action other than a wrapper around calls that compiled
-/// (`CHECK(cudaFree(p))`) may change it.
+/// around \p Loc holds a recovery node or an erroneous action, or it names
+/// a variable whose value may come from one (an erroneous action may act
+/// on it, or its initializer or an assignment to it reads a recovery node
+/// or such a variable), or a file-scope variable while \p FD holds an
+/// erroneous action. With \p Paths the finding is a fact about what runs
+/// before or after it, and any erroneous action other than a wrapper
+/// around calls that compiled (`CHECK(cudaFree(p))`) or a call that typo
+/// correction completed may change it.
 bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
                               bool Paths);
 

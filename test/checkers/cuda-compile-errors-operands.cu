@@ -112,7 +112,49 @@ int copy_after_removed_sync(int n) {
   return e != cudaSuccess;
 }
 
+// A local of a type the missing header declares (a plain declaration, with
+// no initializer but a null one): its uses did not compile, the copy did.
+int timed_copy(int n) {
+  StopWatchInterface *timer = NULL;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: unknown type name 'StopWatchInterface' [clang-diagnostic-error]
+  sdkCreateTimer(&timer);
+  float *d;
+  double *h = new double[n];
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  cudaError_t e = cudaMemcpy(h, d, n * sizeof(double), cudaMemcpyDeviceToHost);
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'cudaMemcpy' copies 'n * sizeof(double)' bytes, more than the 'n * sizeof(float)' bytes of 'd' [cuda-memcpy-size]
+  sdkStopTimer(&timer);
+  cudaFree(d);
+  delete[] h;
+  return e != cudaSuccess;
+}
+
 // ---- Negative: the operand involves a name of the missing header ---------
+
+// The header's timer is given the buffer.
+int timed_copy_tracked(int n) {
+  StopWatchInterface *timer = NULL;
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: unknown type name 'StopWatchInterface' [clang-diagnostic-error]
+  float *d;
+  double *h = new double[n];
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  sdkTrackBuffer(timer, d);
+  cudaError_t e = cudaMemcpy(h, d, n * sizeof(double), cudaMemcpyDeviceToHost);
+  cudaFree(d);
+  delete[] h;
+  return e != cudaSuccess;
+}
+
+// `ns::undeclared(*d);` is read as a declaration of a new 'd': the function
+// is not analysed at all.
+void parenthesized(float *d, int n) {
+  float *h = (float *)malloc(n * sizeof(float));
+  legacy::release(*h);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: error: use of undeclared identifier 'legacy' [clang-diagnostic-error]
+  cudaFree(h);
+}
 
 // A file-scope buffer, which the header's setup may replace.
 float *g_buffer;
