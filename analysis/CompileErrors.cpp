@@ -10,8 +10,12 @@
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include <optional>
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
 #include <vector>
@@ -207,16 +211,121 @@ bool coveredByExpr(const Stmt *S, SourceLocation L, const SourceManager &SM) {
   return false;
 }
 
-/// Whether a statement under \p S declares something invalid.
-bool holdsInvalidDecl(const Stmt *S) {
+/// Whether invalid variable \p VD of function \p FD is a plain declaration
+/// of a type that did not compile (`StopWatchInterface *timer = NULL;`):
+/// written with no initializer but a null one, no parentheses around its
+/// name, and naming no other
+/// variable of the function, so that it cannot be an expression clang read
+/// as a declaration (`ns::undeclared(p);` declares a `p` that shadows the
+/// one it passes). Its uses are recovery nodes.
+bool isPlainInvalidDeclaration(const VarDecl *VD, const FunctionDecl *FD) {
+  const ASTContext &Ctx = VD->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Name = VD->getLocation();
+  if (Name.isInvalid() || Name.isMacroID() || !VD->getIdentifier())
+    return false;
+  std::optional<Token> Next =
+      Lexer::findNextToken(Name, SM, Ctx.getLangOpts());
+  if (!Next)
+    return false;
+  // A null initializer (`StopWatchInterface *timer = NULL;`) holds nothing.
+  if (Next->is(tok::equal)) {
+    std::optional<Token> Value =
+        Lexer::findNextToken(Next->getLocation(), SM, Ctx.getLangOpts());
+    if (!Value)
+      return false;
+    StringRef Text = Lexer::getSpelling(*Value, SM, Ctx.getLangOpts());
+    if (Text != "NULL" && Text != "nullptr" && Text != "0")
+      return false;
+    Next = Lexer::findNextToken(Value->getLocation(), SM, Ctx.getLangOpts());
+    if (!Next)
+      return false;
+  }
+  if (!Next->isOneOf(tok::semi, tok::comma))
+    return false;
+  // The character before the name, past blanks: not '('.
+  bool Invalid = false;
+  const char *At = SM.getCharacterData(Name, &Invalid);
+  if (Invalid)
+    return false;
+  unsigned Offset = SM.getFileOffset(Name);
+  for (unsigned I = 1; I <= Offset; ++I) {
+    char C = At[-static_cast<int>(I)];
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r')
+      continue;
+    if (C == '(')
+      return false;
+    // `Type *name`, not `f(*name)`: a pointer declarator after a name.
+    if (C == '*' || C == '&') {
+      for (++I; I <= Offset; ++I) {
+        char B = At[-static_cast<int>(I)];
+        if (B == ' ' || B == '\t' || B == '*' || B == '&')
+          continue;
+        if (!isAsciiIdentifierContinue(B) && B != '>')
+          return false;
+        break;
+      }
+    }
+    break;
+  }
+  // No parameter or other local of the function has its name.
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->getIdentifier() == VD->getIdentifier())
+      return false;
+  struct Shadow : RecursiveASTVisitor<Shadow> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *Other) {
+      if (Other != VD && Other->getIdentifier() == VD->getIdentifier())
+        Found = true;
+      return !Found;
+    }
+  } S;
+  S.VD = VD;
+  S.TraverseStmt(FD->getBody());
+  if (S.Found)
+    return false;
+  // Nor a file-scope variable or a member of the class.
+  DeclarationName DN = VD->getDeclName();
+  if (!Ctx.getTranslationUnitDecl()->lookup(DN).empty())
+    return false;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
+    if (!M->getParent()->lookup(DN).empty())
+      return false;
+  return true;
+}
+
+/// Whether \p S's source range holds expansion location \p L.
+bool covers(const Stmt *S, SourceLocation L, const SourceManager &SM);
+
+/// The statements under \p S that declare something invalid.
+void invalidDeclStmts(const Stmt *S,
+                      llvm::SmallVectorImpl<const DeclStmt *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    if (llvm::any_of(DS->decls(),
+                     [](const Decl *D) { return D->isInvalidDecl(); }))
+      Out.push_back(DS);
+  for (const Stmt *Child : S->children())
+    invalidDeclStmts(Child, Out);
+}
+
+/// Whether a statement under \p S declares something invalid other than
+/// a plain declaration of a type that did not compile (all of them with
+/// \p Plain null).
+bool holdsInvalidDecl(const Stmt *S, const FunctionDecl *Plain = nullptr) {
   if (!S)
     return false;
   if (const auto *DS = dyn_cast<DeclStmt>(S))
     for (const Decl *D : DS->decls())
-      if (D->isInvalidDecl())
-        return true;
+      if (D->isInvalidDecl()) {
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (!Plain || !VD || !isPlainInvalidDeclaration(VD, Plain))
+          return true;
+      }
   for (const Stmt *Child : S->children())
-    if (holdsInvalidDecl(Child))
+    if (holdsInvalidDecl(Child, Plain))
       return true;
   return false;
 }
@@ -228,7 +337,7 @@ bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
     return false;
   // An invalid declaration may stand for an expression clang could not
   // tell from one (`ns::undeclared(p);`), with no node for what it uses.
-  if (holdsInvalidDecl(Body))
+  if (holdsInvalidDecl(Body, FD))
     return true;
   const Recording *R = recordingOf(SM);
   if (!R)
@@ -244,9 +353,16 @@ bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
   // A launch from device code without -fgpu-rdc is dropped with no node:
   // a launch neither frees, nor keeps, nor examines an error, so the
   // checks that read code with errors read around it.
+  // The type of a plain invalid declaration is reported at the statement
+  // declaring it, which holds no expression.
+  llvm::SmallVector<const DeclStmt *, 4> Plain;
+  invalidDeclStmts(Body, Plain);
   return llvm::any_of(Inside, [&](SourceLocation L) {
     return !llvm::is_contained(R->DroppedLaunches, L) &&
-           !coveredByExpr(Body, L, SM);
+           !coveredByExpr(Body, L, SM) &&
+           llvm::none_of(Plain, [&](const DeclStmt *DS) {
+             return covers(DS, L, SM);
+           });
   });
 }
 
@@ -331,5 +447,228 @@ ReadingBodyWithErrors::ReadingBodyWithErrors(const FunctionDecl *FD)
 }
 ReadingBodyWithErrors::~ReadingBodyWithErrors() { BodyWithErrors = Previous; }
 const FunctionDecl *ReadingBodyWithErrors::current() { return BodyWithErrors; }
+
+} // namespace clang::tidy::cuda
+
+namespace clang::tidy::cuda {
+
+namespace {
+/// Whether \p S's source range holds expansion location \p L.
+bool covers(const Stmt *S, SourceLocation L, const SourceManager &SM) {
+  if (!S)
+    return false;
+  llvm::SmallVector<SourceLocation, 1> In;
+  errorsIn(S->getSourceRange(), SM, {L}, In);
+  return !In.empty();
+}
+
+/// The statement a finding at \p L is about: the innermost statement of a
+/// block (or a control statement's head) around \p L, or null.
+const Stmt *statementAround(const Stmt *S, SourceLocation L,
+                            const SourceManager &SM) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child || !covers(Child, L, SM))
+      continue;
+    // A block, or a control statement whose body holds L: look inside.
+    if (isa<CompoundStmt, IfStmt, ForStmt, WhileStmt, DoStmt, SwitchStmt,
+            CXXForRangeStmt, CXXTryStmt, CXXCatchStmt, CaseStmt, DefaultStmt,
+            LabelStmt, AttributedStmt>(Child)) {
+      if (const Stmt *Inner = statementAround(Child, L, SM))
+        return Inner;
+      // L is in the head (a condition, an increment): the head's part.
+      if (!isa<CompoundStmt>(Child))
+        for (const Stmt *Part : Child->children())
+          if (Part && isa<Expr, DeclStmt>(Part) && covers(Part, L, SM))
+            return Part;
+      return Child;
+    }
+    return Child;
+  }
+  return nullptr;
+}
+
+void namedVariables(const Stmt *S,
+                    llvm::SmallPtrSetImpl<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Out.insert(VD);
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        Out.insert(VD);
+  for (const Stmt *Child : S->children())
+    namedVariables(Child, Out);
+}
+
+/// Whether erroneous action \p S only wraps calls that compiled
+/// (`CHECK(cudaMalloc(&p, n))`, a checking macro of the missing header):
+/// every argument is such a call.
+bool wrapsCompiledCalls(const Stmt *S, const ASTContext &Ctx) {
+  const auto *R = dyn_cast<RecoveryExpr>(S);
+  if (!R)
+    return false;
+  bool Any = false;
+  for (const Expr *Sub : R->subExpressions()) {
+    if (!Sub)
+      continue;
+    const Expr *E = Sub->IgnoreParenImpCasts();
+    // The callee the RecoveryExpr could not resolve.
+    if (isa<OverloadExpr, UnresolvedMemberExpr>(E))
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (isa<FunctionDecl>(DRE->getDecl()))
+        continue;
+    if (!isa<CallExpr>(E) || isErroneousAction(E, Ctx))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+/// The outermost erroneous actions under \p S.
+void erroneousActions(const Stmt *S, const ASTContext &Ctx,
+                      llvm::SmallVectorImpl<const Stmt *> &Out) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (isErroneousAction(Child, Ctx)) {
+      Out.push_back(Child);
+      continue;
+    }
+    erroneousActions(Child, Ctx, Out);
+  }
+}
+} // namespace
+
+bool isInBodyOf(const FunctionDecl *FD, SourceLocation Loc) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || Loc.isInvalid())
+    return false;
+  const SourceManager &SM = FD->getASTContext().getSourceManager();
+  return covers(Body, SM.getExpansionLoc(Loc), SM);
+}
+
+namespace {
+/// The variables whose value may come from code that did not compile, in
+/// \p Body: an erroneous action may act on them (a wrapper around calls
+/// that compiled acts only through those), or their initializer or an
+/// assignment to them reads a recovery node or such a variable. Whole is
+/// set when an erroneous action takes no argument (it may act on the whole
+/// program: file-scope variables, the device).
+struct Tainted {
+  llvm::SmallPtrSet<const VarDecl *, 16> Vars;
+  bool Whole = false;
+  /// An erroneous action other than a wrapper around calls that compiled.
+  bool Opaque = false;
+};
+
+/// Each variable given a value under \p S, with the expression it gets.
+void assignments(const Stmt *S,
+                 llvm::SmallVectorImpl<std::pair<const VarDecl *, const Expr *>>
+                     &Out) {
+  if (!S)
+    return;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (const Expr *Init = VD->getInit())
+          Out.push_back({VD, Init});
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp())
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          Out.push_back({VD, BO->getRHS()});
+  for (const Stmt *Child : S->children())
+    assignments(Child, Out);
+}
+
+Tainted taintedIn(const Stmt *Body, const ASTContext &Ctx) {
+  Tainted T;
+  llvm::SmallVector<const Stmt *, 8> Actions;
+  erroneousActions(Body, Ctx, Actions);
+  for (const Stmt *A : Actions) {
+    if (wrapsCompiledCalls(A, Ctx))
+      continue;
+    // A call that typo correction completed (`cudaThreadSynchronize()`
+    // read as `cudaDeviceSynchronize()`) compiled as that call, which the
+    // analyses model; only a finding on it is dropped.
+    if (const auto *E = dyn_cast<Expr>(A); E && !E->containsErrors())
+      continue;
+    T.Opaque = true;
+    bool Any = false;
+    if (erroneousActionMayTouch(A, Ctx, [&](const VarDecl *VD) {
+          T.Vars.insert(VD);
+          Any = true;
+          return false;
+        }))
+      T.Whole = true;
+    (void)Any;
+  }
+  // A variable of a type that did not compile: its constructor and
+  // destructor are unknown code.
+  if (holdsInvalidDecl(Body))
+    T.Opaque = true;
+  llvm::SmallVector<std::pair<const VarDecl *, const Expr *>, 16> Assigned;
+  assignments(Body, Assigned);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[VD, E] : Assigned) {
+      if (T.Vars.count(VD))
+        continue;
+      bool Reads = holdsRecoveryNode(E);
+      if (!Reads) {
+        llvm::SmallPtrSet<const VarDecl *, 8> Named;
+        namedVariables(E, Named);
+        Reads = llvm::any_of(Named, [&](const VarDecl *N) {
+          return T.Vars.count(N) != 0;
+        });
+      }
+      if (Reads) {
+        T.Vars.insert(VD);
+        Changed = true;
+      }
+    }
+  }
+  return T;
+}
+} // namespace
+
+bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
+                              bool Paths) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || Loc.isInvalid())
+    return false;
+  const ASTContext &Ctx = FD->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation L = SM.getExpansionLoc(Loc);
+  const Stmt *S = statementAround(Body, L, SM);
+  if (S) {
+    if (holdsRecoveryNode(S) || isErroneousAction(S, Ctx))
+      return true;
+    llvm::SmallVector<const Stmt *, 2> Inside;
+    erroneousActions(S, Ctx, Inside);
+    if (!Inside.empty())
+      return true;
+  }
+  Tainted T = taintedIn(Body, Ctx);
+  // With paths, any action that did not compile may synchronize, pop or
+  // exit. Otherwise one that takes no argument may still write file-scope
+  // variables (below), not the function's own.
+  if (Paths && T.Opaque)
+    return true;
+  if (!S)
+    return false;
+  llvm::SmallPtrSet<const VarDecl *, 8> Named;
+  namedVariables(S, Named);
+  return llvm::any_of(Named, [&](const VarDecl *VD) {
+    // An unknown function may write any file-scope variable.
+    if (VD->hasGlobalStorage() && !VD->isStaticLocal() && T.Opaque)
+      return true;
+    return T.Vars.count(VD) != 0;
+  });
+}
 
 } // namespace clang::tidy::cuda

@@ -84,6 +84,22 @@ bool isErroneousAction(const Stmt *S, const ASTContext &Ctx);
 bool erroneousActionMayTouch(const Stmt *S, const ASTContext &Ctx,
                              llvm::function_ref<bool(const VarDecl *)> Watched);
 
+/// Whether a finding at \p Loc inside the body of \p FD, a function read
+/// with errors, may depend on code that did not compile: the statement
+/// around \p Loc holds a recovery node or an erroneous action, or it names
+/// a variable whose value may come from one (an erroneous action may act
+/// on it, or its initializer or an assignment to it reads a recovery node
+/// or such a variable), or a file-scope variable while \p FD holds an
+/// erroneous action. With \p Paths the finding is a fact about what runs
+/// before or after it, and any erroneous action other than a wrapper
+/// around calls that compiled (`CHECK(cudaFree(p))`) or a call that typo
+/// correction completed may change it.
+bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
+                              bool Paths);
+
+/// Whether \p Loc lies inside the body of \p FD.
+bool isInBodyOf(const FunctionDecl *FD, SourceLocation Loc);
+
 } // namespace clang::tidy::cuda
 
 #endif

@@ -6,6 +6,7 @@
 #include "MemorySpaceAnalysis.h"
 #include "SourceLocations.h"
 #include "TemplatePatterns.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 
@@ -60,7 +61,33 @@ void CudaFunctionCheck::registerPPCallbacks(const SourceManager &,
 void CudaFunctionCheck::onStartOfTranslationUnit() {
   TranslationUnitAnalyses::reset();
   Reported.clear();
+  ReadWithErrors.clear();
   startTranslationUnit();
+}
+
+/// Every body of \p Ctx's translation unit that did not compile whole but
+/// is readable: the bodies a check with a gate reads with errors.
+static void collectBodiesWithErrors(ASTContext &Ctx,
+                                    std::vector<const FunctionDecl *> &Out) {
+  // Every body a check reads with errors, whatever the order in which the
+  // checks meet them: a finding may be reported in a function other than
+  // the one being checked (a callee, a later one).
+  struct Collector : RecursiveASTVisitor<Collector> {
+    const SourceManager &SM;
+    std::vector<const FunctionDecl *> &Out;
+    Collector(const SourceManager &SM, std::vector<const FunctionDecl *> &Out)
+        : SM(SM), Out(Out) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (FD->doesThisDeclarationHaveABody() && FD->getBody() &&
+          !FD->isDependentContext() && !FD->isInvalidDecl() &&
+          !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
+          bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM))
+        Out.push_back(FD);
+      return true;
+    }
+  } C(Ctx.getSourceManager(), Out);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
 }
 
 void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
@@ -86,10 +113,31 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (!mayReportIn(*FD, Ctx))
     return;
+  // The first element is null once the translation unit was scanned.
+  if (Kind.GateOnErrors != ErrorGate::None && ReadWithErrors.empty() &&
+      Result.Context->getDiagnostics().hasErrorOccurred()) {
+    ReadWithErrors.push_back(nullptr);
+    collectBodiesWithErrors(*Result.Context, ReadWithErrors);
+  }
   ReadingBodyWithErrors Reading(WithErrors ? FD : nullptr);
   if (const FunctionCfg *Cfg =
           TranslationUnitAnalyses::get(Ctx).beginFunction(FD))
     checkFunction(*FD, *Cfg, Ctx);
+}
+
+DiagnosticBuilder CudaFunctionCheck::diag(SourceLocation Loc,
+                                          StringRef Description,
+                                          DiagnosticIDs::Level Level) {
+  // A finding in a body read with errors that may depend on what did not
+  // compile is dropped: reported as ignored, so that the engine drops the
+  // notes that follow it too.
+  if (Level != DiagnosticIDs::Note && !ReadWithErrors.empty())
+    for (const FunctionDecl *FD : ReadWithErrors)
+      if (FD && isInBodyOf(FD, Loc) &&
+          findingMayDependOnErrors(FD, Loc,
+                                   Kind.GateOnErrors == ErrorGate::Paths))
+        return ClangTidyCheck::diag(Loc, Description, DiagnosticIDs::Ignored);
+  return ClangTidyCheck::diag(Loc, Description, Level);
 }
 
 ThreadIndexAnalysis &CudaFunctionCheck::threadIndex(ASTContext &Ctx) {

@@ -18,6 +18,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
 #include <memory>
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -38,6 +39,24 @@ enum class CheckLanguages {
   Any,       ///< C as well.
 };
 
+/// How the findings of a check in a body that did not compile whole are
+/// kept from depending on what did not compile.
+enum class ErrorGate {
+  /// The check's analyses treat each erroneous action as unknown
+  /// themselves: every finding is kept.
+  None,
+  /// A finding is a fact about the statement it is reported on and the
+  /// variables that statement names: dropped when the statement holds a
+  /// recovery node, or an erroneous action may act on one of its variables
+  /// or on the whole program.
+  Operands,
+  /// A finding is a fact about the paths to it (what ran before, what
+  /// runs after): dropped as for Operands, and whenever the function holds
+  /// an erroneous action other than a wrapper around calls that compiled
+  /// (`CHECK(cudaMalloc(&p, n))`): it may synchronize, pop, or exit.
+  Paths,
+};
+
 class CudaFunctionCheck : public ClangTidyCheck {
 public:
   struct Traits {
@@ -55,6 +74,10 @@ public:
     /// check treats each erroneous action (isErroneousAction) as unknown:
     /// it reports nothing on it, and nothing whose fact it could change.
     bool ReadsCodeWithErrors = false;
+    /// For a check that reads code with errors but whose analyses do not
+    /// model erroneous actions themselves: which of its findings in such a
+    /// body are dropped (CompileErrors.h, findingMayDependOnErrors).
+    ErrorGate GateOnErrors = ErrorGate::None;
   };
 
   CudaFunctionCheck(StringRef Name, ClangTidyContext *Context, Traits T);
@@ -65,6 +88,13 @@ public:
                            Preprocessor *ModuleExpanderPP) final;
   void onStartOfTranslationUnit() final;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) final;
+
+  /// Adds a diagnostic with the check's name; a finding that may depend on
+  /// code that did not compile (Traits::GateOnErrors) is dropped, with its
+  /// notes.
+  DiagnosticBuilder diag(SourceLocation Loc, StringRef Description,
+                         DiagnosticIDs::Level Level = DiagnosticIDs::Warning);
+  using ClangTidyCheck::diag;
 
 protected:
   /// Analyses one function definition that passed the skips, and its CFG
@@ -105,6 +135,8 @@ private:
   Preprocessor *PP = nullptr;
   llvm::DenseSet<unsigned> Reported;
   bool InPattern = false;
+  /// The functions of this translation unit read with errors under a gate.
+  std::vector<const FunctionDecl *> ReadWithErrors;
 };
 
 /// A check that reads the memory-space analysis of host code, statement by

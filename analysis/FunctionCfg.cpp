@@ -404,6 +404,14 @@ static bool callsHelperThatDidNotCompile(const FunctionDecl *FD,
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM) {
   if (!FD)
     return false;
+  // The host function a check reads with errors (ReadingBodyWithErrors):
+  // its own analyses read it, each erroneous action as unknown. Every other
+  // question (a caller's summary) still finds it unanalysable below.
+  if (const FunctionDecl *Reading = ReadingBodyWithErrors::current())
+    if (Reading->getCanonicalDecl() == FD->getCanonicalDecl() &&
+        FD->getBody() == Reading->getBody() &&
+        !FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>())
+      return true;
   // Every check and summary asks, many times per function: memoized.
   auto &Known = TranslationUnitAnalyses::get(FD->getASTContext()).Analysable;
   auto It = Known.find(FD);

@@ -21,7 +21,10 @@ public:
   CallbackApiCallCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::CudaOrCxx,
-                           /*NeedsWholeBody=*/false}),
+                           /*NeedsWholeBody=*/false,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}),
         CheckManagedAccess(Options.get("CheckManagedAccess", true)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "CheckManagedAccess", CheckManagedAccess);

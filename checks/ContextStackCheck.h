@@ -22,7 +22,9 @@ public:
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::Any,
                            /*NeedsWholeBody=*/true,
-                           /*AnalysesTemplatePatterns=*/false}) {}
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Paths}) {}
 
 private:
   std::unique_ptr<ContextStackAnalysis> Analysis;

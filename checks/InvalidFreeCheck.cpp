@@ -12,7 +12,11 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 InvalidFreeCheck::InvalidFreeCheck(StringRef Name, ClangTidyContext *Context)
-    : MemorySpaceCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context,
+                       {FunctionScope::All, CheckLanguages::Cuda,
+                        /*NeedsWholeBody=*/true,
+                        /*AnalysesTemplatePatterns=*/false,
+                        /*ReadsCodeWithErrors=*/true, ErrorGate::Operands}),
       CheckUseAfterFree(Options.get("CheckUseAfterFree", true)) {}
 
 void InvalidFreeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -19,7 +19,9 @@ KernelArgumentsCheck::KernelArgumentsCheck(StringRef Name,
                                            ClangTidyContext *Context)
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::All, CheckLanguages::Cuda,
-                         /*NeedsWholeBody=*/false}) {}
+                         /*NeedsWholeBody=*/false,
+                         /*AnalysesTemplatePatterns=*/false,
+                         /*ReadsCodeWithErrors=*/true, ErrorGate::Operands}) {}
 
 namespace {
 

@@ -24,7 +24,12 @@ struct LaunchSite;
 class LaunchConfigurationCheck : public CudaFunctionCheck {
 public:
   LaunchConfigurationCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, Traits()) {}
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::All, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}) {}
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

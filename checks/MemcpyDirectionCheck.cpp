@@ -17,7 +17,8 @@ MemcpyDirectionCheck::MemcpyDirectionCheck(StringRef Name,
     : MemorySpaceCheck(Name, Context,
                        {FunctionScope::All, CheckLanguages::Cuda,
                         /*NeedsWholeBody=*/true,
-                        /*AnalysesTemplatePatterns=*/true}),
+                        /*AnalysesTemplatePatterns=*/true,
+                        /*ReadsCodeWithErrors=*/true, ErrorGate::Operands}),
       IgnoreSingleSide(Options.get("IgnoreSingleSide", false)) {}
 
 void MemcpyDirectionCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -12,7 +12,11 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 MemcpySizeCheck::MemcpySizeCheck(StringRef Name, ClangTidyContext *Context)
-    : MemorySpaceCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context,
+                       {FunctionScope::All, CheckLanguages::Cuda,
+                        /*NeedsWholeBody=*/true,
+                        /*AnalysesTemplatePatterns=*/false,
+                        /*ReadsCodeWithErrors=*/true, ErrorGate::Operands}),
       CheckElementCounts(Options.get("CheckElementCounts", true)) {}
 
 void MemcpySizeCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {

@@ -24,7 +24,12 @@ struct SyncHazard;
 class MissingHostSyncCheck : public CudaFunctionCheck {
 public:
   MissingHostSyncCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, Traits()),
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::All, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Paths}),
         ReportPageableAsyncCopies(
             Options.get("ReportPageableAsyncCopies", true)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;

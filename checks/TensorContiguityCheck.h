@@ -20,7 +20,10 @@ public:
   TensorContiguityCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::CudaOrCxx,
-                           /*NeedsWholeBody=*/false}) {}
+                           /*NeedsWholeBody=*/false,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}) {}
 
 private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;

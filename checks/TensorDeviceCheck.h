@@ -24,7 +24,10 @@ public:
   TensorDeviceCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::CudaOrCxx,
-                           /*NeedsWholeBody=*/false}),
+                           /*NeedsWholeBody=*/false,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}),
         DeviceGuard(Options.get("DeviceGuard", true)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
 

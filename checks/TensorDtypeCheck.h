@@ -21,7 +21,10 @@ public:
   TensorDtypeCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::CudaOrCxx,
-                           /*NeedsWholeBody=*/false}) {}
+                           /*NeedsWholeBody=*/false,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}) {}
 
 private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;

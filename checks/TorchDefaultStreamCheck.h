@@ -21,7 +21,10 @@ public:
   TorchDefaultStreamCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::Cuda,
-                           /*NeedsWholeBody=*/false}) {}
+                           /*NeedsWholeBody=*/false,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Operands}) {}
 
 private:
   bool mayReportIn(const FunctionDecl &FD, ASTContext &Ctx) override;

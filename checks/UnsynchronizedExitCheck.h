@@ -17,7 +17,12 @@ namespace clang::tidy::cuda {
 class UnsynchronizedExitCheck : public CudaFunctionCheck {
 public:
   UnsynchronizedExitCheck(StringRef Name, ClangTidyContext *Context)
-      : CudaFunctionCheck(Name, Context, Traits()),
+      : CudaFunctionCheck(Name, Context,
+                          {FunctionScope::All, CheckLanguages::Cuda,
+                           /*NeedsWholeBody=*/true,
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true,
+                           ErrorGate::Paths}),
         RequireCheckedSync(Options.get("RequireCheckedSync", false)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "RequireCheckedSync", RequireCheckedSync);

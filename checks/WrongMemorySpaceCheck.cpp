@@ -14,7 +14,11 @@ namespace clang::tidy::cuda {
 
 WrongMemorySpaceCheck::WrongMemorySpaceCheck(StringRef Name,
                                              ClangTidyContext *Context)
-    : MemorySpaceCheck(Name, Context),
+    : MemorySpaceCheck(Name, Context,
+                       {FunctionScope::All, CheckLanguages::Cuda,
+                        /*NeedsWholeBody=*/true,
+                        /*AnalysesTemplatePatterns=*/false,
+                        /*ReadsCodeWithErrors=*/true, ErrorGate::Operands}),
       HostReadFunctions(Options.get("HostReadFunctions", "")) {
   for (StringRef Name : utils::options::parseStringList(HostReadFunctions))
     HostReadNames.push_back(Name.str());

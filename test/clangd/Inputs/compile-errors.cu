@@ -47,3 +47,31 @@ int reset_after(int n) {
   cudaThreadExit();
   return 0;
 }
+
+// A call of the missing header's logger: the copy after it is analysed.
+int copy_too_much(int n) {
+  TV_TRACE("copy");
+  float *d;
+  double *h = new double[n];
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  cudaError_t e = cudaMemcpy(h, d, n * sizeof(double), cudaMemcpyDeviceToHost);
+  if (cudaFree(d) != cudaSuccess)
+    e = cudaErrorUnknown;
+  delete[] h;
+  return e != cudaSuccess;
+}
+
+// The header's helper may reallocate the buffer: no size can be told.
+int copy_after_resize(int n) {
+  float *d;
+  double *h = new double[n];
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return 1;
+  tv::grow(&d, 2 * n);
+  cudaError_t e = cudaMemcpy(h, d, n * sizeof(double), cudaMemcpyDeviceToHost);
+  if (cudaFree(d) != cudaSuccess)
+    e = cudaErrorUnknown;
+  delete[] h;
+  return e != cudaSuccess;
+}
