@@ -505,6 +505,13 @@ bool MemcpySizeCheck::checkSmallSizeof(
                Ctx.getTypeSizeInChars(Object) == Ctx.getTypeSizeInChars(T);
       }))
     return false;
+  // A copy between a float4 buffer and a float buffer counted in floats
+  // reinterprets: the count is in the other buffer's elements.
+  if (llvm::any_of(Buffers, [&](const Expr *P) {
+        QualType Elem = P ? elementTypeOf(P) : QualType();
+        return usable(Elem) && Ctx.hasSameUnqualifiedType(Elem, T);
+      }))
+    return false;
   for (const Expr *P : Buffers) {
     if (!P)
       continue;

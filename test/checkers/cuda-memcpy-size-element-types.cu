@@ -15,8 +15,8 @@ void vector_elements(size_t n, const float *h) {
   float4 *d4;
   cudaMalloc(&d4, sizeof(float) * n); // BUG: a quarter of n float4s
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates 'sizeof(float) * n' bytes, counted in elements of type 'float', for elements of type 'float4' (aka 'struct float4') [cuda-memcpy-size]
-  cudaMemcpy(d4, h, sizeof(float) * n, cudaMemcpyHostToDevice); // BUG
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'sizeof(float) * n' of 'cudaMemcpy' is counted in elements of type 'float', but 'd4' holds elements of type 'float4' (aka 'struct float4') [cuda-memcpy-size]
+  // Counted in the source's floats: the copy fits the (too small) allocation.
+  cudaMemcpy(d4, h, sizeof(float) * n, cudaMemcpyHostToDevice);
   cudaMemset(d4, 0, n * sizeof(float)); // BUG
   // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the byte count 'n * sizeof(float)' of 'cudaMemset' is counted in elements of type 'float', but 'd4' holds elements of type 'float4' (aka 'struct float4') [cuda-memcpy-size]
   cudaFree(d4);
@@ -34,6 +34,17 @@ void through_void_cast(size_t n) {
 
 // ---------------------------------------------------------------------------
 // Negative cases.
+
+// A copy between a float4 buffer and a float buffer counted in floats
+// reinterprets the elements; the count is in the destination's units.
+void float4_results_to_floats(size_t n, float *result, const float4 *merged) {
+  cudaMemcpy(result, merged, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy((void *)result, (void *)merged, n * sizeof(float), cudaMemcpyDeviceToHost);
+}
+
+void d4_upload_counted_in_floats(size_t n, const float *h, float4 *d4) {
+  cudaMemcpy(d4, h, n * sizeof(float), cudaMemcpyHostToDevice);
+}
 
 // A byte count held in a variable already names its size; a buffer larger
 // than the copy is not a bug.
