@@ -104,6 +104,43 @@ bool SharedMemoryRaces::guardedBelow(const Access &A,
   return false;
 }
 
+/// Whether \p Guard is (part of) the test of a loop whose body does not
+/// hold \p A: a strided loop 'for (c = tid; c < n; c += B)' that ran
+/// before the access bounds nothing there.
+static bool loopTestBehind(const Expr *Guard,
+                           const SharedMemoryRaces::Access &A,
+                           const FunctionDecl *Fn) {
+  const FunctionCfg *Cfg =
+      TranslationUnitAnalyses::get(Fn->getASTContext()).cfgOf(Fn);
+  if (!Cfg)
+    return false;
+  const ParentMap &PM = Cfg->parents();
+  const Stmt *Child = Guard;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    const Stmt *Body = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S); For && For->getCond() == Child)
+      Body = For->getBody();
+    else if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
+      Body = W->getBody();
+    else if (const auto *Do = dyn_cast<DoStmt>(S); Do && Do->getCond() == Child)
+      Body = Do->getBody();
+    else if (isa<Stmt>(S) && !isa<Expr>(S))
+      return false; // Some other statement's condition.
+    if (Body) {
+      // The access's own point in Fn: itself, or the call that leads to it.
+      const Stmt *Point = A.Local;
+      for (auto [Call, Caller] : A.Calls)
+        if (Caller == Fn)
+          Point = Call;
+      if (A.Fn != Fn && Point == A.Local)
+        return false;
+      return !FunctionCfg::contains(Body, Point, PM);
+    }
+  }
+  return false;
+}
+
 bool SharedMemoryRaces::hasThreadGuard(const Access &At,
                                              const Expr *,
                                              const FunctionDecl *) {
@@ -112,7 +149,8 @@ bool SharedMemoryRaces::hasThreadGuard(const Access &At,
   if (!Known)
     return true; // Unknown: stay silent.
   for (auto [F, Fn] : Facts)
-    if (F->Guard && mentionsThread(F->Guard, Fn))
+    if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        !loopTestBehind(F->Guard, At, Fn))
       return true;
   // Facts keep only upper bounds: look at the statements around the
   // access for the other conditions (tid == 0, tid >= off).

@@ -1,0 +1,58 @@
+// cuda-missing-syncthreads on shapes reduced from fixes in template-heavy
+// libraries (docs/precision/mined-libraries.jsonl), in neutral words.
+// RUN: %check_cuda_tidy_plugin %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
+// RUN: %check_cuda_tidy_driver %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
+
+#define BLOCK 256
+
+// A block-wide sum reused each round.
+__device__ void blockSum(float *buf) {
+  for (int s = BLOCK / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s)
+      buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+}
+
+//===--- Flagged -----------------------------------------------------------===//
+
+// Orthogonalisation rounds: every thread reads the round's sum from
+// partial[0], and the next round stores its own partial with no barrier
+// between, so thread 0 may overwrite the sum before the others read it.
+__global__ void orthogonalizeRounds(float *v, int rows, int cols) {
+  __shared__ float partial[BLOCK];
+  for (int r = 1; r < rows; ++r) {
+    float dot = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += BLOCK)
+      dot += v[r * cols + c] * v[c];
+    partial[threadIdx.x] = dot;
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 'partial' at 'threadIdx.x' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+4]]:11: note: read here at '0'
+    __syncthreads();
+    blockSum(partial);
+    __syncthreads();
+    dot = partial[0];
+    for (int c = threadIdx.x; c < cols; c += BLOCK)
+      v[r * cols + c] -= dot * v[c];
+  }
+}
+
+//===--- Not flagged -------------------------------------------------------===//
+
+// The fix: the barrier moved before the store of the next round's partial.
+__global__ void orthogonalizeRoundsFixed(float *v, int rows, int cols) {
+  __shared__ float partial[BLOCK];
+  for (int r = 1; r < rows; ++r) {
+    float dot = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += BLOCK)
+      dot += v[r * cols + c] * v[c];
+    __syncthreads();
+    partial[threadIdx.x] = dot;
+    __syncthreads();
+    blockSum(partial);
+    __syncthreads();
+    dot = partial[0];
+    for (int c = threadIdx.x; c < cols; c += BLOCK)
+      v[r * cols + c] -= dot * v[c];
+  }
+}
