@@ -101,6 +101,40 @@ bool SharedMemoryRaces::guardedBelow(const Access &A,
         (F->LHSKey == Key ||
          (F->Guard && mentionsLane(F->Guard, Fn->getASTContext()))))
       return true;
+  // A constant bound written around the access on a helper's parameter
+  // that holds the thread's index ('if (i < 128)' in f(threadIdx.x, s)),
+  // which the facts of the helper alone do not know for the thread.
+  if (!RHSKey.empty())
+    return false;
+  std::function<bool(const Expr *, const FunctionDecl *)> Below =
+      [&](const Expr *Cond, const FunctionDecl *Fn) {
+        const auto *BO =
+            dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+        if (!BO)
+          return false;
+        ASTContext &Ctx = Fn->getASTContext();
+        switch (BO->getOpcode()) {
+        case BO_LAnd:
+          return Below(BO->getLHS(), Fn) || Below(BO->getRHS(), Fn);
+        case BO_LT:
+        case BO_LE: {
+          auto C = constantOf(BO->getRHS(), Ctx);
+          return C && isThreadId(BO->getLHS(), Fn) &&
+                 *C + (BO->getOpcode() == BO_LE) <= Max;
+        }
+        case BO_GT:
+        case BO_GE: {
+          auto C = constantOf(BO->getLHS(), Ctx);
+          return C && isThreadId(BO->getRHS(), Fn) &&
+                 *C + (BO->getOpcode() == BO_GE) <= Max;
+        }
+        default:
+          return false;
+        }
+      };
+  for (const Condition &C : conditionsOver(A))
+    if (!C.Negated && Below(C.Cond, C.Fn))
+      return true;
   return false;
 }
 

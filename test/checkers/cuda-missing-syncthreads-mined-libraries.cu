@@ -56,3 +56,39 @@ __global__ void orthogonalizeRoundsFixed(float *v, int rows, int cols) {
       v[r * cols + c] -= dot * v[c];
   }
 }
+
+// An unrolled arg-max in a helper whose guards bound its index parameter,
+// called with threadIdx.x: each step reads x[i + K] and stores x[i] under
+// 'i < K', so no thread stores what another reads; a barrier ends each
+// step (a dense linear-algebra library's pivot search, in our words).
+template <int N>
+__device__ void argMaxSteps(int i, double *x, int *at) {
+  __syncthreads();
+  if (N > 128) {
+    if (i < 128 && i + 128 < N)
+      if (x[i] < x[i + 128]) {
+        at[i] = at[i + 128];
+        x[i] = x[i + 128];
+      }
+    __syncthreads();
+  }
+  if (N > 64) {
+    if (i < 64 && i + 64 < N)
+      if (x[i] < x[i + 64]) {
+        at[i] = at[i + 64];
+        x[i] = x[i + 64];
+      }
+    __syncthreads();
+  }
+}
+
+__global__ void pivotSearch(const double *col, int *pivot) {
+  __shared__ double mag[256];
+  __shared__ int where[256];
+  int tx = threadIdx.x;
+  mag[tx] = fabs(col[tx]);
+  where[tx] = tx;
+  argMaxSteps<256>(tx, mag, where);
+  if (tx == 0)
+    pivot[blockIdx.x] = where[0];
+}
