@@ -101,8 +101,52 @@ bool SharedMemoryRaces::runByEveryThread(const Access &A,
 /// the same thread-independent index of the same array.
 static bool sameFixedElement(const SharedMemoryRaces::Access &A,
                              const SharedMemoryRaces::Access &W) {
-  return A.Array == W.Array && !A.Multi && A.Coeff == 0 &&
+  return A.Array == W.Array && !A.Multi && A.Coeff == 0 && !A.AnySlot &&
+         !W.AnySlot &&
          A.Scalar == W.Scalar && A.Uniform == W.Uniform && A.Const == W.Const;
+}
+
+/// Whether \p A and \p W touch one element that several threads share:
+/// sameFixedElement(), or per subscript the same form of a tile's element
+/// ('s[ty][0]' of every thread of a row).
+static bool sameSharedElement(const SharedMemoryRaces::Access &A,
+                              const SharedMemoryRaces::Access &W) {
+  if (!A.Multi && !W.Multi)
+    return sameFixedElement(A, W);
+  if (A.Array != W.Array || A.Multi != W.Multi ||
+      A.Dims.size() != W.Dims.size())
+    return false;
+  for (unsigned I = 0; I < A.Dims.size(); ++I) {
+    const auto &X = A.Dims[I], &Y = W.Dims[I];
+    if (X.Coord != Y.Coord || X.Coeff != Y.Coeff || X.Uniform != Y.Uniform ||
+        X.Const != Y.Const)
+      return false;
+  }
+  return true;
+}
+
+/// The test of a compare-and-store 'if (v > s[0]) s[0] = v': a comparison
+/// over \p W, in its function, that reads W's element.
+static const Expr *
+compareAndStoreTest(const SharedMemoryRaces::Access &W,
+                    llvm::ArrayRef<SharedMemoryRaces::Access> Accesses,
+                    const ParentMap &PM) {
+  const Stmt *Child = W.Local;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    const auto *If = dyn_cast<IfStmt>(S);
+    if (!If || Child != If->getThen())
+      continue;
+    const auto *Cmp =
+        dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(If->getCond()));
+    if (!Cmp || !Cmp->isRelationalOp())
+      continue;
+    for (const SharedMemoryRaces::Access &A : Accesses)
+      if (A.Read && !A.Write && A.Calls.empty() && A.Fn == W.Fn &&
+          sameSharedElement(A, W) && FunctionCfg::contains(Cmp, A.At, PM))
+        return If->getCond();
+  }
+  return nullptr;
 }
 
 struct SharedMemoryRaces::Writers {
@@ -209,7 +253,7 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
             return Reader != nullptr;
           for (unsigned I : It->second) {
             const Access &A = Accesses[I];
-            if (!sameFixedElement(A, W))
+            if (!sameSharedElement(A, W) || A.Atomic)
               continue;
             if (A.Read)
               Reader = &A;
@@ -227,8 +271,28 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     // every thread lose updates whatever v is.
     const auto *Store = dyn_cast_or_null<BinaryOperator>(W.Local);
     const auto *Step = dyn_cast_or_null<UnaryOperator>(W.Local);
-    if (!W.Write || W.Multi || W.Coeff != 0 || !W.Calls.empty() ||
-        (!Store && !Step) || Reported.count(W.At))
+    // A tile's element that threads differing in a coordinate share
+    // ('s[ty][0]' where the kernel also indexes the tile by tx): only as
+    // a compare-and-store below.
+    bool SharedRow = false;
+    if (W.Multi && W.Write && Store && W.Calls.empty()) {
+      unsigned Used = 0, Elsewhere = 0;
+      bool Uniform = true;
+      for (const auto &D : W.Dims) {
+        if (D.Coord >= 0)
+          Used |= 1u << D.Coord;
+        Uniform &= D.Uniform.empty();
+      }
+      for (const Access &A : Accesses)
+        if (A.Array == W.Array && A.Multi)
+          for (const auto &D : A.Dims)
+            if (D.Coord >= 0)
+              Elsewhere |= 1u << D.Coord;
+      SharedRow = Uniform && (Elsewhere & ~Used);
+    }
+    if (!W.Write || (W.Multi && !SharedRow) || W.Coeff != 0 ||
+        !W.Calls.empty() || W.AnySlot || (!Store && !Step) ||
+        Reported.count(W.At))
       continue;
     if (!OneThread)
       OneThread = noThreadAt(1);
@@ -239,7 +303,8 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     // One element for all threads: an index and an array (a local pointer
     // may be 'data + tid * n') that do not differ between them.
     const auto *AS = dyn_cast<ArraySubscriptExpr>(W.At);
-    if (AS && (Divergences->of(AS->getIdx()) != Divergence::None ||
+    if (AS && !SharedRow &&
+        (Divergences->of(AS->getIdx()) != Divergence::None ||
                !storedOnlyUniformly(AS->getIdx(), FD, Cfg.parents())))
       continue;
     if (!W.Array->hasAttr<CUDASharedAttr>() &&
@@ -252,8 +317,18 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
     bool SameValue =
         Assign && (Divergences->of(Store->getRHS()) == Divergence::None ||
                    dependsOnTemplateArguments(Store->getRHS()));
-    Writers Who = writersOf(W, Cfg, *Divergences);
-    if (Assign && Who.K != Writers::None)
+    Writers Who = SharedRow ? Writers() : writersOf(W, Cfg, *Divergences);
+    // A compare-and-store that every thread (of a row) reaches: the test
+    // and the store of one thread may fall between another's, and a
+    // larger value is lost.
+    if (Who.K == Writers::None && Assign && !SameValue)
+      if (const Expr *Test =
+              compareAndStoreTest(W, Accesses, Cfg.parents());
+          Test && runByEveryThread(W, Cfg, *Divergences, Test))
+        Who.K = Writers::Every;
+    if (SharedRow && Who.K != Writers::Every)
+      continue;
+    if (Assign && Who.K != Writers::None && !SharedRow)
       Stores.push_back({&W, Who});
     // Many threads store values that differ between them: every thread, or
     // the leader of each warp ('if (lane == 0) s[0] = warpSum;').

@@ -76,6 +76,16 @@ public:
     /// the elements of the thread's own warp, which __syncwarp() orders.
     bool WarpLocal = false;
     llvm::SmallVector<DimIndex, 3> Dims;
+    /// An atomic read-modify-write ('atomicAdd(&count, 1)'): it races
+    /// with other threads' plain reads and writes of its element, never
+    /// with their atomics.
+    bool Atomic = false;
+    /// The element is not known: an atomic's data-dependent subscript,
+    /// or a slot that an atomic's old value picks.
+    bool AnySlot = false;
+    /// The subscript is an atomic ticket ('q[atomicAdd(&tail, 1)] = v'):
+    /// a slot no other thread's ticket names.
+    bool TicketSlot = false;
   };
   /// A linear form over the thread coordinates, with a part multiplied by
   /// a non-constant uniform stride (Level 1).
@@ -197,6 +207,17 @@ private:
                                 const FunctionDecl *FD);
 
   struct Candidate;
+  /// The atomic update of shared memory \p S makes, if it is one, with
+  /// the subscripts of its element in \p Indices.
+  std::optional<Access>
+  atomicAccessAt(const Stmt *S, const FunctionCfg &Cfg, const FunctionDecl *FD,
+                 llvm::SmallVector<const Expr *, 3> &Indices);
+  /// Whether \p E is an atomic's ticket: its old value, directly or
+  /// through a local that holds nothing else.
+  bool isTicket(const Expr *E, const FunctionDecl *FD);
+  /// conflicts() for pairs with an atomic or an unknown slot.
+  bool conflictsAtomic(const Access &First, const Access &Second,
+                       bool GuardsHold, const FunctionDecl *FD);
   std::optional<Access> accessAt(const Stmt *S, const FunctionCfg &Cfg,
                                  const FunctionDecl *FD,
                                  llvm::SmallVector<const Expr *, 3> &Indices);

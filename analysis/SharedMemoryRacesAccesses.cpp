@@ -15,6 +15,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 #include <functional>
 
@@ -326,6 +327,29 @@ bool isBlockDim(const Expr *E, unsigned WantDim) {
          Src == TS_BlockDim && Dim == WantDim;
 }
 
+std::optional<AtomicUpdate> atomicUpdateOf(const CallExpr *Call) {
+  static const llvm::StringMap<bool> Rows = [] {
+    llvm::StringMap<bool> M;
+#define CUDA_PER_THREAD_RESULT(Name)                                           \
+  if (StringRef(#Name).starts_with("atomic"))                                  \
+    M[#Name] = false;
+#define CUDA_TICKET_ATOMIC(Name) M[#Name] = true;
+#include "CudaApiModel.def"
+    return M;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || Call->getNumArgs() < 2 ||
+      !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+    return std::nullopt;
+  StringRef Name = FD->getName();
+  if (!Name.consume_back("_block"))
+    Name.consume_back("_system");
+  auto It = Rows.find(Name);
+  if (It == Rows.end())
+    return std::nullopt;
+  return AtomicUpdate{Call->getArg(0), It->second};
+}
+
 } // namespace smr
 
 
@@ -557,11 +581,78 @@ SharedMemoryRaces::accessAt(const Stmt *S, const FunctionCfg &Cfg,
   return A;
 }
 
+std::optional<SharedMemoryRaces::Access>
+SharedMemoryRaces::atomicAccessAt(const Stmt *S, const FunctionCfg &Cfg,
+                                  const FunctionDecl *FD,
+                                  llvm::SmallVector<const Expr *, 3> &Indices) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  std::optional<AtomicUpdate> U =
+      Call ? atomicUpdateOf(Call) : std::nullopt;
+  if (!U)
+    return std::nullopt;
+  // 'atomicAdd(&count, 1)', 'atomicAdd(&s[k], v)': the element whose
+  // address is passed.
+  const auto *Addr = dyn_cast<UnaryOperator>(U->Target->IgnoreParenCasts());
+  if (!Addr || Addr->getOpcode() != UO_AddrOf)
+    return std::nullopt;
+  const Expr *E = Addr->getSubExpr()->IgnoreParens();
+  Indices.clear();
+  const Expr *Base = E;
+  while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
+    Indices.insert(Indices.begin(), Sub->getIdx());
+    Base = ThreadIndexAnalysis::strip(Sub->getBase());
+  }
+  unsigned Rank = 0;
+  const VarDecl *VD = sharedVariableOf(Base, FD, Rank);
+  if (!VD || Indices.size() != Rank ||
+      (Rank == 0 && (!isa<DeclRefExpr>(E) || !VD->getType()->isScalarType())) ||
+      !Cfg.pointOf(Call))
+    return std::nullopt;
+  Access A;
+  A.At = E;
+  A.Array = VD;
+  A.Fn = FD;
+  A.Scalar = Rank == 0;
+  A.Read = A.Write = A.Atomic = true;
+  A.Local = A.Point = Call;
+  return A;
+}
+
+bool SharedMemoryRaces::isTicket(const Expr *E, const FunctionDecl *FD) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
+    std::optional<AtomicUpdate> U =
+        atomicUpdateOf(Call);
+    return U && U->Ticket;
+  }
+  // 'int pos = atomicAdd(&tail, 1); q[pos] = v;'.
+  const VarDecl *VD = varOf(E);
+  if (!VD || !VD->isLocalVarDecl() || storesOf(FD).isAddressTaken(VD))
+    return false;
+  llvm::ArrayRef<StoredValue> Values = storesOf(FD).valuesOf(VD);
+  if (Values.empty() || (!VD->getInit() && !storesOf(FD).isAssigned(VD)))
+    return false;
+  return llvm::all_of(Values, [&](const StoredValue &V) {
+    const auto *Call =
+        dyn_cast_or_null<CallExpr>(ThreadIndexAnalysis::strip(V.Value));
+    std::optional<AtomicUpdate> U =
+        Call ? atomicUpdateOf(Call) : std::nullopt;
+    return !V.IsCompound && U && U->Ticket;
+  });
+}
+
 void SharedMemoryRaces::addCandidate(
     Access A, const llvm::SmallVector<const Expr *, 3> &Indices,
     std::vector<Candidate> &Out, ASTContext &Ctx) {
   Candidate C;
   if (A.Scalar) {
+    C.Flat = std::move(A);
+    Out.push_back(std::move(C));
+    return;
+  }
+  // A slot an atomic's ticket picks: no other thread's ticket names it.
+  if (Indices.size() == 1 && !A.Atomic && isTicket(Indices[0], A.Fn)) {
+    A.AnySlot = A.TicketSlot = true;
     C.Flat = std::move(A);
     Out.push_back(std::move(C));
     return;
@@ -585,6 +676,12 @@ void SharedMemoryRaces::addCandidate(
     if (Ok)
       C.Multi = std::move(Multi);
   }
+  // An atomic at a subscript not read ('atomicAdd(&hist[v], 1)'): any
+  // element.
+  if (!C.Flat && !C.Multi && A.Atomic) {
+    A.AnySlot = true;
+    C.Flat = std::move(A);
+  }
   if (C.Flat || C.Multi)
     Out.push_back(std::move(C));
 }
@@ -604,8 +701,12 @@ SharedMemoryRaces::collectCandidates(const FunctionCfg &Cfg,
       continue;
     for (const CFGElement &El : *B) {
       const Stmt *S = FunctionCfg::stmtOf(El);
+      if (std::optional<Access> A = atomicAccessAt(S, Cfg, FD, Indices)) {
+        addCandidate(std::move(*A), Indices, Candidates, Ctx);
+        continue;
+      }
       if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
-        if (Cfg.pointOf(Call))
+        if (Cfg.pointOf(Call) && !atomicUpdateOf(Call))
           collectHelperAccesses(Call, Call, Candidates, Ctx);
         continue;
       }
@@ -654,6 +755,11 @@ SharedMemoryRaces::chooseReadings(std::vector<Candidate> &Candidates) {
   }
   std::vector<Access> Accesses;
   for (Candidate &C : Candidates) {
+    // An unknown element is any element, whatever the array's shape.
+    if (C.Flat && C.Flat->AnySlot) {
+      Accesses.push_back(std::move(*C.Flat));
+      continue;
+    }
     const VarDecl *Array = C.Multi ? C.Multi->Array : C.Flat->Array;
     auto It = Shapes.find(Array);
     if (It == Shapes.end() || !It->second.Multi) {

@@ -29,6 +29,8 @@ bool SharedMemoryRaces::conflicts(const Access &First,
     return false;
   if (!((First.Write && Second.Read) || (First.Read && Second.Write)))
     return false;
+  if (First.Atomic || Second.Atomic || First.AnySlot || Second.AnySlot)
+    return conflictsAtomic(First, Second, GuardsHold, FD);
   if (First.Multi || Second.Multi)
     return First.Multi == Second.Multi &&
            conflictsMulti(First, Second, GuardsHold, FD) &&
@@ -152,6 +154,35 @@ bool SharedMemoryRaces::conflicts(const Access &First,
   return false;
 }
 
+
+bool SharedMemoryRaces::conflictsAtomic(const Access &First,
+                                        const Access &Second, bool GuardsHold,
+                                        const FunctionDecl *FD) {
+  // Atomics are ordered among themselves, and two tickets name two slots.
+  if ((First.Atomic && Second.Atomic) ||
+      (First.TicketSlot && Second.TicketSlot))
+    return false;
+  // One thread makes both.
+  int64_t T1, T2;
+  if (onlyThread(First, FD, T1) && onlyThread(Second, FD, T2) && T1 == T2)
+    return false;
+  if (noThreadAt(1))
+    return false; // One thread per block.
+  // An unknown element may be the one another thread touches.
+  if (First.AnySlot || Second.AnySlot)
+    return true;
+  if (First.Multi || Second.Multi)
+    return First.Multi == Second.Multi &&
+           conflictsMulti(First, Second, GuardsHold, FD);
+  // One element for every thread: the counter.
+  if (First.Coeff == 0 && Second.Coeff == 0)
+    return First.Uniform == Second.Uniform && First.Const == Second.Const &&
+           (GuardsHold || First.Uniform.empty());
+  // Elements by the thread's index: as plain accesses.
+  Access F = First, S = Second;
+  F.Atomic = S.Atomic = false;
+  return conflicts(F, S, GuardsHold, FD);
+}
 
 bool SharedMemoryRaces::conflictsMulti(const Access &First,
                                              const Access &Second,

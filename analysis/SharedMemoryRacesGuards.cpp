@@ -101,6 +101,77 @@ bool SharedMemoryRaces::guardedBelow(const Access &A,
         (F->LHSKey == Key ||
          (F->Guard && mentionsLane(F->Guard, Fn->getASTContext()))))
       return true;
+  // A constant bound written around the access on a helper's parameter
+  // that holds the thread's index ('if (i < 128)' in f(threadIdx.x, s)),
+  // which the facts of the helper alone do not know for the thread.
+  if (!RHSKey.empty())
+    return false;
+  std::function<bool(const Expr *, const FunctionDecl *)> Below =
+      [&](const Expr *Cond, const FunctionDecl *Fn) {
+        const auto *BO =
+            dyn_cast_or_null<BinaryOperator>(ThreadIndexAnalysis::strip(Cond));
+        if (!BO)
+          return false;
+        ASTContext &Ctx = Fn->getASTContext();
+        switch (BO->getOpcode()) {
+        case BO_LAnd:
+          return Below(BO->getLHS(), Fn) || Below(BO->getRHS(), Fn);
+        case BO_LT:
+        case BO_LE: {
+          auto C = constantOf(BO->getRHS(), Ctx);
+          return C && isThreadId(BO->getLHS(), Fn) &&
+                 *C + (BO->getOpcode() == BO_LE) <= Max;
+        }
+        case BO_GT:
+        case BO_GE: {
+          auto C = constantOf(BO->getLHS(), Ctx);
+          return C && isThreadId(BO->getRHS(), Fn) &&
+                 *C + (BO->getOpcode() == BO_GE) <= Max;
+        }
+        default:
+          return false;
+        }
+      };
+  for (const Condition &C : conditionsOver(A))
+    if (!C.Negated && Below(C.Cond, C.Fn))
+      return true;
+  return false;
+}
+
+/// Whether \p Guard is (part of) the test of a loop whose body does not
+/// hold \p A: a strided loop 'for (c = tid; c < n; c += B)' that ran
+/// before the access bounds nothing there.
+static bool loopTestBehind(const Expr *Guard,
+                           const SharedMemoryRaces::Access &A,
+                           const FunctionDecl *Fn) {
+  const FunctionCfg *Cfg =
+      TranslationUnitAnalyses::get(Fn->getASTContext()).cfgOf(Fn);
+  if (!Cfg)
+    return false;
+  const ParentMap &PM = Cfg->parents();
+  const Stmt *Child = Guard;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    const Stmt *Body = nullptr;
+    if (const auto *For = dyn_cast<ForStmt>(S); For && For->getCond() == Child)
+      Body = For->getBody();
+    else if (const auto *W = dyn_cast<WhileStmt>(S); W && W->getCond() == Child)
+      Body = W->getBody();
+    else if (const auto *Do = dyn_cast<DoStmt>(S); Do && Do->getCond() == Child)
+      Body = Do->getBody();
+    else if (isa<Stmt>(S) && !isa<Expr>(S))
+      return false; // Some other statement's condition.
+    if (Body) {
+      // The access's own point in Fn: itself, or the call that leads to it.
+      const Stmt *Point = A.Local;
+      for (auto [Call, Caller] : A.Calls)
+        if (Caller == Fn)
+          Point = Call;
+      if (A.Fn != Fn && Point == A.Local)
+        return false;
+      return !FunctionCfg::contains(Body, Point, PM);
+    }
+  }
   return false;
 }
 
@@ -112,7 +183,8 @@ bool SharedMemoryRaces::hasThreadGuard(const Access &At,
   if (!Known)
     return true; // Unknown: stay silent.
   for (auto [F, Fn] : Facts)
-    if (F->Guard && mentionsThread(F->Guard, Fn))
+    if (F->Guard && mentionsThread(F->Guard, Fn) &&
+        !loopTestBehind(F->Guard, At, Fn))
       return true;
   // Facts keep only upper bounds: look at the statements around the
   // access for the other conditions (tid == 0, tid >= off).

@@ -106,6 +106,16 @@ bool toDim(const Linear &L, int Level, DimIndex &D);
 bool splitByWidth(const Linear &L, int64_t W, DimIndex &Row, DimIndex &Col);
 /// Whether \p E is blockDim's member \p WantDim.
 bool isBlockDim(const Expr *E, unsigned WantDim);
+/// An atomic read-modify-write: its target (the pointer argument), and
+/// whether the old values it returns are distinct tickets.
+struct AtomicUpdate {
+  const Expr *Target = nullptr;
+  bool Ticket = false;
+};
+/// The atomic update \p Call makes, in any scope ('atomicAdd_block' too):
+/// the atomics among CudaApiModel.def's CUDA_PER_THREAD_RESULT rows, with
+/// tickets from its CUDA_TICKET_ATOMIC rows.
+std::optional<AtomicUpdate> atomicUpdateOf(const CallExpr *Call);
 
 } // namespace smr
 

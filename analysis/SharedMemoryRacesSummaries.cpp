@@ -44,12 +44,16 @@ SharedMemoryRaces::accessesIn(const FunctionDecl *Def,
   for (const CFGBlock *B : HelperCfg.graph()) {
     if (!HelperCfg.isReachable(B))
       continue;
-    for (const CFGElement &El : *B)
-      if (std::optional<Access> A =
-              accessAt(FunctionCfg::stmtOf(El), HelperCfg, Def, Indices)) {
+    for (const CFGElement &El : *B) {
+      const Stmt *S = FunctionCfg::stmtOf(El);
+      std::optional<Access> A = atomicAccessAt(S, HelperCfg, Def, Indices);
+      if (!A)
+        A = accessAt(S, HelperCfg, Def, Indices);
+      if (A) {
         A->Calls = Chain;
         addCandidate(std::move(*A), Indices, Out, Ctx);
       }
+    }
   }
   return Out;
 }
@@ -153,8 +157,16 @@ SharedMemoryRaces::sharedNamesOf(const FunctionDecl *FD,
     for (const CFGElement &El : *B) {
       const Stmt *S = FunctionCfg::stmtOf(El);
       if (const auto *Call = dyn_cast_or_null<CallExpr>(S)) {
-        for (const Expr *Arg : Call->arguments())
-          Out.Names |= mayNameShared(varOf(Arg));
+        for (const Expr *Arg : Call->arguments()) {
+          // An atomic's '&count' or '&s[k]'.
+          const Expr *Named = Arg->IgnoreParenCasts();
+          if (const auto *UO = dyn_cast<UnaryOperator>(Named);
+              UO && UO->getOpcode() == UO_AddrOf)
+            Named = UO->getSubExpr()->IgnoreParens();
+          while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Named))
+            Named = ThreadIndexAnalysis::strip(Sub->getBase());
+          Out.Names |= mayNameShared(varOf(Named));
+        }
         if (const FunctionDecl *Def = helperDefinition(Call))
           Out.Helpers.push_back(Def);
         continue;

@@ -54,6 +54,37 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
   bool RAW = First.Write && Second.Read;
   std::string Element =
       Second.Scalar ? "" : " at '" + indexText(Second.At, Ctx) + "'";
+  if (First.Atomic || Second.Atomic) {
+    // An atomic update against a plain read or write of its element by
+    // another thread.
+    if (Second.Atomic)
+      diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+           "atomic update of shared '%0'%1 may %select{run before the store "
+           "of another thread|change the value another thread reads}2: no "
+           "barrier between them on this path")
+          << Second.Array->getName() << Element << (First.Write ? 0 : 1);
+    else
+      diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+           "%select{read of|write to}0 shared '%1'%2 may %select{miss|race "
+           "with}0 the atomic updates of other threads: no barrier between "
+           "them on this path")
+          << (Second.Write ? 1 : 0) << Second.Array->getName() << Element;
+    if (const CallExpr *Call = Second.call())
+      diag(userVisibleLocation(Call->getBeginLoc(), SM),
+           "in the call of '%0' here", DiagnosticIDs::Note)
+          << Call->getDirectCallee()->getNameAsString();
+    std::string FirstElement =
+        First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
+    diag(userVisibleLocation(First.At->getBeginLoc(), SM),
+         "%select{written|read|updated atomically}0 here%1",
+         DiagnosticIDs::Note)
+        << (First.Atomic ? 2 : First.Write ? 0 : 1) << FirstElement;
+    if (const CallExpr *Call = First.call(); Call && Call != Second.call())
+      diag(userVisibleLocation(Call->getBeginLoc(), SM),
+           "in the call of '%0' here", DiagnosticIDs::Note)
+          << Call->getDirectCallee()->getNameAsString();
+    return;
+  }
   if (R.InWarp)
     diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
          "%select{read of|write to}0 shared '%1'%2 may %select{see the write "
