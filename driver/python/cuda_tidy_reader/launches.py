@@ -180,6 +180,84 @@ class Facts:
             calls.append(p)
         return calls
 
+    #: Attributes whose reading shows that a function looks at an array's
+    #: layout (it checks or handles the strides).
+    LAYOUT_ATTRS = frozenset(('flags', 'strides', 'c_contiguous', 'f_contiguous',
+                              '_c_contiguous', '_f_contiguous', 'is_contiguous',
+                              'iscontiguous', 'is_c_contiguous'))
+    #: How a call that may check or convert an array starts (lower case).
+    CHECKER_PREFIXES = ('check', '_check', 'assert', '_assert', 'validate',
+                        '_validate', 'ensure', '_ensure', 'require', '_require')
+
+    def received(self, node, depth=0):
+        """Where a launch argument is an array that the launching function
+        received from its caller and never made contiguous: (the
+        parameter's ast.arg, its function's name, 'array' or 'ptr'), else
+        None. The argument is the parameter itself, or its `.data.ptr`.
+        A parameter that the function rebinds, reads the layout of
+        (`x.flags`, `x.strides`), or passes to a checker (`check_*`,
+        `*contig*`) is not one; nor one of a private function with no
+        caller in the file (its callers are elsewhere in the package). With
+        callers in the file, it is one only where a caller passes a
+        parameter of its own that is one (same-file summary); arrays that
+        the callers make are contiguous."""
+        kind = 'array'
+        if isinstance(node, ast.Attribute) and node.attr == 'ptr' and \
+                isinstance(node.value, ast.Attribute) and node.value.attr == 'data':
+            node, kind = node.value.value, 'ptr'
+        if not isinstance(node, ast.Name) or depth > 3:
+            return None
+        r = self.r
+        if r.definition(node) is not None:
+            return None
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                not isinstance(r.parents.get(fn), ast.Module):
+            return None
+        entries = r.scope_assigns(fn).get(node.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return None
+        a = fn.args
+        params = a.posonlyargs + a.args + a.kwonlyargs
+        param = next((p for p in params if p.arg == node.id), None)
+        if param is None or self.checked(fn, node.id):
+            return None
+        calls = self.callers(fn)
+        if calls is None:
+            return None
+        if not calls:
+            return None if fn.name.startswith('_') else (param, fn.name, kind)
+        positional = [p.arg for p in a.posonlyargs + a.args]
+        for call in calls:
+            if any(isinstance(x, ast.Starred) for x in call.args) or \
+                    any(k.arg is None for k in call.keywords):
+                return None
+            k = positional.index(node.id) if node.id in positional else None
+            arg = call.args[k] if k is not None and k < len(call.args) else next(
+                (kw.value for kw in call.keywords if kw.arg == node.id), None)
+            if isinstance(arg, ast.Name):
+                outer = self.received(arg, depth + 1)
+                if outer is not None:
+                    return outer[0], outer[1], kind
+        return None
+
+    def checked(self, fn, name):
+        """Whether function fn reads the layout of its name `name` or
+        passes it to a call that may check or convert it."""
+        for x in walk(fn):
+            if isinstance(x, ast.Attribute) and x.attr in self.LAYOUT_ATTRS and \
+                    isinstance(x.value, ast.Name) and x.value.id == name:
+                return True
+            if isinstance(x, ast.Call) and any(
+                    isinstance(v, ast.Name) and v.id == name
+                    for v in list(x.args) + [k.value for k in x.keywords]):
+                f = x.func
+                called = (f.attr if isinstance(f, ast.Attribute) else
+                          f.id if isinstance(f, ast.Name) else '').lower()
+                if 'contig' in called or called.startswith(self.CHECKER_PREFIXES):
+                    return True
+        return False
+
     def param_fact(self, node, lib, depth):
         """The fact of a parameter of a module-level function from its
         calls in this file (a same-file summary): every call passes an
@@ -951,7 +1029,18 @@ class LaunchWriter:
             for i, a in enumerate(kargs):
                 self.facts.origin = None
                 fact = self.facts.fact(a, lib)
-                if self.facts.origin is not None and fact != 'unknown':
+                rec = self.facts.received(a) if lib == 'cupy' and fact in (
+                    'unknown', 'devptr') else None
+                if rec is not None:
+                    # An array the launching function received and never
+                    # made contiguous (KernelArgumentsCheck reports it where
+                    # the kernel indexes the parameter densely).
+                    fact = 'received:' + rec[2]
+                    sep()
+                    s('__attribute__((annotate("cuda-tidy-python-argrecv|%d|%s|%s"))) int '
+                      % (i, rec[1], rec[0].arg))
+                    b.syn('__recv%d' % i, 0, r.node_start(rec[0]))
+                if self.facts.origin is not None and fact != 'unknown' and rec is None:
                     # Where the fact comes from: the argument of the call
                     # of the launching function (a note of the finding).
                     sep()
