@@ -14,6 +14,8 @@ from .library_model import ARRAY_MAKERS, ARRAY_SPACE, PYTHON_SCALAR_DTYPE, canon
 from .reader import KernelModule, KernelRef, Prepared, Unknown
 from .source import MStr, MStrBuilder, copy_location, is_word, walk
 
+import os
+
 # --- Argument facts ----------------------------------------------------------
 
 class Facts:
@@ -197,7 +199,8 @@ class Facts:
         A parameter that the function rebinds, reads the layout of
         (`x.flags`, `x.strides`), or passes to a checker (`check_*`,
         `*contig*`) is not one; nor one of a private function with no
-        caller in the file (its callers are elsewhere in the package). With
+        caller in the file (its callers are elsewhere in the package), nor
+        one of a private module that its package does not export. With
         callers in the file, it is one only where a caller passes a
         parameter of its own that is one (same-file summary); arrays that
         the callers make are contiguous."""
@@ -226,7 +229,7 @@ class Facts:
         if calls is None:
             return None
         if not calls:
-            return None if fn.name.startswith('_') else (param, fn.name, kind)
+            return None if self.private(fn.name) else (param, fn.name, kind)
         positional = [p.arg for p in a.posonlyargs + a.args]
         for call in calls:
             if any(isinstance(x, ast.Starred) for x in call.args) or \
@@ -240,6 +243,31 @@ class Facts:
                 if outer is not None:
                     return outer[0], outer[1], kind
         return None
+
+    def private(self, name):
+        """Whether a module-level function is private to its package: its
+        name starts with '_', or its module's does (`_kernels.py`) and the
+        package's __init__.py does not name it (its callers are the
+        package's other modules, which make the arrays)."""
+        if name.startswith('_'):
+            return True
+        base = os.path.basename(self.r.path)
+        if not base.startswith('_') or base.startswith('__'):
+            return False
+        init = os.path.join(self.r.dir, '__init__.py')
+        try:
+            with open(init, 'rb') as f:
+                text = f.read(1 << 20).decode('utf-8', 'replace')
+        except OSError:
+            return True
+        at = text.find(name)
+        while at >= 0:
+            end = at + len(name)
+            if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == '_')) and (
+                    end == len(text) or not (text[end].isalnum() or text[end] == '_')):
+                return False
+            at = text.find(name, end)
+        return True
 
     def checked(self, fn, name):
         """Whether function fn reads the layout of its name `name` or
