@@ -2,6 +2,7 @@
 
 #include "KernelArgumentsCheck.h"
 #include "CudaApiModel.h"
+#include "PythonLaunches.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -92,30 +93,6 @@ StringRef scalarModule(StringRef Library) {
 std::string describe(const ParmVarDecl &P) {
   std::string Name = P.getName().empty() ? "unnamed" : P.getName().str();
   return "'" + Name + "' of type '" + P.getType().getAsString() + "'";
-}
-
-/// The kernel the synthetic function names ('(void)&ns::kernel;').
-const FunctionDecl *launchedKernel(const FunctionDecl &F) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const FunctionDecl *Kernel = nullptr;
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
-        if (!Kernel && FD->hasAttr<CUDAGlobalAttr>())
-          Kernel = FD;
-      return true;
-    }
-    // A template kernel, named in a call that a generic lambda never
-    // instantiates (the reader's launch of a kernel with a type hole).
-    bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
-      for (const NamedDecl *D : E->decls())
-        if (const auto *T = dyn_cast<FunctionTemplateDecl>(D))
-          if (!Kernel && T->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
-            Kernel = T->getTemplatedDecl();
-      return true;
-    }
-  } Find;
-  Find.TraverseStmt(F.getBody());
-  return Find.Kernel;
 }
 
 /// Whether the library finds \p FD by its unmangled name: extern "C" as
@@ -219,7 +196,7 @@ void KernelArgumentsCheck::checkLaunch(const FunctionDecl &Launch,
   auto [Library, Format] = Spec.split('|');
   bool Prepared = Library == "pycuda-prepared";
   StringRef Lib = Prepared ? StringRef("pycuda") : Library;
-  const FunctionDecl *Kernel = launchedKernel(Launch);
+  const FunctionDecl *Kernel = pythonLaunchedKernel(Launch);
   if (!Kernel)
     return;
   if (const FunctionDecl *Def = Kernel->getDefinition())

@@ -1,15 +1,81 @@
 //===- TensorContiguityCheck.cpp ------------------------------------------===//
 
 #include "TensorContiguityCheck.h"
+#include "DenseIndexing.h"
+#include "PythonLaunches.h"
 #include "SourceLocations.h"
 #include "TensorOriginNote.h"
 #include "TorchApiModel.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <map>
 
 namespace clang::tidy::cuda {
 
-bool TensorContiguityCheck::mayReportIn(const FunctionDecl &, ASTContext &Ctx) {
-  return TorchApiModel::declaresTensor(Ctx);
+bool TensorContiguityCheck::mayReportIn(const FunctionDecl &FD,
+                                        ASTContext &Ctx) {
+  return TorchApiModel::declaresTensor(Ctx) ||
+         pythonAnnotation(FD, "cuda-tidy-python-launch|");
+}
+
+void TensorContiguityCheck::checkPythonLaunch(const FunctionDecl &Launch,
+                                              ASTContext &Ctx) {
+  const FunctionDecl *Kernel = pythonLaunchedKernel(Launch);
+  if (!Kernel || Kernel->isVariadic() || Kernel->isTemplated())
+    return;
+  if (const FunctionDecl *Def = Kernel->getDefinition())
+    Kernel = Def;
+  // The arguments' facts in order, and the parameters of the launching
+  // function that the reader found received and never made contiguous
+  // (driver/python/cuda_tidy_reader/launches.py, Facts.received).
+  SmallVector<StringRef, 8> Facts;
+  std::map<unsigned, std::pair<const ParmVarDecl *, StringRef>> Received;
+  for (const ParmVarDecl *P : Launch.parameters()) {
+    if (pythonAnnotation(*P, "cuda-tidy-python-args-unknown"))
+      return;
+    if (std::optional<StringRef> R =
+            pythonAnnotation(*P, "cuda-tidy-python-argrecv|")) {
+      auto [Index, Rest] = R->split('|');
+      unsigned I = 0;
+      if (!Index.getAsInteger(10, I))
+        Received[I] = {P, Rest};
+    }
+    if (std::optional<StringRef> F =
+            pythonAnnotation(*P, "cuda-tidy-python-arg|"))
+      Facts.push_back(F->split('|').second);
+  }
+  if (Facts.size() != Kernel->getNumParams())
+    return;
+  for (const auto &[I, R] : Received) {
+    if (I >= Facts.size() || !Facts[I].starts_with("received:"))
+      continue;
+    const ParmVarDecl &Param = *Kernel->getParamDecl(I);
+    const Expr *Dense = denseAccessOf(Param, *Kernel, threadIndex(Ctx));
+    if (!Dense)
+      continue;
+    auto [Function, Name] = R.second.split('|');
+    const ParmVarDecl *Arg = nullptr;
+    unsigned K = 0;
+    for (const ParmVarDecl *P : Launch.parameters())
+      if (pythonAnnotation(*P, "cuda-tidy-python-arg|") && K++ == I)
+        Arg = P;
+    if (!Arg)
+      continue;
+    diag(Arg->getLocation(),
+         "%select{array|the pointer of array}0 '%1', which '%2' receives "
+         "and never makes contiguous, reaches parameter '%3' of kernel '%4', "
+         "which indexes it densely: a sliced or transposed array from the "
+         "caller is read in memory order, ignoring its strides; pass "
+         "cp.ascontiguousarray(%1)")
+        << (Facts[I] == "received:ptr") << Name << Function << Param.getName()
+        << Kernel->getName();
+    diag(R.first->getLocation(), "'%0' is a parameter of '%1'",
+         DiagnosticIDs::Note)
+        << Name << Function;
+    diag(Dense->getExprLoc(), "'%0' is indexed densely here",
+         DiagnosticIDs::Note)
+        << Param.getName();
+  }
 }
 
 void TensorContiguityCheck::reportMaybeStrided(const TensorPointerUse &U,
@@ -43,6 +109,10 @@ void TensorContiguityCheck::reportMaybeStrided(const TensorPointerUse &U,
 void TensorContiguityCheck::checkFunction(const FunctionDecl &FD,
                                           const FunctionCfg &,
                                           ASTContext &Ctx) {
+  if (pythonAnnotation(FD, "cuda-tidy-python-launch|")) {
+    checkPythonLaunch(FD, Ctx);
+    return;
+  }
   TorchTensorAnalysis *Facts = tensorFactsFor(FD, Ctx);
   if (!Facts)
     return;

@@ -31,6 +31,10 @@ private:
                           const VarDecl *Tensor, const SourceManager &SM);
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
+  /// A CuPy launch the Python reader wrote: arrays that the launching
+  /// function received and never made contiguous, given to a kernel
+  /// parameter the kernel indexes densely.
+  void checkPythonLaunch(const FunctionDecl &Launch, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::cuda

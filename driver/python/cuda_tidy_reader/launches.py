@@ -14,17 +14,155 @@ from .library_model import ARRAY_MAKERS, ARRAY_SPACE, PYTHON_SCALAR_DTYPE, canon
 from .reader import KernelModule, KernelRef, Prepared, Unknown
 from .source import MStr, MStrBuilder, copy_location, is_word, walk
 
+import os
+
 # --- Argument facts ----------------------------------------------------------
 
 class Facts:
     """What a launch argument is, as far as the file says."""
 
-    def __init__(self, reader):
+    #: How many modules deep a helper's value or a constant is followed
+    #: (this file, then a sibling module of its package, then one of that).
+    MAX_MODULE_DEPTH = 2
+    #: Return statements of a helper that are read (all must agree).
+    MAX_RETURNS = 4
+
+    def __init__(self, reader, module_depth=0):
         self.r = reader
+        self.module_depth = module_depth
         # The argument of a same-file call that the last fact came from
         # (the launching function's parameter), with that function's name.
         self.origin = None
         self.uses = None
+        # While a helper's return value is read: its FunctionDef -> its
+        # parameters' arguments at the call, {name: (Facts, expr)}.
+        self.env = {}
+        self.siblings = {}  # imported name -> (Facts, name there) or None
+
+    # --- helpers and sibling modules ----------------------------------------
+
+    def sibling(self, name):
+        """The Facts of the sibling module of the package that `name` is
+        imported from, and the name bound there; None where it is not one
+        or the modules are already MAX_MODULE_DEPTH deep."""
+        if name in self.siblings:
+            return self.siblings[name]
+        self.siblings[name] = None
+        if self.module_depth >= self.MAX_MODULE_DEPTH:
+            return None
+        found = self.r.sibling_binding(name)
+        if found is not None:
+            sub, orig = found
+            cache = self.r.__dict__.setdefault('_sibling_facts', {})
+            if sub.path not in cache:
+                cache[sub.path] = Facts(sub, self.module_depth + 1)
+            self.siblings[name] = (cache[sub.path], orig)
+        return self.siblings[name]
+
+    def bound_param(self, node):
+        """(Facts, expr) of the argument a helper's parameter is given at
+        the call being read, or None."""
+        fn = self.r.scope_of(node)
+        env = self.env.get(fn)
+        if env is None or node.id not in env:
+            return None
+        entries = self.r.scope_assigns(fn).get(node.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return None
+        return env[node.id]
+
+    def top_binding(self, name):
+        """The value of a name bound once at the module's top level."""
+        entries = self.r.scope_assigns(self.r.tree).get(name) or []
+        if len(entries) != 1 or not entries[0][2]:
+            return None
+        return entries[0]
+
+    def imported(self, node):
+        """(Facts, value expr) of a name imported from a sibling module,
+        where that module binds it once at its top level."""
+        if not (node.id in self.r.relative or node.id in self.r.aliases):
+            return None
+        found = self.sibling(node.id)
+        if found is None:
+            return None
+        facts, orig = found
+        entry = facts.top_binding(orig)
+        if entry is None:
+            return None
+        if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return facts, entry[0]
+        if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
+            return None
+        return facts, entry[1]
+
+    def helper(self, func):
+        """(Facts, FunctionDef) of the function a call names: a module-level
+        function of this file bound once, or one of a sibling module."""
+        if not isinstance(func, ast.Name):
+            return None
+        d = self.r.definition(func)
+        if func.id in self.r.functions:
+            entry = self.top_binding(func.id)
+            fn = self.r.functions[func.id]
+            if entry is not None and entry[0] is fn and (d is None or d[0] is fn):
+                return self, fn
+            return None
+        if d is None:
+            found = self.imported(func)
+            if found is not None and isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return found
+        return None
+
+    def helper_fact(self, call, lib, depth):
+        """The fact of a helper's return value at this call: every return
+        of the helper read with its parameters bound to this call's
+        arguments (or their defaults); 'unknown' unless all agree."""
+        found = self.helper(call.func)
+        if found is None or depth > 8:
+            return 'unknown'
+        facts, fn = found
+        if fn in facts.env or any(isinstance(x, ast.Starred) for x in call.args) or \
+                any(k.arg is None for k in call.keywords):
+            return 'unknown'  # recursion, or arguments not known one by one
+        a = fn.args
+        if a.vararg or a.kwarg:
+            return 'unknown'
+        positional = a.posonlyargs + a.args
+        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        if len(call.args) > len(positional):
+            return 'unknown'
+        env = {}
+        for k, p in enumerate(positional):
+            if k < len(call.args):
+                env[p.arg] = (self, call.args[k])
+            elif defaults[k] is not None:
+                env[p.arg] = (facts, defaults[k])
+        for p, d in zip(a.kwonlyargs, a.kw_defaults):
+            if d is not None:
+                env[p.arg] = (facts, d)
+        for kw in call.keywords:
+            if kw.arg not in [p.arg for p in positional + a.kwonlyargs]:
+                return 'unknown'
+            env[kw.arg] = (self, kw.value)
+        returns = [x for x in walk(fn) if isinstance(x, ast.Return)
+                   and facts.r.scope_of(x) is fn]
+        if not returns or len(returns) > self.MAX_RETURNS or \
+                any(x.value is None for x in returns):
+            return 'unknown'
+        got = set()
+        facts.env[fn] = env
+        try:
+            for ret in returns:
+                got.add(facts.fact(ret.value, lib, depth + 1))
+                if len(got) > 1:
+                    return 'unknown'
+        finally:
+            del facts.env[fn]
+        f = got.pop()
+        # A parameter the helper hands back is the caller's argument; a
+        # parameter of the helper is not one of the launching function.
+        return 'unknown' if f.startswith('received') else f
 
     def callers(self, fn):
         """The calls of a module-level function of this file, or None
@@ -43,6 +181,110 @@ class Facts:
                 return None
             calls.append(p)
         return calls
+
+    #: Attributes whose reading shows that a function looks at an array's
+    #: layout (it checks or handles the strides).
+    LAYOUT_ATTRS = frozenset(('flags', 'strides', 'c_contiguous', 'f_contiguous',
+                              '_c_contiguous', '_f_contiguous', 'is_contiguous',
+                              'iscontiguous', 'is_c_contiguous'))
+    #: How a call that may check or convert an array starts (lower case).
+    CHECKER_PREFIXES = ('check', '_check', 'assert', '_assert', 'validate',
+                        '_validate', 'ensure', '_ensure', 'require', '_require')
+
+    def received(self, node, depth=0):
+        """Where a launch argument is an array that the launching function
+        received from its caller and never made contiguous: (the
+        parameter's ast.arg, its function's name, 'array' or 'ptr'), else
+        None. The argument is the parameter itself, or its `.data.ptr`.
+        A parameter that the function rebinds, reads the layout of
+        (`x.flags`, `x.strides`), or passes to a checker (`check_*`,
+        `*contig*`) is not one; nor one of a private function with no
+        caller in the file (its callers are elsewhere in the package), nor
+        one of a private module that its package does not export. With
+        callers in the file, it is one only where a caller passes a
+        parameter of its own that is one (same-file summary); arrays that
+        the callers make are contiguous."""
+        kind = 'array'
+        if isinstance(node, ast.Attribute) and node.attr == 'ptr' and \
+                isinstance(node.value, ast.Attribute) and node.value.attr == 'data':
+            node, kind = node.value.value, 'ptr'
+        if not isinstance(node, ast.Name) or depth > 3:
+            return None
+        r = self.r
+        if r.definition(node) is not None:
+            return None
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
+                not isinstance(r.parents.get(fn), ast.Module):
+            return None
+        entries = r.scope_assigns(fn).get(node.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return None
+        a = fn.args
+        params = a.posonlyargs + a.args + a.kwonlyargs
+        param = next((p for p in params if p.arg == node.id), None)
+        if param is None or self.checked(fn, node.id):
+            return None
+        calls = self.callers(fn)
+        if calls is None:
+            return None
+        if not calls:
+            return None if self.private(fn.name) else (param, fn.name, kind)
+        positional = [p.arg for p in a.posonlyargs + a.args]
+        for call in calls:
+            if any(isinstance(x, ast.Starred) for x in call.args) or \
+                    any(k.arg is None for k in call.keywords):
+                return None
+            k = positional.index(node.id) if node.id in positional else None
+            arg = call.args[k] if k is not None and k < len(call.args) else next(
+                (kw.value for kw in call.keywords if kw.arg == node.id), None)
+            if isinstance(arg, ast.Name):
+                outer = self.received(arg, depth + 1)
+                if outer is not None:
+                    return outer[0], outer[1], kind
+        return None
+
+    def private(self, name):
+        """Whether a module-level function is private to its package: its
+        name starts with '_', or its module's does (`_kernels.py`) and the
+        package's __init__.py does not name it (its callers are the
+        package's other modules, which make the arrays)."""
+        if name.startswith('_'):
+            return True
+        base = os.path.basename(self.r.path)
+        if not base.startswith('_') or base.startswith('__'):
+            return False
+        init = os.path.join(self.r.dir, '__init__.py')
+        try:
+            with open(init, 'rb') as f:
+                text = f.read(1 << 20).decode('utf-8', 'replace')
+        except OSError:
+            return True
+        at = text.find(name)
+        while at >= 0:
+            end = at + len(name)
+            if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == '_')) and (
+                    end == len(text) or not (text[end].isalnum() or text[end] == '_')):
+                return False
+            at = text.find(name, end)
+        return True
+
+    def checked(self, fn, name):
+        """Whether function fn reads the layout of its name `name` or
+        passes it to a call that may check or convert it."""
+        for x in walk(fn):
+            if isinstance(x, ast.Attribute) and x.attr in self.LAYOUT_ATTRS and \
+                    isinstance(x.value, ast.Name) and x.value.id == name:
+                return True
+            if isinstance(x, ast.Call) and any(
+                    isinstance(v, ast.Name) and v.id == name
+                    for v in list(x.args) + [k.value for k in x.keywords]):
+                f = x.func
+                called = (f.attr if isinstance(f, ast.Attribute) else
+                          f.id if isinstance(f, ast.Name) else '').lower()
+                if 'contig' in called or called.startswith(self.CHECKER_PREFIXES):
+                    return True
+        return False
 
     def param_fact(self, node, lib, depth):
         """The fact of a parameter of a module-level function from its
@@ -98,10 +340,26 @@ class Facts:
             return PYTHON_SCALAR_DTYPE[node.id]
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return canonical_dtype(node.value)
-        if isinstance(node, ast.Name) and depth < 8:
+        if depth >= 8:
+            return None
+        if isinstance(node, ast.Attribute) and node.attr == 'dtype':
+            # x.dtype: the dtype of an array whose dtype is known.
+            f = self.fact(node.value, 'cupy', depth + 1)
+            if f.startswith('array:') and f.split(':')[2] != '?':
+                return f.split(':')[2]
+            return None
+        if isinstance(node, ast.Name):
             d = self.r.definition(node)
             if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return self.dtype_of_value(d[1], depth + 1)
+            if d is None:
+                bound = self.bound_param(node)
+                if bound is not None:
+                    return bound[0].dtype_of_value(bound[1], depth + 1)
+                found = self.imported(node)
+                if found is not None and not isinstance(found[1], (ast.FunctionDef,
+                                                                   ast.AsyncFunctionDef)):
+                    return found[0].dtype_of_value(found[1], depth + 1)
         return None
 
     def fact(self, node, lib, depth=0):
@@ -145,6 +403,14 @@ class Facts:
         if isinstance(node, ast.Name):
             d = r.definition(node)
             if not d:
+                bound = self.bound_param(node)
+                if bound is not None:
+                    return bound[0].fact(bound[1], lib, depth + 1)
+                found = self.imported(node)
+                if found is not None:
+                    if isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        return 'unknown'
+                    return found[0].fact(found[1], lib, depth + 1)
                 return self.param_fact(node, lib, depth)
             if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return 'unknown'
@@ -213,7 +479,7 @@ class Facts:
                 base = self.fact(base_node, lib, depth + 1)
                 return ('array:host:' + base.split(':')[2]) if base.startswith('array:device') else 'unknown'
         if not q:
-            return 'unknown'
+            return self.helper_fact(node, lib, depth)
         if q.startswith('pycuda.driver.') and last in ('In', 'Out', 'InOut') and node.args:
             base = self.fact(node.args[0], lib, depth + 1)
             if base.startswith('array:host'):
@@ -228,7 +494,8 @@ class Facts:
         if q.startswith('pycuda.gpuarray.'):
             space = 'device'
         if not space:
-            return 'unknown'
+            return self.helper_fact(node, lib, depth) if root not in (
+                'numpy', 'cupy', 'cupyx', 'pycuda') else 'unknown'
         name = q.split('.', 1)[1] if not q.startswith('pycuda.gpuarray.') else q[len('pycuda.gpuarray.'):]
         if name.startswith('cuda.') or name not in ARRAY_MAKERS:
             if root == 'cupy' and name in ('asnumpy',):
@@ -790,7 +1057,18 @@ class LaunchWriter:
             for i, a in enumerate(kargs):
                 self.facts.origin = None
                 fact = self.facts.fact(a, lib)
-                if self.facts.origin is not None and fact != 'unknown':
+                rec = self.facts.received(a) if lib == 'cupy' and fact in (
+                    'unknown', 'devptr') else None
+                if rec is not None:
+                    # An array the launching function received and never
+                    # made contiguous (KernelArgumentsCheck reports it where
+                    # the kernel indexes the parameter densely).
+                    fact = 'received:' + rec[2]
+                    sep()
+                    s('__attribute__((annotate("cuda-tidy-python-argrecv|%d|%s|%s"))) int '
+                      % (i, rec[1], rec[0].arg))
+                    b.syn('__recv%d' % i, 0, r.node_start(rec[0]))
+                if self.facts.origin is not None and fact != 'unknown' and rec is None:
                     # Where the fact comes from: the argument of the call
                     # of the launching function (a note of the finding).
                     sep()

@@ -368,18 +368,18 @@ class Reader:
                 return None
             scope = self.scope_of(scope)
 
-    def imported_constant(self, name):
-        """In hole mode, a string constant that a sibling module of the
-        package defines (`from ._kernels import SRC`, or the package's own
-        absolute name), read from that file (findings in it are reported
-        there); None where it is not one."""
+    def sibling_binding(self, name):
+        """The module of the package that `name` is imported from (`from
+        ._kernels import SRC`, or the package's own absolute name), read
+        once per file: (its Reader, the name bound there), or None where
+        it is not a sibling module of this file's package."""
         if name in self.relative:
             level, module, orig = self.relative[name]
             base = self.dir
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             stems = [os.path.join(base, *module.split('.'))]
-        else:
+        elif name in self.aliases:
             module, _, orig = self.aliases[name].rpartition('.')
             parts = module.split('.')
             # The package's root: the folders above this file that hold an
@@ -389,6 +389,8 @@ class Reader:
                 if os.path.basename(d) == parts[0]:
                     stems.append(os.path.join(os.path.dirname(d), *parts))
                 d = os.path.dirname(d)
+        else:
+            return None
         for stem in stems:
             for path in (stem + '.py', os.path.join(stem, '__init__.py')):
                 if os.path.normpath(path) == self.path or not os.path.isfile(path):
@@ -403,23 +405,32 @@ class Reader:
                     except (OSError, SyntaxError, ValueError, RecursionError):
                         pass
                     self.sibling_readers[path] = sub
-                if sub is None:
-                    return None
-                entries = sub.scope_assigns(sub.tree).get(orig) or []
-                if len(entries) != 1 or not entries[0][2] or entries[0][1] is None:
-                    return None
-                v = sub.eval(entries[0][1])
-                if not isinstance(v, MStr):
-                    return None
-                # Its files become this reader's.
-                ids = {}
-                for fid, fpath in enumerate(sub.files):
-                    if fpath not in self.files:
-                        self.files.append(fpath)
-                        self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
-                    ids[fid] = self.files.index(fpath)
-                return MStr(v.text, [(a, ids[f], o, x) for a, f, o, x in v.runs])
+                return (sub, orig) if sub is not None else None
         return None
+
+    def imported_constant(self, name):
+        """In hole mode, a string constant that a sibling module of the
+        package defines (`from ._kernels import SRC`, or the package's own
+        absolute name), read from that file (findings in it are reported
+        there); None where it is not one."""
+        found = self.sibling_binding(name)
+        if found is None:
+            return None
+        sub, orig = found
+        entries = sub.scope_assigns(sub.tree).get(orig) or []
+        if len(entries) != 1 or not entries[0][2] or entries[0][1] is None:
+            return None
+        v = sub.eval(entries[0][1])
+        if not isinstance(v, MStr):
+            return None
+        # Its files become this reader's.
+        ids = {}
+        for fid, fpath in enumerate(sub.files):
+            if fpath not in self.files:
+                self.files.append(fpath)
+                self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
+            ids[fid] = self.files.index(fpath)
+        return MStr(v.text, [(a, ids[f], o, x) for a, f, o, x in v.runs])
 
     def first_binding(self, name_node):
         """In hole mode, a name bound in branches of its function (`if

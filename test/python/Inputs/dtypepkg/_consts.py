@@ -1,0 +1,5 @@
+# Dtypes the package's modules share.
+import numpy
+
+DTYPE = numpy.float64
+INDEX = 'int32'

@@ -1,0 +1,1 @@
+from ._kern import fill  # noqa: F401
