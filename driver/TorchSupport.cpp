@@ -348,6 +348,24 @@ const TorchInstall *findTorch(std::string &Error) {
   return Found ? &*Found : nullptr;
 }
 
+namespace {
+/// Whether \p Command compiles CUDA (a .cu file, -x cuda, a CUDA pass).
+bool isCudaCommand(const CompileCommand &Command) {
+  StringRef Ext = llvm::sys::path::extension(Command.Filename);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return true;
+  const std::vector<std::string> &Args = Command.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "-xcuda" || A == "--x=cuda" ||
+        (A == "-x" && I + 1 < Args.size() && Args[I + 1] == "cuda") ||
+        A.starts_with("--cuda-"))
+      return true;
+  }
+  return false;
+}
+} // namespace
+
 void addTorchFlags(CompileCommand &Command) {
   if (!commandIncludesTorch(Command))
     return;
@@ -366,9 +384,13 @@ void addTorchFlags(CompileCommand &Command) {
       }
     }
   }
-  for (const char *Define : TorchCudaDefines)
-    if (!definesOrUndefines(Args, Define))
-      Added.push_back(std::string("-D") + Define);
+  // torch passes these to nvcc only (COMMON_NVCC_FLAGS): a C++ file that
+  // converts float to __half compiles with the host compiler, and would
+  // not with them.
+  if (isCudaCommand(Command))
+    for (const char *Define : TorchCudaDefines)
+      if (!definesOrUndefines(Args, Define))
+        Added.push_back(std::string("-D") + Define);
   if (!definesOrUndefines(Args, "TORCH_API_INCLUDE_EXTENSION_H"))
     Added.push_back("-DTORCH_API_INCLUDE_EXTENSION_H");
   // An extension's sources share one name and usually one folder: the
