@@ -628,6 +628,19 @@ void PrefixCache::prepare(Entry &E, const std::string &Key,
       return;
     }
   }
+  // The implicit prefix too: a single file's first run (nothing else in
+  // the run shares it, no earlier run saw its command) would build a
+  // precompiled header that only it reads, and pay for writing and loading
+  // it on top of the parse; it is built the next time the command is seen
+  // (a later run, whose file's own leading includes take precedence), or
+  // now when the run holds several files.
+  if (Preamble.empty() && !Pays && !severalFilesInRun() &&
+      !fs::exists(path(Key, "seen")) && !fs::exists(Pch)) {
+    writeAtomically(path(Key, "seen"), "");
+    E.Why = "the implicit prefix is precompiled when its command is seen "
+            "again";
+    return;
+  }
   FileLock Lock(path(Key, "lock"));
   if (!Lock.locked()) {
     E.Why = "the lock '" + path(Key, "lock") +
@@ -735,6 +748,11 @@ bool PrefixCache::sharedInRun(const std::string &Preamble) {
   return It != PreambleUses.end() && It->second > 1;
 }
 
+bool PrefixCache::severalFilesInRun() {
+  std::lock_guard<std::mutex> Lock(EntriesMutex);
+  return RunFiles > 1;
+}
+
 void PrefixCache::noteRunFiles(const std::vector<std::string> &Files) {
   std::map<std::string, unsigned> Uses;
   for (const std::string &F : Files)
@@ -742,6 +760,7 @@ void PrefixCache::noteRunFiles(const std::vector<std::string> &Files) {
       ++Uses[P];
   std::lock_guard<std::mutex> Lock(EntriesMutex);
   PreambleUses = std::move(Uses);
+  RunFiles += Files.size();
 }
 
 void PrefixCache::evict(const std::string &Keep) {

@@ -5,7 +5,10 @@
 // The driver precompiles that prefix once per distinct command (every flag
 // but the file's name: toolkit, architecture, standard, defines, include
 // paths, the compatibility header) and parses each file with -include-pch
-// (docs/prefix.md).
+// (docs/prefix.md). It is built when the process analyses several files or
+// an earlier run saw the command: a single file's first run parses the
+// prefix as before, which costs less than writing and loading a
+// precompiled header that nothing else reads.
 //
 // A prefix is stored as <dir>/<key>.pch, where the key hashes the command,
 // its folder, clang's version and the content of every force-included
@@ -66,7 +69,9 @@ public:
           bool &UsesPreamble, std::string &Why);
 
   /// Notes the leading includes of the run's files: a preamble that
-  /// several of them share is built in this run.
+  /// several of them share is built in this run, and the implicit prefix
+  /// when the process analyses several files (a single file's first run
+  /// builds nothing: its command is marked seen, and built the next time).
   void noteRunFiles(const std::vector<std::string> &Files);
 
 
@@ -122,6 +127,8 @@ private:
   void evict(const std::string &Keep);
   /// Whether several files of the run open with \p Preamble.
   bool sharedInRun(const std::string &Preamble);
+  /// Whether this process analyses several files (noteRunFiles).
+  bool severalFilesInRun();
   /// The content of the file \p Path, read once a run.
   const std::string &contentOf(const std::string &Path);
   std::string path(const std::string &Key, llvm::StringRef Ext) const;
@@ -132,6 +139,8 @@ private:
   unsigned Builds = 0;
   double BuildSeconds = 0;
   std::map<std::string, unsigned> PreambleUses;
+  /// The files noted by every run of this process (its stages).
+  size_t RunFiles = 0;
   std::map<std::string, std::string> Contents;
   uint64_t SizeLimit = uint64_t(4) << 30;
   bool PreamblesOn = true;

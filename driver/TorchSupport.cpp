@@ -104,25 +104,29 @@ std::string pythonProgram(std::string &Error) {
   return "";
 }
 
-/// Finds torch's package folder without importing it: importlib's finder
-/// reads sys.path only, and the version comes from the package metadata.
-constexpr const char *FindTorchScript = R"PY(
-import importlib.util, json, sys, sysconfig
-out = {"python": sys.version.split()[0]}
-spec = importlib.util.find_spec("torch")
-if spec is not None and spec.submodule_search_locations:
-    out["torch"] = list(spec.submodule_search_locations)[0]
-    try:
-        from importlib import metadata
-        out["version"] = metadata.version("torch")
-    except Exception:
-        pass
-try:
-    out["include"] = sysconfig.get_path("include", scheme="posix_prefix")
-except Exception:
-    out["include"] = sysconfig.get_path("include")
-print(json.dumps(out))
-)PY";
+/// Where torch is, as the setup.py reader printed it beside its commands
+/// (`torch-install: {json}` on stderr), so that finding torch costs no
+/// second Python process; set before the files are analysed.
+std::mutex ReaderTorchMutex;
+std::optional<llvm::json::Value> ReaderTorch;
+
+/// Finds torch's package folder without importing it: the setup.py
+/// reader's find_torch() (driver/python/torch_setup_commands.py), from the
+/// reader's run on the project's setup.py when there was one.
+std::optional<llvm::json::Value> findTorchWith(const std::string &Python,
+                                               std::string &Error) {
+  {
+    std::lock_guard<std::mutex> Lock(ReaderTorchMutex);
+    if (ReaderTorch)
+      return ReaderTorch;
+  }
+  if (Settings.SetupReader.empty()) {
+    Error = "the setup.py reader is missing (expected in "
+            "share/cuda-tidy/python beside bin/)";
+    return std::nullopt;
+  }
+  return runPythonJson({Python, Settings.SetupReader, "--find-torch"}, Error);
+}
 
 std::optional<TorchInstall> locateTorch(std::string &Error) {
   TorchInstall T;
@@ -131,7 +135,7 @@ std::optional<TorchInstall> locateTorch(std::string &Error) {
   std::string Python = pythonProgram(PyError);
   std::optional<llvm::json::Value> Found;
   if (!Python.empty())
-    Found = runPythonJson({Python, "-c", FindTorchScript}, PyError);
+    Found = findTorchWith(Python, PyError);
   const llvm::json::Object *O = Found ? Found->getAsObject() : nullptr;
   if (O)
     if (std::optional<StringRef> Py = O->getString("include"))
@@ -344,6 +348,24 @@ const TorchInstall *findTorch(std::string &Error) {
   return Found ? &*Found : nullptr;
 }
 
+namespace {
+/// Whether \p Command compiles CUDA (a .cu file, -x cuda, a CUDA pass).
+bool isCudaCommand(const CompileCommand &Command) {
+  StringRef Ext = llvm::sys::path::extension(Command.Filename);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return true;
+  const std::vector<std::string> &Args = Command.CommandLine;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (A == "-xcuda" || A == "--x=cuda" ||
+        (A == "-x" && I + 1 < Args.size() && Args[I + 1] == "cuda") ||
+        A.starts_with("--cuda-"))
+      return true;
+  }
+  return false;
+}
+} // namespace
+
 void addTorchFlags(CompileCommand &Command) {
   if (!commandIncludesTorch(Command))
     return;
@@ -362,9 +384,13 @@ void addTorchFlags(CompileCommand &Command) {
       }
     }
   }
-  for (const char *Define : TorchCudaDefines)
-    if (!definesOrUndefines(Args, Define))
-      Added.push_back(std::string("-D") + Define);
+  // torch passes these to nvcc only (COMMON_NVCC_FLAGS): a C++ file that
+  // converts float to __half compiles with the host compiler, and would
+  // not with them.
+  if (isCudaCommand(Command))
+    for (const char *Define : TorchCudaDefines)
+      if (!definesOrUndefines(Args, Define))
+        Added.push_back(std::string("-D") + Define);
   if (!definesOrUndefines(Args, "TORCH_API_INCLUDE_EXTENSION_H"))
     Added.push_back("-DTORCH_API_INCLUDE_EXTENSION_H");
   // An extension's sources share one name and usually one folder: the
@@ -638,19 +664,30 @@ std::unique_ptr<CompilationDatabase> loadSetupPy(StringRef SetupPy,
     return nullptr;
   }
   std::string Warnings;
-  std::optional<llvm::json::Value> V = runPythonJson(
-      {Python, Settings.SetupReader, SetupPy}, PyError, &Warnings);
+  std::optional<llvm::json::Value> V =
+      runPythonJson({Python, Settings.SetupReader, "--torch-install", SetupPy},
+                    PyError, &Warnings);
   // What the reader could not evaluate, one line each ("warning: setup.py:
   // 49: cannot evaluate '...': -D defines from setup.py are missing"),
   // with paths relative to the project's folder.
   llvm::SmallVector<StringRef> Lines;
   StringRef(Warnings).split(Lines, '\n', -1, false);
   ReaderWarned = false;
-  for (StringRef L : Lines)
+  for (StringRef L : Lines) {
+    if (L.consume_front("torch-install: ")) {
+      if (llvm::Expected<llvm::json::Value> T = llvm::json::parse(L)) {
+        std::lock_guard<std::mutex> Lock(ReaderTorchMutex);
+        ReaderTorch = std::move(*T);
+      } else {
+        llvm::consumeError(T.takeError());
+      }
+      continue;
+    }
     if (L.consume_front("warning: ")) {
       llvm::errs() << "cuda-tidy: warning: " << L << "\n";
       ReaderWarned = true;
     }
+  }
   if (!V) {
     Error = "cannot read '" + SetupPy.str() + "': " + PyError;
     return nullptr;

@@ -46,6 +46,10 @@ file and line, and what is missing:
 Usage: torch_setup_commands.py path/to/setup.py
        torch_setup_commands.py path/to/project   (load() calls only)
        --lines: one command a line, `file: arguments`, instead of JSON
+       --torch-install: also where torch is, one line on stderr
+         (`torch-install: {json}`), so that the driver needs no second
+         Python process to find it
+       torch_setup_commands.py --find-torch: where torch is, as JSON
 """
 import ast
 import glob
@@ -183,12 +187,44 @@ class Budget(Exception):
     """The run executed MAX_STEPS statements."""
 
 
-def torch_version():
+def find_torch():
+    """Where torch's package is, without importing it (importlib's finder
+    reads sys.path only), its version from torch/version.py's text (the
+    package metadata when that has none: importing importlib.metadata
+    costs more than the rest), and Python's include folder."""
+    import importlib.util
+    import re
+    import sysconfig
+    out = {"python": sys.version.split()[0]}
+    spec = importlib.util.find_spec("torch")
+    if spec is not None and spec.submodule_search_locations:
+        out["torch"] = list(spec.submodule_search_locations)[0]
+        try:
+            with open(os.path.join(out["torch"], "version.py")) as f:
+                m = re.search(r"^__version__\s*=\s*['\"]([^'\"]+)['\"]", f.read(), re.M)
+            if m:
+                out["version"] = m.group(1)
+        except OSError:
+            pass
+        if "version" not in out:
+            try:
+                from importlib import metadata
+                out["version"] = metadata.version("torch")
+            except Exception:
+                pass
     try:
-        import importlib.metadata
-        return importlib.metadata.version("torch").split("+")[0]
-    except Exception:  # no torch, or no metadata: unknown
-        return Unknown(("", 0, "torch.__version__ (no torch package metadata)"))
+        out["include"] = sysconfig.get_path("include", scheme="posix_prefix")
+    except Exception:
+        out["include"] = sysconfig.get_path("include")
+    return out
+
+
+def torch_version():
+    found = find_torch().get("version")
+    if found:
+        return found.split("+")[0]
+    # No torch, or no version: unknown.
+    return Unknown(("", 0, "torch.__version__ (no torch package metadata)"))
 
 
 def version_tuple(text):
@@ -1693,8 +1729,13 @@ def read_setup(setup_py, warnings):
 
 def main():
     argv = sys.argv[1:]
+    if argv == ["--find-torch"]:
+        print(json.dumps(find_torch()))
+        return 0
     lines = "--lines" in argv
-    argv = [a for a in argv if a != "--lines"]
+    if "--torch-install" in argv:
+        print("torch-install: " + json.dumps(find_torch()), file=sys.stderr)
+    argv = [a for a in argv if a not in ("--lines", "--torch-install")]
     if len(argv) != 1:
         print("usage: torch_setup_commands.py [--lines] setup.py|folder", file=sys.stderr)
         return 2
