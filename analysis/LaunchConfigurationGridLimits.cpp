@@ -2,8 +2,8 @@
 //
 // A grid dimension that is not a constant is read through the locals,
 // launcher parameters and one-return helpers it was computed from, and
-// sorted by how it grows with the data: one size, a product of sizes, or
-// an element count. What bounds it keeps it apart: a constant, a '%' or
+// sorted by how it grows with the data: one size, a product of sizes of
+// which a tensor gives at least one, or an element count. What bounds it keeps it apart: a constant, a '%' or
 // '&' by one, min() (any clamp: the code chose its cap), a constant
 // divided by a size, and a guard on the path to the launch ('TORCH_CHECK(
 // rows <= 65535)', 'if (rows > limit) return', a loop condition), read from
@@ -32,6 +32,8 @@ struct LaunchConfiguration::Impl::Magnitude {
   std::optional<int64_t> Max;
   /// Sizes multiplied into it (a parameter, a field, 'x.size(0)').
   unsigned Sizes = 0;
+  /// Of Sizes, those read from a tensor ('x.size(0)', 'x.numel()').
+  unsigned TensorSizes = 0;
   /// An element count ('x.numel()') is part of it.
   bool Elements = false;
   /// A part that is neither a size nor a constant (a call the analysis
@@ -163,6 +165,20 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
     if (guardedAt(R))
       return Magnitude::bounded();
   }
+  // A parameter whose callers pass what the analysis cannot read
+  // ('h.size() / hidden', a value from the command line) is a size.
+  if (R.E != V.E || R.F != V.F)
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(ThreadIndexAnalysis::strip(V.E));
+        DRE && isa<ParmVarDecl>(DRE->getDecl()) &&
+        DRE->getType()->isIntegralOrEnumerationType()) {
+      Magnitude M = magnitudeOf(R, Depth + 1);
+      if (M.Unknown) {
+        M = Magnitude();
+        M.Sizes = 1;
+      }
+      return M;
+    }
   const Expr *E = ThreadIndexAnalysis::strip(R.E);
   if (!E || E->isValueDependent() || E->isTypeDependent())
     return Magnitude::unknown();
@@ -178,10 +194,13 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
       Magnitude M;
       M.Unknown = L.Unknown || Rt.Unknown;
       M.Elements = L.Elements || Rt.Elements;
-      if (BO->getOpcode() == BO_Mul)
+      if (BO->getOpcode() == BO_Mul) {
         M.Sizes = L.Sizes + Rt.Sizes;
-      else
+        M.TensorSizes = L.TensorSizes + Rt.TensorSizes;
+      } else {
         M.Sizes = std::max(L.Sizes, Rt.Sizes);
+        M.TensorSizes = std::max(L.TensorSizes, Rt.TensorSizes);
+      }
       M.Bounded = L.Bounded && Rt.Bounded;
       if (BO->getOpcode() == BO_Sub && L.Bounded)
         M.Bounded = true, M.Max = L.Max; // a bound minus a size
@@ -190,7 +209,7 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
                 : BO->getOpcode() == BO_Add ? *L.Max + *Rt.Max
                                             : *L.Max;
       if (M.Bounded)
-        M.Sizes = 0, M.Elements = false;
+        M.Sizes = M.TensorSizes = 0, M.Elements = false;
       return M;
     }
     case BO_Div:
@@ -207,6 +226,7 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
         M.Sizes -= Rt.Sizes;
       else if (!M.Elements && Rt.Sizes)
         M.Sizes = std::min(M.Sizes, 1u);
+      M.TensorSizes = std::min(M.TensorSizes, M.Sizes);
       return M;
     }
     case BO_Rem:
@@ -230,6 +250,7 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
     M.Unknown = T.Unknown || F.Unknown;
     M.Elements = T.Elements || F.Elements;
     M.Sizes = std::max(T.Sizes, F.Sizes);
+    M.TensorSizes = std::max(T.TensorSizes, F.TensorSizes);
     if (const auto *C = dyn_cast<ConditionalOperator>(CO))
       if (const auto *Cmp = dyn_cast<BinaryOperator>(
               ThreadIndexAnalysis::strip(C->getCond()));
@@ -239,15 +260,10 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     llvm::StringRef Query = TorchApiModel::sizeQuery(Call);
-    if (Query == "numel") {
-      Magnitude M;
-      M.Sizes = 1;
-      M.Elements = true;
-      return M;
-    }
     if (!Query.empty()) {
       Magnitude M;
-      M.Sizes = 1;
+      M.Sizes = M.TensorSizes = 1;
+      M.Elements = Query == "numel";
       return M;
     }
     const FunctionDecl *Callee = Call->getDirectCallee();
@@ -262,6 +278,7 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
         M.Unknown = L.Unknown || Rt.Unknown;
         M.Elements = L.Elements || Rt.Elements;
         M.Sizes = std::max(L.Sizes, Rt.Sizes);
+        M.TensorSizes = std::max(L.TensorSizes, Rt.TensorSizes);
         return M;
       }
       // A rounded-up division whose body is not one return
@@ -307,9 +324,13 @@ void LaunchConfiguration::Impl::classifyGrowth(LaunchDimension &D, Val G) {
   if (M.Unknown || (M.Bounded && (!M.Max || *M.Max <= Limit)) ||
       M.Sizes == 0)
     return;
-  D.GridGrowth = M.Elements     ? LaunchDimension::Growth::Elements
-                 : M.Sizes >= 2 ? LaunchDimension::Growth::Product
-                                : LaunchDimension::Growth::Size;
+  // A product counts as one when a tensor gives one of its sizes: two
+  // integer parameters multiplied ('trans_count * head_ext') are as often
+  // small counts as sizes.
+  D.GridGrowth = M.Elements ? LaunchDimension::Growth::Elements
+                 : M.Sizes >= 2 && M.TensorSizes >= 1
+                     ? LaunchDimension::Growth::Product
+                     : LaunchDimension::Growth::Size;
   Val R = resolve(G);
   D.GridGrowsWith = ThreadIndexAnalysis::strip(R.E ? R.E : G.E);
 }

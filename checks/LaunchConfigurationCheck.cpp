@@ -202,12 +202,21 @@ void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
   using Growth = LaunchDimension::Growth;
   const LaunchDimension &LD = S.Dims[D];
   const LaunchDimension &X = S.Dims[0];
-  // One size on y or z is reported only where x is a constant: the grid
-  // puts its one data-sized dimension where the limit is low. A product
-  // of sizes or an element count is reported whatever x is.
-  bool XConstant = X.GridConst.has_value();
+  // One size on y or z is reported only where x is one block of a
+  // constant size and the other of y and z a constant: the grid puts its
+  // one data-sized dimension where the limit is low (x and y swapped). A product of sizes or an element count is reported
+  // whatever x is.
+  // A block that carries the data in x ('<<<dim3(1, ny, nz), nx>>>' over
+  // a 3-D domain), or a y and a z that both vary, tile a domain of
+  // several dimensions: one size there is as small as the others.
+  const LaunchDimension &Other = S.Dims[D == 1 ? 2 : 1];
+  bool Swapped = X.GridConst && *X.GridConst == 1 && X.BlockConst &&
+                 (Other.GridConst || Other.GridGrowth == Growth::None) &&
+                 !(Other.GridGrowth != Growth::None);
+  if (Other.Grid && !Other.GridConst)
+    Swapped = false;
   if (LD.GridGrowth == Growth::None ||
-      (LD.GridGrowth == Growth::Size && !XConstant) || !LD.Grid)
+      (LD.GridGrowth == Growth::Size && !Swapped) || !LD.Grid)
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportAt(S, ConstantSource(), FK_GridGrowth + D, SM);

@@ -1,6 +1,6 @@
 // cuda-launch-configuration: a gridDim.y or .z that grows with the data and
-// that nothing bounds below 65535 (an element count, a product of sizes, or
-// one size while gridDim.x is a constant). Idiomatic grids stay silent:
+// that nothing bounds below 65535 (an element count, a product of sizes of
+// which a tensor gives one, or any size while gridDim.x is one block). Idiomatic grids stay silent:
 // the large dimension on x, 2-D tilings of an image, sizes bounded by
 // min(), a check or a modulo, constants divided by a size.
 // RUN: %check_cuda_tidy_driver %s cuda-launch-configuration %t
@@ -19,14 +19,24 @@ __global__ void per_row_x(float *p, int rows, int cols) {
     p[r * cols + threadIdx.x] = 0.f;
 }
 
-// The batch times the cameras on y: gridDim.y fails past 65535.
+// One block column, the product of two sizes on y.
 void product_on_y(float *p, int batch, int cameras, int n) {
+  int nrows = batch * cameras;
+  dim3 grid(1, nrows, 1);
+  per_row<<<grid, 256>>>(p, nrows, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'nrows' (batch * cameras) on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-4]]:15: note: 'nrows' is computed here
+  // CHECK-NOTES: :[[@LINE-4]]:16: note: put the large dimension on gridDim.x, which allows 2147483647 blocks, or bound it ('TORCH_CHECK(nrows <= 65535)', or min(nrows, 65535) blocks with a grid-stride loop in the kernel)
+}
+
+// Negatives: two integer parameters multiplied beside a data-sized x: the
+// parameters may as well be small counts (three projections times a head
+// group), so only products of which a tensor gives a size are reported
+// (test/torch/grid-limits.cu).
+void params_product_beside_x(float *p, int batch, int cameras, int n) {
   int nrows = batch * cameras;
   dim3 grid((n + 255) / 256, nrows, 1);
   per_row<<<grid, 256>>>(p, nrows, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'nrows' (batch * cameras) on gridDim.y, a product of sizes that nothing bounds on this path: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
-  // CHECK-NOTES: :[[@LINE-4]]:15: note: 'nrows' is computed here
-  // CHECK-NOTES: :[[@LINE-4]]:30: note: put the large dimension on gridDim.x, which allows 2147483647 blocks, or bound it ('TORCH_CHECK(nrows <= 65535)', or min(nrows, 65535) blocks with a grid-stride loop in the kernel)
 }
 
 // One block column, every row on y: the grid's x and y are swapped.
@@ -48,8 +58,8 @@ void rows_on_y_lambda(float *p, int rows, int cols) {
 
 // z holds a product too.
 void product_on_z(float *p, int b, int h, int n) {
-  per_row<<<dim3(4, 1, b * h), 256>>>(p, b * h, n);
-  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'b * h' on gridDim.z, a product of sizes that nothing bounds on this path: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  per_row<<<dim3(1, 1, b * h), 256>>>(p, b * h, n);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'b * h' on gridDim.z, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
   // CHECK-NOTES: :[[@LINE-2]]:24: note: put the large dimension on gridDim.x
 }
 
@@ -65,9 +75,11 @@ void image_tiles(float *p, int width, int height) {
   per_row<<<grid, dim3(16, 16)>>>(p, height, width);
 }
 
-// Negatives: one size on y while x is also a size.
+// Negatives: one size on y while x is also a size, or a constant other
+// than one block (a batch beside two blocks of work).
 void batch_on_y(float *p, int batch, int n) {
   per_row<<<dim3((n + 255) / 256, batch), 256>>>(p, batch, n);
+  per_row<<<dim3(2, batch), 256>>>(p, batch, n);
 }
 
 // Negatives: bounded by min(), a guard, an early exit, a modulo, and a
@@ -81,7 +93,7 @@ void bounded_by_guard(float *p, int batch, int cameras, int n) {
   int nrows = batch * cameras;
   if (nrows > 65535)
     return;
-  dim3 grid((n + 255) / 256, nrows, 1);
+  dim3 grid(1, nrows, 1);
   per_row<<<grid, 256>>>(p, nrows, n);
 }
 
@@ -109,4 +121,12 @@ void constants(float *p, int cols) {
 int rows_from_somewhere();
 void unknown_rows(float *p, int cols) {
   per_row<<<dim3(1, rows_from_somewhere()), 128>>>(p, 0, cols);
+}
+
+// Negatives: a 3-D domain whose x the block carries, one block column of
+// ny x nz blocks (a lattice-Boltzmann solver's cube): every size there is
+// as small as the block's.
+void domain_3d(float *p, int nx, int ny, int nz) {
+  per_row<<<dim3(1, ny, nz), nx>>>(p, ny, nx);
+  per_row<<<dim3(1, ny, nz), 128>>>(p, ny, nx);
 }

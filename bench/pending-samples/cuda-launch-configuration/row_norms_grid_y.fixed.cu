@@ -88,7 +88,8 @@ int main() {
   float *d = nullptr;
   CUDA_CHECK(cudaMalloc(&d, n * sizeof(float)));
   CUDA_CHECK(cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  layer_norm(d, batch, seq, hidden);
+  // The batch as the data gives it: n / (seq * hidden) rows of seq.
+  layer_norm(d, (int)(h.size() / ((size_t)seq * hidden)), seq, hidden);
   CUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(d));
   for (size_t i = 0; i < n; ++i)
