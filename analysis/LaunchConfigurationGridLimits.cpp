@@ -112,6 +112,39 @@ bool isClampName(llvm::StringRef Name) {
 
 } // namespace
 
+bool LaunchConfiguration::Impl::callersPassConstants(const FunctionDecl *FD,
+                                                     unsigned Index) {
+  FD = FD->getCanonicalDecl();
+  auto It = CallsOf.find(FD);
+  if (It == CallsOf.end()) {
+    // The calls of FD in the translation unit, found once per function.
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const FunctionDecl *FD;
+      llvm::SmallVector<const CallExpr *, 4> Calls;
+      bool Escapes = false;
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      bool VisitCallExpr(CallExpr *C) {
+        if (const FunctionDecl *Callee = C->getDirectCallee())
+          if (Callee->getCanonicalDecl() == FD)
+            Calls.push_back(C);
+        return true;
+      }
+    } F;
+    F.FD = FD;
+    F.TraverseDecl(Ctx.getTranslationUnitDecl());
+    It = CallsOf.try_emplace(FD, F.Calls.begin(), F.Calls.end()).first;
+  }
+  // Read as called here: a function that other files also call may get
+  // larger values there, which costs a miss, not a false alarm.
+  if (It->second.empty())
+    return false;
+  for (const CallExpr *C : It->second)
+    if (Index >= C->getNumArgs() ||
+        !ThreadIndexAnalysis::integerConstant(C->getArg(Index), Ctx))
+      return false;
+  return true;
+}
+
 bool LaunchConfiguration::Impl::guardedAt(Val V) {
   if (!V.E || !V.F)
     return false;
@@ -299,6 +332,12 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !VD->getType()->isIntegralOrEnumerationType())
       return Magnitude::unknown();
+    // A parameter that every call in this file passes a constant for
+    // ('benchmark(..., NUM, ...)'): as small as those constants.
+    if (const auto *PV = dyn_cast<ParmVarDecl>(VD))
+      if (const auto *FD = dyn_cast<FunctionDecl>(PV->getDeclContext()))
+        if (callersPassConstants(FD, PV->getFunctionScopeIndex()))
+          return Magnitude::bounded();
     Magnitude M;
     M.Sizes = 1;
     return M;

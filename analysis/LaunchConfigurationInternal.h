@@ -120,6 +120,11 @@ private:
   struct Magnitude;
   Magnitude magnitudeOf(Val V, unsigned Depth);
   bool guardedAt(Val V);
+  bool callersPassConstants(const FunctionDecl *FD, unsigned Index);
+  /// The calls of each function asked about (callersPassConstants).
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<const CallExpr *, 2>>
+      CallsOf;
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &Facts;
