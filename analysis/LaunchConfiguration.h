@@ -74,6 +74,20 @@ struct LaunchDimension {
   /// The kernel parameters bound at this launch to Extent.
   llvm::SmallVector<unsigned, 1> ExtentParams;
 
+  /// How a grid that is not a constant grows with the data it is computed
+  /// from (LaunchConfigurationGridLimits.cpp). Nothing bounds it below the
+  /// largest grid: no constant, min(), '%' or guard on the path to the
+  /// launch ('TORCH_CHECK(rows <= 65535)', 'if (rows > 65535) return').
+  enum class Growth {
+    None,     ///< A constant, bounded, or not read.
+    Size,     ///< One size: a parameter, a field, 'x.size(0)', 'n / 64'.
+    Product,  ///< A product of sizes: 'B * C', 'x.size(0) * x.size(1)'.
+    Elements, ///< An element count: 'x.numel() / n2'.
+  } GridGrowth = Growth::None;
+  /// The grid as read where it was computed, through locals ('B * C' for
+  /// 'nrows' in 'dim3 grid(blocks, nrows)'), when GridGrowth is not None.
+  const Expr *GridGrowsWith = nullptr;
+
   /// Whether no thread of this launch runs past the extent in this
   /// dimension: its global index is below Extent (or Threads).
   bool staysWithin() const {

@@ -356,6 +356,8 @@ LaunchSite LaunchConfiguration::Impl::readSite(const CallExpr *Launch,
       LD.BlockConst = evaluate(B[D], 0, &LD.BlockFrom);
     if (GridKnown && BlockKnown)
       classify(LD, G[D], B[D], Site, Args);
+    if (GridKnown && !LD.GridConst)
+      classifyGrowth(LD, G[D]);
   }
   return Site;
 }

@@ -12,6 +12,9 @@
 //                                    constants and one-return helpers
 //   LaunchConfigurationGeometry.cpp  the grid and block of one launch, and
 //                                    how the grid covers its extent
+//   LaunchConfigurationGridLimits.cpp how a grid that is not a constant
+//                                    grows with the data (the limits of
+//                                    gridDim.y and .z)
 //   LaunchConfigurationQueries.cpp   what the checks ask: coverage, elements
 //                                    past an argument or extent, static
 //                                    shared memory
@@ -113,6 +116,15 @@ private:
   bool isMultipleOf(Val X, const GridShape &S);
   void classify(LaunchDimension &D, Val G, Val B, const LaunchSite &Site,
                 llvm::ArrayRef<Val> Args);
+  void classifyGrowth(LaunchDimension &D, Val G);
+  struct Magnitude;
+  Magnitude magnitudeOf(Val V, unsigned Depth);
+  bool guardedAt(Val V);
+  bool callersPassConstants(const FunctionDecl *FD, unsigned Index);
+  /// The calls of each function asked about (callersPassConstants).
+  llvm::DenseMap<const FunctionDecl *,
+                 llvm::SmallVector<const CallExpr *, 2>>
+      CallsOf;
 
   ASTContext &Ctx;
   ThreadIndexAnalysis &Facts;

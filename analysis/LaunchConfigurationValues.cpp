@@ -47,6 +47,22 @@ int fieldIndex(llvm::StringRef Name) {
   return -1;
 }
 
+/// Whether \p FD is the call operator of a lambda written in \p Owner
+/// (directly, or in a lambda written there), so that \p Owner's locals
+/// are captured in it.
+bool capturedFrom(const FunctionDecl *FD, const FunctionDecl *Owner) {
+  const DeclContext *DC = FD;
+  for (unsigned Step = 0; DC && Step < 8; ++Step) {
+    if (DC == Owner)
+      return Step > 0;
+    const auto *MD = dyn_cast<CXXMethodDecl>(DC);
+    if (!MD || !MD->getParent()->isLambda())
+      return false;
+    DC = MD->getParent()->getDeclContext();
+  }
+  return false;
+}
+
 } // namespace
 
 const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
@@ -180,11 +196,12 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
         return true;
       }
       bool TraverseLambdaExpr(LambdaExpr *L) {
-        // Captures by reference may change anything they capture.
-        for (const LambdaCapture &Cap : L->captures())
-          if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef)
-            if (const auto *VD = dyn_cast<VarDecl>(Cap.getCapturedVar()))
-              Out[VD].Escapes = true;
+        // A lambda's body is read with the function's: its stores to the
+        // variables it captures by reference are stores of the function
+        // (an AT_DISPATCH lambda reads the grid its function computed).
+        // A lambda that is not the function's own is read as before.
+        if (L->getBody())
+          TraverseStmt(L->getBody());
         return true;
       }
     } W(PM, *Slot);
@@ -224,7 +241,7 @@ Val LaunchConfiguration::Impl::resolve(Val V, unsigned Depth) {
       if (VD->hasLocalStorage()) {
         const FunctionDecl *Owner =
             dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
-        if (!Owner || !V.F || V.F->FD != Owner)
+        if (!Owner || !V.F || (V.F->FD != Owner && !capturedFrom(V.F->FD, Owner)))
           return V;
         const VarUse *U = useOf(VD, Owner);
         if (!U || U->Escapes || !U->FieldStores.empty())

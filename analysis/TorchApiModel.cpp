@@ -16,6 +16,7 @@ struct Tables {
   llvm::StringMap<unsigned> Queries, Conversions;
   llvm::StringMap<TensorFactoryInfo> Factories;
   llvm::StringSet<> StridedResults;
+  llvm::StringSet<> SizeQueries;
   llvm::StringSet<> AutogradFunctions;
   llvm::StringMap<TensorCheckInfo> Checks;
   llvm::StringMap<llvm::StringRef> ScalarTypes;
@@ -37,6 +38,7 @@ struct Tables {
 #define TORCH_TENSOR_CONVERSION(M, P) Conversions[#M] |= P;
 #define TORCH_TENSOR_FACTORY(N, Like) Factories[#N] = TensorFactoryInfo{Like};
 #define TORCH_STRIDED_RESULT(N) StridedResults.insert(#N);
+#define TORCH_SIZE_QUERY(M) SizeQueries.insert(#M);
 #define TORCH_AUTOGRAD_FUNCTION(C) AutogradFunctions.insert(#C);
 #define TORCH_TENSOR_CHECK(N, P, NeedsCuda)                                    \
   Checks[#N] = TensorCheckInfo{P, NeedsCuda != 0};
@@ -118,6 +120,23 @@ TorchApiModel::pointerCall(const CallExpr *Call) {
   if (!MD->getTemplateSpecializationArgs() && !MD->getPrimaryTemplate())
     Info.Typed = false;
   return Info;
+}
+
+llvm::StringRef TorchApiModel::sizeQuery(const CallExpr *Call) {
+  // 'x.sizes()[0]': an element of the extents.
+  if (const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(Call))
+    if (OC->getOperator() == OO_Subscript && OC->getNumArgs() == 2)
+      if (const auto *Inner = dyn_cast<CallExpr>(
+              OC->getArg(0)->IgnoreParenImpCasts()->IgnoreImplicit()))
+        return sizeQuery(Inner);
+  const Expr *Object = tensorObject(Call);
+  if (!Object)
+    return "";
+  const auto *MD = cast<CXXMemberCallExpr>(Call)->getMethodDecl();
+  if (!MD->getIdentifier())
+    return "";
+  auto It = tables().SizeQueries.find(MD->getName());
+  return It == tables().SizeQueries.end() ? llvm::StringRef() : It->getKey();
 }
 
 unsigned TorchApiModel::queriedProperties(const CallExpr *Call) {

@@ -111,6 +111,10 @@ public:
   static bool isDeviceSelectCall(const CallExpr *Call);
   /// \p Call binds a C++ function to Python (TORCH_BINDING rows).
   static bool isBindingCall(const CallExpr *Call);
+  /// The tensor method \p Call asks for an extent with (TORCH_SIZE_QUERY
+  /// rows: "numel", "size", "sizes"...), or "" when it asks none; an
+  /// element of 'x.sizes()' names "sizes".
+  static llvm::StringRef sizeQuery(const CallExpr *Call);
   /// The caching allocator's raw_alloc (true) or raw_delete (false)
   /// (TORCH_CUDA_ALLOCATOR rows), with its size or pointer argument.
   static std::optional<bool> allocatorCall(const FunctionDecl *FD, int &Arg);

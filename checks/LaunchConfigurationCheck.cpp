@@ -5,6 +5,7 @@
 #include "FunctionCfg.h"
 #include "LaunchConfiguration.h"
 #include "SourceLocations.h"
+#include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -24,6 +25,7 @@ enum FindingKind : unsigned {
   FK_LaunchBounds,
   FK_SharedOptIn,
   FK_SharedMax,
+  FK_GridGrowth,
 };
 
 /// The threads per block, when every dimension is a known positive
@@ -101,7 +103,9 @@ SourceLocation LaunchConfigurationCheck::reportAt(const LaunchSite &S,
                                                   const SourceManager &SM) {
   const CallExpr *Shown = From.InCaller && S.Via ? S.Via : S.Launch;
   SourceLocation Loc = userVisibleLocation(Shown->getBeginLoc(), SM);
-  if (!Reported.insert({Loc.getRawEncoding(), Kind}).second)
+  // Once per place in the file: the cases of an AT_DISPATCH expand the
+  // same launch once each.
+  if (!Reported.insert({SM.getFileLoc(Loc).getRawEncoding(), Kind}).second)
     return SourceLocation();
   return Loc;
 }
@@ -188,7 +192,63 @@ void LaunchConfigurationCheck::checkBlock(const LaunchSite &S,
 void LaunchConfigurationCheck::checkGrid(const LaunchSite &S,
                                          ASTContext &Ctx) {
   for (unsigned D = 0; D < 3; ++D)
-    checkDimension(S, D, /*Grid=*/true, Ctx.getSourceManager());
+    if (!checkDimension(S, D, /*Grid=*/true, Ctx.getSourceManager()) &&
+        D > 0 && GridsFromData)
+      checkGridGrowth(S, D, Ctx);
+}
+
+void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
+                                               unsigned D, ASTContext &Ctx) {
+  using Growth = LaunchDimension::Growth;
+  const LaunchDimension &LD = S.Dims[D];
+  const LaunchDimension &X = S.Dims[0];
+  // One size on y or z is reported only where x is one block of a
+  // constant size and the other of y and z a constant: the grid puts its
+  // one data-sized dimension where the limit is low (x and y swapped). A product of sizes or an element count is reported
+  // whatever x is.
+  // A block that carries the data in x ('<<<dim3(1, ny, nz), nx>>>' over
+  // a 3-D domain), or a y and a z that both vary, tile a domain of
+  // several dimensions: one size there is as small as the others.
+  const LaunchDimension &Other = S.Dims[D == 1 ? 2 : 1];
+  bool Swapped = X.GridConst && *X.GridConst == 1 && X.BlockConst &&
+                 (Other.GridConst || Other.GridGrowth == Growth::None) &&
+                 !(Other.GridGrowth != Growth::None);
+  if (Other.Grid && !Other.GridConst)
+    Swapped = false;
+  if (LD.GridGrowth == Growth::None ||
+      (LD.GridGrowth == Growth::Size && !Swapped) || !LD.Grid)
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Loc = reportAt(S, ConstantSource(), FK_GridGrowth + D, SM);
+  if (Loc.isInvalid())
+    return;
+  int64_t Limit = CudaApiModel::launchLimits().maxGridDim(D);
+  std::string Written = ThreadIndexAnalysis::textOf(LD.Grid, Ctx);
+  std::string Value = LD.GridGrowsWith
+                          ? ThreadIndexAnalysis::textOf(LD.GridGrowsWith, Ctx)
+                          : Written;
+  std::string Shown = Value == Written ? "'" + Written + "'"
+                                       : "'" + Written + "' (" + Value + ")";
+  unsigned Kind = LD.GridGrowth == Growth::Elements  ? 0
+                  : LD.GridGrowth == Growth::Product ? 1
+                                                     : 2;
+  diag(Loc, "launch of %0 puts %1 on gridDim.%2, %select{an element "
+            "count|a product of sizes|a size}3 that nothing bounds on this "
+            "path%select{|, while gridDim.x is %5}6: the launch fails once it "
+            "passes %4 blocks")
+      << S.Kernel << Shown << DimNames[D] << Kind << Limit
+      << (X.GridConst ? *X.GridConst : 0) << (Kind == 2);
+  if (LD.GridGrowsWith && Value != Written) {
+    SourceLocation At = SM.getFileLoc(LD.GridGrowsWith->getBeginLoc());
+    if (!isWithin(At, S.Launch, SM))
+      diag(At, "'%0' is computed here", DiagnosticIDs::Note) << Written;
+  }
+  diag(SM.getFileLoc(LD.Grid->getBeginLoc()),
+       "put the large dimension on gridDim.x, which allows %0 blocks, or "
+       "bound it ('TORCH_CHECK(%1 <= %2)', or min(%1, %2) blocks with a "
+       "grid-stride loop in the kernel)",
+       DiagnosticIDs::Note)
+      << CudaApiModel::launchLimits().maxGridDim(0) << Written << Limit;
 }
 
 void LaunchConfigurationCheck::checkLaunchBounds(const LaunchSite &S,

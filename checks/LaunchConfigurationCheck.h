@@ -17,19 +17,29 @@ struct LaunchSite;
 /// Blocks or grids past the device's limits or empty, more threads than the
 /// kernel's __launch_bounds__, dynamic shared memory past 48 KiB without
 /// cudaFuncSetAttribute, and more shared memory than a block may have on the
-/// target architecture.
+/// target architecture. With GridsFromData, also a gridDim.y or .z that
+/// grows with the data (an element count, a product of sizes, or a size
+/// while gridDim.x is a constant) and that nothing bounds below 65535.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-launch-configuration.md
 class LaunchConfigurationCheck : public CudaFunctionCheck {
 public:
   LaunchConfigurationCheck(StringRef Name, ClangTidyContext *Context)
+<<<<<<< HEAD
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
                            /*AnalysesTemplatePatterns=*/false,
                            /*ReadsCodeWithErrors=*/true,
                            ErrorGate::Operands}) {}
+=======
+      : CudaFunctionCheck(Name, Context, Traits()),
+        GridsFromData(Options.get("GridsFromData", true)) {}
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "GridsFromData", GridsFromData);
+  }
+>>>>>>> geo44
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
@@ -38,6 +48,9 @@ private:
 
   void checkBlock(const LaunchSite &S, ASTContext &Ctx);
   void checkGrid(const LaunchSite &S, ASTContext &Ctx);
+  /// Dimension \p D (y or z) of the grid when it grows with the data and
+  /// nothing bounds it.
+  void checkGridGrowth(const LaunchSite &S, unsigned D, ASTContext &Ctx);
   /// Dimension \p D of the block or the grid (\p Grid) when it is 0,
   /// which the device rejects, or over the device's limit; whether it is.
   bool checkDimension(const LaunchSite &S, unsigned D, bool Grid,
@@ -59,6 +72,7 @@ private:
   void noteValue(const LaunchSite &S, const ConstantSource &From,
                  int64_t Value, const SourceManager &SM);
 
+  const bool GridsFromData;
   llvm::DenseSet<std::pair<unsigned, unsigned>> Reported;
 };
 

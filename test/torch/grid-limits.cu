@@ -1,0 +1,102 @@
+// REQUIRES: torch
+// RUN: %with_torch %check_cuda_tidy_driver %s cuda-launch-configuration %t
+// Grid limits in extension code: gridDim.y and .z stop at 65535 blocks,
+// gridDim.x at 2^31 - 1. A y or z computed from the tensors' element count,
+// or from a product of their sizes, or a size while x is a constant, is
+// reported when nothing on the path bounds it; launches inside AT_DISPATCH
+// lambdas read the grid their function computed. TORCH_CHECK, min() and
+// the large dimension on x keep it silent.
+
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <algorithm>
+
+template <typename scalar_t>
+__global__ void normalize_rows(scalar_t *x, int64_t rows, int64_t cols) {
+  int64_t r = blockIdx.y;
+  if (r < rows && threadIdx.x < cols)
+    x[r * cols + threadIdx.x] = 0;
+}
+
+template <typename scalar_t>
+__global__ void normalize_rows_x(scalar_t *x, int64_t rows, int64_t cols) {
+  int64_t r = blockIdx.x;
+  if (r < rows && threadIdx.x < cols)
+    x[r * cols + threadIdx.x] = 0;
+}
+
+// Every leading dimension flattened into rows, one block per row on y.
+void layer_norm(torch::Tensor x) {
+  const int64_t n2 = x.size(-1);
+  const int64_t n1 = x.numel() / n2;
+  const dim3 blocks(1, n1, 1);
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "layer_norm", [&] {
+    normalize_rows<scalar_t><<<blocks, dim3(32, 4), 0,
+                               at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), n1, n2);
+    // CHECK-NOTES: :[[@LINE-3]]:5: warning: launch of 'normalize_rows<{{double|float}}>' puts 'n1' (x.numel() / n2) on gridDim.y, an element count that nothing bounds on this path: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+    // CHECK-NOTES: :[[@LINE-7]]:{{[0-9]+}}: note: 'n1' is computed here
+    // CHECK-NOTES: :[[@LINE-7]]:24: note: put the large dimension on gridDim.x
+  });
+}
+
+// Batch times heads on y, sequence chunks on x.
+void attention_rows(torch::Tensor q) {
+  const int64_t batch = q.size(0), heads = q.size(1), len = q.size(2);
+  dim3 grid((len + 63) / 64, batch * heads);
+  normalize_rows<float><<<grid, 64, 0, at::cuda::getCurrentCUDAStream()>>>(
+      q.data_ptr<float>(), batch * heads, len);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of 'normalize_rows<float>' puts 'batch * heads' on gridDim.y, a product of sizes that nothing bounds on this path: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-4]]:30: note: put the large dimension on gridDim.x
+}
+
+// Negatives: the same with a check, with min(), or with the rows on x.
+void layer_norm_checked(torch::Tensor x) {
+  const int64_t n2 = x.size(-1);
+  const int64_t n1 = x.numel() / n2;
+  TORCH_CHECK(n1 <= 65535, "too many rows for gridDim.y: ", n1);
+  const dim3 blocks(1, n1, 1);
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "layer_norm", [&] {
+    normalize_rows<scalar_t><<<blocks, dim3(32, 4), 0,
+                               at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), n1, n2);
+  });
+}
+
+void layer_norm_clamped(torch::Tensor x) {
+  const int64_t n2 = x.size(-1);
+  const int64_t n1 = x.numel() / n2;
+  const int64_t max_y = at::cuda::getCurrentDeviceProperties()->maxGridSize[1];
+  const dim3 blocks(1, std::min(n1, max_y), 1);
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "layer_norm", [&] {
+    normalize_rows<scalar_t><<<blocks, dim3(32, 4), 0,
+                               at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), n1, n2);
+  });
+}
+
+void layer_norm_on_x(torch::Tensor x) {
+  const int64_t n2 = x.size(-1);
+  const int64_t n1 = x.numel() / n2;
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "layer_norm", [&] {
+    normalize_rows_x<scalar_t><<<n1, dim3(32, 4), 0,
+                                 at::cuda::getCurrentCUDAStream()>>>(
+        x.data_ptr<scalar_t>(), n1, n2);
+  });
+}
+
+// Negatives: an image tiled in 2-D, and a batch on y beside a data-sized x.
+void image_tiles(torch::Tensor img) {
+  const int64_t h = img.size(1), w = img.size(2);
+  dim3 grid((w + 15) / 16, (h + 15) / 16, img.size(0));
+  normalize_rows<float><<<grid, dim3(16, 16), 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      img.data_ptr<float>(), h, w);
+}
+
+void batch_on_y(torch::Tensor x) {
+  const int64_t n = x.size(1);
+  dim3 grid((n + 255) / 256, x.size(0));
+  normalize_rows<float><<<grid, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), x.size(0), n);
+}
