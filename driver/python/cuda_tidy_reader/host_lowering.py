@@ -9,7 +9,8 @@ control flow becomes C++ control flow; numpy arrays of a known dtype and
 size become malloc'd host buffers; a class becomes a struct whose
 destructor runs __del__, and a module global of such a class is an object
 with static storage duration; atexit.register and weakref.finalize at
-module level become std::atexit. What the lowering does not know becomes an
+module level become calls at the end of main (Python runs them before the
+C-level exit), or std::atexit for a handler that resets the device. What the lowering does not know becomes an
 opaque value (cuda_tidy_host::any) that the checks say nothing about.
 
 Every piece of C++ is anchored at the Python node it comes from; names that
@@ -237,6 +238,7 @@ class HostLowering:
         self.calls = 0               # CUDA calls lowered
         self.driver_calls = 0        # of which driver API calls
         self.thunks = []
+        self.python_exit = []        # (call MStr, at) of Python exit handlers (exit_handler)
         self.global_objects = {}     # module global -> its class
         self.constants = {}          # module constant -> its int value
         self.want_tuple = None       # the call a tuple assignment unpacks
@@ -1892,6 +1894,8 @@ class HostLowering:
                 not self.arity_ok(self.functions[func.id], len(extra), False):
             return self.opaque(e, [self.expr(scope, a) for a in extra])
         f = self.functions[func.id]
+        if not self.ends_runtime(f):
+            return self.python_exit_handler(scope, e, func, extra)
         if not extra and not f.args.args and not self.returns_value(f):
             return Val(self.join(at, '::atexit(', self.name_text(func.id, self.fname(func.id), func), ')'),
                        'int')
@@ -1903,6 +1907,35 @@ class HostLowering:
         self.thunks.append((thunk, self.direct_call(e, self.name_text(func.id, self.fname(func.id), func),
                                                     args, 'void').m, at))
         return Val(self.join(at, '::atexit(', MStr.anchored(thunk, 0, self.at(func)), ')'), 'int')
+
+    def ends_runtime(self, f):
+        """Whether f calls a function that ends the device's context
+        (CUDA_DEVICE_RESET rows, directly or as a CUDA_PYTHON_CALL row's
+        method): in a Python exit handler it runs before the module's
+        objects are collected, whose __del__ then use a reset device."""
+        resets = self.model.resets
+        for n in walk(f):
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                    n.func.id if isinstance(n.func, ast.Name) else None
+                if name and (strip_version(name) in resets or
+                             self.model.python_resets.get(name)):
+                    return True
+        return False
+
+    def python_exit_handler(self, scope, e, func, extra):
+        """atexit.register(f) / weakref.finalize(obj, f) at module level,
+        for an f that does not reset the device: Python calls it in its
+        finalization, after the main module's code and before the C-level
+        exit that tears down libcudart/libcuda, so it is lowered as a call
+        at the end of main, in reverse order of registration (whether the
+        registration ran is not followed: a registration at module level
+        runs)."""
+        at = self.at(e)
+        args = [self.expr(self.module_scope, a) for a in extra]
+        call = self.direct_call(e, self.name_text(func.id, self.fname(func.id), func), args, 'void').m
+        self.python_exit.append((call, at))
+        return Val(self.join(at, '0'), 'int')
 
     # --- statements ---------------------------------------------------------------------
 
@@ -2433,7 +2466,17 @@ class HostLowering:
         for tname, ct in ms.temps:
             b.syn('  %s %s{};\n' % (ctype_of(ct), tname), 0, 0)
         b.add(body.build())
-        b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
+        if not self.python_exit:
+            b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
+            return
+        # Python's exit handlers, called by main after the module's code
+        b.syn('}\nvoid __python_exit() {\n', 0, 0)
+        for call, at in reversed(self.python_exit):
+            b.syn('  ', 0, at)
+            b.add(call)
+            b.syn(';\n', 0, at)
+        b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  cuda_tidy_py::__python_exit();\n'
+              '  return 0;\n}\n', 0, 0)
 
     def global_node(self, name):
         for stmt in self.scope_nodes(self.r.tree):
