@@ -517,7 +517,7 @@ class HostLowering:
         way out (the caller then holds what p holds, as the checks' wrapper
         summaries read it). False when the statement is not one."""
         v = s.value
-        if not isinstance(v, (ast.Name, ast.Constant)) or any(e[0] != 'loop' for e in ctx) or \
+        if not isinstance(v, (ast.Name, ast.Constant)) or any(e[0] not in ('loop', 'except') for e in ctx) or \
                 not self.typed_return(scope):
             return False
         if isinstance(v, ast.Constant):
@@ -2101,8 +2101,7 @@ class HostLowering:
         if isinstance(s, ast.Raise):
             if s.exc is not None and self.has_binding_call(s.exc):
                 out.add(self.join(at, '  ', self.expr(scope, s.exc).m, ';\n'))
-            self.unwind(scope, out, ctx)
-            out.syn('  cuda_tidy_host::raise();\n', 0, at)
+            self.raise_stmt(scope, out, ctx, at)
             return
         if isinstance(s, ast.Assert):
             c = self.truth(self.expr(scope, s.test), s.test)
@@ -2114,9 +2113,12 @@ class HostLowering:
             fin = s.finalbody
             inner = ctx + [('finally', fin)] if fin else ctx
             out.syn('  {\n', 0, at)
-            self.block(scope, s.body, out, inner)
+            label = self.except_label(s)
+            self.block(scope, s.body, out, inner + [('except', label)] if label else inner)
             if s.handlers:
                 out.syn('  }\n  if (cuda_tidy_host::cond()) {\n', 0, at)
+                if label:
+                    out.syn('  %s:;\n' % label, 0, at)
                 for h in s.handlers:
                     self.block(scope, h.body, out, inner)
                     break
@@ -2173,6 +2175,67 @@ class HostLowering:
             return
         # imports, pass, global, nested definitions: nothing to lower
         return
+
+    def except_label(self, s):
+        """The label a raise in the body of try statement s jumps to: the
+        start of its (first, the one lowered) handler; None without one."""
+        if not s.handlers:
+            return None
+        self.temp_count += 1
+        return '__ct_except%d' % self.temp_count
+
+    def raise_stmt(self, scope, out, ctx, at):
+        """A raise statement: the finally bodies and __exit__ calls on its
+        way, then the handler of the innermost try of the function whose body
+        it is in (a goto), else it leaves the function (a return: an
+        exception path, on which what the function still owns leaks). At
+        module level, or in a function that allocates nothing itself (a
+        check(err) helper: its caller's path goes on as the exception, which
+        is not followed), the program ends (a trap), as before."""
+        for i in range(len(ctx) - 1, -1, -1):
+            entry = ctx[i]
+            if entry[0] == 'except':
+                for j in range(len(ctx) - 1, i, -1):
+                    if ctx[j][0] == 'finally':
+                        self.block(scope, ctx[j][1], out, ctx[:j])
+                    elif ctx[j][0] == 'code':
+                        for x in ctx[j][1]:
+                            out.add(x)
+                out.syn('  goto %s;\n' % entry[1], 0, at)
+                return
+        self.unwind(scope, out, ctx)
+        if scope.module or not self.allocates(scope.owner):
+            out.syn('  cuda_tidy_host::raise();\n', 0, at)
+        else:
+            out.syn('  return%s;\n' % (' ' + ANY + '()' if scope.returns else ''), 0, at)
+
+    def allocates(self, f):
+        """Whether function f itself calls a function that allocates memory
+        or creates a handle (CUDA_ALLOC rows, CUDA_RESOURCE Create rows, or
+        a CUDA_PYTHON_CALL row that is one), by name."""
+        memo = self.__dict__.setdefault('_allocates', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        model = self.model
+        names = self.__dict__.get('_alloc_names')
+        if names is None:
+            def makes(fn):
+                fn = strip_version(fn)
+                return fn in model.alloc or model.resource.get(fn, ('', '', ''))[2] == 'Create'
+            names = set(fn for fn in model.alloc) | \
+                set(fn for fn, r in model.resource.items() if r[2] == 'Create') | \
+                set(n.rpartition('.')[2] for (_, n), row in model.calls.items() if makes(row[0]))
+            self._alloc_names = names
+        found = False
+        for n in walk(f):
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                    n.func.id if isinstance(n.func, ast.Name) else None
+                if name and strip_version(name) in names:
+                    found = True
+                    break
+        memo[id(f)] = found
+        return found
 
     def has_binding_call(self, node):
         return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node)
