@@ -49,7 +49,7 @@ def _position(n):
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
-                 b'pycuda.driver', b'cupy.cuda.runtime', b'numba.cuda', b'from numba import cuda')
+                 b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda')
 
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
 #: `rt.cudaMalloc(`): what a generated binding module's users write
