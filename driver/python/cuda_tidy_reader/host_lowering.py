@@ -1658,6 +1658,10 @@ class HostLowering:
                     lowered = self.cuda_call(scope, e, row[0], 'Raises', row)
                     if lowered is not None:
                         return lowered
+        if q in ('atexit.register',) and len(e.args) == 1 and scope.cls and not scope.module:
+            lowered = self.bound_exit_handler(scope, e, e.args[0])
+            if lowered is not None:
+                return lowered
         if q in ('atexit.register',) and e.args and scope.module:
             return self.exit_handler(scope, e, e.args[0], e.args[1:])
         if q in ('weakref.finalize',) and len(e.args) >= 2 and scope.module:
@@ -1922,6 +1926,23 @@ class HostLowering:
                              self.model.python_resets.get(name)):
                     return True
         return False
+
+    def bound_exit_handler(self, scope, e, func):
+        """atexit.register(self.m) in a method of a class whose object a
+        module global holds: Python calls that object's m at exit, as a
+        module-level handler (python_exit_handler); None when not so."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
+                func.value.id == 'self'):
+            return None
+        m = self.method(scope.cls, func.attr)
+        holders = [g for g, c in self.global_objects.items() if c == scope.cls]
+        if m is None or not holders or not self.method_ok(m) or not self.arity_ok(m, 0, True) or \
+                self.ends_runtime(m):
+            return None
+        at = self.at(e)
+        for g in holders:
+            self.python_exit.append((self.join(at, '%s.%s()' % (cxx_name(g), cxx_name(func.attr))), at))
+        return Val(self.join(at, '0'), 'int')
 
     def python_exit_handler(self, scope, e, func, extra):
         """atexit.register(f) / weakref.finalize(obj, f) at module level,
