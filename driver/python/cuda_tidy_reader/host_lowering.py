@@ -1898,7 +1898,9 @@ class HostLowering:
                 not self.arity_ok(self.functions[func.id], len(extra), False):
             return self.opaque(e, [self.expr(scope, a) for a in extra])
         f = self.functions[func.id]
-        if not self.ends_runtime(f):
+        if not self.ends_runtime(f) and not self.ends_runtime(self.r.tree):
+            # (where the file resets the device anywhere, a handler may run
+            # after that reset: it stays a std::atexit handler)
             return self.python_exit_handler(scope, e, func, extra)
         if not extra and not f.args.args and not self.returns_value(f):
             return Val(self.join(at, '::atexit(', self.name_text(func.id, self.fname(func.id), func), ')'),
@@ -1937,7 +1939,7 @@ class HostLowering:
         m = self.method(scope.cls, func.attr)
         holders = [g for g, c in self.global_objects.items() if c == scope.cls]
         if m is None or not holders or not self.method_ok(m) or not self.arity_ok(m, 0, True) or \
-                self.ends_runtime(m):
+                self.ends_runtime(m) or self.ends_runtime(self.r.tree):
             return None
         at = self.at(e)
         for g in holders:
