@@ -1,9 +1,10 @@
 # Python's exit handlers (atexit.register, weakref.finalize at module level)
 # run inside the interpreter's finalization, after the main module's code and
 # before the C-level exit that tears down libcudart/libcuda: a CUDA call there
-# workss (PyCUDA's autoinit pops its context so). What is wrong there is ending
-# the device (cudaDeviceReset) before the module's objects are collected,
-# whose __del__ then free into a reset device.
+# works (PyCUDA's autoinit pops its context so): silent. A handler that resets
+# the device, or any handler of a file that resets the device somewhere (it
+# may run after that reset), stays a std::atexit handler and is reported
+# (host-planted-bugs.py, samples/python-host/exit_free).
 # RUN: %cuda-tidy --no-cache --quiet %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 import atexit
