@@ -1,6 +1,7 @@
 # Python host code through ctypes into libcudart, lowered into C++ that the
 # .cu checks read (docs/python-host.md): seven planted bugs, each reported at
-# its Python line and column.
+# its Python line and column, and a stream leaked on the exception paths
+# after its creation (a raise leaves the function).
 # RUN: %cuda-tidy --no-cache --quiet %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 import atexit
@@ -44,7 +45,7 @@ def run(n):
     d_in = ctypes.c_void_p()
     cudart.cudaMalloc(ctypes.byref(d_in), n * 4)
     # CHECK: host-planted-bugs.py:[[@LINE-1]]:12: warning: device memory allocated into 'd_in' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
-    # CHECK: host-planted-bugs.py:[[@LINE+28]]:5: note: 'd_in' still holds it when the function returns here
+    # CHECK: host-planted-bugs.py:[[@LINE+30]]:5: note: 'd_in' still holds it when the function returns here
     # CHECK: host-planted-bugs.py:[[@LINE-3]]:12: warning: the error code returned by 'cudaMalloc' is not checked [cuda-unchecked-api-call]
     host = np.arange(n, dtype=np.float32)
     err = cudart.cudaMemcpy(d_in, host.ctypes.data, n * 4, cudaMemcpyDeviceToHost)
@@ -61,6 +62,8 @@ def run(n):
         raise RuntimeError("copy out failed")
     stream = ctypes.c_void_p()
     if cudart.cudaStreamCreate(ctypes.byref(stream)) != 0:
+        # CHECK: host-planted-bugs.py:[[@LINE-1]]:15: warning: stream allocated into 'stream' by 'cudaStreamCreate' is not destroyed on every path [cuda-device-memory-leak]
+        # CHECK: host-planted-bugs.py:[[@LINE+9]]:9: note: 'stream' still holds it when the function returns here
         raise RuntimeError("no stream")
     err = cudart.cudaMemcpyAsync(result.ctypes.data, d_in, n * 4, cudaMemcpyDeviceToHost, stream)
     if err != 0:

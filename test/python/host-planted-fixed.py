@@ -1,5 +1,6 @@
 # The fixed form of host-planted-bugs.py: every result is checked, device
-# memory is freed in finally and __exit__, the stream is synchronized before
+# memory and the stream are freed in finally and __exit__ (also on the
+# exception paths: a raise leaves the function), the stream is synchronized before
 # the host reads, and nothing runs CUDA at interpreter exit. Silent.
 # RUN: %cuda-tidy --no-cache --quiet %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
@@ -45,14 +46,16 @@ def run(n):
         stream = ctypes.c_void_p()
         if cudart.cudaStreamCreate(ctypes.byref(stream)) != 0:
             raise RuntimeError("no stream")
-        err = cudart.cudaMemcpyAsync(result.ctypes.data, d_in, n * 4, cudaMemcpyDeviceToHost, stream)
-        if err != 0:
-            raise RuntimeError("async copy failed")
-        if cudart.cudaStreamSynchronize(stream) != 0:
-            raise RuntimeError("sync failed")
-        total = float(result[0])
-        if cudart.cudaStreamDestroy(stream) != 0:
-            raise RuntimeError("no stream")
+        try:
+            err = cudart.cudaMemcpyAsync(result.ctypes.data, d_in, n * 4, cudaMemcpyDeviceToHost, stream)
+            if err != 0:
+                raise RuntimeError("async copy failed")
+            if cudart.cudaStreamSynchronize(stream) != 0:
+                raise RuntimeError("sync failed")
+            total = float(result[0])
+        finally:
+            if cudart.cudaStreamDestroy(stream) != 0:
+                raise RuntimeError("no stream")
     finally:
         check(cudart.cudaFree(d_in), "cudaFree")
     with DeviceBuffer(n * 4) as scratch:

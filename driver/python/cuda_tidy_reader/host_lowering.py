@@ -9,7 +9,8 @@ control flow becomes C++ control flow; numpy arrays of a known dtype and
 size become malloc'd host buffers; a class becomes a struct whose
 destructor runs __del__, and a module global of such a class is an object
 with static storage duration; atexit.register and weakref.finalize at
-module level become std::atexit. What the lowering does not know becomes an
+module level become calls at the end of main (Python runs them before the
+C-level exit), or std::atexit for a handler that resets the device. What the lowering does not know becomes an
 opaque value (cuda_tidy_host::any) that the checks say nothing about.
 
 Every piece of C++ is anchored at the Python node it comes from; names that
@@ -48,7 +49,7 @@ def _position(n):
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
-                 b'pycuda.driver', b'cupy.cuda.runtime', b'numba.cuda', b'from numba import cuda')
+                 b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda')
 
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
 #: `rt.cudaMalloc(`): what a generated binding module's users write
@@ -242,6 +243,7 @@ class HostLowering:
         self.host_memory_calls = 0   # ctypes.memmove / memset written as C's
         self.names = []              # (offset, C name, Python name): python_name()
         self.thunks = []
+        self.python_exit = []        # (call MStr, at) of Python exit handlers (exit_handler)
         self.global_objects = {}     # module global -> its class
         self.constants = {}          # module constant -> its int value
         self.want_tuple = None       # the call a tuple assignment unpacks
@@ -520,7 +522,7 @@ class HostLowering:
         way out (the caller then holds what p holds, as the checks' wrapper
         summaries read it). False when the statement is not one."""
         v = s.value
-        if not isinstance(v, (ast.Name, ast.Constant)) or any(e[0] != 'loop' for e in ctx) or \
+        if not isinstance(v, (ast.Name, ast.Constant)) or any(e[0] not in ('loop', 'except') for e in ctx) or \
                 not self.typed_return(scope):
             return False
         if isinstance(v, ast.Constant):
@@ -1670,6 +1672,10 @@ class HostLowering:
                     lowered = self.cuda_call(scope, e, row[0], 'Raises', row)
                     if lowered is not None:
                         return lowered
+        if q in ('atexit.register',) and len(e.args) == 1 and scope.cls and not scope.module:
+            lowered = self.bound_exit_handler(scope, e, e.args[0])
+            if lowered is not None:
+                return lowered
         if q in ('atexit.register',) and e.args and scope.module:
             return self.exit_handler(scope, e, e.args[0], e.args[1:])
         if q in ('weakref.finalize',) and len(e.args) >= 2 and scope.module:
@@ -1946,6 +1952,10 @@ class HostLowering:
                 not self.arity_ok(self.functions[func.id], len(extra), False):
             return self.opaque(e, [self.expr(scope, a) for a in extra])
         f = self.functions[func.id]
+        if not self.ends_runtime(f) and not self.ends_runtime(self.r.tree):
+            # (where the file resets the device anywhere, a handler may run
+            # after that reset: it stays a std::atexit handler)
+            return self.python_exit_handler(scope, e, func, extra)
         if not extra and not f.args.args and not self.returns_value(f):
             return Val(self.join(at, '::atexit(', self.name_text(func.id, self.fname(func.id), func), ')'),
                        'int')
@@ -1957,6 +1967,52 @@ class HostLowering:
         self.thunks.append((thunk, self.direct_call(e, self.name_text(func.id, self.fname(func.id), func),
                                                     args, 'void').m, at))
         return Val(self.join(at, '::atexit(', MStr.anchored(thunk, 0, self.at(func)), ')'), 'int')
+
+    def ends_runtime(self, f):
+        """Whether f calls a function that ends the device's context
+        (CUDA_DEVICE_RESET rows, directly or as a CUDA_PYTHON_CALL row's
+        method): in a Python exit handler it runs before the module's
+        objects are collected, whose __del__ then use a reset device."""
+        resets = self.model.resets
+        for n in walk(f):
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                    n.func.id if isinstance(n.func, ast.Name) else None
+                if name and (strip_version(name) in resets or
+                             self.model.python_resets.get(name)):
+                    return True
+        return False
+
+    def bound_exit_handler(self, scope, e, func):
+        """atexit.register(self.m) in a method of a class whose object a
+        module global holds: Python calls that object's m at exit, as a
+        module-level handler (python_exit_handler); None when not so."""
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
+                func.value.id == 'self'):
+            return None
+        m = self.method(scope.cls, func.attr)
+        holders = [g for g, c in self.global_objects.items() if c == scope.cls]
+        if m is None or not holders or not self.method_ok(m) or not self.arity_ok(m, 0, True) or \
+                self.ends_runtime(m) or self.ends_runtime(self.r.tree):
+            return None
+        at = self.at(e)
+        for g in holders:
+            self.python_exit.append((self.join(at, '%s.%s()' % (cxx_name(g), cxx_name(func.attr))), at))
+        return Val(self.join(at, '0'), 'int')
+
+    def python_exit_handler(self, scope, e, func, extra):
+        """atexit.register(f) / weakref.finalize(obj, f) at module level,
+        for an f that does not reset the device: Python calls it in its
+        finalization, after the main module's code and before the C-level
+        exit that tears down libcudart/libcuda, so it is lowered as a call
+        at the end of main, in reverse order of registration (whether the
+        registration ran is not followed: a registration at module level
+        runs)."""
+        at = self.at(e)
+        args = [self.expr(self.module_scope, a) for a in extra]
+        call = self.direct_call(e, self.name_text(func.id, self.fname(func.id), func), args, 'void').m
+        self.python_exit.append((call, at))
+        return Val(self.join(at, '0'), 'int')
 
     # --- statements ---------------------------------------------------------------------
 
@@ -2122,8 +2178,7 @@ class HostLowering:
         if isinstance(s, ast.Raise):
             if s.exc is not None and self.has_binding_call(s.exc):
                 out.add(self.join(at, '  ', self.expr(scope, s.exc).m, ';\n'))
-            self.unwind(scope, out, ctx)
-            out.syn('  cuda_tidy_host::raise();\n', 0, at)
+            self.raise_stmt(scope, out, ctx, at)
             return
         if isinstance(s, ast.Assert):
             c = self.truth(self.expr(scope, s.test), s.test)
@@ -2135,9 +2190,12 @@ class HostLowering:
             fin = s.finalbody
             inner = ctx + [('finally', fin)] if fin else ctx
             out.syn('  {\n', 0, at)
-            self.block(scope, s.body, out, inner)
+            label = self.except_label(s)
+            self.block(scope, s.body, out, inner + [('except', label)] if label else inner)
             if s.handlers:
                 out.syn('  }\n  if (cuda_tidy_host::cond()) {\n', 0, at)
+                if label:
+                    out.syn('  %s:;\n' % label, 0, at)
                 for h in s.handlers:
                     self.block(scope, h.body, out, inner)
                     break
@@ -2194,6 +2252,67 @@ class HostLowering:
             return
         # imports, pass, global, nested definitions: nothing to lower
         return
+
+    def except_label(self, s):
+        """The label a raise in the body of try statement s jumps to: the
+        start of its (first, the one lowered) handler; None without one."""
+        if not s.handlers:
+            return None
+        self.temp_count += 1
+        return '__ct_except%d' % self.temp_count
+
+    def raise_stmt(self, scope, out, ctx, at):
+        """A raise statement: the finally bodies and __exit__ calls on its
+        way, then the handler of the innermost try of the function whose body
+        it is in (a goto), else it leaves the function (a return: an
+        exception path, on which what the function still owns leaks). At
+        module level, or in a function that allocates nothing itself (a
+        check(err) helper: its caller's path goes on as the exception, which
+        is not followed), the program ends (a trap), as before."""
+        for i in range(len(ctx) - 1, -1, -1):
+            entry = ctx[i]
+            if entry[0] == 'except':
+                for j in range(len(ctx) - 1, i, -1):
+                    if ctx[j][0] == 'finally':
+                        self.block(scope, ctx[j][1], out, ctx[:j])
+                    elif ctx[j][0] == 'code':
+                        for x in ctx[j][1]:
+                            out.add(x)
+                out.syn('  goto %s;\n' % entry[1], 0, at)
+                return
+        self.unwind(scope, out, ctx)
+        if scope.module or not self.allocates(scope.owner):
+            out.syn('  cuda_tidy_host::raise();\n', 0, at)
+        else:
+            out.syn('  return%s;\n' % (' ' + ANY + '()' if scope.returns else ''), 0, at)
+
+    def allocates(self, f):
+        """Whether function f itself calls a function that allocates memory
+        or creates a handle (CUDA_ALLOC rows, CUDA_RESOURCE Create rows, or
+        a CUDA_PYTHON_CALL row that is one), by name."""
+        memo = self.__dict__.setdefault('_allocates', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        model = self.model
+        names = self.__dict__.get('_alloc_names')
+        if names is None:
+            def makes(fn):
+                fn = strip_version(fn)
+                return fn in model.alloc or model.resource.get(fn, ('', '', ''))[2] == 'Create'
+            names = set(fn for fn in model.alloc) | \
+                set(fn for fn, r in model.resource.items() if r[2] == 'Create') | \
+                set(n.rpartition('.')[2] for (_, n), row in model.calls.items() if makes(row[0]))
+            self._alloc_names = names
+        found = False
+        for n in walk(f):
+            if isinstance(n, ast.Call):
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                    n.func.id if isinstance(n.func, ast.Name) else None
+                if name and strip_version(name) in names:
+                    found = True
+                    break
+        memo[id(f)] = found
+        return found
 
     def has_binding_call(self, node):
         return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node)
@@ -2489,7 +2608,17 @@ class HostLowering:
         for tname, ct in ms.temps:
             b.syn('  %s %s{};\n' % (ctype_of(ct), tname), 0, 0)
         b.add(body.build())
-        b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
+        if not self.python_exit:
+            b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  return 0;\n}\n', 0, 0)
+            return
+        # Python's exit handlers, called by main after the module's code
+        b.syn('}\nvoid __python_exit() {\n', 0, 0)
+        for call, at in reversed(self.python_exit):
+            b.syn('  ', 0, at)
+            b.add(call)
+            b.syn(';\n', 0, at)
+        b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  cuda_tidy_py::__python_exit();\n'
+              '  return 0;\n}\n', 0, 0)
 
     def global_node(self, name):
         for stmt in self.scope_nodes(self.r.tree):

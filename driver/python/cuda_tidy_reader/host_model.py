@@ -13,7 +13,8 @@ _CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
 
 _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
-             'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(')
+             'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(',
+             'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(')
 
 
 class HostModel:
@@ -43,6 +44,12 @@ class HostModel:
         self.kernels = {}
         #: last names of generated ctypes binding modules
         self.generated = set()
+        #: functions that end the device's context (CUDA_DEVICE_RESET)
+        self.resets = set()
+        #: python names of CUDA_PYTHON_CALL rows that are such a function
+        self.python_resets = {}
+        #: (alias, module) of CUDA_PYTHON_MODULE_ALIAS rows
+        aliases = []
         for line in text.split('\n'):
             if not line.startswith(_FAMILIES):
                 continue
@@ -69,6 +76,10 @@ class HostModel:
                 self.array_copies[(cols[0], cols[1])] = (cols[2], cols[3].split(), int(cols[4]))
             elif family == 'CUDA_PYTHON_GENERATED_MODULE' and len(cols) == 1 and cols[0] != 'LastName':
                 self.generated.add(cols[0])
+            elif family == 'CUDA_PYTHON_MODULE_ALIAS' and len(cols) == 2 and cols[0] != 'Alias':
+                aliases.append((cols[0], cols[1]))
+            elif family == 'CUDA_DEVICE_RESET' and len(cols) == 1 and cols[0] != 'Name':
+                self.resets.add(strip_version(cols[0]))
             elif family == 'CUDA_PYTHON_KERNEL' and len(cols) == 3:
                 self.kernels[(cols[0], cols[1])] = int(cols[2])
             elif family == 'CUDA_ALLOC' and len(cols) == 8:
@@ -81,6 +92,13 @@ class HostModel:
                 if cols[1] == 'Runtime' and 'Set' not in cols[8] and 'Pitched' not in cols[8]:
                     self.copy_ptrs[cols[0]] = (int(cols[2]), int(cols[3]), int(cols[6]))
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
+        for alias, module in aliases:
+            for (m, name), row in list(self.calls.items()):
+                if m == module:
+                    self.calls[(alias, name)] = row
+        for (_, name), (function, _, _) in self.calls.items():
+            if strip_version(function) in self.resets:
+                self.python_resets[name.rpartition('.')[2]] = True
 
 
 def strip_version(name):
