@@ -26,20 +26,16 @@ struct LaunchSite;
 class LaunchConfigurationCheck : public CudaFunctionCheck {
 public:
   LaunchConfigurationCheck(StringRef Name, ClangTidyContext *Context)
-<<<<<<< HEAD
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::All, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
                            /*AnalysesTemplatePatterns=*/false,
                            /*ReadsCodeWithErrors=*/true,
-                           ErrorGate::Operands}) {}
-=======
-      : CudaFunctionCheck(Name, Context, Traits()),
+                           ErrorGate::Operands}),
         GridsFromData(Options.get("GridsFromData", true)) {}
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
     Options.store(Opts, "GridsFromData", GridsFromData);
   }
->>>>>>> geo44
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
