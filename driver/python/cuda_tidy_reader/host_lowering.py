@@ -480,9 +480,13 @@ class HostLowering:
         nodes = self.scope_nodes(f)
         self.infer(sc, nodes)
         kind = None
+        kept = self.kept_elsewhere(nodes)
         for n in nodes:
             if type(n) is not ast.Return or n.value is None:
                 continue
+            if isinstance(n.value, ast.Name) and n.value.id in kept:
+                kind = 'any'
+                break
             v = n.value
             if isinstance(v, ast.Constant) and v.value is None:
                 k = 'none'
@@ -498,6 +502,22 @@ class HostLowering:
         if kind is not None and kind != 'any' and self.made_by_cuda(kind):
             memo[key] = kind
         return memo[key]
+
+    STORING_METHODS = ('append', 'extend', 'add', 'insert', 'setdefault', 'put', 'push', 'update')
+
+    def kept_elsewhere(self, nodes):
+        """Locals that the function also stores in an object or a container
+        (`self.blocks.append(p)`, `self.p = p`, `cache[k] = p`): a pool keeps
+        them, so a caller does not own them alone."""
+        kept = set()
+        for n in nodes:
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and \
+                    any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
+                kept.add(n.value.id)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in self.STORING_METHODS:
+                kept.update(a.id for a in n.args if isinstance(a, ast.Name))
+        return kept
 
     def made_by_cuda(self, kind):
         """Whether a value of kind may hold memory or a handle that a CUDA
