@@ -14,7 +14,9 @@ Usage:
     compute-sanitizer tool. A sample without GPU results fails.
 (c) Unless --no-lint: `cuda-tidy --checks=-*,<check> <file> --` reports
     exactly one finding of the sample's check in the bug form, at the
-    manifest's line, and none in the fixed form; with all the manifest's
+    manifest's line (besides those its 'also' entries of the same check list
+    by line and column: the same bug at other accesses), and none in the
+    fixed form; with all the manifest's
     checks enabled, the bug form has no other finding (but those its 'also'
     entries list, each of which must be there) and the fixed form none.
 With --nvcc-build-dir DIR (a build of samples/CMakeLists.txt), every form's
@@ -280,6 +282,17 @@ def check_lint(rep, cuda_tidy, samples_dir, manifest, repo):
                 continue
             mine = [d for d in diags if d["check"] == check]
             if form == "bug":
+                # The same bug at other accesses: 'also' entries of the
+                # sample's own check name their line and column.
+                same = [(a["line"], a["col"]) for a in s.get("also", [])
+                        if a["check"] == check]
+                for a_line, a_col in same:
+                    rep.check(any(int(d["line"]) == a_line and
+                                  int(d["col"]) == a_col for d in mine),
+                              f"{rel}:{a_line}:{a_col}: warning [{check}] "
+                              f"(listed in 'also')")
+                mine = [d for d in mine
+                        if (int(d["line"]), int(d["col"])) not in same]
                 where = [f"{d['line']}:{d['col']}" for d in mine]
                 at_line = [d for d in mine
                            if int(d["line"]) == s["line"] and

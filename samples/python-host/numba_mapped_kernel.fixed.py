@@ -4,7 +4,7 @@ returns before the kernel runs to its end; fixed: cuda.synchronize() before
 the host reads the array."""
 import sys
 
-import numpy as np
+import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 names np.row_stack, gone from NumPy 2.5
 from numba import cuda
 
 

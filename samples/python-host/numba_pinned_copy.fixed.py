@@ -1,11 +1,9 @@
 """Numba: a kernel fills 256 MiB of device memory on a stream, and the
-result is copied back into a pinned host array on the same stream. Bug: the
-host reads the last value before the stream is synchronized; the copy
-with a stream is asynchronous (copy_to_host(stream=...)), and the host sees
-the 0 it wrote before (cuda-missing-host-sync)."""
+result is copied back into a pinned host array on the same stream. Fixed:
+the stream is synchronized before the host reads the array."""
 import sys
 
-import numpy as np
+import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 names np.row_stack, gone from NumPy 2.5
 from numba import cuda
 
 
@@ -26,8 +24,8 @@ def main():
     h[n - 1] = 0.0
     fill[(n + 255) // 256, 256, s](d, 1.5, n)
     d.copy_to_host(h, stream=s)
-    last = h[n - 1]
     s.synchronize()
+    last = h[n - 1]
     if last != 1.5:
         print("pinned read wrong: %r, expected 1.5" % last)
         return 1

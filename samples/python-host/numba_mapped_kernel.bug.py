@@ -5,7 +5,7 @@ before cuda.synchronize(), seeing the -1 it wrote before
 (cuda-missing-host-sync)."""
 import sys
 
-import numpy as np
+import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 names np.row_stack, gone from NumPy 2.5
 from numba import cuda
 
 
