@@ -54,6 +54,8 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
   bool RAW = First.Write && Second.Read;
   std::string Element =
       Second.Scalar ? "" : " at '" + indexText(Second.At, Ctx) + "'";
+  // Which note names the first access: written, read, or updated atomically.
+  int FirstKind;
   if (First.Atomic || Second.Atomic) {
     // An atomic update against a plain read or write of its element by
     // another thread.
@@ -69,35 +71,23 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
            "with}0 the atomic updates of other threads: no barrier between "
            "them on this path")
           << (Second.Write ? 1 : 0) << Second.Array->getName() << Element;
-    if (const CallExpr *Call = Second.call())
-      diag(userVisibleLocation(Call->getBeginLoc(), SM),
-           "in the call of '%0' here", DiagnosticIDs::Note)
-          << Call->getDirectCallee()->getNameAsString();
-    std::string FirstElement =
-        First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
-    diag(userVisibleLocation(First.At->getBeginLoc(), SM),
-         "%select{written|read|updated atomically}0 here%1",
-         DiagnosticIDs::Note)
-        << (First.Atomic ? 2 : First.Write ? 0 : 1) << FirstElement;
-    if (const CallExpr *Call = First.call(); Call && Call != Second.call())
-      diag(userVisibleLocation(Call->getBeginLoc(), SM),
-           "in the call of '%0' here", DiagnosticIDs::Note)
-          << Call->getDirectCallee()->getNameAsString();
-    return;
+    FirstKind = First.Atomic ? 2 : First.Write ? 0 : 1;
+  } else {
+    if (R.InWarp)
+      diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+           "%select{read of|write to}0 shared '%1'%2 may %select{see the "
+           "write of another lane|overwrite the value another lane reads}0: "
+           "the lanes of a warp do not run in lockstep, and no __syncwarp() "
+           "or barrier orders them on this path")
+          << (RAW ? 0 : 1) << Second.Array->getName() << Element;
+    else
+      diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
+           "%select{read of|write to}0 shared '%1'%2 may %select{see the "
+           "write of another thread|overwrite the value another thread "
+           "reads}0: no barrier between them on this path")
+          << (RAW ? 0 : 1) << Second.Array->getName() << Element;
+    FirstKind = RAW ? 0 : 1;
   }
-  if (R.InWarp)
-    diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
-         "%select{read of|write to}0 shared '%1'%2 may %select{see the write "
-         "of another lane|overwrite the value another lane reads}0: the "
-         "lanes of a warp do not run in lockstep, and no __syncwarp() or "
-         "barrier orders them on this path")
-        << (RAW ? 0 : 1) << Second.Array->getName() << Element;
-  else
-    diag(userVisibleLocation(Second.At->getBeginLoc(), SM),
-         "%select{read of|write to}0 shared '%1'%2 may %select{see the write "
-         "of another thread|overwrite the value another thread reads}0: no "
-         "barrier between them on this path")
-        << (RAW ? 0 : 1) << Second.Array->getName() << Element;
   if (const CallExpr *Call = Second.call())
     diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
@@ -105,8 +95,9 @@ void MissingSyncthreadsCheck::report(const SharedMemoryRaces::Race &R,
   std::string FirstElement =
       First.Scalar ? "" : " at '" + indexText(First.At, Ctx) + "'";
   diag(userVisibleLocation(First.At->getBeginLoc(), SM),
-       "%select{written|read}0 here%1", DiagnosticIDs::Note)
-      << (RAW ? 0 : 1) << FirstElement;
+       "%select{written|read|updated atomically}0 here%1",
+       DiagnosticIDs::Note)
+      << FirstKind << FirstElement;
   if (const CallExpr *Call = First.call(); Call && Call != Second.call())
     diag(userVisibleLocation(Call->getBeginLoc(), SM),
          "in the call of '%0' here", DiagnosticIDs::Note)
