@@ -150,6 +150,10 @@ private:
   const Expr *boundArgument(const Expr *E, const FunctionDecl *FD,
                             const FunctionDecl *&ArgFn);
   /// The shared array or scalar \p E names, through bound parameters.
+  /// The shared variable whose whole element (or scalar) E names, with the
+  /// indices of E in order; null when E is no whole shared element.
+  const VarDecl *sharedElementOf(const Expr *E, const FunctionDecl *FD,
+                                 llvm::SmallVector<const Expr *, 3> &Indices);
   const VarDecl *sharedVariableOf(const Expr *E, const FunctionDecl *FD,
                                   unsigned &Rank);
   const VariableStores &storesOf(const FunctionDecl *FD);

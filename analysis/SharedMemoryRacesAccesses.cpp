@@ -520,16 +520,9 @@ bool SharedMemoryRaces::underLeaderGuard(const Access &A, const Expr *Tid,
 
 
 
-/// The shared access made at CFG element \p S of \p FD, if it is one: an
-/// element of a shared array, with its subscripts in \p Indices, or a
-/// shared scalar.
-std::optional<SharedMemoryRaces::Access>
-SharedMemoryRaces::accessAt(const Stmt *S, const FunctionCfg &Cfg,
-                                  const FunctionDecl *FD,
-                                  llvm::SmallVector<const Expr *, 3> &Indices) {
-  const auto *E = dyn_cast_or_null<Expr>(S);
-  if (!E || !(isa<ArraySubscriptExpr>(E) || isa<DeclRefExpr>(E)))
-    return std::nullopt;
+const VarDecl *
+SharedMemoryRaces::sharedElementOf(const Expr *E, const FunctionDecl *FD,
+                                   llvm::SmallVector<const Expr *, 3> &Indices) {
   Indices.clear();
   const Expr *Base = E;
   while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
@@ -541,12 +534,28 @@ SharedMemoryRaces::accessAt(const Stmt *S, const FunctionCfg &Cfg,
   // Only whole elements: 'tile[ty]' alone is a row. Scalars by name.
   if (!VD || Indices.size() != Rank ||
       (Rank == 0 && (!isa<DeclRefExpr>(E) || !VD->getType()->isScalarType())))
+    return nullptr;
+  return VD;
+}
+
+/// The shared access made at CFG element \p S of \p FD, if it is one: an
+/// element of a shared array, with its subscripts in \p Indices, or a
+/// shared scalar.
+std::optional<SharedMemoryRaces::Access>
+SharedMemoryRaces::accessAt(const Stmt *S, const FunctionCfg &Cfg,
+                                  const FunctionDecl *FD,
+                                  llvm::SmallVector<const Expr *, 3> &Indices) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E || !(isa<ArraySubscriptExpr>(E) || isa<DeclRefExpr>(E)))
+    return std::nullopt;
+  const VarDecl *VD = sharedElementOf(E, FD, Indices);
+  if (!VD)
     return std::nullopt;
   Access A;
   A.At = E;
   A.Array = VD;
   A.Fn = FD;
-  A.Scalar = Rank == 0;
+  A.Scalar = Indices.empty();
   const Stmt *P = Cfg.parents().getParentIgnoreParens(const_cast<Expr *>(E));
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
       BO && BO->isAssignmentOp() &&
@@ -596,23 +605,14 @@ SharedMemoryRaces::atomicAccessAt(const Stmt *S, const FunctionCfg &Cfg,
   if (!Addr || Addr->getOpcode() != UO_AddrOf)
     return std::nullopt;
   const Expr *E = Addr->getSubExpr()->IgnoreParens();
-  Indices.clear();
-  const Expr *Base = E;
-  while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base)) {
-    Indices.insert(Indices.begin(), Sub->getIdx());
-    Base = ThreadIndexAnalysis::strip(Sub->getBase());
-  }
-  unsigned Rank = 0;
-  const VarDecl *VD = sharedVariableOf(Base, FD, Rank);
-  if (!VD || Indices.size() != Rank ||
-      (Rank == 0 && (!isa<DeclRefExpr>(E) || !VD->getType()->isScalarType())) ||
-      !Cfg.pointOf(Call))
+  const VarDecl *VD = sharedElementOf(E, FD, Indices);
+  if (!VD || !Cfg.pointOf(Call))
     return std::nullopt;
   Access A;
   A.At = E;
   A.Array = VD;
   A.Fn = FD;
-  A.Scalar = Rank == 0;
+  A.Scalar = Indices.empty();
   A.Read = A.Write = A.Atomic = true;
   A.Local = A.Point = Call;
   return A;
