@@ -21,10 +21,16 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
+import builtins
 import re
 
 from .host_model import strip_version
 from .source import MStr, MStrBuilder, walk
+
+#: Python's own exception classes by name: a raise of one of them reaches
+#: only the handlers that name it or a base of it (handler_catches).
+BUILTIN_EXCEPTIONS = {n: c for n, c in vars(builtins).items()
+                      if isinstance(c, type) and issubclass(c, BaseException)}
 
 #: Nodes whose bodies are scopes of their own (scope_nodes does not enter them).
 _NESTED_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
@@ -2037,8 +2043,23 @@ class HostLowering:
     # --- statements ---------------------------------------------------------------------
 
     def block(self, scope, body, out, ctx, top=False):
+        caught = any(e[0] == 'except' for e in ctx)
         for s in body:
             self.stmt(scope, s, out, ctx, top)
+            if caught:
+                raises, raised = self.statement_may_raise(scope, s)
+                if raises:
+                    # in the body of a try with handlers, a statement that
+                    # calls what may raise can skip the rest of the body and
+                    # land in a handler that may catch it
+                    at = self.at(s)
+                    edge = MStrBuilder()
+                    self.raise_stmt(scope, edge, ctx, at, raised, leaves=False)
+                    edge = edge.build()
+                    if edge.text:
+                        out.add(self.join(at, '  if (', self.raise_condition(scope, s), ') {\n'))
+                        out.add(edge)
+                        out.syn('  }\n', 0, at)
 
     def stmt(self, scope, s, out, ctx, top=False):
         r = self.r
@@ -2198,7 +2219,7 @@ class HostLowering:
         if isinstance(s, ast.Raise):
             if s.exc is not None and self.has_binding_call(s.exc):
                 out.add(self.join(at, '  ', self.expr(scope, s.exc).m, ';\n'))
-            self.raise_stmt(scope, out, ctx, at)
+            self.raise_stmt(scope, out, ctx, at, self.raised_names(s))
             return
         if isinstance(s, ast.Assert):
             c = self.truth(self.expr(scope, s.test), s.test)
@@ -2211,20 +2232,27 @@ class HostLowering:
             inner = ctx + [('finally', fin)] if fin else ctx
             out.syn('  {\n', 0, at)
             label = self.except_label(s)
-            self.block(scope, s.body, out, inner + [('except', label)] if label else inner)
+            handlers = [('%s_%d' % (label, i), self.handler_names(h)) for i, h in enumerate(s.handlers)]
+            self.block(scope, s.body, out, inner + [('except', label, handlers)] if label else inner)
             if s.handlers:
-                out.syn('  }\n  if (cuda_tidy_host::cond()) {\n', 0, at)
-                if label:
-                    out.syn('  %s:;\n' % label, 0, at)
-                for h in s.handlers:
-                    self.block(scope, h.body, out, inner)
-                    break
-                if s.orelse:
-                    out.syn('  } else {\n', 0, at)
-                    self.block(scope, s.orelse, out, inner)
-            elif s.orelse:
+                # the body ends normally and the else body runs; or a raise
+                # in the body, or a statement of it that calls what may
+                # raise (block), jumps to a handler that may catch it (each
+                # a path; `except (A, B)` and a bare `except` alike).
+                # Nothing else enters them, as a C++ catch is entered only
+                # from a throw (the CFG has no exception edges); an exception
+                # that no handler names goes on out of the try.
+                out.syn('  }\n  {\n', 0, at)
                 self.block(scope, s.orelse, out, inner)
-            out.syn('  }\n', 0, at)
+                out.syn('  }\n  goto %s_end;\n' % label, 0, at)
+                for (hl, _), h in zip(handlers, s.handlers):
+                    out.syn('  %s:;\n  {\n' % hl, 0, self.at(h))
+                    self.block(scope, h.body, out, inner)
+                    out.syn('  }\n  goto %s_end;\n' % label, 0, self.at(h))
+                out.syn('  %s_end:;\n' % label, 0, at)
+            else:
+                self.block(scope, s.orelse, out, inner)
+                out.syn('  }\n', 0, at)
             self.block(scope, fin, out, ctx)
             return
         if isinstance(s, (ast.With, ast.AsyncWith)):
@@ -2274,37 +2302,165 @@ class HostLowering:
         return
 
     def except_label(self, s):
-        """The label a raise in the body of try statement s jumps to: the
-        start of its (first, the one lowered) handler; None without one."""
+        """The label of the handlers of try statement s (each handler's is
+        this one with _i, the end's with _end); None without handlers."""
         if not s.handlers:
             return None
         self.temp_count += 1
         return '__ct_except%d' % self.temp_count
 
-    def raise_stmt(self, scope, out, ctx, at):
-        """A raise statement: the finally bodies and __exit__ calls on its
-        way, then the handler of the innermost try of the function whose body
-        it is in (a goto), else it leaves the function (a return: an
-        exception path, on which what the function still owns leaks). At
-        module level, or in a function that allocates nothing itself (a
-        check(err) helper: its caller's path goes on as the exception, which
-        is not followed), the program ends (a trap), as before."""
+    @staticmethod
+    def handler_names(h):
+        """The exception class names handler h names (last components), or
+        None for one that catches everything (bare, Exception,
+        BaseException)."""
+        t = h.type
+        items = t.elts if isinstance(t, ast.Tuple) else [t] if t is not None else []
+        names = set()
+        for n in items:
+            name = n.attr if isinstance(n, ast.Attribute) else n.id if isinstance(n, ast.Name) else None
+            if name is None or name in ('Exception', 'BaseException'):
+                return None
+            names.add(name)
+        return names or None
+
+    @staticmethod
+    def raised_names(s):
+        """The class name a raise statement raises (`raise E`, `raise
+        E(...)`), as a set; None when not known (a bare re-raise, a
+        variable)."""
+        e = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+        name = e.attr if isinstance(e, ast.Attribute) else e.id if isinstance(e, ast.Name) else None
+        return {name} if name else None
+
+    @staticmethod
+    def handler_catches(names, raised):
+        """Whether a handler naming names (None: everything) may catch an
+        exception of one of the classes raised (None: not known). Only
+        Python's own classes are known to be caught by no other name than
+        their bases' (a class of the file or a library may derive from
+        anything)."""
+        if names is None or raised is None:
+            return True
+        for r in raised:
+            c = BUILTIN_EXCEPTIONS.get(r)
+            if c is None or r in names or any(n in BUILTIN_EXCEPTIONS and issubclass(c, BUILTIN_EXCEPTIONS[n])
+                                              for n in names):
+                return True
+        return False
+
+    def raise_stmt(self, scope, out, ctx, at, raised=None, leaves=True):
+        """A raise statement (of the classes named raised, None when not
+        known): the finally bodies and __exit__ calls on its way, then a
+        handler of the innermost try of the function whose body it is in
+        that may catch it (a goto to each, on unknown conditions), else it
+        leaves the function (a return: an exception path, on which what the
+        function still owns leaks). At module level, or in a function that
+        allocates nothing itself (a check(err) helper: its caller's path
+        goes on as the exception, which is not followed), the program ends
+        (a trap), as before. With leaves False (a call that may raise,
+        block), an exception that no handler of the function catches is not
+        followed: nothing is written for it."""
         for i in range(len(ctx) - 1, -1, -1):
             entry = ctx[i]
             if entry[0] == 'except':
+                targets = [hl for hl, names in entry[2] if self.handler_catches(names, raised)]
+                if not targets:
+                    continue
                 for j in range(len(ctx) - 1, i, -1):
                     if ctx[j][0] == 'finally':
                         self.block(scope, ctx[j][1], out, ctx[:j])
                     elif ctx[j][0] == 'code':
                         for x in ctx[j][1]:
                             out.add(x)
-                out.syn('  goto %s;\n' % entry[1], 0, at)
+                for t in targets[:-1]:
+                    out.syn('  if (cuda_tidy_host::cond()) goto %s;\n' % t, 0, at)
+                out.syn('  goto %s;\n' % targets[-1], 0, at)
                 return
+        if not leaves:
+            return
         self.unwind(scope, out, ctx)
         if scope.module or not self.allocates(scope.owner):
             out.syn('  cuda_tidy_host::raise();\n', 0, at)
         else:
             out.syn('  return%s;\n' % (' ' + ANY + '()' if scope.returns else ''), 0, at)
+
+    def statement_may_raise(self, scope, s):
+        """(raises, raised) for simple statement s: whether it calls the
+        file's own function that may raise (may_raise), or a CUDA call that
+        raises on error (CuPy's or PyCUDA's runtime, the API model's
+        CUDA_PYTHON_CALL rows), and the exception classes it may raise (None
+        when not known). Not when s allocates: a failed allocation that
+        raises made nothing, so the path from it must not hold what it would
+        have made."""
+        if not isinstance(s, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            return False, None
+        calls = [n for n in walk(s) if isinstance(n, ast.Call)]
+        if not calls:
+            return False, None
+        self.allocates(s)  # fills _alloc_names
+        raises, raised = False, set()
+        for n in calls:
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else \
+                n.func.id if isinstance(n.func, ast.Name) else None
+            if name and strip_version(name) in self._alloc_names:
+                return False, None
+            b = self.binding_of(n)
+            if b is not None:
+                if b[1] == 'Raises':
+                    raises, raised = True, None
+            elif isinstance(n.func, ast.Name) and n.func.id in self.functions and \
+                    self.lookup(scope, n.func.id) is None:
+                r, names = self.may_raise(self.functions[n.func.id])
+                if r:
+                    raises = True
+                    raised = None if raised is None or names is None else raised | names
+        return raises, raised
+
+    def raise_condition(self, scope, s):
+        """When statement s may raise (statement_may_raise): check(err) of a
+        status variable raises when the status is an error (so the path
+        where the allocation that set it failed holds nothing); anything
+        else, on an unknown condition."""
+        e = s.value if isinstance(s, ast.Expr) else None
+        if isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
+                isinstance(e.args[0], ast.Name) and isinstance(e.func, ast.Name):
+            v = self.expr(scope, e.args[0])
+            ok = {'cudaError_t': 'cudaSuccess', 'CUresult': 'CUDA_SUCCESS'}.get(v.kind)
+            if ok:
+                return self.join(self.at(e), v.m, ' != %s' % ok)
+        return self.syn('cuda_tidy_host::cond()', s)
+
+    def may_raise(self, f, seen=None):
+        """(raises, raised) for the file's function f: whether it may raise
+        (it has a raise statement, calls a CUDA function that raises on
+        error, or calls another function of the file that may raise), and
+        the classes it may raise (None when not known)."""
+        memo = self.__dict__.setdefault('_may_raise', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        seen = seen or set()
+        seen.add(id(f))
+        raises, raised = False, set()
+        for n in walk(f):
+            if isinstance(n, ast.Raise):
+                names = self.raised_names(n) if n.exc is not None else None
+                raises = True
+                raised = None if raised is None or names is None else raised | names
+            elif isinstance(n, ast.Call):
+                b = self.binding_of(n)
+                if b is not None:
+                    if b[1] == 'Raises':
+                        raises, raised = True, None
+                elif isinstance(n.func, ast.Name) and n.func.id in self.functions:
+                    g = self.functions[n.func.id]
+                    if id(g) not in seen:
+                        r, names = self.may_raise(g, seen)
+                        if r:
+                            raises = True
+                            raised = None if raised is None or names is None else raised | names
+        memo[id(f)] = (raises, raised)
+        return memo[id(f)]
 
     def allocates(self, f):
         """Whether function f itself calls a function that allocates memory
