@@ -111,7 +111,41 @@ def cupy_runtime_call_in_try(n, host):
         log("copy failed")
 
 
+def raise_no_handler_names(n, values):
+    err, buf = cudart.cudaMalloc(n)
+    # CHECK: host-except-handlers.py:[[@LINE-1]]:23: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+    # CHECK: host-except-handlers.py:[[@LINE+5]]:13: note: 'buf' still holds it when the function returns here
+    if err != cudart.cudaError_t.cudaSuccess:
+        raise MemoryError("cudaMalloc failed")
+    try:
+        if not values:
+            raise ValueError("nothing to copy")
+        zero(buf, n)
+    except KeyError:
+        check(cudart.cudaFree(buf)[0])
+        return None
+    check(cudart.cudaFree(buf)[0])
+    return n
+
+
 # --- negatives: idiomatic correct code ----------------------------------------
+
+def handler_names_a_base(n, path):
+    err, buf = cudart.cudaMalloc(n)
+    if err != cudart.cudaError_t.cudaSuccess:
+        raise MemoryError("cudaMalloc failed")
+    try:
+        if not path:
+            raise FileNotFoundError(path)
+        zero(buf, n)
+    except OSError:
+        check(cudart.cudaFree(buf)[0])
+        return None
+    except KeyError:
+        return None
+    check(cudart.cudaFree(buf)[0])
+    return n
+
 
 def frees_in_finally(n, values):
     err, buf = cudart.cudaMalloc(n)

@@ -1,6 +1,7 @@
 """Unit tests of cuda_tidy_reader.host_model and host_lowering
 (host-lowering-unit.test): the API model's rows as the reader reads them,
 names, kinds, and the C++ a few Python statements lower to."""
+import ast
 import os
 import sys
 import unittest
@@ -122,6 +123,41 @@ class Lowering(unittest.TestCase):
         runs = [r for r in result['map'] if r[0] <= at < r[0] + r[1]]
         self.assertTrue(runs and runs[0][4])
         self.assertEqual(runs[0][3] + at - runs[0][0], src.find('cudaDeviceReset'))
+
+
+class ExceptionDispatch(unittest.TestCase):
+    def names(self, handler):
+        tree = ast.parse('try:\n    pass\n' + handler + ':\n    pass\n')
+        return hl.HostLowering.handler_names(tree.body[0].handlers[0])
+
+    def test_handler_names(self):
+        self.assertEqual(self.names('except ValueError'), {'ValueError'})
+        self.assertEqual(self.names('except (KeyError, cupy.cuda.runtime.CUDARuntimeError) as e'),
+                         {'KeyError', 'CUDARuntimeError'})
+        self.assertIsNone(self.names('except'))
+        self.assertIsNone(self.names('except (KeyError, Exception)'))
+
+    def test_builtin_classes_reach_their_bases_only(self):
+        catches = hl.HostLowering.handler_catches
+        self.assertTrue(catches({'OSError'}, {'FileNotFoundError'}))
+        self.assertTrue(catches({'LookupError'}, {'KeyError'}))
+        self.assertFalse(catches({'KeyError'}, {'ValueError'}))
+        self.assertFalse(catches({'CUDARuntimeError'}, {'ValueError'}))
+        self.assertTrue(catches({'KeyError'}, {'PoolError'}))  # not Python's own: may derive from KeyError
+        self.assertTrue(catches({'KeyError'}, None))
+        self.assertTrue(catches(None, {'ValueError'}))
+
+    def test_handlers_have_their_own_labels(self):
+        text = unit('from cuda.bindings import runtime as cudart\n'
+                    'def f(n):\n    err, p = cudart.cudaMalloc(n)\n    try:\n'
+                    '        if n > 4:\n            raise KeyError(n)\n'
+                    '    except ValueError:\n        cudart.cudaFree(p)\n'
+                    '    except (KeyError, IndexError):\n        pass\n'
+                    '    else:\n        cudart.cudaFree(p)\n')
+        self.assertIn('goto __ct_except1_1;', text)
+        self.assertNotIn('goto __ct_except1_0;', text)
+        self.assertIn('__ct_except1_0:;', text)
+        self.assertIn('__ct_except1_end:;', text)
 
 
 if __name__ == '__main__':
