@@ -128,7 +128,33 @@ def raise_no_handler_names(n, values):
     return n
 
 
+# The shape of CuPy acde6378 (csrilu02's info object, here device memory): a
+# raising call's failure is re-raised as another error, and the memory is
+# released only after the try.
+def reraised_as_value_error(n, host):
+    p = cupy.cuda.runtime.malloc(n)
+    # CHECK: host-except-handlers.py:[[@LINE-1]]:27: warning: device memory allocated into 'p' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+    # CHECK: host-except-handlers.py:[[@LINE+4]]:9: note: 'p' still holds it when the function returns here
+    try:
+        cupy.cuda.runtime.memcpy(p, host, n, cupy.cuda.runtime.memcpyHostToDevice)
+    except Exception:
+        raise ValueError("upload of %d bytes failed" % n)
+    cupy.cuda.runtime.free(p)
+
+
 # --- negatives: idiomatic correct code ----------------------------------------
+
+def reraised_after_free(n, host):
+    # the fix of acde6378: released in the handler and in else
+    p = cupy.cuda.runtime.malloc(n)
+    try:
+        cupy.cuda.runtime.memcpy(p, host, n, cupy.cuda.runtime.memcpyHostToDevice)
+    except Exception:
+        cupy.cuda.runtime.free(p)
+        raise ValueError("upload of %d bytes failed" % n)
+    else:
+        cupy.cuda.runtime.free(p)
+
 
 def handler_names_a_base(n, path):
     err, buf = cudart.cudaMalloc(n)
