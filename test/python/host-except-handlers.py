@@ -128,6 +128,29 @@ def raise_no_handler_names(n, values):
     return n
 
 
+class Uploader:
+    def __init__(self, n):
+        self.n = n
+
+    def validate(self, values):
+        if len(values) * 4 != self.n:
+            raise ValueError("%d values for %d bytes" % (len(values), self.n))
+
+    def upload(self, values):
+        err, buf = cudart.cudaMalloc(self.n)
+        # CHECK: host-except-handlers.py:[[@LINE-1]]:27: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+        # CHECK: host-except-handlers.py:[[@LINE+8]]:13: note: 'buf' still holds it when the function returns here
+        if err != cudart.cudaError_t.cudaSuccess:
+            raise MemoryError("cudaMalloc failed")
+        try:
+            self.validate(values)
+            check(cudart.cudaMemcpy(buf, values, self.n, cudart.cudaMemcpyKind.cudaMemcpyHostToDevice)[0])
+            check(cudart.cudaFree(buf)[0])
+        except ValueError:
+            return False
+        return True
+
+
 # The shape of CuPy acde6378 (csrilu02's info object, here device memory): a
 # raising call's failure is re-raised as another error, and the memory is
 # released only after the try.

@@ -2409,13 +2409,25 @@ class HostLowering:
             if b is not None:
                 if b[1] == 'Raises':
                     raises, raised = True, None
-            elif isinstance(n.func, ast.Name) and n.func.id in self.functions and \
-                    self.lookup(scope, n.func.id) is None:
-                r, names = self.may_raise(self.functions[n.func.id])
+            else:
+                g = self.raising_callee(n, scope.cls, scope)
+                r, names = self.may_raise(g, scope.cls) if g is not None else (False, None)
                 if r:
                     raises = True
                     raised = None if raised is None or names is None else raised | names
         return raises, raised
+
+    def raising_callee(self, n, cls, scope=None):
+        """The file's function that call n calls by name (a module-level
+        function, or self.m() of the method's class cls); None if none."""
+        func = n.func
+        if isinstance(func, ast.Name):
+            if func.id in self.functions and (scope is None or self.lookup(scope, func.id) is None):
+                return self.functions[func.id]
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+                func.value.id == 'self' and cls:
+            return self.method(cls, func.attr)
+        return None
 
     def raise_condition(self, scope, s):
         """When statement s may raise (statement_may_raise): check(err) of a
@@ -2431,11 +2443,12 @@ class HostLowering:
                 return self.join(self.at(e), v.m, ' != %s' % ok)
         return self.syn('cuda_tidy_host::cond()', s)
 
-    def may_raise(self, f, seen=None):
-        """(raises, raised) for the file's function f: whether it may raise
-        (it has a raise statement, calls a CUDA function that raises on
-        error, or calls another function of the file that may raise), and
-        the classes it may raise (None when not known)."""
+    def may_raise(self, f, cls=None, seen=None):
+        """(raises, raised) for the file's function f (a method of class
+        cls, when cls): whether it may raise (it has a raise statement,
+        calls a CUDA function that raises on error, or calls another
+        function of the file, or method of cls through self, that may
+        raise), and the classes it may raise (None when not known)."""
         memo = self.__dict__.setdefault('_may_raise', {})
         if id(f) in memo:
             return memo[id(f)]
@@ -2452,10 +2465,10 @@ class HostLowering:
                 if b is not None:
                     if b[1] == 'Raises':
                         raises, raised = True, None
-                elif isinstance(n.func, ast.Name) and n.func.id in self.functions:
-                    g = self.functions[n.func.id]
-                    if id(g) not in seen:
-                        r, names = self.may_raise(g, seen)
+                else:
+                    g = self.raising_callee(n, cls)
+                    if g is not None and id(g) not in seen:
+                        r, names = self.may_raise(g, cls, seen)
                         if r:
                             raises = True
                             raised = None if raised is None or names is None else raised | names
