@@ -492,9 +492,10 @@ class Facts:
                     return None
                 calls.append((p, self.positional(fn)))
             return calls
-        if len(table.get(fn.name, ())) != 1:
+        uses = self.uses.get('.' + fn.name, ())
+        if uses and len(table.get(fn.name, ())) != 1:
             return None  # another class, or an object, binds the name too
-        for x in self.uses.get('.' + fn.name, ()):
+        for x in uses:
             p = r.parents.get(x)
             if not (isinstance(p, ast.Call) and p.func is x) or r.scope_of(x) is fn:
                 return None
