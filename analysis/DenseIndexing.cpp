@@ -84,17 +84,57 @@ bool rowWalk(const Expr *Index, const FunctionDecl &Kernel,
   return Row && Walk;
 }
 
+/// Whether an expression names an integer the thread does not derive: a
+/// parameter of the kernel, or a local variable ('cols', 'ld').
+bool namesExtent(const Expr *E, const FunctionDecl &Kernel,
+                 ThreadIndexAnalysis &Threads, unsigned Depth = 0) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 6)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    return V && V->getType()->isIntegerType() &&
+           (isa<ParmVarDecl>(V) || (V->hasLocalStorage() &&
+                                    !Threads.valueOf(E, &Kernel).isIndex()));
+  }
+  for (const Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (namesExtent(CE, Kernel, Threads, Depth + 1))
+        return true;
+  return false;
+}
+
+/// A row-major index of a two-dimensional array: a term that scales by an
+/// extent ('r * cols'), beside the dense term; not the flat thread index
+/// ('blockIdx.x * blockDim.x + threadIdx.x').
+bool rowMajor(const Expr *Index, const FunctionDecl &Kernel,
+              ThreadIndexAnalysis &Threads) {
+  SmallVector<const Expr *, 4> Terms;
+  termsOf(Index, Terms);
+  for (const Expr *T : Terms)
+    if (const auto *BO = dyn_cast<BinaryOperator>(T))
+      if (BO->getOpcode() == BO_Mul &&
+          (namesExtent(BO->getLHS(), Kernel, Threads) ||
+           namesExtent(BO->getRHS(), Kernel, Threads)))
+        return true;
+  return false;
+}
+
 struct Finder : RecursiveASTVisitor<Finder> {
   const ParmVarDecl &P;
   const FunctionDecl &Kernel;
   ThreadIndexAnalysis &Threads;
+  bool TwoD;
   const Expr *Found = nullptr;
-  Finder(const ParmVarDecl &P, const FunctionDecl &K, ThreadIndexAnalysis &T)
-      : P(P), Kernel(K), Threads(T) {}
+  Finder(const ParmVarDecl &P, const FunctionDecl &K, ThreadIndexAnalysis &T,
+         bool TwoD)
+      : P(P), Kernel(K), Threads(T), TwoD(TwoD) {}
 
   bool dense(const Expr *Index) {
-    return hasUnitThreadTerm(Index, Kernel, Threads, 0) ||
-           rowWalk(Index, Kernel, Threads);
+    if (rowWalk(Index, Kernel, Threads))
+      return true;
+    return hasUnitThreadTerm(Index, Kernel, Threads, 0) &&
+           (!TwoD || rowMajor(Index, Kernel, Threads));
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
     if (!Found && refersTo(E->getBase(), P) && dense(E->getIdx()))
@@ -120,7 +160,16 @@ const Expr *denseAccessOf(const ParmVarDecl &P, const FunctionDecl &Kernel,
                           ThreadIndexAnalysis &Threads) {
   if (!P.getType()->isPointerType() || !Kernel.hasBody())
     return nullptr;
-  Finder F(P, Kernel, Threads);
+  Finder F(P, Kernel, Threads, /*TwoD=*/false);
+  F.TraverseStmt(Kernel.getBody());
+  return F.Found;
+}
+
+const Expr *rowMajorAccessOf(const ParmVarDecl &P, const FunctionDecl &Kernel,
+                             ThreadIndexAnalysis &Threads) {
+  if (!P.getType()->isPointerType() || !Kernel.hasBody())
+    return nullptr;
+  Finder F(P, Kernel, Threads, /*TwoD=*/true);
   F.TraverseStmt(Kernel.getBody());
   return F.Found;
 }

@@ -34,6 +34,13 @@ class ThreadIndexAnalysis;
 const Expr *denseAccessOf(const ParmVarDecl &P, const FunctionDecl &Kernel,
                           ThreadIndexAnalysis &Threads);
 
+/// The first access that indexes \p P as a row-major two-dimensional array
+/// ('m[r * cols + c]', 'm[row * width + col]'): one whose elements in a
+/// transposed order are the wrong ones even where every array of an
+/// elementwise kernel shares that order; null when there is none.
+const Expr *rowMajorAccessOf(const ParmVarDecl &P, const FunctionDecl &Kernel,
+                             ThreadIndexAnalysis &Threads);
+
 } // namespace clang::tidy::cuda
 
 #endif

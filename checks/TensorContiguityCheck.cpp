@@ -50,7 +50,14 @@ void TensorContiguityCheck::checkPythonLaunch(const FunctionDecl &Launch,
     if (I >= Facts.size() || !Facts[I].starts_with("received:"))
       continue;
     const ParmVarDecl &Param = *Kernel->getParamDecl(I);
-    const Expr *Dense = denseAccessOf(Param, *Kernel, threadIndex(Ctx));
+    // A host array copied by PyCUDA in its own order is wrong only where
+    // the kernel reads it as a matrix: a transposed array (the one layout
+    // PyCUDA accepts besides C order) read elementwise, and written back
+    // in the same order, is right.
+    const Expr *Dense =
+        Facts[I] == "received:host"
+            ? rowMajorAccessOf(Param, *Kernel, threadIndex(Ctx))
+            : denseAccessOf(Param, *Kernel, threadIndex(Ctx));
     if (!Dense)
       continue;
     auto [Function, Name] = R.second.split('|');
@@ -61,14 +68,25 @@ void TensorContiguityCheck::checkPythonLaunch(const FunctionDecl &Launch,
         Arg = P;
     if (!Arg)
       continue;
-    diag(Arg->getLocation(),
-         "%select{array|the pointer of array}0 '%1', which '%2' receives "
-         "and never makes contiguous, reaches parameter '%3' of kernel '%4', "
-         "which indexes it densely: a sliced or transposed array from the "
-         "caller is read in memory order, ignoring its strides; pass "
-         "cp.ascontiguousarray(%1)")
-        << (Facts[I] == "received:ptr") << Name << Function << Param.getName()
-        << Kernel->getName();
+    if (Facts[I] == "received:host")
+      // PyCUDA's drv.In/Out/InOut copy the host array's buffer, which a
+      // transposed (Fortran-contiguous) array gives in its own order.
+      diag(Arg->getLocation(),
+           "array '%0', which '%1' receives and never makes contiguous, is "
+           "copied to the device in its memory order and reaches parameter "
+           "'%2' of kernel '%3', which indexes it densely: a transposed "
+           "array from the caller is read in the wrong order; pass "
+           "np.ascontiguousarray(%0)")
+          << Name << Function << Param.getName() << Kernel->getName();
+    else
+      diag(Arg->getLocation(),
+           "%select{array|the pointer of array}0 '%1', which '%2' receives "
+           "and never makes contiguous, reaches parameter '%3' of kernel "
+           "'%4', which indexes it densely: a sliced or transposed array "
+           "from the caller is read in memory order, ignoring its strides; "
+           "pass cp.ascontiguousarray(%1)")
+          << (Facts[I] == "received:ptr") << Name << Function
+          << Param.getName() << Kernel->getName();
     diag(R.first->getLocation(), "'%0' is a parameter of '%1'",
          DiagnosticIDs::Note)
         << Name << Function;

@@ -160,9 +160,13 @@ def square_rows(m):
 
 class Squarer:
     def __call__(self, x):
-        # Methods are not followed (their callers are not known).
+        # A method of a public class that the file never calls: its
+        # callers are the package's users (test/python/kernels-on-objects.py).
         y = cp.empty_like(x)
         _SQUARE(((x.size + 127) // 128,), (128,), (x, y, np.int32(x.size)))
+        # CHECK: contiguity-received.py:[[@LINE-1]]:52: warning: array 'x', which 'Squarer.__call__' receives and never makes contiguous, reaches parameter 'x' of kernel 'square'
+        # CHECK: contiguity-received.py:[[@LINE-6]]:24: note: 'x' is a parameter of 'Squarer.__call__'
+        # CHECK: contiguity-received.py:16:23: note: 'x' is indexed densely here
         return y
 
 

@@ -528,6 +528,9 @@ class KernelUnitWriter:
         self.implicit_headers(m, text, at)
         if holes:
             self.holes_note(m, holes, kinds)
+        # A source with holes may have templates the reader made
+        # (launches.py names only the user's own by their arguments).
+        m.has_holes = bool(holes)
         self.stats['analysed'] += 1
         # Leading includes go first, so that the module's namespace holds
         # none (they are blanked where they were, offsets unchanged).
@@ -685,6 +688,10 @@ class KernelUnitWriter:
             if templated:
                 # Its address needs template arguments (launches.py).
                 m.templated = getattr(m, 'templated', set()) | {name}
+                # Its parameter count, for a launch of one instantiation
+                # (`get_function('f<float>')`; launches.py).
+                counts = m.__dict__.setdefault('template_counts', {})
+                counts[name] = count if prev == 'none' and name not in counts else None
             if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
                 m.extern_c.add(name)
 
@@ -812,6 +819,9 @@ class KernelUnitWriter:
         defines = self.options(m, get('options'))
         if holes:
             self.holes_note(m, holes, kinds)
+        # A source with holes may have templates the reader made
+        # (launches.py names only the user's own by their arguments).
+        m.has_holes = bool(holes)
         self.stats['analysed'] += 1
         self.implicit_headers(m, ' '.join(v.text for v in vals.values()) + ' '.join(
             p[0] for p in params), at, needs_headers)

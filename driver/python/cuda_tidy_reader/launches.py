@@ -97,22 +97,322 @@ class Facts:
         return facts, entry[1]
 
     def helper(self, func):
-        """(Facts, FunctionDef) of the function a call names: a module-level
-        function of this file bound once, or one of a sibling module."""
-        if not isinstance(func, ast.Name):
+        """(Facts, FunctionDef, positional parameter names as a call binds
+        them) of the function a call names: a function of this file (at
+        the module's level, nested in the calling function, or a method
+        called on self, cls or its class) bound once, or one of a sibling
+        module; its decorators, if any, only cache it (lru_cache, memoize)."""
+        found = self.function_of(func)
+        if found is not None:
+            fn, positional = found
+            return self, fn, positional
+        if not isinstance(func, ast.Name) or func.id in self.r.functions:
             return None
-        d = self.r.definition(func)
-        if func.id in self.r.functions:
-            entry = self.top_binding(func.id)
-            fn = self.r.functions[func.id]
-            if entry is not None and entry[0] is fn and (d is None or d[0] is fn):
-                return self, fn
-            return None
-        if d is None:
+        if self.r.definition(func) is None:
             found = self.imported(func)
-            if found is not None and isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return found
+            if found is not None and isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and found[0].transparent(found[1]):
+                fn = found[1]
+                return found[0], fn, [p.arg for p in fn.args.posonlyargs + fn.args.args]
         return None
+
+    # --- functions, methods and attributes of this file ---------------------
+
+    #: Decorators that hand back what the function returns (caches of
+    #: compiled kernels: functools.lru_cache, functools.cache,
+    #: cupy.memoize / cupy._util.memoize), and the method kinds.
+    TRANSPARENT_DECORATORS = frozenset(('lru_cache', 'cache', 'memoize',
+                                        'staticmethod', 'classmethod'))
+
+    @staticmethod
+    def decorator_name(d):
+        f = d.func if isinstance(d, ast.Call) else d
+        return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+
+    def transparent(self, fn):
+        return all(self.decorator_name(d) in self.TRANSPARENT_DECORATORS
+                   for d in fn.decorator_list)
+
+    def is_static(self, fn):
+        return any(self.decorator_name(d) == 'staticmethod' for d in fn.decorator_list)
+
+    def class_of(self, fn):
+        """The class of the module's top level whose method fn is, or None."""
+        p = self.r.parents.get(fn)
+        if isinstance(p, ast.ClassDef) and isinstance(self.r.parents.get(p), ast.Module):
+            return p
+        return None
+
+    def function_kind(self, fn):
+        """'module', 'method' (of a top-level class), 'nested' (in a
+        function) or None."""
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        p = self.r.parents.get(fn)
+        if isinstance(p, ast.Module):
+            return 'module'
+        if self.class_of(fn) is not None:
+            return 'method'
+        if isinstance(self.r.scope_of(fn), (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                not isinstance(p, ast.ClassDef):
+            return 'nested'
+        return None
+
+    def display_name(self, fn):
+        cls = self.class_of(fn)
+        return '%s.%s' % (cls.name, fn.name) if cls is not None else fn.name
+
+    def positional(self, fn, via_object=True):
+        """The positional parameters a call binds: a method called on an
+        object or a class binds its first (self, cls) itself."""
+        names = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+        if self.function_kind(fn) == 'method' and via_object and not self.is_static(fn):
+            return names[1:]
+        return names
+
+    def object_class(self, base):
+        """The top-level class that `self`, `cls` (the first parameter of
+        one of its methods, never rebound) or its own name stands for."""
+        if not isinstance(base, ast.Name):
+            return None
+        r = self.r
+        fn = r.scope_of(base)
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            cls = self.class_of(fn)
+            params = fn.args.posonlyargs + fn.args.args
+            if cls is not None and not self.is_static(fn) and params and \
+                    params[0].arg == base.id:
+                entries = r.scope_assigns(fn).get(base.id) or []
+                return cls if len(entries) == 1 else None
+        d = r.definition(base)
+        if d is not None and isinstance(d[0], ast.ClassDef) and \
+                isinstance(r.parents.get(d[0]), ast.Module):
+            return d[0]
+        return None
+
+    def attr_bindings(self):
+        """Attribute name -> [(class or None, value expr, FunctionDef or
+        None)] of every binding of it in the file: `<x>.name = v` anywhere
+        (the class where <x> is self, cls or the class), a name bound in a
+        class body (an assignment, a def). None for all when the file sets
+        attributes by computed names (setattr)."""
+        if hasattr(self, '_attr_bindings'):
+            return self._attr_bindings
+        table = {}
+        r = self.r
+        for x in r.nodes:
+            if isinstance(x, ast.Assign):
+                for t in x.targets:
+                    if isinstance(t, ast.Attribute):
+                        table.setdefault(t.attr, []).append((self.object_class(t.value), x.value))
+                    elif isinstance(t, (ast.Tuple, ast.List)):
+                        for e in walk(t):
+                            if isinstance(e, ast.Attribute):
+                                table.setdefault(e.attr, []).append((None, None))
+            elif isinstance(x, (ast.AugAssign, ast.AnnAssign)) and isinstance(x.target, ast.Attribute):
+                v = x.value if isinstance(x, ast.AnnAssign) else None
+                table.setdefault(x.target.attr, []).append((self.object_class(x.target.value), v))
+            elif isinstance(x, (ast.Delete, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr)):
+                for e in walk(x.targets[0] if isinstance(x, ast.Delete) else
+                              x.target if not isinstance(x, ast.withitem) else
+                              (x.optional_vars or ast.Tuple(elts=[], ctx=ast.Load()))):
+                    if isinstance(e, ast.Attribute):
+                        table.setdefault(e.attr, []).append((None, None))
+            elif isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and \
+                    x.func.id in ('setattr', 'delattr') and len(x.args) >= 2:
+                if not (isinstance(x.args[1], ast.Constant) and isinstance(x.args[1].value, str)):
+                    self._attr_bindings = None
+                    return None
+                table.setdefault(x.args[1].value, []).append((None, None))
+            elif isinstance(x, ast.ClassDef):
+                for st in x.body:
+                    if isinstance(st, ast.Assign):
+                        for t in st.targets:
+                            for e in walk(t):
+                                if isinstance(e, ast.Name):
+                                    table.setdefault(e.id, []).append(
+                                        (x, st.value if t is e else None))
+                    elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+                        table.setdefault(st.target.id, []).append((x, st.value))
+                    elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        table.setdefault(st.name, []).append((x, st))
+                    elif isinstance(st, ast.ClassDef):
+                        table.setdefault(st.name, []).append((x, None))
+        self._attr_bindings = table
+        return table
+
+    def member(self, node):
+        """What `self.x`, `cls.x` or `Class.x` is bound to: a value expr
+        or a FunctionDef, where the file binds attribute x once, in that
+        class (its body, or a method of it); bindings to None (a kernel
+        built on first use) do not count. None otherwise."""
+        if not isinstance(node, ast.Attribute):
+            return None
+        cls = self.object_class(node.value)
+        table = self.attr_bindings()
+        if cls is None or table is None:
+            return None
+        # Bindings in other classes do not count, unless they derive from
+        # this one; those on objects the file does not name do.
+        found = [b for b in table.get(node.attr, ()) if not (
+            isinstance(b[1], ast.Constant) and b[1].value is None) and (
+            b[0] is None or b[0] is cls or self.derives(b[0], cls))]
+        if len(found) != 1 or found[0][0] is not cls or found[0][1] is None:
+            return None
+        return found[0][1]
+
+    def derives(self, sub, cls, depth=0):
+        """Whether class sub names cls among its bases (through the file's
+        classes); an unknown base might."""
+        for b in sub.bases:
+            if isinstance(b, ast.Name) and b.id == cls.name:
+                return True
+            d = self.r.definition(b) if isinstance(b, ast.Name) else None
+            if d is not None and isinstance(d[0], ast.ClassDef) and depth < 8 and \
+                    self.derives(d[0], cls, depth + 1):
+                return True
+        return False
+
+    def function_of(self, func):
+        """(FunctionDef, positional parameter names as the call binds them)
+        of a call's function in this file: a name bound once to a def (at
+        the module's level, or nested in the function), or a method on
+        self, cls or its class; its decorators only cache (or are
+        staticmethod, classmethod). None otherwise."""
+        r = self.r
+        fn = None
+        if isinstance(func, ast.Name):
+            d = r.definition(func)
+            if d is not None and isinstance(d[0], (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                    d[0].name == func.id:
+                fn = d[0]
+                via_object = False
+        elif isinstance(func, ast.Attribute):
+            m = self.member(func)
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                fn = m
+                via_object = True
+                if isinstance(func.value, ast.Name) and not self.is_static(fn) and \
+                        not any(self.decorator_name(x) == 'classmethod' for x in fn.decorator_list):
+                    # Class.method(x): x binds self, unless read on an object.
+                    d = r.definition(func.value)
+                    if d is not None and isinstance(d[0], ast.ClassDef):
+                        return None
+        if fn is None or not self.transparent(fn) or isinstance(fn, ast.AsyncFunctionDef):
+            return None
+        return fn, self.positional(fn, via_object)
+
+    # --- kernels the file reaches through names, attributes and helpers -----
+
+    def kernel_of(self, node, depth=0):
+        """The kernel an expression stands for (a KernelModule, KernelRef or
+        Prepared of this file), read through names, attributes bound once
+        on self or a class, get_function and prepare, and functions,
+        methods and cached factories that return one; None otherwise."""
+        if depth > 10:
+            return None
+        r = self.r
+        if isinstance(node, ast.Call) and r.ctor_of(node):
+            v = r.eval(node)
+            return v if isinstance(v, KernelModule) else None
+        if isinstance(node, ast.Name):
+            d = r.definition(node)
+            if d is None:
+                bound = self.bound_param(node)
+                if bound is not None and bound[0] is self:
+                    return self.kernel_of(bound[1], depth + 1)
+                return None
+            value = d[1]
+            if value is None or isinstance(value, (ast.AugAssign, ast.withitem)):
+                return None
+            return self.kernel_of(value, depth + 1)
+        if isinstance(node, ast.Attribute):
+            v = self.member(node)
+            if v is None or isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return None
+            return self.kernel_of(v, depth + 1)
+        if not isinstance(node, ast.Call):
+            return None
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in ('get_function', 'get_kernel'):
+            base = self.kernel_of(f.value, depth + 1)
+            name = self.string_of(node.args[0]) if isinstance(base, KernelModule) and \
+                len(node.args) == 1 else None
+            return KernelRef(base, name.text, node.args[0]) if name is not None else None
+        if isinstance(f, ast.Attribute) and f.attr == 'prepare':
+            base = self.kernel_of(f.value, depth + 1)
+            fmt = r.eval(node.args[0]) if isinstance(base, KernelRef) and node.args else None
+            return Prepared(base, fmt, node) if isinstance(fmt, (MStr, tuple)) else None
+        return self.returned_kernel(node, depth)
+
+    def string_of(self, node):
+        """A constant string, also a helper's parameter bound to one."""
+        if isinstance(node, ast.Name) and self.r.definition(node) is None:
+            bound = self.bound_param(node)
+            if bound is not None:
+                v = bound[0].r.eval(bound[1])
+                return v if isinstance(v, MStr) and bound[0] is self else None
+        v = self.r.eval(node)
+        return v if isinstance(v, MStr) else None
+
+    def bind(self, call, fn, positional, facts):
+        """{parameter: (Facts, expr)} of a call of fn, or None where the
+        arguments are not known one by one."""
+        a = fn.args
+        if fn in facts.env or any(isinstance(x, ast.Starred) for x in call.args) or \
+                any(k.arg is None for k in call.keywords) or a.vararg or a.kwarg:
+            return None
+        names = [p.arg for p in a.posonlyargs + a.args]
+        defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
+        if len(call.args) > len(positional):
+            return None
+        env = {}
+        for k, p in enumerate(positional):
+            if k < len(call.args):
+                env[p] = (self, call.args[k])
+            elif p in defaults:
+                env[p] = (facts, defaults[p])
+        for p, d in zip(a.kwonlyargs, a.kw_defaults):
+            if d is not None:
+                env[p.arg] = (facts, d)
+        for kw in call.keywords:
+            if kw.arg not in positional and kw.arg not in [p.arg for p in a.kwonlyargs]:
+                return None
+            env[kw.arg] = (self, kw.value)
+        return env
+
+    def returns_of(self, fn, facts=None):
+        facts = facts or self
+        returns = [x for x in walk(fn) if isinstance(x, ast.Return)
+                   and facts.r.scope_of(x) is fn]
+        if not returns or len(returns) > self.MAX_RETURNS or \
+                any(x.value is None for x in returns):
+            return None
+        return returns
+
+    def returned_kernel(self, call, depth):
+        """The kernel every return of the function a call names gives
+        (a factory, cached or not), or None."""
+        found = self.function_of(call.func)
+        if found is None:
+            return None
+        fn, positional = found
+        env = self.bind(call, fn, positional, self)
+        returns = self.returns_of(fn)
+        if env is None or returns is None:
+            return None
+        got = None
+        self.env[fn] = env
+        try:
+            for ret in returns:
+                k = self.kernel_of(ret.value, depth + 1)
+                key = kernel_key(k)
+                if key is None or (got is not None and kernel_key(got) != key):
+                    return None
+                got = got or k
+        finally:
+            del self.env[fn]
+        return got
 
     def helper_fact(self, call, lib, depth):
         """The fact of a helper's return value at this call: every return
@@ -121,35 +421,11 @@ class Facts:
         found = self.helper(call.func)
         if found is None or depth > 8:
             return 'unknown'
-        facts, fn = found
-        if fn in facts.env or any(isinstance(x, ast.Starred) for x in call.args) or \
-                any(k.arg is None for k in call.keywords):
+        facts, fn, positional = found
+        env = self.bind(call, fn, positional, facts)
+        returns = self.returns_of(fn, facts)
+        if env is None or returns is None:
             return 'unknown'  # recursion, or arguments not known one by one
-        a = fn.args
-        if a.vararg or a.kwarg:
-            return 'unknown'
-        positional = a.posonlyargs + a.args
-        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
-        if len(call.args) > len(positional):
-            return 'unknown'
-        env = {}
-        for k, p in enumerate(positional):
-            if k < len(call.args):
-                env[p.arg] = (self, call.args[k])
-            elif defaults[k] is not None:
-                env[p.arg] = (facts, defaults[k])
-        for p, d in zip(a.kwonlyargs, a.kw_defaults):
-            if d is not None:
-                env[p.arg] = (facts, d)
-        for kw in call.keywords:
-            if kw.arg not in [p.arg for p in positional + a.kwonlyargs]:
-                return 'unknown'
-            env[kw.arg] = (self, kw.value)
-        returns = [x for x in walk(fn) if isinstance(x, ast.Return)
-                   and facts.r.scope_of(x) is fn]
-        if not returns or len(returns) > self.MAX_RETURNS or \
-                any(x.value is None for x in returns):
-            return 'unknown'
         got = set()
         facts.env[fn] = env
         try:
@@ -165,21 +441,68 @@ class Facts:
         return 'unknown' if f.startswith('received') else f
 
     def callers(self, fn):
-        """The calls of a module-level function of this file, or None
-        where its name is used otherwise (passed on, rebound, shadowed):
-        then its callers are not all known here."""
+        """The calls of a function of this file, each with the positional
+        parameters it binds, or None where the function is used otherwise
+        (passed on, rebound, shadowed): then its callers are not all known
+        here. A module-level function: calls of its name; a nested one:
+        calls of its name in the function around it; a method of a
+        top-level class: calls of the attribute on any object (no other
+        class of the file defines the name), `Class(...)` for __init__;
+        another special method (`__call__`) has none, and is called
+        otherwise where the file names its class."""
         if self.uses is None:
             self.uses = {}
             for x in walk(self.r.tree):
                 if isinstance(x, ast.Name):
                     self.uses.setdefault(x.id, []).append(x)
+                elif isinstance(x, ast.Attribute):
+                    self.uses.setdefault('.' + x.attr, []).append(x)
+        r = self.r
+        kind = self.function_kind(fn)
         calls = []
-        for x in self.uses.get(fn.name, ()):
-            p = self.r.parents.get(x)
-            if not (isinstance(p, ast.Call) and p.func is x and
-                    self.r.scope_of(x) is not fn):
+        if kind in ('module', 'nested'):
+            outer = r.scope_of(fn) if kind == 'nested' else None
+            positional = self.positional(fn)
+            for x in self.uses.get(fn.name, ()):
+                if outer is not None and not r._encloses(outer, x):
+                    continue
+                p = r.parents.get(x)
+                if not (isinstance(p, ast.Call) and p.func is x and
+                        r.scope_of(x) is not fn):
+                    return None
+                calls.append((p, positional))
+            return calls
+        if kind != 'method':
+            return None
+        cls = self.class_of(fn)
+        table = self.attr_bindings()
+        if table is None:
+            return None
+        if any(x is not fn and r.scope_of(x) is not fn for x in self.uses.get(fn.name, ())
+               if r._encloses(cls, x)):
+            return None  # read by name in the class body (an alias)
+        dunder = fn.name.startswith('__') and fn.name.endswith('__')
+        if dunder:
+            named = [x for x in self.uses.get(cls.name, ())]
+            if fn.name != '__init__':
+                return None if named else []
+            for x in named:
+                p = r.parents.get(x)
+                if not (isinstance(p, ast.Call) and p.func is x):
+                    return None
+                calls.append((p, self.positional(fn)))
+            return calls
+        uses = self.uses.get('.' + fn.name, ())
+        if uses and len(table.get(fn.name, ())) != 1:
+            return None  # another class, or an object, binds the name too
+        for x in uses:
+            p = r.parents.get(x)
+            if not (isinstance(p, ast.Call) and p.func is x) or r.scope_of(x) is fn:
                 return None
-            calls.append(p)
+            found = self.function_of(x)
+            if found is not None and found[0] is not fn:
+                return None
+            calls.append((p, found[1] if found is not None else self.positional(fn)))
         return calls
 
     #: Attributes whose reading shows that a function looks at an array's
@@ -196,12 +519,15 @@ class Facts:
         received from its caller and never made contiguous: (the
         parameter's ast.arg, its function's name, 'array' or 'ptr'), else
         None. The argument is the parameter itself, or its `.data.ptr`.
-        A parameter that the function rebinds, reads the layout of
+        The function is one of the module's, a method of one of its
+        classes (not self or cls), or a function nested in another. A
+        parameter that the function rebinds, reads the layout of
         (`x.flags`, `x.strides`), or passes to a checker (`check_*`,
-        `*contig*`) is not one; nor one of a private function with no
-        caller in the file (its callers are elsewhere in the package), nor
-        one of a private module that its package does not export. With
-        callers in the file, it is one only where a caller passes a
+        `*contig*`) is not one; nor one of a private function or method
+        with no caller in the file (its callers are elsewhere in the
+        package), of a private class, of a private module that its
+        package does not export, or of a nested function with no caller.
+        With callers in the file, it is one only where a caller passes a
         parameter of its own that is one (same-file summary); arrays that
         the callers make are contiguous."""
         kind = 'array'
@@ -214,8 +540,8 @@ class Facts:
         if r.definition(node) is not None:
             return None
         fn = r.scope_of(node)
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
-                not isinstance(r.parents.get(fn), ast.Module):
+        where = self.function_kind(fn)
+        if where is None:
             return None
         entries = r.scope_assigns(fn).get(node.id) or []
         if len(entries) != 1 or entries[0][0] is not fn:
@@ -225,13 +551,17 @@ class Facts:
         param = next((p for p in params if p.arg == node.id), None)
         if param is None or self.checked(fn, node.id):
             return None
+        if where == 'method' and not self.is_static(fn) and \
+                node.id not in self.positional(fn) + [p.arg for p in a.kwonlyargs]:
+            return None  # self or cls
         calls = self.callers(fn)
         if calls is None:
             return None
         if not calls:
-            return None if self.private(fn.name) else (param, fn.name, kind)
-        positional = [p.arg for p in a.posonlyargs + a.args]
-        for call in calls:
+            if where == 'nested' or self.private_function(fn):
+                return None
+            return param, self.display_name(fn), kind
+        for call, positional in calls:
             if any(isinstance(x, ast.Starred) for x in call.args) or \
                     any(k.arg is None for k in call.keywords):
                 return None
@@ -243,6 +573,17 @@ class Facts:
                 if outer is not None:
                     return outer[0], outer[1], kind
         return None
+
+    def private_function(self, fn):
+        """Whether a function or method is private to its package: its
+        name starts with '_' (a special method's does not), its class's
+        does, or its module is private and not exported."""
+        cls = self.class_of(fn)
+        if cls is None:
+            return self.private(fn.name)
+        if fn.name.startswith('_') and not fn.name.endswith('__'):
+            return True
+        return self.private(cls.name)
 
     def private(self, name):
         """Whether a module-level function is private to its package: its
@@ -287,27 +628,25 @@ class Facts:
         return False
 
     def param_fact(self, node, lib, depth):
-        """The fact of a parameter of a module-level function from its
-        calls in this file (a same-file summary): every call passes an
-        argument with the same fact, else 'unknown'."""
+        """The fact of a parameter of a function or method of this file
+        from its calls in this file (a same-file summary): every call
+        passes an argument with the same fact, else 'unknown'."""
         r = self.r
         fn = r.scope_of(node)
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or \
-                not isinstance(r.parents.get(fn), ast.Module):
+        if self.function_kind(fn) is None:
             return 'unknown'
         entries = r.scope_assigns(fn).get(node.id) or []
         if len(entries) != 1 or entries[0][0] is not fn:
             return 'unknown'
         a = fn.args
-        positional = [x.arg for x in a.posonlyargs + a.args]
-        if node.id not in positional and node.id not in [x.arg for x in a.kwonlyargs]:
+        if node.id not in [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]:
             return 'unknown'
         calls = self.callers(fn)
         if not calls:
             return 'unknown'
         facts = set()
         first = None
-        for call in calls:
+        for call, positional in calls:
             if any(isinstance(x, ast.Starred) for x in call.args) or \
                     any(k.arg is None for k in call.keywords):
                 return 'unknown'
@@ -325,7 +664,7 @@ class Facts:
                 return 'unknown'
         f = facts.pop()
         if f != 'unknown':
-            self.origin = (first, fn.name)
+            self.origin = (first, self.display_name(fn))
         return f
 
     def dtype_of_value(self, node, depth=0):
@@ -534,6 +873,40 @@ class Facts:
         return 'array:%s:%s' % (space, dt)
 
 
+#: The words a template argument of an instantiation may hold: built-in
+#: types and numbers, which mean the same outside the module's namespace.
+TEMPLATE_ARG_WORDS = frozenset((
+    'float', 'double', 'int', 'unsigned', 'signed', 'long', 'short', 'char', 'bool',
+    'true', 'false', 'size_t', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t',
+    'uint16_t', 'uint32_t', 'uint64_t', 'const'))
+
+
+def instantiation(name):
+    """'f<float, 4>' -> ('f', 'float, 4') where the arguments are built-in
+    types and numbers; None otherwise."""
+    import re
+    m = re.match(r'^\s*([A-Za-z_]\w*)\s*<(.*)>\s*$', name)
+    if not m:
+        return None
+    args = m.group(2)
+    for tok in re.findall(r'[A-Za-z_]\w*|\d+[uUlL]*|[^\s]', args):
+        if not (tok in TEMPLATE_ARG_WORDS or tok[0].isdigit() or tok in (',', '*', '-')):
+            return None
+    return m.group(1), ' '.join(args.split())
+
+
+def kernel_key(k):
+    """What identifies a kernel value: its module, name and prepare format."""
+    if isinstance(k, KernelModule):
+        return ('module', id(k))
+    if isinstance(k, KernelRef):
+        return ('ref', id(k.module), k.name)
+    if isinstance(k, Prepared):
+        fmt = k.fmt.text if isinstance(k.fmt, MStr) else repr(k.fmt)
+        return ('prepared', id(k.ref.module), k.ref.name, fmt)
+    return None
+
+
 def without_view(fact):
     return fact.split(':view=')[0]
 
@@ -598,13 +971,13 @@ class LaunchWriter:
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in ('prepared_call', 'prepared_timed_call',
                                                                  'prepared_async_call'):
-                p = r.eval(func.value)
+                p = self.facts.kernel_of(func.value)
                 if isinstance(p, KernelRef):
                     p = self.prepared_for(func.value)
                 if isinstance(p, Prepared) and p.ref.module.index is not None:
                     self.emit_prepared(node, p, func.attr)
                 continue
-            ref = r.eval(func) if isinstance(func, (ast.Name, ast.Attribute, ast.Call)) else None
+            ref = self.facts.kernel_of(func)
             if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
                 ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
             if isinstance(ref, KernelRef) and ref.module.index is not None:
@@ -622,12 +995,22 @@ class LaunchWriter:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr == 'get_function' and node.args and \
                     not r.expects_failure(node):
-                ref = r.eval(node)
+                ref = self.facts.kernel_of(node)
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
 
     def prepared_for(self, func_value):
-        """f.prepare(fmt) earlier in the same scope, f a name."""
+        """f.prepare(fmt) earlier in the same scope, f a name; or the one
+        `self.f.prepare(fmt)` of a class whose attribute f is the kernel."""
+        if isinstance(func_value, ast.Attribute) and self.facts.member(func_value) is not None:
+            cls = self.facts.object_class(func_value.value)
+            found = [n for n in walk(cls) if isinstance(n, ast.Call) and
+                     isinstance(n.func, ast.Attribute) and n.func.attr == 'prepare' and
+                     isinstance(n.func.value, ast.Attribute) and
+                     n.func.value.attr == func_value.attr and
+                     self.facts.object_class(n.func.value.value) is cls]
+            v = self.facts.kernel_of(found[0]) if len(found) == 1 else None
+            return v if isinstance(v, Prepared) else None
         if not isinstance(func_value, ast.Name):
             return None
         scope = self.r.scope_of(func_value)
@@ -999,7 +1382,16 @@ class LaunchWriter:
         m = ref.module
         kernel = '%s::%s' % (m.namespace, ref.name)
         count = m.kernels.get(ref.name)
-        if ref.name not in m.kernels or not is_word(ref.name):
+        templated = ref.name in getattr(m, 'templated', ())
+        inst = instantiation(ref.name)
+        if inst is not None and inst[0] in getattr(m, 'templated', ()) and \
+                not getattr(m, 'has_holes', True):
+            # One instantiation of a template kernel (`name_expressions`,
+            # `get_function('f<float>')`): its parameters have types.
+            kernel = '%s::%s<%s>' % (m.namespace, inst[0], inst[1])
+            count = getattr(m, 'template_counts', {}).get(inst[0])
+            templated = False
+        elif ref.name not in m.kernels or not is_word(ref.name):
             return
         self.launch_count += 1
         params = {}
@@ -1059,6 +1451,14 @@ class LaunchWriter:
                 fact = self.facts.fact(a, lib)
                 rec = self.facts.received(a) if lib == 'cupy' and fact in (
                     'unknown', 'devptr') else None
+                if lib == 'pycuda' and isinstance(a, ast.Call) and len(a.args) == 1 and \
+                        (r.qualname(a.func) or '').startswith('pycuda.driver.') and \
+                        r.qualname(a.func).split('.')[-1] in ('In', 'Out', 'InOut'):
+                    # PyCUDA copies a host array through drv.In/Out/InOut
+                    # in its memory order (a transposed array is accepted,
+                    # being Fortran-contiguous).
+                    rec = self.facts.received(a.args[0])
+                    rec = (rec[0], rec[1], 'host') if rec and rec[2] == 'array' else None
                 if rec is not None:
                     # An array the launching function received and never
                     # made contiguous (KernelArgumentsCheck reports it where
@@ -1088,7 +1488,7 @@ class LaunchWriter:
             sep()
             s('__attribute__((annotate("cuda-tidy-python-args-unknown"))) int ')
             b.syn('__args', 0, r.node_start(kargs_node))
-        if ref.name in getattr(m, 'templated', ()):
+        if templated:
             # A template (a type hole of the source, or the user's own): its
             # address needs arguments, so it is named in a call a generic
             # lambda never instantiates (KernelArgumentsCheck's launchedKernel
