@@ -526,6 +526,34 @@ std::string readPythonAnswer(llvm::StringRef Path, llvm::StringRef Text,
   return "";
 }
 
+/// A unit of Python host code alone (no kernel, no launch) says
+/// -nocudainc: it includes <cuda_runtime.h> itself, and parsing it without
+/// clang's CUDA runtime wrapper and the nvcc compatibility header (both for
+/// code written for nvcc) costs a third of what it costs with them
+/// (bench/results/python-host-cost-2026-12-07b.md). The toolkit's headers
+/// become system headers by -isystem, as the wrapper's are. Without a
+/// --cuda-path in the command the wrapper stays (-nocudainc is dropped).
+static void withoutCudaWrapper(std::vector<std::string> &Command,
+                               std::vector<std::string> &Args) {
+  std::string Include;
+  for (const std::string &A : Command)
+    if (llvm::StringRef(A).starts_with("--cuda-path="))
+      Include = A.substr(strlen("--cuda-path=")) + "/include";
+  if (Include.empty()) {
+    llvm::erase(Args, "-nocudainc");
+    return;
+  }
+  for (size_t I = 0; I + 1 < Command.size(); ++I)
+    if (Command[I] == "-include" &&
+        llvm::sys::path::filename(Command[I + 1]) ==
+            "cuda_tidy_nvcc_compat.h") {
+      Command.erase(Command.begin() + I, Command.begin() + I + 2);
+      break;
+    }
+  Args.push_back("-isystem");
+  Args.push_back(Include);
+}
+
 std::vector<clang::tooling::CompileCommand>
 PythonUnitDatabase::getCompileCommands(llvm::StringRef File) const {
   std::vector<clang::tooling::CompileCommand> Commands =
@@ -535,9 +563,12 @@ PythonUnitDatabase::getCompileCommands(llvm::StringRef File) const {
   for (clang::tooling::CompileCommand &C : Commands) {
     if (C.CommandLine.empty())
       continue;
+    std::vector<std::string> Args = Unit.Args;
+    if (llvm::is_contained(Args, "-nocudainc"))
+      withoutCudaWrapper(C.CommandLine, Args);
     // Before the file name, which is last; a later -std wins.
     auto At = C.CommandLine.end() - 1;
-    C.CommandLine.insert(At, Unit.Args.begin(), Unit.Args.end());
+    C.CommandLine.insert(At, Args.begin(), Args.end());
   }
   return Commands;
 }

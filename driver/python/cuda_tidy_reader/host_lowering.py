@@ -69,6 +69,11 @@ DRIVER_INCLUDE = '#include <cuda.h>\n'
 #: C's memmove and memset, only for a file that calls ctypes' (host_memory_call).
 STRING_INCLUDE = '#include <string.h>\n'
 
+# raise() loops rather than calling __builtin_trap: a builtin is declared
+# where it is first used, and in a unit without CUDA's wrapper (host code
+# alone, -nocudainc) that is this prelude, not a system header, so the
+# analyses took the trap for an unknown call that may wait for the device
+# (a missed cuda-missing-host-sync after check(cudaMemcpyAsync(...))).
 HOST_PRELUDE = r'''
 #include <stdlib.h>
 namespace cuda_tidy_host {
@@ -85,7 +90,7 @@ template <class... T> bool cond(const T &...) { return unknown_condition; }
 template <class... V> any result(const V &...);
 template <class T> T collected(T value);
 template <class T> T flows(T value);
-[[noreturn]] inline void raise() { __builtin_trap(); }
+[[noreturn]] inline void raise() { for (;;) {} }
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
 template <class F, unsigned I> using param_t = typename params_<F>::template at<I>;

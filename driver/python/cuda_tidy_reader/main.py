@@ -20,6 +20,10 @@ from .launches import Facts, LaunchWriter
 from .reader import Reader
 from .source import MStr, MStrBuilder, NumberRows, compress, error_result, nolint_comments, source_encoding
 
+#: What CUDA mode's wrapper includes, for a unit of host code alone.
+RUNTIME_INCLUDE = '#include <cuda_runtime.h>\n'
+
+
 class Emitter(LaunchWriter, KernelUnitWriter):
     """The unit of one file: its kernel modules, then their launches."""
 
@@ -62,6 +66,10 @@ def analyse(path, data):
     if host_file:
         lowering = HostLowering(reader, host_model())
         host = lowering.lower()
+    # Host code alone (no kernel, no launch) needs no CUDA wrapper: the
+    # unit includes the runtime's header itself and says -nocudainc
+    # (driver/PythonInput.cpp, withoutCudaWrapper).
+    host_only = host is not None and em.stats['analysed'] == 0 and not lowering.launched
     if em.stats['analysed'] == 0 and host is None:
         tu = MStr('', [])
     else:
@@ -72,9 +80,13 @@ def analyse(path, data):
             unit.syn(PRELUDE, 0, 0)
             unit.add(em.body.build())
         if host is not None:
+            if host_only:
+                unit.syn(RUNTIME_INCLUDE, 0, 0)
             unit.add(host)
         tu = unit.build()
     args = list(em.args) + ['-I' + reader.dir]
+    if host_only:
+        args.append('-nocudainc')
     # NVRTC and nvcc (EDG) warn about a narrowing conversion in braces
     # (`const bool odd { _ind.size() & 1 }`, cusignal), where clang stops.
     args.append('-Wno-error=c++11-narrowing')

@@ -160,5 +160,35 @@ class ExceptionDispatch(unittest.TestCase):
         self.assertIn('__ct_except1_end:;', text)
 
 
+class UnitMode(unittest.TestCase):
+    """Host code alone is analysed without CUDA's runtime wrapper
+    (-nocudainc; driver/PythonInput.cpp, withoutCudaWrapper): the unit
+    includes the runtime's header itself. A kernel or a launch keeps the
+    wrapper."""
+    HOST = 'import ctypes\ncudart = ctypes.CDLL("libcudart.so")\ndef f():\n    cudart.cudaDeviceReset()\n'
+
+    def test_host_code_alone_needs_no_wrapper(self):
+        result = analyse('/tmp/unit_test_input.py', self.HOST.encode())
+        self.assertIn('-nocudainc', result['args'])
+        self.assertTrue(result['tu'].startswith('#include <cuda_runtime.h>\n'))
+
+    def test_a_launch_keeps_the_wrapper(self):
+        src = ('import numpy as np\nfrom numba import cuda\n'
+               '@cuda.jit\ndef k(out):\n    out[0] = 1\n'
+               'def f(n):\n    d = cuda.device_array(n, dtype=np.float32)\n    k[1, 32](d)\n')
+        result = analyse('/tmp/unit_test_input.py', src.encode())
+        self.assertIn('<<<', result['tu'])
+        self.assertNotIn('-nocudainc', result['args'])
+        self.assertNotIn('#include <cuda_runtime.h>', result['tu'])
+
+    def test_a_kernel_module_keeps_the_wrapper(self):
+        src = self.HOST + ('import cupy\nk = cupy.RawKernel(r\'\'\'extern "C" __global__ void k(float *x) '
+                           '{ x[threadIdx.x] = 0; }\'\'\', "k")\n')
+        result = analyse('/tmp/unit_test_input.py', src.encode())
+        self.assertIn('__global__ void k', result['tu'])
+        self.assertIn('cudaDeviceReset', result['tu'])
+        self.assertNotIn('-nocudainc', result['args'])
+
+
 if __name__ == '__main__':
     unittest.main(argv=[sys.argv[0]])
