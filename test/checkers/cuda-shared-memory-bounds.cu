@@ -312,3 +312,37 @@ void launch(const float *in, float *out, int n) {
   narrowBlock<<<1, 63>>>(in, out);
   pointerPastEnd<<<1, TILE, 64>>>(out);
 }
+
+// A template sized by its block, launched at two widths; half the block
+// reads the other half; a strided loop; a test in a switch.
+template <int B>
+__global__ void sizedByBlock(const float *in, float *out) {
+  __shared__ float s[B];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x < B / 2)
+    out[threadIdx.x] = s[threadIdx.x + B / 2];
+  for (int i = threadIdx.x; i + 1 < B; i += blockDim.x)
+    out[i] += s[i + 1];
+  switch (threadIdx.x) {
+  case 0:
+    out[0] += s[threadIdx.x + B - 1];
+    break;
+  default:
+    break;
+  }
+}
+
+// A padded tile read by a 32x8 block: the column stays in the padding.
+__global__ void paddedColumn(const float *in, float *out) {
+  __shared__ float tile[TILE][TILE + 1];
+  tile[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.y][threadIdx.x + 1];
+}
+
+void launchMore(const float *in, float *out) {
+  sizedByBlock<128><<<4, 128>>>(in, out);
+  sizedByBlock<256><<<4, 256>>>(in, out);
+  paddedColumn<<<1, dim3(TILE, 8)>>>(in, out);
+}
