@@ -5,6 +5,7 @@
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace clang::tidy::cuda {
 
@@ -65,6 +66,50 @@ bool SharedMemoryBounds::readCoords(const Expr *E, int64_t K, CoordForm &F,
       if (auto V = ThreadIndexAnalysis::integerConstant(BO->getRHS(), Ctx))
         return readCoords(BO->getLHS(), K * *V, F, Depth + 1);
       return false;
+    case BO_Rem:
+    case BO_And:
+    case BO_Div:
+    case BO_Shr: {
+      // A lane 't % C' ('t & (C - 1)') or a group 't / C' ('t >> k') of
+      // one coordinate t.
+      auto V = ThreadIndexAnalysis::integerConstant(BO->getRHS(), Ctx);
+      CoordForm Of;
+      if (!V || *V < 0 || F.D ||
+          !readCoords(BO->getLHS(), 1, Of, Depth + 1) || Of.D || Of.Const)
+        return false;
+      Derived D;
+      for (int I = 0; I < 3; ++I)
+        if (Of.C[I]) {
+          if (D.Dim >= 0 || Of.C[I] != 1)
+            return false;
+          D.Dim = I;
+        }
+      if (D.Dim < 0)
+        return false;
+      switch (BO->getOpcode()) {
+      case BO_Rem:
+        D.K = Derived::Mod, D.C = *V;
+        break;
+      case BO_And:
+        if (!llvm::isPowerOf2_64(uint64_t(*V) + 1))
+          return false;
+        D.K = Derived::Mod, D.C = *V + 1;
+        break;
+      case BO_Div:
+        D.K = Derived::Div, D.C = *V;
+        break;
+      default:
+        if (*V > 30)
+          return false;
+        D.K = Derived::Div, D.C = int64_t(1) << *V;
+        break;
+      }
+      if (D.C <= 0)
+        return false;
+      F.D = D;
+      F.DCoeff = K;
+      return true;
+    }
     default:
       return false;
     }
@@ -114,6 +159,75 @@ bool SharedMemoryBounds::mentionsBlockIndex(const Expr *E) {
   return F.Found;
 }
 
+bool SharedMemoryBounds::applyDerivedCondition(CoordForm L, CoordForm Rt,
+                                               BinaryOperatorKind Op,
+                                               const Expr *Guard, Ranges &R) {
+  // k * d + c op 0 for one lane or group d, k = +-1, with nothing else.
+  if (Rt.D) {
+    std::swap(L, Rt);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (Rt.D || Rt.usesCoordinates() || L.C[0] || L.C[1] || L.C[2] ||
+      (L.DCoeff != 1 && L.DCoeff != -1))
+    return false;
+  int64_t C = L.Const - Rt.Const;
+  if (L.DCoeff == -1)
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  int64_t V = L.DCoeff == 1 ? -C : C;
+  const Derived &D = *L.D;
+  if (D.K == Derived::Div) {
+    // A group bounds its coordinate: 't / C < V' is 't < V * C'.
+    Range &Rg = R[D.Dim];
+    auto LowerHi = [&](int64_t H) {
+      if (!Rg.Hi || H < *Rg.Hi) {
+        Rg.Hi = H;
+        Rg.Why = Overrun::Guard;
+        Rg.GuardExpr = Guard;
+      }
+    };
+    switch (Op) {
+    case BO_LT: LowerHi(V * D.C - 1); break;
+    case BO_LE: LowerHi((V + 1) * D.C - 1); break;
+    case BO_GT: Rg.Lo = std::max(Rg.Lo, (V + 1) * D.C); break;
+    case BO_GE: Rg.Lo = std::max(Rg.Lo, V * D.C); break;
+    case BO_EQ:
+      Rg.Lo = std::max(Rg.Lo, V * D.C);
+      LowerHi((V + 1) * D.C - 1);
+      break;
+    default:
+      return false;
+    }
+    return true;
+  }
+  LaneRange *Lr = nullptr;
+  for (LaneRange &X : Lanes)
+    if (X.D == D)
+      Lr = &X;
+  if (!Lr) {
+    Lanes.push_back({D, 0, INT64_MAX, nullptr});
+    Lr = &Lanes.back();
+  }
+  auto LowerHi = [&](int64_t H) {
+    if (H < Lr->Hi) {
+      Lr->Hi = H;
+      Lr->Guard = Guard;
+    }
+  };
+  switch (Op) {
+  case BO_LT: LowerHi(V - 1); break;
+  case BO_LE: LowerHi(V); break;
+  case BO_GT: Lr->Lo = std::max(Lr->Lo, V + 1); break;
+  case BO_GE: Lr->Lo = std::max(Lr->Lo, V); break;
+  case BO_EQ:
+    Lr->Lo = std::max(Lr->Lo, V);
+    LowerHi(V);
+    break;
+  default:
+    return false;
+  }
+  return true;
+}
+
 bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
                                         Ranges &R) {
   const Expr *E = strip(Cond);
@@ -138,6 +252,8 @@ bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
     Op = BinaryOperator::negateComparisonOp(Op);
   CoordForm L, Rt;
   if (readCoords(BO->getLHS(), 1, L, 0) && readCoords(BO->getRHS(), 1, Rt, 0)) {
+    if (L.D || Rt.D)
+      return applyDerivedCondition(L, Rt, Op, BO, R);
     // c * t + k op 0, one coordinate t, c = +-1.
     CoordForm D = L;
     for (int I = 0; I < 3; ++I)
@@ -285,6 +401,82 @@ void SharedMemoryBounds::overrunsIn(
     check(E, Block, Found);
 }
 
+bool SharedMemoryBounds::checkDerived(const CoordForm &F, const Ranges &Rs,
+                                      SharedBoundsOverrun &O) {
+  const Derived &D = *F.D;
+  const Range &T = Rs[D.Dim];
+  if (!T.Hi || T.Lo < 0)
+    return false;
+  int64_t Lo = T.Lo, Hi = *T.Hi, C = D.C;
+  // The values the lane or group takes, and a thread that takes each end.
+  int64_t DMin, DMax, TMin, TMax;
+  bool Full = false;
+  if (D.K == Derived::Div) {
+    DMin = Lo / C, TMin = Lo;
+    DMax = Hi / C, TMax = Hi;
+  } else if (Hi - Lo + 1 >= C) {
+    Full = true;
+    DMin = 0, DMax = C - 1;
+    TMin = Lo + (C - Lo % C) % C;
+    TMax = Lo + (C - 1 - Lo % C);
+  } else if (Lo / C == Hi / C) {
+    DMin = Lo % C, TMin = Lo;
+    DMax = Hi % C, TMax = Hi;
+  } else {
+    return false;
+  }
+  // The conditions on the lane ('lane < 8') narrow it.
+  const Expr *LaneGuard = nullptr;
+  for (const LaneRange &X : Lanes) {
+    if (!(X.D == D))
+      continue;
+    int64_t NewMin = std::max(DMin, X.Lo), NewMax = std::min(DMax, X.Hi);
+    if (NewMin > NewMax)
+      return false;
+    auto ThreadFor = [&](int64_t V) {
+      return Full ? Lo + ((V - Lo % C) % C + C) % C : Lo - Lo % C + V;
+    };
+    if (NewMin != DMin)
+      DMin = NewMin, TMin = ThreadFor(DMin);
+    if (NewMax != DMax)
+      DMax = NewMax, TMax = ThreadFor(DMax), LaneGuard = X.Guard;
+  }
+  int64_t K = F.DCoeff;
+  int64_t Max = F.Const + (K > 0 ? K * DMax : K * DMin);
+  int64_t Min = F.Const + (K > 0 ? K * DMin : K * DMax);
+  auto Explain = [&](int64_t Thread, bool FromHi, const Expr *Guard) {
+    O.Thread = {0, 0, 0};
+    O.Thread[D.Dim] = Thread;
+    O.Why = FromHi ? T.Why : Overrun::FirstThread;
+    O.GuardExpr = T.GuardExpr;
+    if (Guard) {
+      O.Why = Overrun::Guard;
+      O.GuardExpr = Guard;
+    }
+    if (O.Why == Overrun::BlockOfLaunch) {
+      O.Site = Widest;
+      O.Block = WidestBlock;
+      return Widest != nullptr;
+    }
+    if (O.Why == Overrun::LaunchBounds)
+      O.Block = WidestBlock;
+    return true;
+  };
+  // Whether the end was reached through the coordinate's upper end (a
+  // lane of a block at least C wide, or the last group).
+  bool MaxFromHi = K > 0 ? TMax == Hi || Full : TMin == Hi;
+  if (Max >= O.Extent) {
+    O.Reached = Max;
+    return Explain(K > 0 ? TMax : TMin, MaxFromHi,
+                   K > 0 ? LaneGuard : nullptr);
+  }
+  if (Min < 0) {
+    O.Reached = Min;
+    return Explain(K > 0 ? TMin : TMax, K < 0, K < 0 ? LaneGuard : nullptr);
+  }
+  return false;
+}
+
 void SharedMemoryBounds::check(
     const ArraySubscriptExpr *Outer, const Ranges &Block,
     llvm::function_ref<void(const SharedBoundsOverrun &)> Found) {
@@ -331,7 +523,8 @@ void SharedMemoryBounds::check(
   bool Any = false;
   for (const ArraySubscriptExpr *AS : Subs) {
     CoordForm F;
-    if (readCoords(AS->getIdx(), 1, F, 0) && F.usesCoordinates()) {
+    if (readCoords(AS->getIdx(), 1, F, 0) && F.usesCoordinates() &&
+        !(F.D && (F.C[0] || F.C[1] || F.C[2]))) {
       Forms.push_back(F);
       Any = true;
     } else {
@@ -348,6 +541,7 @@ void SharedMemoryBounds::check(
   if (!Element || !Point)
     return;
   Ranges R = Block;
+  Lanes.clear();
   llvm::SmallVector<const Expr *, 4> Read;
   const Stmt *Child = Outer;
   for (const Stmt *S = PM.getParent(Child); S; Child = S, S = PM.getParent(S)) {
@@ -433,8 +627,9 @@ void SharedMemoryBounds::check(
     }
     // A coordinate's own fact: a guard on 'tx' read where the index is
     // 'tx + 1' (or 'threadIdx.x' where it is 'tx').
+    auto Uses = [&](int D) { return F.C[D] || (F.D && F.D->Dim == D); };
     for (int D = 0; D < 3; ++D) {
-      if (!F.C[D])
+      if (!Uses(D))
         continue;
       for (const BoundFact *Fact : *Facts) {
         if (Fact->K != BoundFact::Less || !Fact->RHSKey.empty() ||
@@ -464,10 +659,18 @@ void SharedMemoryBounds::check(
     }
     bool Empty = false;
     for (int D = 0; D < 3; ++D)
-      if (F.C[D] && Rs[D].Hi && *Rs[D].Hi < Rs[D].Lo)
+      if (Uses(D) && Rs[D].Hi && *Rs[D].Hi < Rs[D].Lo)
         Empty = true;
     if (Empty)
       return;
+    // A condition on a lane the index does not read picks threads that
+    // are not known.
+    bool OtherLane = false;
+    for (const LaneRange &X : Lanes)
+      if (Uses(X.D.Dim) && !(F.D && *F.D == X.D))
+        OtherLane = true;
+    if (OtherLane)
+      continue;
 
     Overrun O;
     O.Access = Outer;
@@ -479,8 +682,13 @@ void SharedMemoryBounds::check(
     O.Extent = Extents[I];
     O.How = How;
     for (int D = 0; D < 3; ++D)
-      if (F.C[D])
+      if (Uses(D))
         O.UsedDims |= 1u << D;
+    if (F.D) {
+      if (checkDerived(F, Rs, O))
+        Found(O);
+      continue;
+    }
 
     // The largest index: each coordinate at the end its coefficient favours.
     bool MaxKnown = true;

@@ -78,11 +78,33 @@ public:
   void overrunsIn(const FunctionDecl &Kernel, const FunctionCfg &Cfg,
                   llvm::function_ref<void(const SharedBoundsOverrun &)> Found);
 
-  /// An index read as sum(C[d] * coordinate d) + Const.
+  /// A lane or a group of one coordinate t: 't % C' ('t & (C - 1)') or
+  /// 't / C' ('t >> k').
+  struct Derived {
+    int Dim = -1;
+    enum Kind { Mod, Div } K = Mod;
+    int64_t C = 1;
+    bool operator==(const Derived &O) const {
+      return Dim == O.Dim && K == O.K && C == O.C;
+    }
+  };
+  /// An index read as sum(C[d] * coordinate d) + Const, or as
+  /// DCoeff * D + Const for one lane or group D (never both).
   struct CoordForm {
     int64_t C[3] = {0, 0, 0};
     int64_t Const = 0;
-    bool usesCoordinates() const { return C[0] || C[1] || C[2]; }
+    std::optional<Derived> D;
+    int64_t DCoeff = 0;
+    bool usesCoordinates() const {
+      return C[0] || C[1] || C[2] || (D && DCoeff);
+    }
+  };
+  /// The values a lane ('t % C') takes where the access runs, from the
+  /// conditions on it ('lane < 8').
+  struct LaneRange {
+    Derived D;
+    int64_t Lo = 0, Hi = INT64_MAX;
+    const Expr *Guard = nullptr; ///< What set Hi.
   };
 
   /// The range each coordinate takes, and where its upper end came from.
@@ -99,13 +121,22 @@ private:
   /// Applies what \p Cond being \p Truth says about the coordinates; false
   /// when it tests a thread in a way that is not read.
   bool applyCondition(const Expr *Cond, bool Truth, Ranges &R);
+  /// applyCondition() for a comparison of a lane or group with a constant.
+  bool applyDerivedCondition(CoordForm L, CoordForm Rt, BinaryOperatorKind Op,
+                             const Expr *Guard, Ranges &R);
   bool mentionsThreadInBlock(const Expr *E);
   bool mentionsBlockIndex(const Expr *E);
+  /// Whether the index \p F with a lane or group runs past O's extent
+  /// (or below 0) for some thread of \p Rs; fills \p O.
+  bool checkDerived(const CoordForm &F, const Ranges &Rs,
+                    SharedBoundsOverrun &O);
   void check(const ArraySubscriptExpr *Outer, const Ranges &Block,
              llvm::function_ref<void(const SharedBoundsOverrun &)> Found);
 
   ThreadIndexAnalysis &TI;
   LaunchConfiguration &Launches;
+  /// The lane ranges of the access being checked.
+  llvm::SmallVector<LaneRange, 2> Lanes;
   const FunctionDecl *FD = nullptr;
   const FunctionCfg *Cfg = nullptr;
   const LaunchSite *Widest = nullptr;

@@ -346,3 +346,48 @@ void launchMore(const float *in, float *out) {
   sizedByBlock<256><<<4, 256>>>(in, out);
   paddedColumn<<<1, dim3(TILE, 8)>>>(in, out);
 }
+
+// One partial per warp: every lane reads its own slot, past the 8 warps
+// of a 256-thread block; the lanes of the first warp likewise. Reading
+// only the lanes that have a slot is clean, however the lane is written.
+template <int THREADS>
+__global__ void partialsByLane(const float *x, float *y) {
+  constexpr int WARPS = THREADS / WARP;
+  __shared__ float part[WARPS];
+  int tid = threadIdx.x;
+  int lane = tid % WARP, warp = tid / WARP;
+  float v = x[blockIdx.x * THREADS + tid];
+  if (lane == 0)
+    part[warp] = v;
+  __syncthreads();
+  float all = part[lane];
+  // CHECK-NOTES: :[[@LINE-1]]:20: warning: shared array 'part' is read at index 'lane', which reaches 31 for thread 31 of a 256-wide block; its extent is 8 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-9]]:20: note: 'part' is declared here
+  // CHECK-NOTES: :[[@LINE+25]]:3: note: the kernel is launched here with a 256-wide block
+  if (warp == 0)
+    y[blockIdx.x] = part[lane];
+    // CHECK-NOTES: :[[@LINE-1]]:26: warning: shared array 'part' is read at index 'lane', which reaches 31 for thread 31, let through by 'warp == 0'; its extent is 8 [cuda-shared-memory-bounds]
+    // CHECK-NOTES: :[[@LINE-14]]:20: note: 'part' is declared here
+  float ok = lane < WARPS ? part[lane] : 0.0f;
+  float ok2 = (tid & 31) < WARPS ? part[tid & 31] : 0.0f;
+  if (warp == 0 && lane < WARPS)
+    y[lane] = part[lane];
+  y[tid] = all + ok + ok2 + part[tid >> 5];
+}
+
+// A group index one past the groups of a 128-thread block.
+__global__ void groupsPlusOne(const float *x, float *y) {
+  __shared__ float g[4];
+  int tid = threadIdx.x;
+  g[tid >> 5] = x[tid];
+  __syncthreads();
+  y[tid] = g[tid / 32 + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: shared array 'g' is read at index 'tid / 32 + 1', which reaches 4 for thread 127 of a 128-wide block; its extent is 4 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-6]]:20: note: 'g' is declared here
+  // CHECK-NOTES: :[[@LINE+5]]:3: note: the kernel is launched here with a 128-wide block
+}
+
+void launchLanes(const float *x, float *y) {
+  partialsByLane<256><<<10, 256>>>(x, y);
+  groupsPlusOne<<<10, 128>>>(x, y);
+}
