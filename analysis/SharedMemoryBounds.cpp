@@ -351,6 +351,11 @@ void SharedMemoryBounds::overrunsIn(
         WidestBlock = B;
       }
     }
+    // The largest block must be largest in every dimension: blocks of
+    // 32x1 and 1x32 have no thread (31, 31).
+    for (int D = 0; D < 3 && All; ++D)
+      if (*Block[D].Hi != WidestBlock[D] - 1)
+        All = false;
     if (!All) {
       Widest = nullptr;
       for (Range &R : Block)

@@ -391,3 +391,16 @@ void launchLanes(const float *x, float *y) {
   partialsByLane<256><<<10, 256>>>(x, y);
   groupsPlusOne<<<10, 128>>>(x, y);
 }
+
+// Launched as a row and as a column: no block has both 32 columns and 32
+// rows, so 'tx + ty + 1' stays below 33.
+__global__ void rowOrColumn(const float *x, float *y) {
+  __shared__ float s[33];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  s[tx + ty + 1] = x[tx + ty];
+}
+
+void launchRowOrColumn(const float *x, float *y) {
+  rowOrColumn<<<1, dim3(32, 1)>>>(x, y);
+  rowOrColumn<<<1, dim3(1, 32)>>>(x, y);
+}
