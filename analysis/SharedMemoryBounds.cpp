@@ -1,6 +1,7 @@
 //===- SharedMemoryBounds.cpp - Shared tiles indexed past their extent ----===//
 
 #include "SharedMemoryBounds.h"
+#include "BarrierIntervals.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -387,9 +388,19 @@ void SharedMemoryBounds::overrunsIn(
     }
   }
 
+  checkBody(Body, Block, {}, 0, Found);
+  FD = &Kernel;
+  Cfg = &KernelCfg;
+}
+
+void SharedMemoryBounds::checkBody(
+    const Stmt *Body, const Ranges &Start,
+    const llvm::SmallVector<LaneRange, 2> &StartLanes, int Depth,
+    llvm::function_ref<void(const SharedBoundsOverrun &)> Found) {
   struct Visitor : RecursiveASTVisitor<Visitor> {
     llvm::DenseSet<const Expr *> Inner;
     std::vector<const ArraySubscriptExpr *> Outer;
+    std::vector<const CallExpr *> Calls;
     bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
       if (Inner.contains(E))
         return true;
@@ -400,10 +411,112 @@ void SharedMemoryBounds::overrunsIn(
         Inner.insert(In);
       return true;
     }
+    bool VisitCallExpr(CallExpr *E) {
+      Calls.push_back(E);
+      return true;
+    }
   } V;
   V.TraverseStmt(const_cast<Stmt *>(Body));
   for (const ArraySubscriptExpr *E : V.Outer)
-    check(E, Block, Found);
+    check(E, Start, StartLanes, Found);
+  if (Depth >= 2)
+    return;
+  // The __device__ helpers called here, with the threads that reach the
+  // call: their own thread indices ('shared[lane]' in a block reduction)
+  // run on the kernel's block.
+  const FunctionDecl *Caller = FD;
+  const FunctionCfg *CallerCfg = Cfg;
+  for (const CallExpr *Call : V.Calls) {
+    const FunctionDecl *Helper = deviceHelperDefinition(Call);
+    if (!Helper || Helper == Caller || !Helper->getBody())
+      continue;
+    FD = Caller;
+    Cfg = CallerCfg;
+    std::optional<CfgPoint> Point;
+    if (!elementOf(Call, *Cfg, Point) || !Point)
+      continue;
+    Ranges AtCall = Start;
+    Lanes = StartLanes;
+    if (!narrowAt(Call, *Point, AtCall))
+      continue;
+    llvm::SmallVector<LaneRange, 2> LanesAtCall = Lanes;
+    std::shared_ptr<const FunctionCfg> HelperCfg =
+        TranslationUnitAnalyses::get(Helper->getASTContext())
+            .sharedCfgOf(Helper);
+    if (!HelperCfg)
+      continue;
+    FD = Helper;
+    Cfg = HelperCfg.get();
+    checkBody(Helper->getBody(), AtCall, LanesAtCall, Depth + 1, Found);
+  }
+  FD = Caller;
+  Cfg = CallerCfg;
+}
+
+bool SharedMemoryBounds::narrowAt(const Stmt *From, const CfgPoint &Point,
+                                  Ranges &R) {
+  const ParentMap &PM = Cfg->parents();
+  llvm::SmallVector<const Expr *, 4> Read;
+  const Stmt *Child = From;
+  for (const Stmt *S = PM.getParent(Child); S; Child = S, S = PM.getParent(S)) {
+    const Expr *Cond = nullptr;
+    bool Truth = true;
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (Child == If->getCond() || Child == If->getInit() ||
+          Child == If->getConditionVariableDeclStmt())
+        continue;
+      Cond = If->getCond();
+      Truth = Child == If->getThen();
+    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      Cond = Child == W->getBody() ? W->getCond() : nullptr;
+    } else if (const auto *For = dyn_cast<ForStmt>(S)) {
+      Cond = Child == For->getBody() ? For->getCond() : nullptr;
+    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
+      if (Child == CO->getTrueExpr() || Child == CO->getFalseExpr()) {
+        Cond = CO->getCond();
+        Truth = Child == CO->getTrueExpr();
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+               BO && BO->isLogicalOp() && Child == BO->getRHS()) {
+      Cond = BO->getLHS();
+      Truth = BO->getOpcode() == BO_LAnd;
+    } else if (isa<SwitchStmt, DoStmt>(S)) {
+      const Expr *C = isa<SwitchStmt>(S) ? cast<SwitchStmt>(S)->getCond()
+                                         : cast<DoStmt>(S)->getCond();
+      if (mentionsThreadInBlock(C))
+        return false;
+    }
+    if (!Cond)
+      continue;
+    if (!applyCondition(Cond, Truth, R))
+      return false;
+    Read.push_back(Cond);
+  }
+  // Every other condition that decides whether the access runs: an early
+  // exit ('if (tx >= TILE - 1) return;') is read on its false side; any
+  // other test of the thread makes the thread unknown.
+  bool Unknown = false;
+  bool Complete = Cfg->forEachTransitiveControlDependency(
+      Point.Block, [&](const CFGBlock *Dep) {
+        const Stmt *T = Dep->getTerminatorStmt();
+        const auto *Cond = dyn_cast_or_null<Expr>(Dep->getTerminatorCondition());
+        if (!T || !Cond || !mentionsThreadInBlock(Cond))
+          return true;
+        for (const Expr *C : Read)
+          if (FunctionCfg::contains(C, Cond, PM))
+            return true;
+        const Stmt *Owner = FunctionCfg::owningStatement(T, PM);
+        if (const auto *If = dyn_cast_or_null<IfStmt>(Owner);
+            If && !If->getElse() && endsInJump(If->getThen()) &&
+            !FunctionCfg::contains(If, From, PM) &&
+            applyCondition(If->getCond(), false, R)) {
+          Read.push_back(If->getCond());
+          return true;
+        }
+        Unknown = true;
+        return false;
+      });
+  return !Unknown && Complete;
 }
 
 bool SharedMemoryBounds::checkDerived(const CoordForm &F, const Ranges &Rs,
@@ -484,6 +597,7 @@ bool SharedMemoryBounds::checkDerived(const CoordForm &F, const Ranges &Rs,
 
 void SharedMemoryBounds::check(
     const ArraySubscriptExpr *Outer, const Ranges &Block,
+    const llvm::SmallVector<LaneRange, 2> &StartLanes,
     llvm::function_ref<void(const SharedBoundsOverrun &)> Found) {
   ASTContext &Ctx = FD->getASTContext();
   // The subscripts, leftmost first, and the shared array.
@@ -546,68 +660,8 @@ void SharedMemoryBounds::check(
   if (!Element || !Point)
     return;
   Ranges R = Block;
-  Lanes.clear();
-  llvm::SmallVector<const Expr *, 4> Read;
-  const Stmt *Child = Outer;
-  for (const Stmt *S = PM.getParent(Child); S; Child = S, S = PM.getParent(S)) {
-    const Expr *Cond = nullptr;
-    bool Truth = true;
-    if (const auto *If = dyn_cast<IfStmt>(S)) {
-      if (Child == If->getCond() || Child == If->getInit() ||
-          Child == If->getConditionVariableDeclStmt())
-        continue;
-      Cond = If->getCond();
-      Truth = Child == If->getThen();
-    } else if (const auto *W = dyn_cast<WhileStmt>(S)) {
-      Cond = Child == W->getBody() ? W->getCond() : nullptr;
-    } else if (const auto *For = dyn_cast<ForStmt>(S)) {
-      Cond = Child == For->getBody() ? For->getCond() : nullptr;
-    } else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
-      if (Child == CO->getTrueExpr() || Child == CO->getFalseExpr()) {
-        Cond = CO->getCond();
-        Truth = Child == CO->getTrueExpr();
-      }
-    } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
-               BO && BO->isLogicalOp() && Child == BO->getRHS()) {
-      Cond = BO->getLHS();
-      Truth = BO->getOpcode() == BO_LAnd;
-    } else if (isa<SwitchStmt, DoStmt>(S)) {
-      const Expr *C = isa<SwitchStmt>(S) ? cast<SwitchStmt>(S)->getCond()
-                                         : cast<DoStmt>(S)->getCond();
-      if (mentionsThreadInBlock(C))
-        return;
-    }
-    if (!Cond)
-      continue;
-    if (!applyCondition(Cond, Truth, R))
-      return;
-    Read.push_back(Cond);
-  }
-  // Every other condition that decides whether the access runs: an early
-  // exit ('if (tx >= TILE - 1) return;') is read on its false side; any
-  // other test of the thread makes the thread unknown.
-  bool Unknown = false;
-  bool Complete = Cfg->forEachTransitiveControlDependency(
-      Point->Block, [&](const CFGBlock *Dep) {
-        const Stmt *T = Dep->getTerminatorStmt();
-        const auto *Cond = dyn_cast_or_null<Expr>(Dep->getTerminatorCondition());
-        if (!T || !Cond || !mentionsThreadInBlock(Cond))
-          return true;
-        for (const Expr *C : Read)
-          if (FunctionCfg::contains(C, Cond, PM))
-            return true;
-        const Stmt *Owner = FunctionCfg::owningStatement(T, PM);
-        if (const auto *If = dyn_cast_or_null<IfStmt>(Owner);
-            If && !If->getElse() && endsInJump(If->getThen()) &&
-            !FunctionCfg::contains(If, Outer, PM) &&
-            applyCondition(If->getCond(), false, R)) {
-          Read.push_back(If->getCond());
-          return true;
-        }
-        Unknown = true;
-        return false;
-      });
-  if (Unknown || !Complete)
+  Lanes = StartLanes;
+  if (!narrowAt(Outer, *Point, R))
     return;
 
   // The facts on every path bound the coordinates, or the whole index.

@@ -17,8 +17,10 @@
 // makes it silent, as does any term that is not a coordinate or a
 // constant (a loop counter, a uniform stride, data).
 //
-// Accesses in the kernel's own body only (not in the __device__ helpers it
-// calls). cuda-shared-memory-bounds reports what it finds.
+// Accesses in the kernel's body and in the __device__ helpers it calls
+// (two calls deep), with the block of the kernel and the conditions around
+// each call; a helper's parameters are not read. cuda-shared-memory-bounds
+// reports what it finds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,7 +133,17 @@ private:
   bool checkDerived(const CoordForm &F, const Ranges &Rs,
                     SharedBoundsOverrun &O);
   void check(const ArraySubscriptExpr *Outer, const Ranges &Block,
+             const llvm::SmallVector<LaneRange, 2> &StartLanes,
              llvm::function_ref<void(const SharedBoundsOverrun &)> Found);
+  /// Checks the accesses of \p Body (of FD, whose CFG is Cfg) for the
+  /// threads \p Start, then the __device__ helpers it calls, \p Depth of
+  /// 2 deep.
+  void checkBody(const Stmt *Body, const Ranges &Start,
+                 const llvm::SmallVector<LaneRange, 2> &StartLanes, int Depth,
+                 llvm::function_ref<void(const SharedBoundsOverrun &)> Found);
+  /// Narrows \p R (and Lanes) by the conditions that decide whether
+  /// \p From, at \p Point of Cfg, runs; false when one is not read.
+  bool narrowAt(const Stmt *From, const CfgPoint &Point, Ranges &R);
 
   ThreadIndexAnalysis &TI;
   LaunchConfiguration &Launches;

@@ -404,3 +404,61 @@ void launchRowOrColumn(const float *x, float *y) {
   rowOrColumn<<<1, dim3(32, 1)>>>(x, y);
   rowOrColumn<<<1, dim3(1, 32)>>>(x, y);
 }
+
+// Helpers that compute their own thread index run on the caller's block:
+// a block reduction whose every lane reads a partial, a neighbour read
+// past a 64-element tile; the same helpers guarded at the call, or inside,
+// are clean. A helper indexing through a parameter is not read.
+template <int THREADS>
+__device__ float blockReduce(float v) {
+  constexpr int WARPS = THREADS / WARP;
+  static __shared__ float partial[WARPS];
+  int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+  if (lane == 0)
+    partial[warp] = v;
+  __syncthreads();
+  return partial[lane];
+  // CHECK-NOTES: :[[@LINE-1]]:18: warning: shared array 'partial' is read at index 'lane', which reaches 31 for thread 31 of a 256-wide block; its extent is 8 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-7]]:27: note: 'partial' is declared here
+  // CHECK-NOTES: :[[@LINE+39]]:3: note: the kernel is launched here with a 256-wide block
+}
+
+template <int THREADS>
+__device__ float blockReduceGuarded(float v) {
+  constexpr int WARPS = THREADS / WARP;
+  static __shared__ float partial[WARPS];
+  int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+  if (lane == 0)
+    partial[warp] = v;
+  __syncthreads();
+  return lane < WARPS ? partial[lane] : 0.0f;
+}
+
+__device__ float rightNeighbour() {
+  __shared__ float t[64];
+  t[threadIdx.x] = 1.0f;
+  __syncthreads();
+  return t[threadIdx.x + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:12: warning: shared array 't' is read at index 'threadIdx.x + 1', which reaches 64 for thread 63 of a 64-wide block; its extent is 64 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-5]]:20: note: 't' is declared here
+  // CHECK-NOTES: :[[@LINE+19]]:3: note: the kernel is launched here with a 64-wide block
+}
+
+__device__ float atParameter(const float *s, int i) { return s[i + 1]; }
+
+template <int THREADS>
+__global__ void reduceRows(const float *x, float *y) {
+  __shared__ float row[THREADS];
+  row[threadIdx.x] = x[threadIdx.x];
+  float a = blockReduce<THREADS>(x[threadIdx.x]);
+  float b = blockReduceGuarded<THREADS>(x[threadIdx.x]);
+  float c = threadIdx.x < 63 ? rightNeighbour() : 0.0f;
+  y[threadIdx.x] = a + b + c + atParameter(row, threadIdx.x);
+}
+
+__global__ void neighbours(float *y) { y[threadIdx.x] = rightNeighbour(); }
+
+void launchHelpers(const float *x, float *y) {
+  reduceRows<256><<<1, 256>>>(x, y);
+  neighbours<<<1, 64>>>(y);
+}
