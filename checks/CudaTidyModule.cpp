@@ -20,6 +20,7 @@
 #include "MemcpySizeCheck.h"
 #include "MissingHostSyncCheck.h"
 #include "MissingSyncthreadsCheck.h"
+#include "SharedMemoryBoundsCheck.h"
 #include "TensorContiguityCheck.h"
 #include "TensorDeviceCheck.h"
 #include "TensorDtypeCheck.h"
@@ -55,6 +56,8 @@ public:
     Factories.registerCheck<MissingHostSyncCheck>("cuda-missing-host-sync");
     Factories.registerCheck<MissingSyncthreadsCheck>(
         "cuda-missing-syncthreads");
+    Factories.registerCheck<SharedMemoryBoundsCheck>(
+        "cuda-shared-memory-bounds");
     Factories.registerCheck<TensorContiguityCheck>("cuda-tensor-contiguity");
     Factories.registerCheck<TensorDeviceCheck>("cuda-tensor-device");
     Factories.registerCheck<TensorDtypeCheck>("cuda-tensor-dtype");
