@@ -104,7 +104,8 @@ private:
   /// Whether \p E reads the result of a ticket atomic: 1 this thread's
   /// own (directly or through a local), 2 one a '__shared__' variable holds
   /// for the block, 0 neither.
-  unsigned readsTicket(const Expr *E, unsigned Depth);
+  unsigned readsTicket(const Expr *E, unsigned Depth,
+                       bool ThroughLoads = true);
   /// \p Conds split into the conditions that hold each way, '!' removed.
   static void
   splitConditions(llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
@@ -422,25 +423,42 @@ void KernelRaces::conditionsOver(
   }
 }
 
-unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth) {
+unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth,
+                                  bool ThroughLoads) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   if (!E || Depth > 4)
     return 0;
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (CudaApiModel::returnsTicket(Call))
       return 1;
+  // A value loaded at an index derived from a ticket is not the ticket,
+  // nor is what a call returns, except a barrier that ORs a predicate over
+  // the block ('__syncthreads_or(isLast)').
+  if (!ThroughLoads) {
+    if (isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+      return 0;
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier() ||
+          !Callee->getName().starts_with("__syncthreads_"))
+        return 0;
+    }
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !VD->isLocalVarDecl() || Counters.count(VD))
       return 0;
     unsigned Found = 0;
     for (const StoredValue &V : Stores.valuesOf(VD))
-      Found = std::max(Found, readsTicket(V.Value, Depth + 1));
+      Found = std::max(Found, readsTicket(V.Value, Depth + 1, ThroughLoads));
     return Found && VD->hasAttr<CUDASharedAttr>() ? 2 : Found;
   }
   unsigned Found = 0;
   for (const Stmt *Child : E->children())
-    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth));
+    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth,
+                                        ThroughLoads));
   return Found;
 }
 
@@ -849,7 +867,7 @@ bool KernelRaces::inLastBlock(const Stmt *S) {
     bool Picks = BO ? (BO->getOpcode() == BO_EQ && Holds) ||
                           (BO->getOpcode() == BO_NE && !Holds)
                     : Holds && C->getType()->isScalarType();
-    if (Picks && readsTicket(C, 0))
+    if (Picks && readsTicket(C, 0, /*ThroughLoads=*/false))
       return true;
   }
   return false;

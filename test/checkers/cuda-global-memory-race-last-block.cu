@@ -281,3 +281,21 @@ __global__ void lastBlockReadsInput(const float *weights, unsigned *arrived,
   if (threadIdx.x == 0 && atomicAdd(arrived, 1u) == gridDim.x - 1)
     *total = weights[0];
 }
+
+// A counter hands out free cells of a tree; the test reads a slot loaded
+// at a cell's index, not the ticket's value: no block is picked as last.
+__global__ void insertIntoTree(int *child, int *bottom, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int node = 0;
+  while (i < n) {
+    int ch = child[node];
+    if (ch == -1) {
+      if (atomicCAS(&child[node], -1, i) == -1)
+        i += blockDim.x * gridDim.x;
+    } else {
+      int cell = atomicSub(bottom, 1) - 1;
+      child[cell] = ch;
+      node = cell;
+    }
+  }
+}
