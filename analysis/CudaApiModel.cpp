@@ -535,6 +535,17 @@ bool CudaApiModel::returnsTicket(const CallExpr *Call) {
          Names.contains(FD->getName());
 }
 
+bool CudaApiModel::isDeviceFence(const CallExpr *Call) {
+  static const llvm::StringSet<> Names = [] {
+    llvm::StringSet<> S;
+#define CUDA_DEVICE_FENCE(Name) S.insert(#Name);
+#include "CudaApiModel.def"
+    return S;
+  }();
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  return FD && FD->getIdentifier() && Names.contains(FD->getName());
+}
+
 std::optional<WarpCollectiveInfo>
 CudaApiModel::warpCollectiveRow(const FunctionDecl *FD) {
   static const llvm::StringMap<WarpCollectiveInfo> Rows = [] {

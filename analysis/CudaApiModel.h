@@ -316,6 +316,9 @@ public:
   /// Whether \p Call is an atomic that hands each old value to one thread
   /// (CUDA_TICKET_ATOMIC rows).
   static bool returnsTicket(const CallExpr *Call);
+  /// Whether \p Call is a memory fence (CUDA_DEVICE_FENCE rows), in any
+  /// namespace ('cuda::atomic_thread_fence').
+  static bool isDeviceFence(const CallExpr *Call);
 
   /// The direction a cudaMemcpyKind argument names (Default included), when
   /// it is a constant.

@@ -1,6 +1,7 @@
 //===- GlobalMemoryRaces.cpp - Lost updates of global memory --------------===//
 
 #include "GlobalMemoryRaces.h"
+#include "BarrierIntervals.h"
 #include "CudaApiModel.h"
 #include "IndexOverruns.h"
 #include "LaunchConfiguration.h"
@@ -71,9 +72,13 @@ public:
         Stores(VariableStores::of(FD.getBody())) {}
 
   void run(std::vector<LostUpdate> &Out);
+  void runLastBlock(std::vector<LastBlockHazard> &Out);
 
 private:
   std::optional<Element> elementOf(const Expr *E);
+  /// The pointer parameter or global array \p Ptr names, if it is global
+  /// memory whose pointer the kernel does not change.
+  const ValueDecl *bufferOf(const Expr *Ptr);
   bool sameElement(const Element &A, const Element &B) {
     return A.Base == B.Base && sameExpr(A.Index, B.Index, Ctx);
   }
@@ -99,7 +104,8 @@ private:
   /// Whether \p E reads the result of a ticket atomic: 1 this thread's
   /// own (directly or through a local), 2 one a '__shared__' variable holds
   /// for the block, 0 neither.
-  unsigned readsTicket(const Expr *E, unsigned Depth);
+  unsigned readsTicket(const Expr *E, unsigned Depth,
+                       bool ThroughLoads = true);
   /// \p Conds split into the conditions that hold each way, '!' removed.
   static void
   splitConditions(llvm::SmallVectorImpl<std::pair<const Expr *, bool>> &Conds,
@@ -127,6 +133,24 @@ private:
   /// way there differs between the threads.
   bool reachedByWholeBlock(const Stmt *S);
   void consider(const Expr *Store, const Expr *LHS, std::vector<LostUpdate> &Out);
+  /// Whether \p S lies where only the block that drew the last ticket
+  /// runs: under a test of a ticket's value ('ticket == gridDim.x - 1',
+  /// a '__shared__' flag that holds such a test).
+  bool inLastBlock(const Stmt *S);
+  /// Whether \p S may order this thread's stores for other blocks: a
+  /// fence, inline assembly, a member call ('grid.sync()', an atomic
+  /// object's operation), a callee the unit does not define, or a same-TU
+  /// helper that holds one of these.
+  bool mayFence(const Stmt *S, unsigned Depth);
+  /// Whether \p Def, or a same-TU helper it passes the pointer on to,
+  /// stores through its parameter \p P.
+  bool storesThrough(const FunctionDecl *Def, const ParmVarDecl *P,
+                     unsigned Depth);
+  /// Whether \p Call is an atomic whose result is dropped, on an element
+  /// of a buffer ('atomicAdd(&hist[b], n)', 'atomicAdd(hist + b, n)'):
+  /// sets \p Base and \p Index.
+  bool contributionOf(const CallExpr *Call, const ValueDecl *&Base,
+                      const Expr *&Index);
 
   const FunctionDecl &FD;
   const FunctionCfg &Cfg;
@@ -174,20 +198,28 @@ std::optional<Element> KernelRaces::elementOf(const Expr *E) {
   } else {
     return std::nullopt;
   }
-  const auto *DRE = dyn_cast<DeclRefExpr>(BaseExpr->IgnoreParenImpCasts());
-  if (!DRE || !E->getType()->isArithmeticType())
+  if (!E->getType()->isArithmeticType())
     return std::nullopt;
+  El.Base = bufferOf(BaseExpr);
+  if (!El.Base)
+    return std::nullopt;
+  return El;
+}
+
+const ValueDecl *KernelRaces::bufferOf(const Expr *Ptr) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(Ptr->IgnoreParenImpCasts());
+  if (!DRE)
+    return nullptr;
   const ValueDecl *D = DRE->getDecl();
   if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
     if (!P->getType()->isPointerType() || P->getDeclContext() != &FD ||
         TI.isModified(P, &FD))
-      return std::nullopt;
+      return nullptr;
   } else if (!isGlobalVariable(D) ||
              !(D->getType()->isArrayType() || D->getType()->isPointerType())) {
-    return std::nullopt;
+    return nullptr;
   }
-  El.Base = D;
-  return El;
+  return D;
 }
 
 const Expr *KernelRaces::readOf(const Expr *E, const Element &T,
@@ -391,25 +423,42 @@ void KernelRaces::conditionsOver(
   }
 }
 
-unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth) {
+unsigned KernelRaces::readsTicket(const Expr *E, unsigned Depth,
+                                  bool ThroughLoads) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
   if (!E || Depth > 4)
     return 0;
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (CudaApiModel::returnsTicket(Call))
       return 1;
+  // A value loaded at an index derived from a ticket is not the ticket,
+  // nor is what a call returns, except a barrier that ORs a predicate over
+  // the block ('__syncthreads_or(isLast)').
+  if (!ThroughLoads) {
+    if (isa<ArraySubscriptExpr>(E) ||
+        (isa<UnaryOperator>(E) &&
+         cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+      return 0;
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || !Callee->getIdentifier() ||
+          !Callee->getName().starts_with("__syncthreads_"))
+        return 0;
+    }
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || !VD->isLocalVarDecl() || Counters.count(VD))
       return 0;
     unsigned Found = 0;
     for (const StoredValue &V : Stores.valuesOf(VD))
-      Found = std::max(Found, readsTicket(V.Value, Depth + 1));
+      Found = std::max(Found, readsTicket(V.Value, Depth + 1, ThroughLoads));
     return Found && VD->hasAttr<CUDASharedAttr>() ? 2 : Found;
   }
   unsigned Found = 0;
   for (const Stmt *Child : E->children())
-    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth));
+    Found = std::max(Found, readsTicket(dyn_cast_or_null<Expr>(Child), Depth,
+                                        ThroughLoads));
   return Found;
 }
 
@@ -809,6 +858,309 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
   Out.push_back(U);
 }
 
+bool KernelRaces::inLastBlock(const Stmt *S) {
+  llvm::SmallVector<std::pair<const Expr *, bool>, 8> Conds, Atoms;
+  conditionsOver(S, Conds);
+  splitConditions(Conds, Atoms);
+  for (auto [C, Holds] : Atoms) {
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    bool Picks = BO ? (BO->getOpcode() == BO_EQ && Holds) ||
+                          (BO->getOpcode() == BO_NE && !Holds)
+                    : Holds && C->getType()->isScalarType();
+    if (Picks && readsTicket(C, 0, /*ThroughLoads=*/false))
+      return true;
+  }
+  return false;
+}
+
+bool KernelRaces::mayFence(const Stmt *S, unsigned Depth) {
+  if (isa_and_nonnull<AsmStmt>(S))
+    return true;
+  const auto *Call = dyn_cast_or_null<CallExpr>(S);
+  if (!Call)
+    return false;
+  if (CudaApiModel::isDeviceFence(Call))
+    return true;
+  ThreadSource Src;
+  unsigned Dim;
+  if (CudaApiModel::returnsTicket(Call) ||
+      ThreadIndexAnalysis::isThreadQuery(Call, Src, Dim))
+    return false;
+  if (isa<CXXMemberCallExpr>(Call))
+    return true;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return !isa<CXXOperatorCallExpr>(Call);
+  if (unsigned Builtin = Callee->getBuiltinID()) {
+    StringRef Name = Ctx.BuiltinInfo.getName(Builtin);
+    return Name.contains("membar") || Name.contains("fence");
+  }
+  if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    return false; // The math library, atomics, intrinsics.
+  const FunctionDecl *Def = deviceHelperDefinition(Call);
+  if (!Def)
+    return !isa<CXXOperatorCallExpr>(Call);
+  if (Depth >= 4)
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    KernelRaces &K;
+    unsigned Depth;
+    bool Found = false;
+    Finder(KernelRaces &K, unsigned Depth) : K(K), Depth(Depth) {}
+    bool VisitStmt(Stmt *S) {
+      Found |= K.mayFence(S, Depth + 1);
+      return !Found;
+    }
+  } F(*this, Depth);
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+bool KernelRaces::storesThrough(const FunctionDecl *Def, const ParmVarDecl *P,
+                                unsigned Depth) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    KernelRaces &K;
+    const ParmVarDecl *P;
+    unsigned Depth;
+    bool Found = false;
+    Finder(KernelRaces &K, const ParmVarDecl *P, unsigned Depth)
+        : K(K), P(P), Depth(Depth) {}
+    bool namesP(const Expr *E) {
+      const auto *DRE =
+          dyn_cast_or_null<DeclRefExpr>(E ? E->IgnoreParenImpCasts() : E);
+      return DRE && DRE->getDecl() == P;
+    }
+    bool writesThroughP(const Expr *LHS) {
+      LHS = LHS->IgnoreParenImpCasts();
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(LHS))
+        return namesP(AS->getBase());
+      if (const auto *UO = dyn_cast<UnaryOperator>(LHS);
+          UO && UO->getOpcode() == UO_Deref) {
+        const Expr *Ptr = UO->getSubExpr()->IgnoreParenImpCasts();
+        if (const auto *Add = dyn_cast<BinaryOperator>(Ptr);
+            Add && Add->isAdditiveOp())
+          return namesP(Add->getLHS()) || namesP(Add->getRHS());
+        return namesP(Ptr);
+      }
+      return false;
+    }
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp() && writesThroughP(BO->getLHS()))
+        Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *Call) {
+      // An atomic on an element of P.
+      if (const FunctionDecl *Callee = Call->getDirectCallee();
+          Callee && Callee->getIdentifier() &&
+          Callee->getName().starts_with("atomic") && Call->getNumArgs() >= 2) {
+        const Expr *Ptr = Call->getArg(0)->IgnoreParenImpCasts();
+        if (const auto *AO = dyn_cast<UnaryOperator>(Ptr);
+            AO && AO->getOpcode() == UO_AddrOf)
+          Found |= writesThroughP(AO->getSubExpr());
+        else if (const auto *Add = dyn_cast<BinaryOperator>(Ptr);
+                 Add && Add->getOpcode() == BO_Add)
+          Found |= namesP(Add->getLHS()) || namesP(Add->getRHS());
+        else
+          Found |= namesP(Ptr);
+        return !Found;
+      }
+      const FunctionDecl *Def = deviceHelperDefinition(Call);
+      if (!Def || Depth >= 3)
+        return true;
+      for (unsigned I = 0; I < Call->getNumArgs() && I < Def->getNumParams();
+           ++I)
+        if (namesP(Call->getArg(I)) &&
+            K.storesThrough(Def, Def->getParamDecl(I), Depth + 1))
+          Found = true;
+      return !Found;
+    }
+  } F(*this, P, Depth);
+  F.TraverseStmt(Def->getBody());
+  return F.Found;
+}
+
+bool KernelRaces::contributionOf(const CallExpr *Call, const ValueDecl *&Base,
+                                 const Expr *&Index) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      !Callee->getName().starts_with("atomic") || Call->getNumArgs() < 2 ||
+      !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()) ||
+      !isa_and_nonnull<CompoundStmt>(Cfg.parents().getParent(Call)))
+    return false;
+  const Expr *Ptr = Call->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *AO = dyn_cast<UnaryOperator>(Ptr);
+      AO && AO->getOpcode() == UO_AddrOf) {
+    if (std::optional<Element> El = elementOf(AO->getSubExpr())) {
+      Base = El->Base;
+      Index = El->Index;
+      return Base != nullptr;
+    }
+    return false;
+  }
+  if (const auto *Add = dyn_cast<BinaryOperator>(Ptr);
+      Add && Add->getOpcode() == BO_Add) {
+    for (auto [B, I] : {std::pair{Add->getLHS(), Add->getRHS()},
+                        std::pair{Add->getRHS(), Add->getLHS()}})
+      if (const ValueDecl *D = bufferOf(B)) {
+        Base = D;
+        Index = I;
+        return true;
+      }
+    return false;
+  }
+  Base = bufferOf(Ptr);
+  return Base != nullptr;
+}
+
+void KernelRaces::runLastBlock(std::vector<LastBlockHazard> &Out) {
+  // The tickets whose value is used, and the reads of each buffer in the
+  // last block's branch.
+  llvm::SmallVector<const CallExpr *, 2> Tickets;
+  llvm::DenseMap<const ValueDecl *, const Expr *> LastReads;
+  const ParentMap &PM = Cfg.parents();
+  struct Collector : RecursiveASTVisitor<Collector> {
+    KernelRaces &K;
+    const ParentMap &PM;
+    llvm::SmallVectorImpl<const CallExpr *> &Tickets;
+    llvm::DenseMap<const ValueDecl *, const Expr *> &LastReads;
+    Collector(KernelRaces &K, const ParentMap &PM,
+              llvm::SmallVectorImpl<const CallExpr *> &Tickets,
+              llvm::DenseMap<const ValueDecl *, const Expr *> &LastReads)
+        : K(K), PM(PM), Tickets(Tickets), LastReads(LastReads) {}
+    void noteRead(const ValueDecl *Base, const Expr *E) {
+      if (Base && !LastReads.count(Base) && K.inLastBlock(E))
+        LastReads[Base] = E;
+    }
+    bool VisitExpr(Expr *E) {
+      if (const auto *Call = dyn_cast<CallExpr>(E)) {
+        if (CudaApiModel::returnsTicket(Call)) {
+          if (!isa_and_nonnull<CompoundStmt>(PM.getParent(Call)))
+            Tickets.push_back(Call);
+          return true;
+        }
+        // The buffer handed to a helper in the last block's branch.
+        if (deviceHelperDefinition(Call))
+          for (const Expr *Arg : Call->arguments())
+            noteRead(K.bufferOf(Arg), Call);
+        return true;
+      }
+      if (!isa<ArraySubscriptExpr>(E) &&
+          !(isa<UnaryOperator>(E) &&
+            cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+        return true;
+      std::optional<Element> El = K.elementOf(E);
+      if (!El)
+        return true;
+      // The target of a plain store is no read.
+      const Stmt *P = PM.getParent(E);
+      while (P && isa<ParenExpr, ImplicitCastExpr>(P))
+        P = PM.getParent(P);
+      if (const auto *BO = dyn_cast_or_null<BinaryOperator>(P);
+          BO && BO->getOpcode() == BO_Assign &&
+          BO->getLHS()->IgnoreParenImpCasts() == E)
+        return true;
+      noteRead(El->Base, E);
+      return true;
+    }
+  } Collect(*this, PM, Tickets, LastReads);
+  Collect.TraverseStmt(const_cast<Stmt *>(FD.getBody()));
+  if (Tickets.empty() || LastReads.empty())
+    return;
+  scanKernel();
+
+  llvm::DenseSet<const Stmt *> TicketSet(Tickets.begin(), Tickets.end());
+  llvm::DenseSet<std::pair<const CallExpr *, int>> Reported;
+  BarrierIntervals Barriers(Cfg);
+  llvm::DenseSet<const Stmt *> Seen;
+  for (const CFGBlock *B : Cfg.graph()) {
+    if (!Cfg.isReachable(B))
+      continue;
+    for (const CFGElement &CE : *B) {
+      const auto *S = dyn_cast_or_null<Expr>(FunctionCfg::stmtOf(CE));
+      if (!S || !Seen.insert(S).second)
+        continue;
+      // A partial store: to an element of a buffer the last block reads,
+      // or a helper call that stores through that buffer.
+      const ValueDecl *Base = nullptr;
+      const Expr *Index = nullptr;
+      bool Helper = false;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->isAssignmentOp()) {
+        if (std::optional<Element> El = elementOf(BO->getLHS())) {
+          Base = El->Base;
+          Index = El->Index;
+        }
+      } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        if (contributionOf(Call, Base, Index)) {
+          // An atomic contribution ('atomicAdd(&hist[b], n)'): relaxed,
+          // as unordered for other blocks as a plain store.
+        } else if (const FunctionDecl *Def = deviceHelperDefinition(Call))
+          for (unsigned I = 0;
+               I < Call->getNumArgs() && I < Def->getNumParams() && !Base; ++I)
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(
+                    Call->getArg(I)->IgnoreParenImpCasts()))
+              if (LastReads.count(DRE->getDecl()) &&
+                  storesThrough(Def, Def->getParamDecl(I), 0)) {
+                Base = DRE->getDecl();
+                Helper = true;
+              }
+      }
+      if (!Base || !LastReads.count(Base) || inLastBlock(S))
+        continue;
+      auto Point = Cfg.pointOf(S);
+      if (!Point)
+        continue;
+      // Many threads of the block store (their index differs), and one
+      // takes the ticket: a barrier must come between.
+      bool ManyStore = !Helper && Index && !OneThreadPerBlock &&
+                       (TD.of(Index) == Divergence::ThreadIndex ||
+                        isa<CallExpr>(S)) &&
+                       !(writersOf(S) & 1);
+      for (int Kind : {int(LastBlockHazard::NoFence),
+                       int(LastBlockHazard::NoBarrier)}) {
+        if (Kind == LastBlockHazard::NoBarrier && !ManyStore)
+          continue;
+        llvm::SmallVector<const CallExpr *, 2> Reached;
+        Cfg.walkForward(
+            *Point,
+            [&](const Stmt *Next, CfgPoint) {
+              if (TicketSet.count(Next)) {
+                Reached.push_back(cast<CallExpr>(Next));
+                return true;
+              }
+              return Kind == LastBlockHazard::NoFence
+                         ? mayFence(Next, 0)
+                         : Barriers.endsInterval(Next);
+            },
+            [](const Stmt *) { return false; });
+        for (const CallExpr *Ticket : Reached) {
+          if (Kind == LastBlockHazard::NoBarrier && !(writersOf(Ticket) & 1))
+            continue;
+          // The counter is not the buffer of partials.
+          const Expr *Counter = Ticket->getArg(0)->IgnoreParenImpCasts();
+          if (const auto *AO = dyn_cast<UnaryOperator>(Counter);
+              AO && AO->getOpcode() == UO_AddrOf)
+            if (std::optional<Element> C = elementOf(AO->getSubExpr());
+                C && C->Base == Base)
+              continue;
+          if (bufferOf(Counter) == Base)
+            continue;
+          if (!Reported.insert({Ticket, Kind}).second)
+            continue;
+          LastBlockHazard H;
+          H.What = LastBlockHazard::Kind(Kind);
+          H.Ticket = Ticket;
+          H.Store = S;
+          H.Read = LastReads.lookup(Base);
+          H.Base = Base;
+          Out.push_back(H);
+        }
+      }
+    }
+  }
+}
+
 void KernelRaces::run(std::vector<LostUpdate> &Out) {
   bool Scanned = false;
   llvm::DenseSet<const Stmt *> Seen;
@@ -840,6 +1192,22 @@ void KernelRaces::run(std::vector<LostUpdate> &Out) {
 }
 
 } // namespace
+
+std::vector<LastBlockHazard>
+GlobalMemoryRaces::lastBlockHazardsIn(const FunctionDecl &Kernel,
+                                      const FunctionCfg &Cfg) {
+  std::vector<LastBlockHazard> Out;
+  if (!Kernel.hasAttr<CUDAGlobalAttr>() || !Kernel.getBody())
+    return Out;
+  KernelRaces(Kernel, Cfg, TI).runLastBlock(Out);
+  const SourceManager &SM = Kernel.getASTContext().getSourceManager();
+  llvm::stable_sort(Out, [&](const LastBlockHazard &A,
+                             const LastBlockHazard &B) {
+    return SM.isBeforeInTranslationUnit(A.Ticket->getBeginLoc(),
+                                        B.Ticket->getBeginLoc());
+  });
+  return Out;
+}
 
 std::vector<LostUpdate>
 GlobalMemoryRaces::lostUpdatesIn(const FunctionDecl &Kernel,

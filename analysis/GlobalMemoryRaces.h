@@ -71,6 +71,31 @@ struct LostUpdate {
   const char *Atomic = "";
 };
 
+/// A hazard of the last-block pattern: each block stores a partial result
+/// to global memory, one thread takes a ticket from a counter
+/// ('atomicAdd(&count, 1)'), and the block that draws the last ticket
+/// reads every block's partial.
+struct LastBlockHazard {
+  enum Kind {
+    /// A path from the partial store reaches the ticket atomic with no
+    /// memory fence between: the last block may read a stale partial.
+    NoFence,
+    /// Threads of the block store their parts, and one thread takes the
+    /// ticket on a path with no block barrier after those stores: the
+    /// block may count as finished before its other threads have stored.
+    NoBarrier,
+  } What = NoFence;
+  /// The ticket atomic.
+  const CallExpr *Ticket = nullptr;
+  /// The partial store (an assignment, or a call of a same-TU helper that
+  /// stores through the buffer).
+  const Expr *Store = nullptr;
+  /// A read of the partials in the last block's branch.
+  const Expr *Read = nullptr;
+  /// The buffer of partials.
+  const ValueDecl *Base = nullptr;
+};
+
 /// The lost-update questions of one translation unit.
 class GlobalMemoryRaces {
 public:
@@ -79,6 +104,11 @@ public:
   /// The lost updates of \p Kernel, a __global__ function, in CFG order.
   std::vector<LostUpdate> lostUpdatesIn(const FunctionDecl &Kernel,
                                         const FunctionCfg &Cfg);
+
+  /// The last-block hazards of \p Kernel, in source order of their
+  /// tickets, at most one per ticket and kind.
+  std::vector<LastBlockHazard> lastBlockHazardsIn(const FunctionDecl &Kernel,
+                                                  const FunctionCfg &Cfg);
 
 private:
   ThreadIndexAnalysis &TI;

@@ -2,6 +2,7 @@
 
 #include "IndexOverruns.h"
 #include "ArchConditionals.h"
+#include "BarrierIntervals.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "MemorySpaceAnalysis.h"
@@ -522,6 +523,16 @@ std::optional<unsigned> blockItemDim(const Expr *E, const FunctionDecl *FD,
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
     return Src == TS_BlockInGrid ? std::optional<unsigned>(Dim)
                                  : std::nullopt;
+  // A same-TU helper that only returns the item ('return blockIdx.x;').
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Def = deviceHelperDefinition(Call);
+    const auto *Body = Def ? dyn_cast<CompoundStmt>(Def->getBody()) : nullptr;
+    if (!Body || Call->getNumArgs() != 0 || Body->size() != 1)
+      return std::nullopt;
+    const auto *Ret = dyn_cast<ReturnStmt>(Body->body_front());
+    return Ret ? blockItemDim(Ret->getRetValue(), Def, TI, Keys, Depth + 1)
+               : std::nullopt;
+  }
   // blockIdx.x + blockIdx.y * gridDim.x, in any order.
   const auto *Add = dyn_cast<BinaryOperator>(E);
   if (!Add || Add->getOpcode() != BO_Add)
@@ -546,6 +557,56 @@ std::optional<unsigned> blockItemDim(const Expr *E, const FunctionDecl *FD,
       return 3u;
   }
   return std::nullopt;
+}
+
+/// The item of a row-of-item index: 'item * len + j' or 'j + item * len'
+/// (j not from the block index), 'item * len', directly or through
+/// never-modified locals; null otherwise. The block-per-item dimension is
+/// set in \p Dim and the item's keys in \p Keys.
+const Expr *rowItem(const Expr *E, const FunctionDecl *FD,
+                    ThreadIndexAnalysis &TI,
+                    llvm::SmallVectorImpl<std::string> &Keys,
+                    std::optional<unsigned> &Dim, unsigned Depth = 0) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 3)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->isLocalVarDecl() || !VD->getInit() ||
+        !VD->getType()->isIntegerType() || TI.isModified(VD, FD))
+      return nullptr;
+    return rowItem(VD->getInit(), FD, TI, Keys, Dim, Depth + 1);
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return nullptr;
+  auto fromBlock = [&](const Expr *X) {
+    return (TI.valueOf(X, FD).Sources & (TS_BlockInGrid | TS_GridRank)) != 0;
+  };
+  if (BO->getOpcode() == BO_Mul) {
+    for (auto [F, Len] : {std::pair{BO->getLHS(), BO->getRHS()},
+                          std::pair{BO->getRHS(), BO->getLHS()}}) {
+      llvm::SmallVector<std::string, 4> K;
+      if (fromBlock(Len) || TI.valueOf(Len, FD).Sources & TS_ThreadInBlock)
+        continue;
+      if (auto D = blockItemDim(F, FD, TI, K)) {
+        Dim = D;
+        Keys.append(K.begin(), K.end());
+        return ThreadIndexAnalysis::strip(F);
+      }
+    }
+    return nullptr;
+  }
+  if (BO->getOpcode() != BO_Add)
+    return nullptr;
+  for (auto [Row, J] : {std::pair{BO->getLHS(), BO->getRHS()},
+                        std::pair{BO->getRHS(), BO->getLHS()}}) {
+    if (fromBlock(J))
+      continue;
+    if (const Expr *Item = rowItem(Row, FD, TI, Keys, Dim, Depth + 1))
+      return Item;
+  }
+  return nullptr;
 }
 
 /// \p E less a constant added to it ('item + 1' gives 'item').
@@ -1021,8 +1082,13 @@ bool IndexOverruns::blockPerItem(IndexOverrun &O, const FunctionDecl *Kernel) {
   const Expr *Item = withoutConstant(A.Index, Ctx);
   llvm::SmallVector<std::string, 4> Keys;
   std::optional<unsigned> Dim = blockItemDim(Item, Kernel, TI, Keys);
-  if (!Dim)
-    return false;
+  if (!Dim) {
+    // The item's row: 'a[item * len + j]'.
+    Keys.clear();
+    Item = rowItem(A.Index, Kernel, TI, Keys, Dim);
+    if (!Item || !Dim)
+      return false;
+  }
   // No bound on the item on this path.
   const FactList *Facts = TI.boundsAt(A.At, Kernel);
   if (!Facts)

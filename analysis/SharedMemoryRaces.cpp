@@ -266,6 +266,7 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
   };
   // The plain stores of one element, with the threads that make them.
   llvm::SmallVector<std::pair<const Access *, Writers>, 4> Stores;
+  std::optional<unsigned> KernelCoords;
   for (const Access &W : Accesses) {
     // The kernel's own store of a fixed element; 'x++' and 'x += v' by
     // every thread lose updates whatever v is.
@@ -288,6 +289,25 @@ void SharedMemoryRaces::reportWriteWrites(const std::vector<Access> &Accesses,
           for (const auto &D : A.Dims)
             if (D.Coord >= 0)
               Elsewhere |= 1u << D.Coord;
+      // Or the kernel reads that coordinate elsewhere ('in[ty * W + tx]'
+      // beside 'if (v > s[ty][0]) s[ty][0] = v'): the threads of a row
+      // differ in it.
+      if (!KernelCoords) {
+        struct Coords : RecursiveASTVisitor<Coords> {
+          unsigned Mask = 0;
+          bool VisitExpr(Expr *E) {
+            ThreadSource Src;
+            unsigned Dim;
+            if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim) &&
+                Src == TS_ThreadInBlock && Dim < 3)
+              Mask |= 1u << Dim;
+            return true;
+          }
+        } C;
+        C.TraverseStmt(const_cast<Stmt *>(FD->getBody()));
+        KernelCoords = C.Mask;
+      }
+      Elsewhere |= *KernelCoords;
       SharedRow = Uniform && (Elsewhere & ~Used);
     }
     if (!W.Write || (W.Multi && !SharedRow) || W.Coeff != 0 ||
@@ -537,11 +557,13 @@ void SharedMemoryRaces::reportConflicts(
             (InWarp && (Second.Multi || (SecondWarp > 0 && SecondWarp <= 32))) ||
             Second.WarpLocal || First.WarpLocal;
         if (Reported.count(Second.At) ||
+            ReportedPairs.count({Second.At, First.At}) ||
             (PastTiles && underTileGuard(Second)) ||
             (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;
         Reported.insert(Second.At);
+        ReportedPairs.insert({First.At, Second.At});
         report(First, Second, PairInWarp);
       }
     };

@@ -301,6 +301,10 @@ private:
   /// The second accesses of the races found so far in this translation
   /// unit: each is one race's, however many kernels reach it.
   llvm::DenseSet<const Expr *> Reported;
+  /// The (first, second) accesses of the races found so far: a pair seen
+  /// the other way round (a write then a read in one pass of a loop, the
+  /// read then the write across its back edge) is one race, reported once.
+  llvm::DenseSet<std::pair<const Expr *, const Expr *>> ReportedPairs;
   /// Where report() puts the races of the kernel being analysed.
   std::vector<Race> *Found = nullptr;
 };

@@ -42,6 +42,31 @@ void GlobalMemoryRaceCheck::checkFunction(const FunctionDecl &FD,
       diag(userVisibleLocation(U.OldRead->getBeginLoc(), SM),
            "the old value is read here", DiagnosticIDs::Note);
   }
+  for (const LastBlockHazard &H : Races->lastBlockHazardsIn(FD, Cfg)) {
+    SourceLocation Loc = reportOnce(H.Ticket->getBeginLoc(), SM);
+    if (Loc.isInvalid())
+      continue;
+    std::string Atomic = H.Ticket->getDirectCallee()->getName().str();
+    if (H.What == LastBlockHazard::NoFence)
+      diag(Loc, "'%0' takes the block's ticket with no __threadfence() after "
+                "the store of its partial result to global '%1': the last "
+                "block may read a stale partial")
+          << Atomic << H.Base->getName();
+    else
+      diag(Loc, "'%0' takes the block's ticket on a path with no "
+                "__syncthreads() after the other threads store their parts of "
+                "global '%1': the last block may read parts not yet stored")
+          << Atomic << H.Base->getName();
+    diag(userVisibleLocation(H.Store->getBeginLoc(), SM),
+         H.What == LastBlockHazard::NoFence
+             ? "the partial result is stored here; call __threadfence() "
+               "between this store and the ticket"
+             : "the threads store here; call __syncthreads() between these "
+               "stores and the ticket",
+         DiagnosticIDs::Note);
+    diag(userVisibleLocation(H.Read->getBeginLoc(), SM),
+         "the last block reads the partials here", DiagnosticIDs::Note);
+  }
 }
 
 } // namespace clang::tidy::cuda

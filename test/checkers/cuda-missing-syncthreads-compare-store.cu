@@ -39,7 +39,70 @@ __global__ void blockMax(const float *in, float *out) {
     out[blockIdx.x] = best[0];
 }
 
+// The tile has one column per row and is never indexed by tx; the threads
+// of a row differ in tx, which the kernel reads for its input.
+__global__ void rowMaxColumn(const float *in, float *out, int w) {
+  __shared__ float best[TILE][1];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  if (tx == 0)
+    best[ty][0] = -1e30f;
+  __syncthreads();
+  float v = in[ty * w + tx];
+  if (v > best[ty][0])
+    best[ty][0] = v;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: threads store different values into shared 'best' at '[ty][0]' with no barrier between the stores: which one a later read sees is unspecified [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE+3]]:15: note: the element is read here
+  __syncthreads();
+  if (tx == 0)
+    out[ty] = best[ty][0];
+}
+
+// A flat array of one slot per row, indexed by ty.
+__global__ void rowMaxFlat(const float *in, float *out, int w) {
+  __shared__ float best[TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  if (tx == 0)
+    best[ty] = -1e30f;
+  __syncthreads();
+  float v = in[ty * w + tx];
+  if (v > best[ty])
+    best[ty] = v;
+  // CHECK-NOTES: :[[@LINE-1]]:5: warning: threads store different values into shared 'best' at 'ty' with no barrier between the stores: which one a later read sees is unspecified [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE+3]]:15: note: the element is read here
+  __syncthreads();
+  if (tx == 0)
+    out[ty] = best[ty];
+}
+
 //===--- Not flagged -------------------------------------------------------===//
+
+// One slot per row, a thread per row: the kernel never reads tx.
+__global__ void rowMaxOneThreadPerRow(const float *in, float *out, int w) {
+  __shared__ float best[TILE];
+  int ty = threadIdx.y;
+  best[ty] = -1e30f;
+  for (int k = 0; k < w; ++k) {
+    float v = in[ty * w + k];
+    if (v > best[ty])
+      best[ty] = v;
+  }
+  __syncthreads();
+  out[ty] = best[ty];
+}
+
+// The flat slot per row, compared by the row's leader only.
+__global__ void rowMaxFlatLeader(const float *in, float *out, int w) {
+  __shared__ float best[TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  if (tx == 0) {
+    best[ty] = -1e30f;
+    for (int k = 0; k < w; ++k)
+      if (in[ty * w + k] > best[ty])
+        best[ty] = in[ty * w + k];
+  }
+  __syncthreads();
+  out[ty * w + tx] = best[ty];
+}
 
 // The atomic form.
 __global__ void rowMaxAtomic(const int *in, int *out, int w) {

@@ -64,6 +64,27 @@ __global__ void columnPerBlock(float *colMax, const float *m, int cols,
     colMax[col] = 0.0f;
 }
 
+// A row per item: the threads stride over the item's row, 'row * len + j'.
+__global__ void rowScale(const float *x, float *y, int rows, int len) {
+  int row = blockIdx.x;
+  for (int j = threadIdx.x; j < len; j += blockDim.x)
+    y[row * len + j] = 2.0f * x[row * len + j];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'y' at block-derived index 'row * len + j' has no upper bound on this path: one block per item, and a launch may run more blocks than the 'rows' items [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: warning: read of 'x' at block-derived index 'row * len + j' has no upper bound on this path: one block per item, and a launch may run more blocks than the 'rows' items [cuda-unguarded-thread-index]
+}
+
+// The item from a same-TU helper.
+__device__ int itemOfBlock() { return blockIdx.x; }
+
+__global__ void helperItem(const int *offsets, int *degree, int n) {
+  int item = itemOfBlock();
+  if (threadIdx.x == 0)
+    degree[item] = offsets[item + 1] - offsets[item];
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: write to 'degree' at block-derived index 'item' has no upper bound on this path: one block per item, and a launch may run more blocks than the 'n' items [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-2]]:20: warning: read of 'offsets' at block-derived index 'item + 1' has no upper bound on this path: one block per item, and a launch may run more blocks than the 'n' items [cuda-unguarded-thread-index]
+  // CHECK-MESSAGES: :[[@LINE-3]]:40: warning: read of 'offsets' at block-derived index 'item' has no upper bound on this path: one block per item, and a launch may run more blocks than the 'n' items [cuda-unguarded-thread-index]
+}
+
 #define ROUND_UP(x, m) (((x) + (m) - 1) / (m) * (m))
 
 void launchFlagged(const int *offsets, int *degree, const float *w,
@@ -75,6 +96,8 @@ void launchFlagged(const int *offsets, int *degree, const float *w,
   rankPerBlock<<<n + 1, BLOCK>>>(in, out, n);
   dim3 grid(1, ROUND_UP(cols, 8));
   columnPerBlock<<<grid, BLOCK>>>(colMax, m, cols, rows);
+  rowScale<<<ROUND_UP(rows, 4), BLOCK>>>(in, out, rows, cols);
+  helperItem<<<n + 1, BLOCK>>>(offsets, degree, n);
 }
 
 //===--- Not flagged -------------------------------------------------------===//
@@ -111,6 +134,28 @@ __global__ void rowSum(const float *x, float *out, int len) {
     s += x[row * len + j];
   if (threadIdx.x == 0)
     out[row] = s;
+}
+
+// A row per item, guarded, launched with more blocks than rows.
+__global__ void rowScaleGuarded(const float *x, float *y, int rows, int len) {
+  int row = blockIdx.x;
+  if (row >= rows)
+    return;
+  for (int j = threadIdx.x; j < len; j += blockDim.x)
+    y[row * len + j] = 2.0f * x[row * len + j];
+}
+
+// A row per item launched with exactly one block per row.
+__global__ void rowScaleExact(const float *x, float *y, int rows, int len) {
+  for (int j = threadIdx.x; j < len; j += blockDim.x)
+    y[blockIdx.x * len + j] = x[blockIdx.x * len + j];
+}
+
+// The item from a helper, guarded.
+__global__ void helperItemGuarded(const int *offsets, int *degree, int n) {
+  int item = itemOfBlock();
+  if (item < n && threadIdx.x == 0)
+    degree[item] = offsets[item + 1] - offsets[item];
 }
 
 // A persistent grid of constant size for a count known at run time: which
@@ -152,4 +197,7 @@ void launchGood(const int *offsets, int *degree, int n, const float *x,
   degreePersistent<<<1024, BLOCK>>>(offsets, degree, n);
   previousItem<<<n + 1, BLOCK>>>(degree, n);
   threadPerItem<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(offsets, degree, n);
+  rowScaleGuarded<<<rows + 1, BLOCK>>>(x, out, rows, len);
+  rowScaleExact<<<rows, BLOCK>>>(x, out, rows, len);
+  helperItemGuarded<<<n + 1, BLOCK>>>(offsets, degree, n);
 }
