@@ -2,6 +2,7 @@
 // LibraryHandles, on by default): a cuBLAS or cuSPARSE handle, a cuSPARSE
 // descriptor or info object, a cuFFT plan, a cuRAND generator, made and not
 // destroyed on some path.
+// RUN: %check_cuda_tidy_plugin %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs
 // RUN: %check_cuda_tidy_driver %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs
 // RUN: %check_cuda_tidy_driver --check-suffix=OFF %s cuda-device-memory-leak %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-device-memory-leak.CheckedResources: 'Streams;Events'}}"
 
@@ -32,9 +33,10 @@ void transformOnce(cufftComplex *d_data, int n) {
   cufftHandle plan;
   if (cufftPlan1d(&plan, n, CUFFT_C2C, 1) != CUFFT_SUCCESS)
     return;
-  // CHECK-NOTES: :[[@LINE-2]]:7: warning: cuFFT plan allocated into 'plan' by 'cufftPlan1d' is not destroyed [cuda-device-memory-leak]
+  // CHECK-NOTES: :[[@LINE-2]]:7: warning: cuFFT plan allocated into 'plan' by 'cufftPlan1d' is not destroyed on every path [cuda-device-memory-leak]
   cufftExecC2C(plan, d_data, d_data, CUFFT_FORWARD);
 }
+// CHECK-NOTES: :[[@LINE-1]]:1: note: 'plan' still holds it when the function returns here
 
 // ---- Positive: an info object leaked when the factorization fails -----------
 

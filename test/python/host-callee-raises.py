@@ -29,7 +29,7 @@ def validate_twice(shape):
 
 def upload(values, shape):
     err, buf = cudart.cudaMalloc(8 * len(values))
-    # CHECK: host-callee-raises.py:[[@LINE-1]]:15: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+    # CHECK: host-callee-raises.py:[[@LINE-1]]:23: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
     check(err)
     validate(shape)
     # CHECK: host-callee-raises.py:[[@LINE-1]]:5: note: 'buf' still holds it when the function returns here
@@ -38,7 +38,7 @@ def upload(values, shape):
 
 def upload_nested(values, shape):
     err, buf = cudart.cudaMalloc(8 * len(values))
-    # CHECK: host-callee-raises.py:[[@LINE-1]]:15: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
+    # CHECK: host-callee-raises.py:[[@LINE-1]]:23: warning: device memory allocated into 'buf' by 'cudaMalloc' is not freed on every path [cuda-device-memory-leak]
     check(err)
     validate_twice(shape)
     # CHECK: host-callee-raises.py:[[@LINE-1]]:5: note: 'buf' still holds it when the function returns here
@@ -72,7 +72,7 @@ def upload_checked(values):
 def _reset_device():
     cudart.cudaDeviceReset()
     # CHECK: host-callee-raises.py:[[@LINE-1]]:12: warning: 'cudaDeviceReset' is called after main returns, when the CUDA runtime may already be shut down [cuda-api-outside-main]
-    # CHECK: host-callee-raises.py:[[@LINE+6]]:9: note: '_reset_device' is registered here to run when the program exits
+    # CHECK: host-callee-raises.py:[[@LINE+7]]:9: note: '_reset_device' is registered here to run when the program exits
 
 
 def init(reset_at_exit):

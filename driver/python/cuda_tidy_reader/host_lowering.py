@@ -82,6 +82,7 @@ template <class... T> bool cond(const T &...) { return unknown_condition; }
 template <class... V> any result(const V &...);
 template <class T> T collected(T value);
 template <class T> T flows(T value);
+template <class... T> any library_use(T...) { return any(); }
 [[noreturn]] inline void raise() { __builtin_trap(); }
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
@@ -1537,7 +1538,7 @@ class HostLowering:
         ops = {ast.Eq: ' == ', ast.NotEq: ' != ', ast.Lt: ' < ', ast.LtE: ' <= ', ast.Gt: ' > ',
                ast.GtE: ' >= ', ast.Is: ' == ', ast.IsNot: ' != '}
         o = ops.get(type(op))
-        codes = ('cudaError_t', 'CUresult')
+        codes = ('cudaError_t', 'CUresult') + tuple(v[2] for v in self.model.libraries.values())
         ok = False
         if o:
             if a.kind in NUMERIC and b.kind in NUMERIC:
@@ -1745,8 +1746,56 @@ class HostLowering:
                 if m is not None and self.method_ok(m) and self.arity_ok(m, len(args), True):
                     return self.direct_call(e, self.join(at, base.m, '->', self.method_cname(e.func.attr)), args,
                                             self.call_result(m, cls))
+            if self.library_function(e):
+                return self.library_use(e, args)
             return self.opaque(e, [base] + args)
+        if self.library_function(e):
+            return self.library_use(e, args)
         return self.opaque(e, args)
+
+    def library_modules(self):
+        """The Python modules of the CUDA libraries' bindings (the modules
+        of CUDA_PYTHON_CALL rows of a CUDA_PYTHON_LIBRARY library)."""
+        mods = self.__dict__.get('_library_modules')
+        if mods is None:
+            mods = self._library_modules = {m for (m, _), row in self.model.calls.items()
+                                            if self.model.library_of(row[0]) in self.model.libraries}
+        return mods
+
+    def library_function(self, e):
+        """Whether call e is of a function of a CUDA library that the model
+        has no row of (`_cusparse.xcsrilu02_zeroPivot(...)`, a local bound to
+        `getattr(_cusparse, name)`, `libcublas.cublasSgemm_v2(...)`): the
+        library uses the handles and pointers it is given for the call and
+        keeps none of them."""
+        mods = self.library_modules()
+        func = e.func
+        if isinstance(func, ast.Attribute):
+            if (self.qualname(func) or '').rpartition('.')[0] in mods:
+                return True
+            lib = self.handle_of(func.value)
+            return lib is not None and lib in self.model.libraries
+        if isinstance(func, ast.Name):
+            f = self.r.scope_of(func)
+            if f is self.r.tree or not isinstance(f, ast.FunctionDef):
+                return False
+            binds = self.r.scope_assigns(f).get(func.id, [])
+            return bool(binds) and all(
+                isinstance(b[1], ast.Call) and isinstance(b[1].func, ast.Name) and
+                b[1].func.id == 'getattr' and len(b[1].args) >= 2 and
+                (self.qualname(b[1].args[0]) or '') in mods for b in binds)
+        return False
+
+    def library_use(self, e, args):
+        """A call of a CUDA library's function with no row: its arguments
+        are read for the call (cuda_tidy_host::library_use), none kept."""
+        pieces = ['cuda_tidy_host::library_use(']
+        for k, a in enumerate(args):
+            if k:
+                pieces.append(', ')
+            pieces.extend(['(', a.m, ', ' + ANY + '())'] if a.kind == 'void' else [a.m])
+        pieces.append(')')
+        return Val(self.join(self.at(e), *pieces), 'any')
 
     def host_memory_call(self, scope, e, fn):
         """ctypes.memmove(dst, src, count) / ctypes.memset(dst, c, count):
@@ -2544,6 +2593,10 @@ class HostLowering:
             tv = self.expr(scope, t)
             if tv.lvalue:
                 out.add(self.join(at, '  ', tv.m, ' = ', self.convert(v, tv.kind, s), ';\n'))
+                if v.temp:
+                    # what a raising call made is the member's now (the
+                    # analysis does not follow it through the comma)
+                    out.syn('  cuda_tidy_host::flows(%s);\n' % v.temp, 0, at)
             else:
                 out.add(self.join(at, '  ', self.opaque(s, [tv, v]).m, ';\n'))
             return
