@@ -91,6 +91,23 @@ def factor_fixed(a, position):
         _cusparse.destroy(handle)
 
 
+def factor_checked(a, position):
+    # destroyed in the handler (then set to 0) and in the else: no leak
+    handle = _cusparse.create()
+    info = _cusparse.createCsrilu02Info()
+    try:
+        _cusparse.xcsrilu02_zeroPivot(handle, info, position)
+    except Exception:
+        if info != 0:
+            _cusparse.destroyCsrilu02Info(info)
+            info = 0
+        _cusparse.destroy(handle)
+        raise ValueError("zero pivot")
+    else:
+        _cusparse.destroyCsrilu02Info(info)
+    _cusparse.destroy(handle)
+
+
 def fft_once(x, n):
     plan = cufft.cufftPlan1d(n, cufft.CUFFT_C2C, 1)
     # CHECK: host-library-handles.py:[[@LINE-1]]:18: warning: cuFFT plan allocated into 'plan' by 'cufftPlan1d' is not destroyed on every path [cuda-device-memory-leak]

@@ -1119,6 +1119,11 @@ class HostLowering:
                 k = 'any'
             else:
                 k = self.kind_of(scope, value)
+                prev = scope.kinds.get(target.id)
+                if isinstance(value, ast.Constant) and type(value.value) is int and value.value == 0 and \
+                        prev and prev.startswith('cuda_tidy_host::out_t<') and self.made_by_cuda(prev):
+                    # `info = 0` after destroying a handle: a null handle
+                    k = prev
             self.set_kind(scope, target.id, k)
         elif isinstance(target, (ast.Tuple, ast.List)):
             # err, value = cuda-python call
@@ -1548,6 +1553,12 @@ class HostLowering:
                 ok = a.kind == b.kind or 'long long' in (a.kind, b.kind)
             elif isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and 'none' in (a.kind, b.kind) and \
                     (a.kind.endswith('*') or b.kind.endswith('*')):
+                ok = True
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and any(
+                    k.startswith('cuda_tidy_host::out_t<') and self.made_by_cuda(k) and
+                    isinstance(other, ast.Constant) and type(other.value) is int and other.value == 0
+                    for k, other in ((a.kind, e.comparators[0]), (b.kind, e.left))):
+                # a library handle tested against 0 (`if info != 0:`)
                 ok = True
         if ok:
             return Val(self.join(at, '(', a.m, o, b.m, ')'), 'bool')
