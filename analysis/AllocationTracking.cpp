@@ -33,6 +33,16 @@ std::string AllocationKind::describe() const {
       return "texture object";
     case ResourceKind::SurfaceObject:
       return "surface object";
+    case ResourceKind::BlasHandle:
+      return "cuBLAS handle";
+    case ResourceKind::SparseHandle:
+      return "cuSPARSE handle";
+    case ResourceKind::SparseDescriptor:
+      return "cuSPARSE descriptor";
+    case ResourceKind::FftPlan:
+      return "cuFFT plan";
+    case ResourceKind::RandGenerator:
+      return "cuRAND generator";
     }
   }
   switch (Space) {

@@ -57,7 +57,12 @@ enum class ResourceKind {
   GraphExec,
   Array,
   TextureObject,
-  SurfaceObject
+  SurfaceObject,
+  BlasHandle,
+  SparseHandle,
+  SparseDescriptor,
+  FftPlan,
+  RandGenerator
 };
 enum class ResourceRole { Create, Destroy };
 

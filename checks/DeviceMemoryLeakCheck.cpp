@@ -19,10 +19,20 @@ DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
                          /*AnalysesTemplatePatterns=*/true,
                          /*ReadsCodeWithErrors=*/true}),
       IgnoreMainExit(Options.get("IgnoreMainExit", false)),
-      RawCheckedResources(Options.get("CheckedResources", "Streams;Events")) {
+      RawCheckedResources(Options.get("CheckedResources", "Streams;Events;LibraryHandles")) {
   for (StringRef Item : utils::options::parseStringList(RawCheckedResources)) {
+    Item = Item.trim();
+    // The handles of the CUDA libraries: cuBLAS, cuSPARSE (and its
+    // descriptors and info objects), cuFFT plans, cuRAND generators.
+    if (Item == "LibraryHandles") {
+      CheckedResources.append(
+          {ResourceKind::BlasHandle, ResourceKind::SparseHandle,
+           ResourceKind::SparseDescriptor, ResourceKind::FftPlan,
+           ResourceKind::RandGenerator});
+      continue;
+    }
     std::optional<ResourceKind> K =
-        llvm::StringSwitch<std::optional<ResourceKind>>(Item.trim())
+        llvm::StringSwitch<std::optional<ResourceKind>>(Item)
             .Case("Streams", ResourceKind::Stream)
             .Case("Events", ResourceKind::Event)
             .Case("Graphs", ResourceKind::Graph)
@@ -36,7 +46,8 @@ DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
     else
       configurationDiag("%0: unknown resource '%1' in CheckedResources; "
                         "expected Streams, Events, Graphs, GraphExecs, "
-                        "Arrays, TextureObjects or SurfaceObjects")
+                        "Arrays, TextureObjects, SurfaceObjects or "
+                        "LibraryHandles")
           << Name << Item;
   }
 }

@@ -57,7 +57,12 @@ bool mayHoldCuda(llvm::StringRef Path) {
       Text.contains("load_inline") || Text.contains("cudart") ||
       Text.contains("libcuda") || Text.contains("cuda.bindings") ||
       Text.contains("cuda.cuda") || Text.contains("from cuda import") ||
-      Text.contains("numba.cuda") || Text.contains("from numba import cuda"))
+      Text.contains("numba.cuda") || Text.contains("from numba import cuda") ||
+      // The CUDA libraries through ctypes or scikit-cuda (CuPy's bindings
+      // are named by "cupy" above).
+      Text.contains("libcublas") || Text.contains("libcusparse") ||
+      Text.contains("libcufft") || Text.contains("libcurand") ||
+      Text.contains("skcuda"))
     return true;
   // A CUDA function called through a module attribute (`cuda.cuInit(`),
   // as users of a generated ctypes binding module call it

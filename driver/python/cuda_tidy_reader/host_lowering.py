@@ -55,7 +55,10 @@ def _position(n):
 #: reads a .py file only when its bytes name one of these or a kernel
 #: library: driver/PythonInput.cpp, mayHoldCuda).
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
-                 b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda')
+                 b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda',
+                 # the CUDA libraries (CUDA_PYTHON_LIBRARY): ctypes, scikit-cuda, CuPy's bindings
+                 b'libcublas', b'libcusparse', b'libcufft', b'libcurand', b'skcuda',
+                 b'cupy_backends.cuda.libs', b'cupy.cuda.cublas', b'cupy.cuda.cusparse', b'cupy.cuda.curand')
 
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
 #: `rt.cudaMalloc(`): what a generated binding module's users write
@@ -90,6 +93,7 @@ template <class... T> bool cond(const T &...) { return unknown_condition; }
 template <class... V> any result(const V &...);
 template <class T> T collected(T value);
 template <class T> T flows(T value);
+template <class... T> any library_use(T...) { return any(); }
 [[noreturn]] inline void raise() { for (;;) {} }
 template <class F> struct params_;
 template <class R, class... P> struct params_<R (*)(P...)> { template <unsigned I> using at = __type_pack_element<I, P...>; };
@@ -159,6 +163,10 @@ template <class T> __device__ void device_read(const T &) {}
 }
 '''
 ANY = 'cuda_tidy_host::any'
+#: Nodes whose parts run on some paths only (registered_always).
+_BRANCHING = (ast.If, ast.For, ast.While, ast.AsyncFor, ast.ExceptHandler, ast.FunctionDef,
+              ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.IfExp, ast.BoolOp) + \
+    ((ast.Match,) if hasattr(ast, 'Match') else ())
 
 CXX_RESERVED = set('''alignas alignof asm auto bool break case catch char class const
 constexpr const_cast continue decltype default delete do double dynamic_cast else enum
@@ -316,6 +324,9 @@ class HostLowering:
             return None
         if 'cudart' in text:
             return 'Runtime'
+        lib = self.model.library_file(text)
+        if lib is not None:
+            return lib
         if 'libcuda' in text or 'nvcuda' in text or text.strip('\'"') == 'libcuda':
             return 'Driver'
         return None
@@ -440,7 +451,7 @@ class HostLowering:
             if name not in self.model.api:
                 name = strip_version(name)
             if name in self.model.api and lib in self.model.ctypes:
-                if (lib == 'Runtime') == name.startswith('cuda'):
+                if self.model.library_of(name) == lib:
                     return name, self.model.ctypes[lib], None
             return None
         q = self.qualname(func)
@@ -1119,6 +1130,11 @@ class HostLowering:
                 k = 'any'
             else:
                 k = self.kind_of(scope, value)
+                prev = scope.kinds.get(target.id)
+                if isinstance(value, ast.Constant) and type(value.value) is int and value.value == 0 and \
+                        prev and prev.startswith('cuda_tidy_host::out_t<') and self.made_by_cuda(prev):
+                    # `info = 0` after destroying a handle: a null handle
+                    k = prev
             self.set_kind(scope, target.id, k)
         elif isinstance(target, (ast.Tuple, ast.List)):
             # err, value = cuda-python call
@@ -1318,7 +1334,9 @@ class HostLowering:
         if b:
             fn, conv, row = b
             if conv == 'Status':
-                return 'cudaError_t' if fn.startswith('cuda') else 'CUresult'
+                return self.model.status_of(fn)[0]
+            if conv == 'Raises' and row and row[2] == 'LibraryHandle' and 'out' in row[1]:
+                return self.out_type(fn, row[1].index('out'))
             if conv == 'Raises' and row and row[2] != 'None':
                 return 'py:' + row[2]
             return 'any'
@@ -1536,7 +1554,7 @@ class HostLowering:
         ops = {ast.Eq: ' == ', ast.NotEq: ' != ', ast.Lt: ' < ', ast.LtE: ' <= ', ast.Gt: ' > ',
                ast.GtE: ' >= ', ast.Is: ' == ', ast.IsNot: ' != '}
         o = ops.get(type(op))
-        codes = ('cudaError_t', 'CUresult')
+        codes = ('cudaError_t', 'CUresult') + tuple(v[2] for v in self.model.libraries.values())
         ok = False
         if o:
             if a.kind in NUMERIC and b.kind in NUMERIC:
@@ -1546,6 +1564,12 @@ class HostLowering:
                 ok = a.kind == b.kind or 'long long' in (a.kind, b.kind)
             elif isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and 'none' in (a.kind, b.kind) and \
                     (a.kind.endswith('*') or b.kind.endswith('*')):
+                ok = True
+            elif isinstance(op, (ast.Eq, ast.NotEq)) and any(
+                    k.startswith('cuda_tidy_host::out_t<') and self.made_by_cuda(k) and
+                    isinstance(other, ast.Constant) and type(other.value) is int and other.value == 0
+                    for k, other in ((a.kind, e.comparators[0]), (b.kind, e.left))):
+                # a library handle tested against 0 (`if info != 0:`)
                 ok = True
         if ok:
             return Val(self.join(at, '(', a.m, o, b.m, ')'), 'bool')
@@ -1709,6 +1733,12 @@ class HostLowering:
                 return lowered
         if q in ('atexit.register',) and e.args and scope.module:
             return self.exit_handler(scope, e, e.args[0], e.args[1:])
+        if q in ('atexit.register',) and len(e.args) == 1 and not scope.cls and \
+                isinstance(e.args[0], ast.Name) and e.args[0].id in self.functions and \
+                not self.locally_bound(self.r.scope_of(e), e.args[0].id):
+            # a module function registered by a function of the file: a
+            # handler only when that function ran (python_exit_handler)
+            return self.exit_handler(scope, e, e.args[0], [])
         if q in ('weakref.finalize',) and len(e.args) >= 2 and scope.module:
             return self.exit_handler(scope, e, e.args[1], e.args[2:])
         args = [self.expr(scope, a) for a in e.args]
@@ -1738,8 +1768,56 @@ class HostLowering:
                 if m is not None and self.method_ok(m) and self.arity_ok(m, len(args), True):
                     return self.direct_call(e, self.join(at, base.m, '->', self.method_cname(e.func.attr)), args,
                                             self.call_result(m, cls))
+            if self.library_function(e):
+                return self.library_use(e, args)
             return self.opaque(e, [base] + args)
+        if self.library_function(e):
+            return self.library_use(e, args)
         return self.opaque(e, args)
+
+    def library_modules(self):
+        """The Python modules of the CUDA libraries' bindings (the modules
+        of CUDA_PYTHON_CALL rows of a CUDA_PYTHON_LIBRARY library)."""
+        mods = self.__dict__.get('_library_modules')
+        if mods is None:
+            mods = self._library_modules = {m for (m, _), row in self.model.calls.items()
+                                            if self.model.library_of(row[0]) in self.model.libraries}
+        return mods
+
+    def library_function(self, e):
+        """Whether call e is of a function of a CUDA library that the model
+        has no row of (`_cusparse.xcsrilu02_zeroPivot(...)`, a local bound to
+        `getattr(_cusparse, name)`, `libcublas.cublasSgemm_v2(...)`): the
+        library uses the handles and pointers it is given for the call and
+        keeps none of them."""
+        mods = self.library_modules()
+        func = e.func
+        if isinstance(func, ast.Attribute):
+            if (self.qualname(func) or '').rpartition('.')[0] in mods:
+                return True
+            lib = self.handle_of(func.value)
+            return lib is not None and lib in self.model.libraries
+        if isinstance(func, ast.Name):
+            f = self.r.scope_of(func)
+            if f is self.r.tree or not isinstance(f, ast.FunctionDef):
+                return False
+            binds = self.r.scope_assigns(f).get(func.id, [])
+            return bool(binds) and all(
+                isinstance(b[1], ast.Call) and isinstance(b[1].func, ast.Name) and
+                b[1].func.id == 'getattr' and len(b[1].args) >= 2 and
+                (self.qualname(b[1].args[0]) or '') in mods for b in binds)
+        return False
+
+    def library_use(self, e, args):
+        """A call of a CUDA library's function with no row: its arguments
+        are read for the call (cuda_tidy_host::library_use), none kept."""
+        pieces = ['cuda_tidy_host::library_use(']
+        for k, a in enumerate(args):
+            if k:
+                pieces.append(', ')
+            pieces.extend(['(', a.m, ', ' + ANY + '())'] if a.kind == 'void' else [a.m])
+        pieces.append(')')
+        return Val(self.join(self.at(e), *pieces), 'any')
 
     def host_memory_call(self, scope, e, fn):
         """ctypes.memmove(dst, src, count) / ctypes.memset(dst, c, count):
@@ -1886,7 +1964,9 @@ class HostLowering:
             if i:
                 pieces.append(', ')
             if a is None:
-                if conv == 'Raises':
+                if conv == 'Raises' and row[2] == 'LibraryHandle':
+                    ct = self.out_type(fn, i)
+                elif conv == 'Raises':
                     ct = RESULT_TYPES.get(row[2], 'any')
                 else:
                     ct = self.out_type(fn, i)
@@ -1933,15 +2013,19 @@ class HostLowering:
         pieces.append(')')
         call = self.join(at, *pieces)
         self.calls += 1
-        if not fn.startswith('cuda'):
+        lib = self.model.library_of(fn)
+        if lib == 'Driver':
             self.driver_calls += 1
-        status = 'cudaError_t' if fn.startswith('cuda') else 'CUresult'
+        elif lib in self.model.libraries:
+            self.__dict__.setdefault('library_headers', set()).add(self.model.libraries[lib][1])
+        status, ok = self.model.status_of(fn)
         if conv == 'Status':
             return Val(call, status)
         if conv == 'Raises':
-            ok = 'cudaSuccess' if fn.startswith('cuda') else 'CUDA_SUCCESS'
             check = self.join(at, '((', call, ' != %s) ? (cuda_tidy_host::raise(), 0) : 0)' % ok)
             kind = 'py:' + row[2] if row[2] in RESULT_TYPES else 'any'
+            if row[2] == 'LibraryHandle' and out_vals:
+                kind = out_vals[0][1]
             if out_vals and out_vals[0][0] is not None:
                 value = out_vals[0][0]
                 if row[2] in COLLECTED:
@@ -2042,8 +2126,35 @@ class HostLowering:
         at = self.at(e)
         args = [self.expr(self.module_scope, a) for a in extra]
         call = self.direct_call(e, self.name_text(func.id, self.fname(func.id), func), args, 'void').m
+        if not self.registered_always(e):
+            # registered on some paths only (under an if, in a loop or a
+            # handler, in a function): the handler runs when its flag is set
+            flags = self.__dict__.setdefault('exit_flags', [])
+            flag = '__exit_registered%d' % len(flags)
+            flags.append(flag)
+            self.python_exit.append((self.join(at, 'if (%s) ' % flag, call), at))
+            return Val(self.join(at, '(%s = true)' % flag), 'bool')
         self.python_exit.append((call, at))
         return Val(self.join(at, '0'), 'int')
+
+    def registered_always(self, e):
+        """Whether the module's code makes call e whenever it runs to its
+        end: e is in a statement of the module's body (or of a with block
+        or a try body there), not under an if, a loop or a handler."""
+        r = self.r
+        n = e
+        while True:
+            p = r.parents.get(n)
+            if p is None or p is r.tree:
+                return p is r.tree
+            if isinstance(p, _BRANCHING):
+                if isinstance(p, ast.If) and n is p.test:
+                    n = p
+                    continue
+                return False
+            if isinstance(p, ast.Try) and n not in p.body and n not in p.finalbody:
+                return False
+            n = p
 
     # --- statements ---------------------------------------------------------------------
 
@@ -2065,6 +2176,76 @@ class HostLowering:
                         out.add(self.join(at, '  if (', self.raise_condition(scope, s), ') {\n'))
                         out.add(edge)
                         out.syn('  }\n', 0, at)
+            elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and \
+                    isinstance(s.value.func, ast.Name) and not scope.module and \
+                    s.value.func.id in self.functions and \
+                    not self.locally_bound(scope.owner, s.value.func.id) and \
+                    self.allocates(scope.owner) and self.raises_of_its_own(self.functions[s.value.func.id]):
+                # a function of the file that may raise: its exception
+                # leaves here, skipping the rest of the block
+                at = self.at(s)
+                out.syn('  if (cuda_tidy_host::cond()) {\n', 0, at)
+                self.raise_stmt(scope, out, ctx, at)
+                out.syn('  }\n', 0, at)
+
+    def raises_of_its_own(self, f, seen=None):
+        """Whether module function f may raise an exception of its own,
+        not caught in it: a raise statement outside a try, or a call of
+        such a function of the file. A raise that only reports a failed
+        status (under a test of a name against a success code or 0, or of
+        its truth: a check(err) helper) does not count: the checks read
+        the status, not the exception."""
+        memo = self.__dict__.setdefault('_raises_of_its_own', {})
+        if id(f) in memo:
+            return memo[id(f)]
+        seen = seen or set()
+        seen.add(id(f))
+        r = self.r
+        found = False
+        for n in walk(f):
+            if r.scope_of(n) is not f:
+                continue
+            if isinstance(n, ast.Raise) and n.exc is not None:
+                found = not self.in_try(n, f) and not self.status_raise(n, f)
+            elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and \
+                    isinstance(n.value.func, ast.Name) and n.value.func.id in self.functions:
+                g = self.functions[n.value.func.id]
+                found = id(g) not in seen and not self.in_try(n, f) and self.raises_of_its_own(g, seen)
+            if found:
+                break
+        memo[id(f)] = found
+        return found
+
+    def in_try(self, n, f):
+        r = self.r
+        while n is not f and n is not None:
+            p = r.parents.get(n)
+            if isinstance(p, ast.Try) and n in p.body and p.handlers:
+                return True
+            n = p
+        return False
+
+    def status_raise(self, n, f):
+        """Whether raise n is under an if that tests a status (a name
+        compared with a success code or 0, or its truth)."""
+        p = self.r.parents.get(n)
+        while p is not None and p is not f and not isinstance(p, ast.If):
+            p = self.r.parents.get(p)
+        if not isinstance(p, ast.If):
+            return False
+        test = p.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        if isinstance(test, ast.Name):
+            return True
+        if isinstance(test, ast.Compare) and len(test.comparators) == 1:
+            for side in (test.left, test.comparators[0]):
+                if isinstance(side, ast.Constant) and side.value == 0:
+                    return True
+                text = (self.r.segment(side) or '').lower()
+                if 'success' in text or 'status' in text:
+                    return True
+        return False
 
     def stmt(self, scope, s, out, ctx, top=False):
         r = self.r
@@ -2597,6 +2778,10 @@ class HostLowering:
             tv = self.expr(scope, t)
             if tv.lvalue:
                 out.add(self.join(at, '  ', tv.m, ' = ', self.convert(v, tv.kind, s), ';\n'))
+                if v.temp:
+                    # what a raising call made is the member's now (the
+                    # analysis does not follow it through the comma)
+                    out.syn('  cuda_tidy_host::flows(%s);\n' % v.temp, 0, at)
             else:
                 out.add(self.join(at, '  ', self.opaque(s, [tv, v]).m, ';\n'))
             return
@@ -2722,6 +2907,7 @@ class HostLowering:
         for name in list(ms.kinds):
             if name in self.functions or name in self.classes:
                 del ms.kinds[name]
+        self.held_objects = self.objects_held_to_exit()
         b = MStrBuilder()
         rest = MStrBuilder()
         self.emit_unit(rest, module_nodes)
@@ -2731,6 +2917,8 @@ class HostLowering:
         # the driver API's names (CUresult, CUdevice, CUDA_SUCCESS, cu*)
         if self.driver_calls or 'CU' in unit.text:
             b.syn(DRIVER_INCLUDE, 0, 0)
+        for header in sorted(self.__dict__.get('library_headers', ())):
+            b.syn('#include <%s>\n' % header, 0, 0)
         b.syn(HOST_PRELUDE, 0, 0)
         if self.launched:
             b.syn(KERNEL_PRELUDE, 0, 0)
@@ -2783,6 +2971,12 @@ class HostLowering:
                                 ' = %dLL;\n' % self.constants[name]))
             else:
                 b.add(self.join(0, '%s ' % ctype_of(kind), text, '{};\n'))
+        # objects that live until exit without a global of their own
+        # (objects_held_to_exit): globals of their class too
+        for k, (cname, node) in enumerate(self.__dict__.get('held_objects', ())):
+            at = self.at(node)
+            self.python_name(at, '__held%d' % k, node)
+            b.add(self.join(0, '%s ' % cname, MStr.anchored('__held%d' % k, 0, at), ';\n'))
         funcs = MStrBuilder()
         for fname, f in self.functions.items():
             self.function(f, None, funcs)
@@ -2793,6 +2987,8 @@ class HostLowering:
         # the kernels launched, before the functions that launch them
         for kname in sorted(self.launched):
             b.add(self.kernel_stub(kname, self.kernels[kname][0]))
+        for flag in self.__dict__.get('exit_flags', ()):
+            b.syn('bool %s{};\n' % flag, 0, 0)
         b.add(funcs.build())
         for thunk, call, at in self.thunks:
             b.syn('static void %s() { ' % thunk, 0, at)
@@ -2813,6 +3009,115 @@ class HostLowering:
             b.syn(';\n', 0, at)
         b.syn('}\n}\nint main() {\n  cuda_tidy_py::__module();\n  cuda_tidy_py::__python_exit();\n'
               '  return 0;\n}\n', 0, 0)
+
+    CONTAINER_STORES = ('append', 'add', 'insert', 'setdefault', 'appendleft')
+    CONTAINER_MAKERS = ('dict', 'list', 'set', 'collections.OrderedDict', 'collections.defaultdict',
+                        'collections.deque')
+    CACHE_DECORATORS = ('functools.lru_cache', 'functools.cache')
+
+    def objects_held_to_exit(self):
+        """(class, node) of the objects of the file's classes with a __del__
+        that Python keeps until its finalization without a module global
+        of their own, so that their __del__ runs at exit as a module
+        global's does: an object stored into a module-level dict, list or
+        set (`_states[dev] = State()`, `_pool.append(p)`), assigned to a
+        class attribute (`cls._instance = Pool()`), or returned by a
+        module function cached with functools.lru_cache or functools.cache
+        (its cache holds what it returns). Only an object made by the
+        class's own constructor, there or in a local bound to nothing else."""
+        r = self.r
+        dels = {c for c in self.classes
+                if (lambda d: d is not None and self.method_ok(d) and len(d.args.args) == 1)(
+                    self.method(c, '__del__'))}
+        if not dels:
+            return []
+        containers = set()
+        for name, entries in r.scope_assigns(r.tree).items():
+            if len(entries) == 1 and entries[0][2]:
+                v = entries[0][1]
+                if isinstance(v, (ast.Dict, ast.List, ast.Set)) or (
+                        isinstance(v, ast.Call) and (self.qualname(v.func) or '') in self.CONTAINER_MAKERS):
+                    containers.add(name)
+        # a container that the file empties (`X.clear()`, `global X; X = {}`
+        # in a function, an atexit handler's reset) may release its objects
+        # before exit: not certain
+        for n in r.nodes:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in ('clear', 'pop', 'popitem', 'remove') and \
+                    isinstance(n.func.value, ast.Name):
+                containers.discard(n.func.value.id)
+            elif isinstance(n, ast.Global):
+                f = r.scope_of(n)
+                for name in n.names:
+                    if name in r.scope_assigns(f):
+                        containers.discard(name)
+            elif isinstance(n, ast.Delete):
+                for tg in n.targets:
+                    if isinstance(tg, ast.Subscript) and isinstance(tg.value, ast.Name):
+                        containers.discard(tg.value.id)
+
+        def made(value):
+            """The class of the object value is, when it is certain."""
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+                    value.func.id in dels and self.r.scope_of(value) is not None:
+                return value.func.id
+            if isinstance(value, ast.Name):
+                f = r.scope_of(value)
+                if f is r.tree or not isinstance(f, ast.FunctionDef):
+                    return None
+                # bound only to the class's constructor, to None, or to what
+                # the same module container holds (`rs = _states.get(k)`)
+                kinds = set()
+                for b in r.scope_assigns(f).get(value.id, []):
+                    v = b[1]
+                    if isinstance(v, ast.Constant) and v.value is None:
+                        continue
+                    if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and \
+                            v.func.attr in ('get', 'setdefault') and module_container(v.func.value):
+                        continue
+                    kinds.add(made(v) if isinstance(v, ast.Call) else None)
+                if len(kinds) == 1:
+                    return kinds.pop()
+            return None
+
+        def module_container(e):
+            if not (isinstance(e, ast.Name) and e.id in containers):
+                return False
+            f = r.scope_of(e)
+            return f is r.tree or e.id not in r.scope_assigns(f) or self.is_global(e)
+
+        held = []
+        seen = set()
+
+        def keep(cls, node):
+            key = (cls, node.lineno, node.col_offset)
+            if cls and key not in seen:
+                seen.add(key)
+                held.append((cls, node))
+
+        for n in r.nodes:
+            if isinstance(n, ast.Assign):
+                for tg in n.targets:
+                    if isinstance(tg, ast.Subscript) and module_container(tg.value):
+                        keep(made(n.value), tg)
+                    elif isinstance(tg, ast.Attribute) and isinstance(tg.value, ast.Name):
+                        f = r.scope_of(tg)
+                        owner = tg.value.id
+                        if owner == 'cls' and isinstance(f, ast.FunctionDef) and any(
+                                isinstance(d, ast.Name) and d.id == 'classmethod' for d in f.decorator_list):
+                            keep(made(n.value), tg)
+                        elif owner in self.classes and owner not in (r.scope_assigns(f) if f is not r.tree else {}):
+                            keep(made(n.value), tg)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+                    n.func.attr in self.CONTAINER_STORES and module_container(n.func.value) and n.args:
+                keep(made(n.args[-1]), n.func.value)
+            elif isinstance(n, ast.FunctionDef) and r.scope_of(n) is r.tree and any(
+                    (self.qualname(d.func if isinstance(d, ast.Call) else d) or '') in self.CACHE_DECORATORS
+                    for d in n.decorator_list):
+                for s in walk(n):
+                    if isinstance(s, ast.Return) and s.value is not None and r.scope_of(s) is n:
+                        keep(made(s.value), s.value)
+        return held
 
     def global_node(self, name):
         for stmt in self.scope_nodes(self.r.tree):

@@ -14,7 +14,7 @@ _CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
 _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
              'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(',
-             'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(')
+             'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(', 'CUDA_PYTHON_LIBRARY(')
 
 
 class HostModel:
@@ -48,6 +48,9 @@ class HostModel:
         self.resets = set()
         #: python names of CUDA_PYTHON_CALL rows that are such a function
         self.python_resets = {}
+        #: library -> (prefix, header, status type, success) of the CUDA
+        #: libraries other than the runtime and the driver (CUDA_PYTHON_LIBRARY)
+        self.libraries = {}
         #: (alias, module) of CUDA_PYTHON_MODULE_ALIAS rows
         aliases = []
         for line in text.split('\n'):
@@ -76,6 +79,8 @@ class HostModel:
                 self.array_copies[(cols[0], cols[1])] = (cols[2], cols[3].split(), int(cols[4]))
             elif family == 'CUDA_PYTHON_GENERATED_MODULE' and len(cols) == 1 and cols[0] != 'LastName':
                 self.generated.add(cols[0])
+            elif family == 'CUDA_PYTHON_LIBRARY' and len(cols) == 5 and cols[0] != 'Library':
+                self.libraries[cols[0]] = tuple(cols[1:])
             elif family == 'CUDA_PYTHON_MODULE_ALIAS' and len(cols) == 2 and cols[0] != 'Alias':
                 aliases.append((cols[0], cols[1]))
             elif family == 'CUDA_DEVICE_RESET' and len(cols) == 1 and cols[0] != 'Name':
@@ -99,6 +104,31 @@ class HostModel:
         for (_, name), (function, _, _) in self.calls.items():
             if strip_version(function) in self.resets:
                 self.python_resets[name.rpartition('.')[2]] = True
+
+
+    def library_of(self, fn):
+        """The library whose function fn is: a CUDA_PYTHON_LIBRARY row's,
+        Runtime for cuda*, Driver for the other cu* functions."""
+        for lib, (prefix, _, _, _) in self.libraries.items():
+            if fn.startswith(prefix):
+                return lib
+        return 'Runtime' if fn.startswith('cuda') else 'Driver'
+
+    def status_of(self, fn):
+        """(status type, success) of what CUDA function fn returns."""
+        lib = self.library_of(fn)
+        if lib in self.libraries:
+            return self.libraries[lib][2:]
+        return ('cudaError_t', 'cudaSuccess') if lib == 'Runtime' else ('CUresult', 'CUDA_SUCCESS')
+
+    def library_file(self, text):
+        """The library of a CUDA_PYTHON_LIBRARY row that a shared library's
+        name (libcublas.so.12) is, or None."""
+        for lib, (prefix, _, _, _) in self.libraries.items():
+            if 'lib' + prefix + '.' in text or 'lib' + prefix + '64' in text or \
+                    text.strip('\'"') in ('lib' + prefix, prefix):
+                return lib
+        return None
 
 
 def strip_version(name):

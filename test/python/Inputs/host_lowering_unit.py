@@ -36,6 +36,21 @@ class ModelRows(unittest.TestCase):
         self.assertNotIn('LastName', m.generated)
         self.assertEqual(m.calls[('pycuda.tools', 'make_default_context')][0], 'cuCtxCreate')
 
+    def test_library_rows_are_read(self):
+        m = host_model()
+        self.assertEqual(m.libraries['cuBLAS'], ('cublas', 'cublas_v2.h', 'cublasStatus_t',
+                                                 'CUBLAS_STATUS_SUCCESS'))
+        self.assertEqual(m.ctypes['cuFFT'], 'Status')
+        self.assertEqual(m.library_of('cublasCreate_v2'), 'cuBLAS')
+        self.assertEqual(m.library_of('cudaMalloc'), 'Runtime')
+        self.assertEqual(m.library_of('cuMemAlloc'), 'Driver')
+        self.assertEqual(m.status_of('cusparseCreate'), ('cusparseStatus_t', 'CUSPARSE_STATUS_SUCCESS'))
+        self.assertEqual(m.library_file('libcufft.so.11'), 'cuFFT')
+        self.assertIsNone(m.library_file('libcublasLt.so.12'))
+        self.assertEqual(m.resource['cublasCreate'], ('Runtime', 'BlasHandle', 'Create', 0))
+        self.assertEqual(m.calls[('cupy.cuda.cusparse', 'createCsrilu02Info')][0],
+                         'cusparseCreateCsrilu02Info')
+
     def test_numba_rows_are_read(self):
         m = host_model()
         self.assertEqual(m.arrays[('numba.cuda', 'pinned_array')], ('Pinned', 'Shape'))
@@ -114,6 +129,32 @@ class Lowering(unittest.TestCase):
                     '@cuda.jit\ndef k(out):\n    out[0] = 1\n'
                     'def f(n):\n    h = np.zeros(n, dtype=np.float32)\n    k[1, 32](h)\n')
         self.assertIn('k<<<1, 1>>>(cuda_tidy_host::call(h));', text)
+
+    def test_library_handle_through_ctypes(self):
+        u = unit('import ctypes\nlib = ctypes.CDLL("libcublas.so.12")\n'
+                 'def f():\n    h = ctypes.c_void_p()\n'
+                 '    lib.cublasCreate_v2(ctypes.byref(h))\n    lib.cublasDestroy_v2(h)\n')
+        self.assertIn('cublasCreate_v2(', u)
+        self.assertIn('cublasDestroy_v2(', u)
+
+    def test_conditional_exit_handler_sets_a_flag(self):
+        u = unit('import atexit\nfrom cuda.bindings import runtime as rt\n'
+                 'def h():\n    rt.cudaDeviceSynchronize()\n'
+                 'def init(on):\n    if on:\n        atexit.register(h)\n')
+        self.assertIn('(__exit_registered0 = true)', u)
+        self.assertIn('if (__exit_registered0) h()', u)
+
+    def test_object_in_module_dict_lives_until_exit(self):
+        u = unit('from cuda.bindings import runtime as rt\n'
+                 'class P:\n    def __init__(self):\n        e, self.p = rt.cudaMalloc(8)\n'
+                 '    def __del__(self):\n        rt.cudaFree(self.p)\n'
+                 '_cache = {}\ndef get(k):\n    _cache[k] = P()\n')
+        self.assertIn('P __held0;', u)
+        u = unit('from cuda.bindings import runtime as rt\n'
+                 'class P:\n    def __init__(self):\n        e, self.p = rt.cudaMalloc(8)\n'
+                 '    def __del__(self):\n        rt.cudaFree(self.p)\n'
+                 '_cache = {}\ndef get(k):\n    _cache[k] = P()\ndef reset():\n    _cache.clear()\n')
+        self.assertNotIn('__held', u)
 
     def test_positions_are_exact_for_same_names(self):
         src = 'import ctypes\ncudart = ctypes.CDLL("libcudart.so")\ndef f():\n    cudart.cudaDeviceReset()\n'
