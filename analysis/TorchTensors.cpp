@@ -583,11 +583,16 @@ TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
       !Called && R != Registered.end()) {
     // Registered for CUDA in a device registry: every dispatch of its key
     // calls it with the key's arguments, CUDA tensors all on one device
-    // (TORCH_DEVICE_REGISTRY), none made current.
+    // (TORCH_DEVICE_REGISTRY), none made current. Only the device is
+    // followed: the ops of such a library are called from its Python
+    // wrappers, which make the outputs (new_zeros) and often the inputs
+    // contiguous, and check nothing of the device (docs/torch.md).
     if (Property == TP_Cuda) {
       V.Origin = TensorOrigin::Guaranteed;
       return V;
     }
+    if (Property != TP_CurrentDevice)
+      return V;
     llvm::SmallVector<std::pair<const Expr *, const CallExpr *>, 2> Arguments;
     for (const auto &[Call, D] : Dispatches)
       if (D.Key->getCanonicalDecl() == R->second)

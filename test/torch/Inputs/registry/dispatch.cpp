@@ -20,7 +20,8 @@ void shift_rows_impl(torch::Tensor x, torch::Tensor out, double b) {
   DISPATCH_DEVICE_IMPL(shift_rows_impl, x, out, b);
 }
 
-// Nothing makes x contiguous; cudabind.cpp guards the device.
+// Nothing makes x contiguous (not followed through the registry);
+// cudabind.cpp guards the device.
 void shift_rows(torch::Tensor x, torch::Tensor out, double b) {
   CHECK_CONTIGUOUS(out);
   shift_rows_impl(x, out, b);
