@@ -3,8 +3,11 @@
 #include "TorchApiModel.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <vector>
 
 namespace clang::tidy::cuda {
 namespace {
@@ -22,6 +25,8 @@ struct Tables {
   llvm::StringMap<llvm::StringRef> ScalarTypes;
   llvm::StringMap<bool> Guards;
   llvm::StringSet<> Bindings; ///< "Class::Method"
+  llvm::StringSet<> RegistryDispatch, RegistryRegister;
+  std::vector<llvm::StringRef> RegistryRegisterNames;
   llvm::StringMap<std::pair<bool, int>> Allocator;
   /// By handle type; and each create, set-stream and destroy function.
   llvm::StringMap<LibraryHandleInfo> Handles;
@@ -48,6 +53,10 @@ struct Tables {
 #define TORCH_DEVICE_GUARD(Q, SetsStream) Guards[#Q] = SetsStream != 0;
 #define TORCH_DEVICE_SELECT(Q) DeviceSelect.insert(#Q);
 #define TORCH_BINDING(C, M) Bindings.insert(#C "::" #M);
+#define TORCH_DEVICE_REGISTRY(D, R)                                            \
+  RegistryDispatch.insert(#D);                                                 \
+  RegistryRegister.insert(#R);                                                 \
+  RegistryRegisterNames.push_back(#R);
 #define TORCH_CUDA_ALLOCATOR(Q, Role, Arg) Allocator[#Q] = {Role, Arg};
 #define CUDA_LIBRARY_HANDLE(Lib, Type, MakeFn, StreamFn, EndFn)               \
   Handles[#Type] = LibraryHandleInfo{#Lib, #StreamFn, ""};                     \
@@ -315,6 +324,95 @@ bool TorchApiModel::isBindingCall(const CallExpr *Call) {
     return false;
   return tables().Bindings.contains(
       MD->getParent()->getQualifiedNameAsString() + "::" + MD->getName().str());
+}
+
+namespace {
+
+/// The function a device registry is keyed by: the function template
+/// argument of the registry class's specialization (DeviceRegistry<F, key>).
+const FunctionDecl *registryKeyOf(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec)
+    return nullptr;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Declaration)
+      if (const auto *FD = dyn_cast<FunctionDecl>(A.getAsDecl()))
+        return FD;
+  return nullptr;
+}
+
+/// The function \p E names (f, &f), or null.
+const FunctionDecl *functionNamed(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  return DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+}
+
+/// Whether \p E names the CUDA device type (at::kCUDA, DeviceType::CUDA).
+bool namesCudaDeviceType(const Expr *E) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  if (!DRE || !DRE->getDecl()->getIdentifier())
+    return false;
+  llvm::StringRef Name = DRE->getDecl()->getName();
+  return Name == "kCUDA" || (Name == "CUDA" && isa<EnumConstantDecl>(DRE->getDecl()));
+}
+
+} // namespace
+
+std::optional<DeviceRegistryCall>
+TorchApiModel::deviceRegistryCall(const CallExpr *Call, const ASTContext &Ctx) {
+  if (!Call || !Call->getBeginLoc().isMacroID())
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Tables &T = tables();
+  std::optional<bool> Dispatch;
+  SourceLocation Loc = Call->getBeginLoc();
+  for (int I = 0; I < 16 && Loc.isMacroID() && !Dispatch; ++I) {
+    llvm::StringRef Name =
+        Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts());
+    if (T.RegistryDispatch.contains(Name))
+      Dispatch = true;
+    else if (T.RegistryRegister.contains(Name))
+      Dispatch = false;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  if (!Dispatch)
+    return std::nullopt;
+  DeviceRegistryCall R;
+  if (*Dispatch) {
+    // Dispatch(registry, "name", args...): the key's arguments are the last.
+    for (const Expr *Arg : Call->arguments())
+      if ((R.Key = registryKeyOf(Arg->getType())))
+        break;
+    if (!R.Key || Call->getNumArgs() < R.Key->getNumParams() + 1)
+      return std::nullopt;
+    R.FirstArgument = Call->getNumArgs() - R.Key->getNumParams();
+    return R;
+  }
+  // registry.Register(device, fn)
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!MC || !MC->getImplicitObjectArgument())
+    return std::nullopt;
+  R.Key = registryKeyOf(MC->getImplicitObjectArgument()->getType());
+  if (!R.Key)
+    return std::nullopt;
+  for (const Expr *Arg : Call->arguments()) {
+    if (const FunctionDecl *FD = functionNamed(Arg))
+      R.Implementation = FD;
+    else if (namesCudaDeviceType(Arg))
+      R.ForCuda = true;
+  }
+  if (!R.Implementation)
+    return std::nullopt;
+  return R;
+}
+
+llvm::ArrayRef<llvm::StringRef> TorchApiModel::deviceRegistrationMacros() {
+  return tables().RegistryRegisterNames;
 }
 
 std::optional<bool> TorchApiModel::allocatorCall(const FunctionDecl *FD,

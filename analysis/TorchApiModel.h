@@ -15,6 +15,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 
@@ -56,6 +57,19 @@ struct LibraryHandleInfo {
   llvm::StringRef Library;     ///< "cuBLAS"
   llvm::StringRef SetStream;   ///< "cublasSetStream_v2"
   llvm::StringRef TorchHandle; ///< "at::cuda::getCurrentCUDABlasHandle", or ""
+};
+
+/// A call written in a device registry's macros (TORCH_DEVICE_REGISTRY
+/// rows): a dispatch of the function Key to the implementation registered
+/// for its tensors' device type, or the registration of Implementation.
+struct DeviceRegistryCall {
+  const FunctionDecl *Key = nullptr;
+  /// Dispatch: the call's argument that is Key's first argument.
+  unsigned FirstArgument = 0;
+  /// Register: the registered function (null for a dispatch), and whether
+  /// it is registered for CUDA.
+  const FunctionDecl *Implementation = nullptr;
+  bool ForCuda = false;
 };
 
 /// What a call does to a library handle.
@@ -111,6 +125,12 @@ public:
   static bool isDeviceSelectCall(const CallExpr *Call);
   /// \p Call binds a C++ function to Python (TORCH_BINDING rows).
   static bool isBindingCall(const CallExpr *Call);
+  /// \p Call dispatches through, or registers in, a device registry.
+  static std::optional<DeviceRegistryCall>
+  deviceRegistryCall(const CallExpr *Call, const ASTContext &Ctx);
+  /// The registration macros of device registries (REGISTER_DEVICE_IMPL):
+  /// the driver orders the files that use one after the dispatch files.
+  static llvm::ArrayRef<llvm::StringRef> deviceRegistrationMacros();
   /// The tensor method \p Call asks for an extent with (TORCH_SIZE_QUERY
   /// rows: "numel", "size", "sizes"...), or "" when it asks none; an
   /// element of 'x.sizes()' names "sizes".

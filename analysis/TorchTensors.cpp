@@ -72,6 +72,12 @@ struct TorchTensorAnalysis::Impl {
       Dispatched;
   std::map<const FunctionDecl *, FunctionFacts> Facts;
   llvm::DenseSet<const void *> InProgress;
+  /// Dispatches through a device registry (TORCH_DEVICE_REGISTRY) written
+  /// here, with their keys.
+  std::vector<std::pair<const CallExpr *, DeviceRegistryCall>> Dispatches;
+  /// Functions registered for CUDA in a device registry here (canonical
+  /// declarations), and the key each is registered under (canonical).
+  llvm::DenseMap<const FunctionDecl *, const FunctionDecl *> Registered;
 
   explicit Impl(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
 
@@ -83,6 +89,12 @@ struct TorchTensorAnalysis::Impl {
                         unsigned Depth);
   TensorVerdict paramVerdict(const ParmVarDecl *PVD, unsigned Property,
                              unsigned Depth);
+  TensorVerdict externalVerdict(const ParmVarDecl *PVD, const std::string &Key,
+                                unsigned Property);
+  TensorVerdict callersVerdict(
+      const ParmVarDecl *PVD,
+      llvm::ArrayRef<std::pair<const Expr *, const CallExpr *>> Arguments,
+      unsigned Property, unsigned Depth);
   TensorVerdict factoryVerdict(const CallExpr *Call,
                                const TensorFactoryInfo &Info, unsigned Property,
                                const Stmt *At, unsigned Depth);
@@ -113,6 +125,15 @@ public:
     if (const FunctionDecl *FD = Call->getDirectCallee())
       if (!isa<CXXMethodDecl>(FD) || !cast<CXXMethodDecl>(FD)->isInstance())
         I.Callers[FD->getCanonicalDecl()].push_back(Call);
+    if (Call->getBeginLoc().isMacroID())
+      if (std::optional<DeviceRegistryCall> R =
+              TorchApiModel::deviceRegistryCall(Call, I.Ctx)) {
+        if (!R->Implementation)
+          I.Dispatches.push_back({Call, *R});
+        else if (R->ForCuda)
+          I.Registered.try_emplace(R->Implementation->getCanonicalDecl(),
+                                   R->Key->getCanonicalDecl());
+      }
     if (TorchApiModel::isBindingCall(Call))
       for (const Expr *Arg : Call->arguments()) {
         const Expr *E = Arg->IgnoreParenImpCasts();
@@ -476,63 +497,53 @@ bool TorchTensorAnalysis::Impl::deviceSelectedBefore(const FunctionDecl *FD,
   return false;
 }
 
-TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
-                                                      unsigned Property,
-                                                      unsigned Depth) {
+TensorVerdict
+TorchTensorAnalysis::Impl::externalVerdict(const ParmVarDecl *PVD,
+                                           const std::string &Key,
+                                           unsigned Property) {
   TensorVerdict V;
-  const auto *FD = dyn_cast_or_null<FunctionDecl>(PVD->getDeclContext());
-  if (!FD || (isa<CXXMethodDecl>(FD) &&
-              cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
+  const auto *FD = cast<FunctionDecl>(PVD->getDeclContext());
+  std::optional<ExternalTensorArgument> A = TensorCallers::get().lookup(
+      Key, PVD->getFunctionScopeIndex(), Property);
+  if (!A)
     return V;
-  const FunctionDecl *Def = FD->getDefinition() ? FD->getDefinition() : FD;
-  if (auto It = Entries.find(Def); It != Entries.end()) {
+  if (!A->UncheckedCall.empty()) {
     V.Origin = TensorOrigin::FromPython;
+    V.ExternalCall = A->UncheckedCall;
+    // One cause per Python tensor: the first parameter that the same
+    // call fills from the same Python parameter stands for it
+    // (out = empty_like(x) beside x).
     V.PythonParam = PVD;
-    V.Binding = It->second;
-    return V;
-  }
-  auto It = Callers.find(FD->getCanonicalDecl());
-  if ((It == Callers.end() || It->second.empty()) &&
-      FD->isExternallyVisible()) {
-    // Called only from other files: what the project's summary says of
-    // those callers.
-    std::string Key = TensorCallers::keyOf(*FD);
-    if (std::optional<ExternalTensorArgument> A = TensorCallers::get().lookup(
-            Key, PVD->getFunctionScopeIndex(), Property)) {
-      if (!A->UncheckedCall.empty()) {
-        V.Origin = TensorOrigin::FromPython;
-        V.ExternalCall = A->UncheckedCall;
-        // One cause per Python tensor: the first parameter that the same
-        // call fills from the same Python parameter stands for it
-        // (out = empty_like(x) beside x).
-        V.PythonParam = PVD;
-        for (unsigned J = 0; J < PVD->getFunctionScopeIndex(); ++J)
-          if (std::optional<ExternalTensorArgument> B =
-                  TensorCallers::get().lookup(Key, J, Property);
-              B && !A->UncheckedOrigin.empty() &&
-              B->UncheckedCall == A->UncheckedCall &&
-              B->UncheckedOrigin == A->UncheckedOrigin) {
-            V.PythonParam = FD->getParamDecl(J);
-            break;
-          }
-      } else if (A->AllGuaranteed) {
-        V.Origin = TensorOrigin::Guaranteed;
+    for (unsigned J = 0; J < PVD->getFunctionScopeIndex(); ++J)
+      if (std::optional<ExternalTensorArgument> B =
+              TensorCallers::get().lookup(Key, J, Property);
+          B && !A->UncheckedOrigin.empty() &&
+          B->UncheckedCall == A->UncheckedCall &&
+          B->UncheckedOrigin == A->UncheckedOrigin) {
+        V.PythonParam = FD->getParamDecl(J);
+        break;
       }
-    }
-    return V;
+  } else if (A->AllGuaranteed) {
+    V.Origin = TensorOrigin::Guaranteed;
   }
-  if (It == Callers.end() || It->second.empty() || Depth > 4 ||
-      !InProgress.insert(PVD).second)
+  return V;
+}
+
+TensorVerdict TorchTensorAnalysis::Impl::callersVerdict(
+    const ParmVarDecl *PVD,
+    llvm::ArrayRef<std::pair<const Expr *, const CallExpr *>> Arguments,
+    unsigned Property, unsigned Depth) {
+  TensorVerdict V;
+  if (Depth > 4 || !InProgress.insert(PVD).second)
     return V;
-  unsigned Index = PVD->getFunctionScopeIndex();
   bool AllGuaranteed = true;
   TensorVerdict Bad;
-  for (const CallExpr *Call : It->second) {
-    if (Index >= Call->getNumArgs()) {
+  for (const auto &[Arg, Call] : Arguments) {
+    if (!Arg) {
       AllGuaranteed = false;
       continue;
     }
-    TensorVerdict A = verdict(Call->getArg(Index), Property, Call, Depth + 1);
+    TensorVerdict A = verdict(Arg, Property, Call, Depth + 1);
     if (A.Origin == TensorOrigin::FromPython ||
         A.Origin == TensorOrigin::KnownCpu ||
         A.Origin == TensorOrigin::MaybeStrided) {
@@ -548,6 +559,64 @@ TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
   if (AllGuaranteed)
     V.Origin = TensorOrigin::Guaranteed;
   return V;
+}
+
+TensorVerdict TorchTensorAnalysis::Impl::paramVerdict(const ParmVarDecl *PVD,
+                                                      unsigned Property,
+                                                      unsigned Depth) {
+  TensorVerdict V;
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(PVD->getDeclContext());
+  if (!FD || (isa<CXXMethodDecl>(FD) &&
+              cast<CXXMethodDecl>(FD)->getParent()->isLambda()))
+    return V;
+  const FunctionDecl *Def = FD->getDefinition() ? FD->getDefinition() : FD;
+  if (auto It = Entries.find(Def); It != Entries.end()) {
+    V.Origin = TensorOrigin::FromPython;
+    V.PythonParam = PVD;
+    V.Binding = It->second;
+    return V;
+  }
+  unsigned Index = PVD->getFunctionScopeIndex();
+  auto It = Callers.find(FD->getCanonicalDecl());
+  bool Called = It != Callers.end() && !It->second.empty();
+  if (auto R = Registered.find(FD->getCanonicalDecl());
+      !Called && R != Registered.end()) {
+    // Registered for CUDA in a device registry: every dispatch of its key
+    // calls it with the key's arguments, CUDA tensors all on one device
+    // (TORCH_DEVICE_REGISTRY), none made current. Only the device is
+    // followed: the ops of such a library are called from its Python
+    // wrappers, which make the outputs (new_zeros) and often the inputs
+    // contiguous, and check nothing of the device (docs/torch.md).
+    if (Property == TP_Cuda) {
+      V.Origin = TensorOrigin::Guaranteed;
+      return V;
+    }
+    if (Property != TP_CurrentDevice)
+      return V;
+    llvm::SmallVector<std::pair<const Expr *, const CallExpr *>, 2> Arguments;
+    for (const auto &[Call, D] : Dispatches)
+      if (D.Key->getCanonicalDecl() == R->second)
+        Arguments.push_back(
+            {D.FirstArgument + Index < Call->getNumArgs()
+                 ? Call->getArg(D.FirstArgument + Index)
+                 : nullptr,
+             Call});
+    if (!Arguments.empty())
+      return callersVerdict(PVD, Arguments, Property, Depth);
+    return externalVerdict(
+        PVD, "registry " + TensorCallers::keyOf(*R->second), Property);
+  }
+  if (!Called && FD->isExternallyVisible())
+    // Called only from other files: what the project's summary says of
+    // those callers.
+    return externalVerdict(PVD, TensorCallers::keyOf(*FD), Property);
+  if (!Called)
+    return V;
+  llvm::SmallVector<std::pair<const Expr *, const CallExpr *>, 4> Arguments;
+  for (const CallExpr *Call : It->second)
+    Arguments.push_back(
+        {Index < Call->getNumArgs() ? Call->getArg(Index) : nullptr, Call});
+  return callersVerdict(PVD, Arguments, Property, Depth);
 }
 
 TensorVerdict TorchTensorAnalysis::Impl::factoryVerdict(
@@ -793,6 +862,35 @@ void TorchTensorAnalysis::recordCallsToOtherFiles() {
           Store.record(Key, I, Property, TensorCallers::Passed::FromPython,
                        Where, FD->getParamDecl(I)->getNameAsString());
   }
+  auto Passed = [](const TensorVerdict &V) {
+    return V.Origin == TensorOrigin::Guaranteed
+               ? TensorCallers::Passed::Guaranteed
+           : V.Origin == TensorOrigin::FromPython ||
+                   V.Origin == TensorOrigin::KnownCpu
+               ? TensorCallers::Passed::FromPython
+               : TensorCallers::Passed::Unknown;
+  };
+  // A dispatch through a device registry (DISPATCH_DEVICE_IMPL(key, ...)):
+  // what it passes reaches the implementation that another file registers
+  // under key (paramVerdict).
+  for (const auto &[Call, R] : P->Dispatches) {
+    std::string Where = WhereOf(Call);
+    if (Where.empty())
+      continue;
+    Where = "dispatch in " + Where;
+    std::string Key = "registry " + TensorCallers::keyOf(*R.Key);
+    for (unsigned I = 0; I < R.Key->getNumParams(); ++I) {
+      if (!TorchApiModel::isTensorType(R.Key->getParamDecl(I)->getType()))
+        continue;
+      for (unsigned Property : Properties) {
+        TensorVerdict V =
+            P->verdict(Call->getArg(R.FirstArgument + I), Property, Call, 0);
+        Store.record(Key, I, Property, Passed(V), Where,
+                     V.PythonParam ? V.PythonParam->getNameAsString()
+                                   : std::string());
+      }
+    }
+  }
   for (const auto &[FD, Calls] : P->Callers) {
     if (FD->isDefined() || !FD->isExternallyVisible() ||
         SM.isInSystemHeader(FD->getLocation()))
@@ -809,14 +907,7 @@ void TorchTensorAnalysis::recordCallsToOtherFiles() {
           continue;
         for (unsigned Property : Properties) {
           TensorVerdict V = P->verdict(Call->getArg(I), Property, Call, 0);
-          TensorCallers::Passed What =
-              V.Origin == TensorOrigin::Guaranteed
-                  ? TensorCallers::Passed::Guaranteed
-              : V.Origin == TensorOrigin::FromPython ||
-                      V.Origin == TensorOrigin::KnownCpu
-                  ? TensorCallers::Passed::FromPython
-                  : TensorCallers::Passed::Unknown;
-          Store.record(Key, I, Property, What, Where,
+          Store.record(Key, I, Property, Passed(V), Where,
                        V.PythonParam ? V.PythonParam->getNameAsString()
                                      : std::string());
         }

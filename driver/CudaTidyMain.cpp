@@ -28,6 +28,7 @@
 #include "ResultCache.h"
 #include "Run.h"
 #include "TensorCallers.h"
+#include "TorchApiModel.h"
 #include "TorchSupport.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -885,6 +886,20 @@ bool bindsToPython(const std::string &File) {
                   (*Text)->getBuffer().contains("TORCH_LIBRARY"));
 }
 
+/// Whether a file registers functions in a device registry
+/// (TORCH_DEVICE_REGISTRY rows: mmcv's cudabind.cpp): its registered
+/// functions read what the dispatch files pass.
+bool registersDeviceImplementations(const std::string &File) {
+  auto Text = llvm::MemoryBuffer::getFile(File);
+  if (!Text)
+    return false;
+  for (llvm::StringRef Macro :
+       clang::tidy::cuda::TorchApiModel::deviceRegistrationMacros())
+    if ((*Text)->getBuffer().contains(Macro))
+      return true;
+  return false;
+}
+
 /// Whether the run records the tensor callers of the binding files first
 /// (docs/torch.md, "Across files"): with --tensor-callers, and by default
 /// in a project run (-p) whose files include a binding file and another
@@ -937,33 +952,41 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
     return cudatidy::analyseFiles(S.Files, *S.Compilations, Settings);
   // Tensor facts across files: the callers' files first. A file's results
   // then depend on other files, so none come from or go to the cache.
-  // Three phases: the binding files; then the other host files (not CUDA),
+  // Four phases: the binding files; then the other host files (not CUDA),
   // which may define a bound function and pass its tensors on to a
-  // launcher (mmcv's pybind.cpp -> nms_rotated.cpp -> nms_rotated_cuda.cu);
-  // then the rest.
+  // launcher (mmcv's pybind.cpp -> nms_rotated.cpp -> nms_rotated_cuda.cu)
+  // or dispatch them through a device registry; then the host files that
+  // register implementations in one (mmcv's cudabind.cpp, whose registered
+  // functions call the launchers); then the rest.
   Settings.Cache = nullptr;
-  std::vector<std::string> Phase[3];
+  constexpr unsigned Phases = 4;
+  std::vector<std::string> Phase[Phases];
   std::vector<std::pair<unsigned, size_t>> Where;
   for (const std::string &F : S.Files) {
     StringRef Ext = llvm::sys::path::extension(F);
     bool Host = Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
-    unsigned I = bindsToPython(F) ? 0 : Host ? 1 : 2;
+    unsigned I = bindsToPython(F)                           ? 0
+                 : !Host                                    ? 3
+                 : registersDeviceImplementations(F)        ? 2
+                                                            : 1;
     Where.push_back({I, Phase[I].size()});
     Phase[I].push_back(F);
   }
-  cudatidy::RunResults Part[3];
-  // The binding files record; the host files record apart (staged), so
-  // that each reads only the bindings' records; the CUDA files record
-  // nothing: no file's results depend on the order in which they run.
+  cudatidy::RunResults Part[Phases];
+  // The binding files record; the host files of each later phase record
+  // apart (staged), so that each reads only the records of the phases
+  // before it; the CUDA files record nothing: no file's results depend on
+  // the order in which they run.
   clang::tidy::cuda::TensorCallers &Callers =
       clang::tidy::cuda::TensorCallers::get();
-  for (unsigned I = 0; I < 3; ++I) {
-    Callers.setRecording(I < 2);
-    Callers.setStaging(I == 1);
-    bool Stopped = Part[0].Interrupted || Part[1].Interrupted;
+  bool Stopped = false;
+  for (unsigned I = 0; I < Phases; ++I) {
+    Callers.setRecording(I < 3);
+    Callers.setStaging(I == 1 || I == 2);
     if (!Phase[I].empty() && !Stopped)
       Part[I] = cudatidy::analyseFiles(Phase[I], *S.Compilations, Settings);
-    if (I == 1)
+    Stopped |= Part[I].Interrupted;
+    if (I == 1 || I == 2)
       Callers.commitStaged();
   }
   Callers.setStaging(false);
