@@ -1808,6 +1808,17 @@ class HostLowering:
                 (self.qualname(b[1].args[0]) or '') in mods for b in binds)
         return False
 
+    def raising_library_call(self, e):
+        """Whether call e is of a library function with no row through a
+        Python binding module (CuPy's cupy_backends.cuda.libs.*,
+        scikit-cuda), which raises on a failed status; through a ctypes
+        handle it returns the status instead."""
+        if not self.library_function(e):
+            return False
+        func = e.func
+        return not (isinstance(func, ast.Attribute) and
+                    (self.qualname(func) or '').rpartition('.')[0] not in self.library_modules())
+
     def library_use(self, e, args):
         """A call of a CUDA library's function with no row: its arguments
         are read for the call (cuda_tidy_host::library_use), none kept."""
@@ -2595,6 +2606,8 @@ class HostLowering:
             if b is not None:
                 if b[1] == 'Raises':
                     raises, raised = True, None
+            elif self.raising_library_call(n):
+                raises, raised = True, None
             else:
                 g = self.raising_callee(n, scope.cls, scope)
                 r, names = self.may_raise(g, scope.cls) if g is not None else (False, None)

@@ -68,8 +68,10 @@ def analyse(path, data):
         host = lowering.lower()
     # Host code alone (no kernel, no launch) needs no CUDA wrapper: the
     # unit includes the runtime's header itself and says -nocudainc
-    # (driver/PythonInput.cpp, withoutCudaWrapper).
-    host_only = host is not None and em.stats['analysed'] == 0 and not lowering.launched
+    # (driver/PythonInput.cpp, withoutCudaWrapper). A library header
+    # (cuBLAS, cuFFT...) reaches cuda_bf16.hpp, which needs the wrapper.
+    host_only = host is not None and em.stats['analysed'] == 0 and not lowering.launched and \
+        not getattr(lowering, 'library_headers', None)
     if em.stats['analysed'] == 0 and host is None:
         tu = MStr('', [])
     else:
