@@ -1,7 +1,9 @@
 # Kernels that real CuPy code reaches indirectly (docs/python.md, "Kernels
 # chosen at run time"): a kernel name built by a helper from the arrays'
 # dtypes (`_get_module_func(module, 'f', x)`, cupyx's idiom: the name is
-# `f<typename(x.dtype)>`, or just `f` with no arrays), a name built from a
+# `f<typename(x.dtype)>`, or just `f` with no arrays; where x's dtype is
+# not known, an instantiation that name_expressions lists, with the
+# parameters that name T unchecked), a name built from a
 # suffix (`get_function(f'k_{x.dtype.name}')`, `'k_' + s`: each kernel of
 # the module it can name), a kernel a helper receives as a parameter
 # (`_launch(kern, x)`: launched once per call of the helper, with that
@@ -116,13 +118,20 @@ def from_table(n):
     _FILL_LIST[0](((n + 127) // 128,), (128,), (z, cupy.float32(2.0), n))
 
 
-# Negatives: idiomatic code where the kernel is not known.
-
 def dtype_unknown(x):
-    # The instantiation follows x's dtype, which the file does not say.
+    # The instantiation follows x's dtype, which the file does not say: one
+    # that name_expressions lists is launched, the parameters that name T
+    # are not checked, the others are.
+    x = cupy.ascontiguousarray(x)
     y = cupy.empty_like(x)
     k = _get_module_func(_MOD, 'scale', x)
-    k(((x.size + 255) // 256,), (256,), (x, y, 1.5))
+    k(((x.size + 255) // 256,), (256,), (x, y, x.size))
+    k(((x.size + 255) // 256,), (256,), (x, y.astype(cupy.float32), 1.5))
+    # CHECK: :[[@LINE-1]]:69: warning: Python float passed to parameter 'n' of type 'int' of 'scale'{{.*}} [cuda-kernel-arguments]
+    # CHECK: :19:45: note: parameter 'n' of type 'int' of 'scale' declared here
+
+
+# Negatives: idiomatic code where the kernel is not known.
 
 
 _CACHE = {}

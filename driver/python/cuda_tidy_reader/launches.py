@@ -345,6 +345,19 @@ class Facts:
             base = self.kernel_of(f.value, depth + 1)
             name = self.kernel_name(node.args[0]) if isinstance(base, KernelModule) and \
                 len(node.args) == 1 else None
+            generic = name.template_of() if isinstance(name, NamePattern) else None
+            if generic is not None and generic in getattr(base, 'templated', ()):
+                # f'{name}<{...}>' of arrays whose dtypes are not known: one
+                # instantiation that the module's name_expressions list
+                # (CuPy compiles each), its parameters that name a type
+                # parameter of the template left unchecked.
+                found = [x for x in self.instantiations(base)
+                         if (instantiation(x) or ('',))[0] == generic]
+                if not found:
+                    return None
+                ref = KernelRef(base, found[0], node.args[0])
+                ref.generic = True
+                return ref
             if isinstance(name, NamePattern):
                 # A name built at run time: the module's kernels it can
                 # name (get_function raises for any other).
@@ -412,6 +425,79 @@ class Facts:
             else:
                 return None
         return refs[0] if len(refs) == 1 else KernelChoice(refs)
+
+    def instantiations(self, m):
+        """Names that a module's name_expressions list, as far as the file
+        says (a list of strings, `+` of lists, comprehensions of f-strings
+        over lists of strings or of dtypes named with a typename helper);
+        a part the reader cannot evaluate adds none."""
+        cached = getattr(m, '_instantiations', None)
+        if cached is not None:
+            return cached
+        out = []
+        if isinstance(m.name_expressions, (tuple, list)):
+            out = [e.text for e in m.name_expressions if isinstance(e, MStr)]
+        elif getattr(m, 'name_expressions_node', None) is not None:
+            out = [x for x in self.list_items(m.name_expressions_node) if isinstance(x, str)]
+        m._instantiations = out
+        return out
+
+    def list_items(self, node, depth=0):
+        """The items of a Python list expression: str for a string (or a
+        dtype named by a typename helper), an ast node otherwise; items the
+        reader cannot evaluate are left out."""
+        r = self.r
+        if depth > 8:
+            return []
+        if isinstance(node, ast.Name):
+            d = r.definition(node)
+            if d is None or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return []
+            return self.list_items(d[1], depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self.list_items(node.left, depth + 1) + self.list_items(node.right, depth + 1)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out = []
+            for e in node.elts:
+                v = r.eval(e)
+                out.append(v.text if isinstance(v, MStr) else e)
+            return out
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+            g = node.generators[0]
+            if g.ifs or not isinstance(g.target, ast.Name):
+                return []
+            t = g.target.id
+            out = []
+            for item in self.list_items(g.iter, depth + 1):
+                v = self.comp_value(node.elt, t, item)
+                if v is not None:
+                    out.append(v)
+            return out
+        return []
+
+    def comp_value(self, elt, target, item):
+        """A comprehension's element with its target bound to item."""
+        if isinstance(elt, ast.Name) and elt.id == target:
+            return item
+        if isinstance(elt, ast.JoinedStr):
+            parts = []
+            for v in elt.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    parts.append(v.value)
+                elif isinstance(v, ast.FormattedValue) and v.format_spec is None and \
+                        v.conversion in (-1, None):
+                    x = self.comp_value(v.value, target, item)
+                    if not isinstance(x, str):
+                        return None
+                    parts.append(x)
+                else:
+                    return None
+            return ''.join(parts)
+        if isinstance(elt, ast.Call) and len(elt.args) == 1 and not elt.keywords and \
+                isinstance(elt.args[0], ast.Name) and elt.args[0].id == target and \
+                not isinstance(item, str) and self.typename_function(elt.func):
+            return CUPY_TYPENAMES.get(self.dtype_of_value(item))
+        return None
 
     def stores(self):
         """Every Name and Subscript the file stores to or deletes."""
@@ -1132,15 +1218,25 @@ class NamePattern:
         is; None where nothing is known (a name that is all holes)."""
         pieces = []
         for p in parts:
-            if isinstance(p, NamePattern):
-                pieces.extend(p.pieces)
-            else:
-                pieces.append(p)
+            for x in (p.pieces if isinstance(p, NamePattern) else [p]):
+                if isinstance(x, str) and pieces and isinstance(pieces[-1], str):
+                    pieces[-1] += x
+                else:
+                    pieces.append(x)
         if all(isinstance(p, str) for p in pieces):
             return ''.join(pieces)
         if not any(isinstance(p, str) and p for p in pieces):
             return None
         return cls(pieces)
+
+    def template_of(self):
+        """'f' where the pattern is `f<` hole `>` (a template's
+        instantiation whose arguments are not known)."""
+        p = self.pieces
+        if len(p) == 3 and isinstance(p[0], str) and p[0].endswith('<') and \
+                p[1] is self.HOLE and p[2] == '>' and is_word(p[0][:-1]):
+            return p[0][:-1]
+        return None
 
     def matches(self, name):
         import re
@@ -1749,6 +1845,11 @@ class LaunchWriter:
             templated = False
         elif ref.name not in m.kernels or not is_word(ref.name):
             return
+        # An instantiation chosen for a launch whose template arguments
+        # follow arrays of unknown dtypes: which parameters name them.
+        generic = False
+        if getattr(ref, 'generic', False) and inst is not None:
+            generic = getattr(m, 'template_deps', {}).get(inst[0])
         self.launch_count += 1
         params = {}
         dims = {}
@@ -1805,7 +1906,8 @@ class LaunchWriter:
             for i, a in enumerate(kargs):
                 self.facts.origin = None
                 fact = self.facts.fact(a, lib)
-                if getattr(self, 'choice_launch', False):
+                if getattr(self, 'choice_launch', False) or (
+                        generic is not False and (generic is None or i >= len(generic) or generic[i])):
                     fact, self.facts.origin = 'unknown', None
                 rec = self.facts.received(a) if lib == 'cupy' and fact in (
                     'unknown', 'devptr') else None
