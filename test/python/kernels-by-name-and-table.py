@@ -59,7 +59,7 @@ def helper_template(n):
     k = _get_module_func(_MOD, 'scale', x)
     k(((n + 255) // 256,), (256,), (x, y, n))
     # CHECK: :[[@LINE-1]]:40: warning: float32 array passed to pointer parameter 'y' of type 'double *' of 'scale'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :19:38: note: parameter 'y' of type 'double *' of 'scale' declared here
+    # CHECK: :21:38: note: parameter 'y' of type 'double *' of 'scale' declared here
 
 
 def helper_no_template(n):
@@ -68,7 +68,7 @@ def helper_no_template(n):
     c = _get_module_func(_MOD, 'count')
     c(((n + 255) // 256,), (256,), (x, out, n))
     # CHECK: :[[@LINE-1]]:40: warning: int32 array passed to pointer parameter 'out' of type 'long long *' of 'count'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :23:62: note: parameter 'out' of type 'long long *' of 'count' declared here
+    # CHECK: :25:62: note: parameter 'out' of type 'long long *' of 'count' declared here
 
 
 def by_suffix(n):
@@ -78,7 +78,7 @@ def by_suffix(n):
     # y is float32, so the name is fill_float32.
     k(((n + 127) // 128,), (128,), (y, 1, n))
     # CHECK: :[[@LINE-1]]:40: warning: Python int passed to parameter 'v' of type 'float' of 'fill_float32'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :27:57: note: parameter 'v' of type 'float' of 'fill_float32' declared here
+    # CHECK: :29:57: note: parameter 'v' of type 'float' of 'fill_float32' declared here
     # The suffix is not known: fill_float32 or fill_float64, each launched,
     # and neither checked against y's dtype (the choice may follow it).
     k2 = _MOD.get_function('fill_' + suffix)
@@ -90,7 +90,7 @@ def _launch(kern, x, out):
     kern(((n + 127) // 128,), (128,), (x, out, n))
     # CHECK: :[[@LINE-1]]:43: warning: int32 array passed to pointer parameter 'out' of type 'long long *' of 'count'{{.*}} [cuda-kernel-arguments]
     # CHECK: :[[@LINE+6]]:44: note: passed as this argument of '_launch' here
-    # CHECK: :23:62: note: parameter 'out' of type 'long long *' of 'count' declared here
+    # CHECK: :25:62: note: parameter 'out' of type 'long long *' of 'count' declared here
 
 
 def passes_kernel(n):
@@ -112,9 +112,9 @@ def from_table(n):
     z = cupy.zeros(n, dtype=cupy.float32)
     _FILL_LIST[0](((n + 127) // 128,), (128,), (y, 2.0, n))
     # CHECK: :[[@LINE-1]]:49: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'fill_float32'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :27:48: note: parameter 'y' of type 'float *' of 'fill_float32' declared here
+    # CHECK: :29:48: note: parameter 'y' of type 'float *' of 'fill_float32' declared here
     # CHECK: :[[@LINE-3]]:52: warning: Python float passed to parameter 'v' of type 'float' of 'fill_float32'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :27:57: note: parameter 'v' of type 'float' of 'fill_float32' declared here
+    # CHECK: :29:57: note: parameter 'v' of type 'float' of 'fill_float32' declared here
     _FILL_LIST[0](((n + 127) // 128,), (128,), (z, cupy.float32(2.0), n))
 
 
@@ -128,7 +128,7 @@ def dtype_unknown(x):
     k(((x.size + 255) // 256,), (256,), (x, y, x.size))
     k(((x.size + 255) // 256,), (256,), (x, y.astype(cupy.float32), 1.5))
     # CHECK: :[[@LINE-1]]:69: warning: Python float passed to parameter 'n' of type 'int' of 'scale'{{.*}} [cuda-kernel-arguments]
-    # CHECK: :19:45: note: parameter 'n' of type 'int' of 'scale' declared here
+    # CHECK: :21:45: note: parameter 'n' of type 'int' of 'scale' declared here
 
 
 # Negatives: idiomatic code where the kernel is not known.
