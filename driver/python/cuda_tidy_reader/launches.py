@@ -364,8 +364,9 @@ class Facts:
                 found = sorted(k for k in base.kernels if name.matches(k))
                 if not found or len(found) > self.MAX_CHOICES:
                     return None
-                refs = [KernelRef(base, k, node.args[0]) for k in found]
-                return refs[0] if len(refs) == 1 else KernelChoice(refs)
+                # Even one match is a choice: the reader may not see every
+                # kernel of the module (a declaration it does not parse).
+                return KernelChoice([KernelRef(base, k, node.args[0]) for k in found])
             return KernelRef(base, name, node.args[0]) if name is not None else None
         if isinstance(f, ast.Attribute) and f.attr == 'prepare':
             base = self.kernel_of(f.value, depth + 1)
@@ -424,7 +425,7 @@ class Facts:
                 refs.append(k)
             else:
                 return None
-        return refs[0] if len(refs) == 1 else KernelChoice(refs)
+        return KernelChoice(refs)
 
     def instantiations(self, m):
         """Names that a module's name_expressions list, as far as the file
@@ -1404,7 +1405,7 @@ class LaunchWriter:
         # name, a dict keyed by dtype), so an argument's dtype or kind is
         # not checked against any of them; the geometry and the
         # received-array rule hold for each.
-        self.choice_launch = len(refs) > 1
+        self.choice_launch = isinstance(ref, KernelChoice)
         try:
             for ref in refs:
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
