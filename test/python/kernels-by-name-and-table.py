@@ -131,6 +131,23 @@ def dtype_unknown(x):
     # CHECK: :21:45: note: parameter 'n' of type 'int' of 'scale' declared here
 
 
+def in_branches(y, n):
+    # Bound and launched in the same branch: that branch's kernel.
+    z = cupy.zeros(n, dtype=cupy.float64)
+    if y.ndim == 1:
+        k = _MOD.get_function('fill_float32')
+        k(((n + 127) // 128,), (128,), (z, 0, n))
+        # CHECK: :[[@LINE-1]]:41: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'fill_float32'{{.*}} [cuda-kernel-arguments]
+        # CHECK: :29:48: note: parameter 'y' of type 'float *' of 'fill_float32' declared here
+        # CHECK: :[[@LINE-3]]:44: warning: Python int passed to parameter 'v' of type 'float' of 'fill_float32'{{.*}} [cuda-kernel-arguments]
+        # CHECK: :29:57: note: parameter 'v' of type 'float' of 'fill_float32' declared here
+    else:
+        k = _MOD.get_function('fill_float64')
+        k(((n + 127) // 128,), (128,), (z, 0.0, n))
+    # After the branches either kernel may run: not followed.
+    k(((n + 127) // 128,), (128,), (z, 0, n))
+
+
 # Negatives: idiomatic code where the kernel is not known.
 
 

@@ -321,7 +321,7 @@ class Facts:
             v = r.eval(node)
             return v if isinstance(v, KernelModule) else None
         if isinstance(node, ast.Name):
-            d = r.definition(node)
+            d = r.definition(node) or self.block_definition(node)
             if d is None:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
@@ -373,6 +373,49 @@ class Facts:
             fmt = r.eval(node.args[0]) if isinstance(base, KernelRef) and node.args else None
             return Prepared(base, fmt, node) if isinstance(fmt, (MStr, tuple)) else None
         return self.returned_kernel(node, depth)
+
+    def block_definition(self, node):
+        """A kernel name bound in a branch and read in the same branch
+        (`if a.ndim == 1: k = M.get_function(...); k(...)`): the last
+        assignment before the read, where it is a statement of a block
+        that holds the read, and no other binding of the name can run
+        between (none inside a loop around the read); None otherwise."""
+        r = self.r
+        fn = r.scope_of(node)
+        entries = r.scope_assigns(fn).get(node.id) or []
+        before = [e for e in entries if e[0] is not fn and e[0].lineno < node.lineno]
+        if not before or not all(isinstance(e[0], ast.Assign) for e in entries if e[0] is not fn):
+            return None
+        last = before[-1]
+        if any(e[0] is fn for e in entries) or len(last[0].targets) != 1 or \
+                not isinstance(last[0].targets[0], ast.Name):
+            return None
+        block = r.parents.get(last[0])
+        # The read is inside the statement list that holds the assignment,
+        # after it.
+        p = node
+        while p is not None and r.parents.get(p) is not block:
+            p = r.parents.get(p)
+        if p is None or p is last[0]:
+            return None
+        fields = [f for f in ('body', 'orelse', 'finalbody') if isinstance(getattr(block, f, None), list)]
+        stmts = next((getattr(block, f) for f in fields if p in getattr(block, f) and
+                      last[0] in getattr(block, f)), None)
+        if stmts is None or stmts.index(last[0]) > stmts.index(p):
+            return None
+        loops = []
+        q = r.parents.get(node)
+        while q is not None and q is not fn:
+            if isinstance(q, (ast.For, ast.AsyncFor, ast.While)):
+                loops.append(q)
+            q = r.parents.get(q)
+        for e in entries:
+            if e is last or e[0] is fn:
+                continue
+            if e[0].lineno > last[0].lineno and (
+                    e[0].lineno < node.lineno or any(r._encloses(l, e[0]) for l in loops)):
+                return None
+        return last
 
     def table_kernel(self, node, depth):
         """`table[key]` of a dict, list or tuple of kernels that a name of
