@@ -178,6 +178,46 @@ def in_extern_c_block(clean, pos):
     return False
 
 
+def split_params(params):
+    """A parameter list split at its top-level commas."""
+    out, depth, cur = [], 0, []
+    for ch in params:
+        if ch in '(<[{':
+            depth += 1
+        elif ch in ')>]}':
+            depth -= 1
+        elif ch == ',' and depth == 0:
+            out.append(''.join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    out.append(''.join(cur))
+    return out
+
+
+def template_dependent_params(head, params):
+    """For a template kernel: per parameter, whether its declaration names
+    one of the template's type parameters (`template <typename T, int N>`:
+    T); None where the template head is not one simple list."""
+    import re
+    m = re.search(r'template\s*<([^<>]*)>\s*$', head.strip() + '\n'.strip()) if head else None
+    if m is None:
+        m = re.search(r'template\s*<([^<>]*)>', head or '')
+    if m is None or count_params(params) is None:
+        return None
+    names = []
+    for p in split_params(m.group(1)):
+        words = re.findall(r'[A-Za-z_]\w*', p)
+        if len(words) >= 2 and words[0] in ('typename', 'class'):
+            names.append(words[-1])
+        elif len(words) < 2:
+            return None
+    if not names:
+        return None
+    rx = re.compile(r'\b(%s)\b' % '|'.join(map(re.escape, names)))
+    return [rx.search(p) is not None for p in split_params(params)] if params.strip() else []
+
+
 def count_params(params):
     p = params.strip()
     if not p or p == 'void':
@@ -370,6 +410,7 @@ class KernelUnitWriter:
             ne = get('name_expressions')
             if ne is not None:
                 m.name_expressions = r.eval(ne)
+                m.name_expressions_node = ne
             opts = get('options')
             jit = get('jitify')
             if jit is not None and r.eval(jit) is True:
@@ -692,6 +733,12 @@ class KernelUnitWriter:
                 # (`get_function('f<float>')`; launches.py).
                 counts = m.__dict__.setdefault('template_counts', {})
                 counts[name] = count if prev == 'none' and name not in counts else None
+                # Which parameters name a type parameter of the template
+                # (launches.py: a launch whose instantiation is not known
+                # checks only the others).
+                deps = m.__dict__.setdefault('template_deps', {})
+                deps[name] = template_dependent_params(head, params) \
+                    if prev == 'none' and name not in deps else None
             if wrap_c or any(extern_c_spans(head)) or in_extern_c_block(clean, g_start):
                 m.extern_c.add(name)
 

@@ -26,6 +26,8 @@ class Facts:
     MAX_MODULE_DEPTH = 2
     #: Return statements of a helper that are read (all must agree).
     MAX_RETURNS = 4
+    #: Kernels a name built at run time may name (one launch each).
+    MAX_CHOICES = 8
 
     def __init__(self, reader, module_depth=0):
         self.r = reader
@@ -38,6 +40,9 @@ class Facts:
         # parameters' arguments at the call, {name: (Facts, expr)}.
         self.env = {}
         self.siblings = {}  # imported name -> (Facts, name there) or None
+        # The function whose launch of a kernel it receives is being
+        # written, its parameters bound to one call's arguments.
+        self.passed_fn = None
 
     # --- helpers and sibling modules ----------------------------------------
 
@@ -316,7 +321,7 @@ class Facts:
             v = r.eval(node)
             return v if isinstance(v, KernelModule) else None
         if isinstance(node, ast.Name):
-            d = r.definition(node)
+            d = r.definition(node) or self.block_definition(node)
             if d is None:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
@@ -331,19 +336,366 @@ class Facts:
             if v is None or isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return None
             return self.kernel_of(v, depth + 1)
+        if isinstance(node, ast.Subscript):
+            return self.table_kernel(node, depth)
         if not isinstance(node, ast.Call):
             return None
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in ('get_function', 'get_kernel'):
             base = self.kernel_of(f.value, depth + 1)
-            name = self.string_of(node.args[0]) if isinstance(base, KernelModule) and \
+            name = self.kernel_name(node.args[0]) if isinstance(base, KernelModule) and \
                 len(node.args) == 1 else None
-            return KernelRef(base, name.text, node.args[0]) if name is not None else None
+            generic = name.template_of() if isinstance(name, NamePattern) else None
+            if generic is not None and generic in getattr(base, 'templated', ()):
+                # f'{name}<{...}>' of arrays whose dtypes are not known: one
+                # instantiation that the module's name_expressions list
+                # (CuPy compiles each), its parameters that name a type
+                # parameter of the template left unchecked.
+                found = [x for x in self.instantiations(base)
+                         if (instantiation(x) or ('',))[0] == generic]
+                if not found:
+                    return None
+                ref = KernelRef(base, found[0], node.args[0])
+                ref.generic = True
+                return ref
+            if isinstance(name, NamePattern):
+                # A name built at run time: the module's kernels it can
+                # name (get_function raises for any other).
+                found = sorted(k for k in base.kernels if name.matches(k))
+                if not found or len(found) > self.MAX_CHOICES:
+                    return None
+                # Even one match is a choice: the reader may not see every
+                # kernel of the module (a declaration it does not parse).
+                return KernelChoice([KernelRef(base, k, node.args[0]) for k in found])
+            return KernelRef(base, name, node.args[0]) if name is not None else None
         if isinstance(f, ast.Attribute) and f.attr == 'prepare':
             base = self.kernel_of(f.value, depth + 1)
             fmt = r.eval(node.args[0]) if isinstance(base, KernelRef) and node.args else None
             return Prepared(base, fmt, node) if isinstance(fmt, (MStr, tuple)) else None
         return self.returned_kernel(node, depth)
+
+    def block_definition(self, node):
+        """A kernel name bound in a branch and read in the same branch
+        (`if a.ndim == 1: k = M.get_function(...); k(...)`): the last
+        assignment before the read, where it is a statement of a block
+        that holds the read, and no other binding of the name can run
+        between (none inside a loop around the read); None otherwise."""
+        r = self.r
+        fn = r.scope_of(node)
+        entries = r.scope_assigns(fn).get(node.id) or []
+        before = [e for e in entries if e[0] is not fn and e[0].lineno < node.lineno]
+        if not before or not all(isinstance(e[0], ast.Assign) for e in entries if e[0] is not fn):
+            return None
+        last = before[-1]
+        if any(e[0] is fn for e in entries) or len(last[0].targets) != 1 or \
+                not isinstance(last[0].targets[0], ast.Name):
+            return None
+        block = r.parents.get(last[0])
+        # The read is inside the statement list that holds the assignment,
+        # after it.
+        p = node
+        while p is not None and r.parents.get(p) is not block:
+            p = r.parents.get(p)
+        if p is None or p is last[0]:
+            return None
+        fields = [f for f in ('body', 'orelse', 'finalbody') if isinstance(getattr(block, f, None), list)]
+        stmts = next((getattr(block, f) for f in fields if p in getattr(block, f) and
+                      last[0] in getattr(block, f)), None)
+        if stmts is None or stmts.index(last[0]) > stmts.index(p):
+            return None
+        loops = []
+        q = r.parents.get(node)
+        while q is not None and q is not fn:
+            if isinstance(q, (ast.For, ast.AsyncFor, ast.While)):
+                loops.append(q)
+            q = r.parents.get(q)
+        for e in entries:
+            if e is last or e[0] is fn:
+                continue
+            if e[0].lineno > last[0].lineno and (
+                    e[0].lineno < node.lineno or any(r._encloses(l, e[0]) for l in loops)):
+                return None
+        return last
+
+    def table_kernel(self, node, depth):
+        """`table[key]` of a dict, list or tuple of kernels that a name of
+        the module binds once and the file never stores into: the entry
+        where the key is a constant, else each of them (a KernelChoice)."""
+        r = self.r
+        base = node.value
+        if not isinstance(base, ast.Name):
+            return None
+        entry = self.top_binding(base.id)
+        d = r.definition(base)
+        if entry is None or d is None or d[0] is not entry[0]:
+            return None
+        table = entry[1]
+        if isinstance(table, ast.Dict):
+            if any(k is None for k in table.keys):
+                return None  # {**other}
+            keys, values = table.keys, table.values
+        elif isinstance(table, (ast.List, ast.Tuple)):
+            keys, values = None, table.elts
+        else:
+            return None
+        for x in self.stores():
+            if isinstance(x, ast.Name) and x.id == base.id and x is not entry[0] and \
+                    r.parents.get(x) is not None and \
+                    not (isinstance(entry[0], ast.Assign) and x in entry[0].targets):
+                return None  # the name is bound again somewhere
+            if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == base.id:
+                return None  # an entry is stored
+        if any(isinstance(v, ast.Starred) for v in values) or not values or \
+                len(values) > self.MAX_CHOICES:
+            return None
+        key = node.slice
+        if isinstance(key, ast.Constant):
+            if keys is None and isinstance(key.value, int) and -len(values) <= key.value < len(values):
+                return self.kernel_of(values[key.value], depth + 1)
+            if keys is not None:
+                hit = [v for k, v in zip(keys, values) if isinstance(k, ast.Constant) and
+                       k.value == key.value]
+                if len(hit) == 1:
+                    return self.kernel_of(hit[0], depth + 1)
+        refs = []
+        for v in values:
+            k = self.kernel_of(v, depth + 1)
+            if isinstance(k, KernelModule) and k.kind == 'raw-kernel' and k.single_name:
+                k = KernelRef(k, k.single_name[0], k.single_name[1])
+            if isinstance(k, KernelChoice):
+                refs.extend(k.refs)
+            elif isinstance(k, KernelRef):
+                refs.append(k)
+            else:
+                return None
+        return KernelChoice(refs)
+
+    def instantiations(self, m):
+        """Names that a module's name_expressions list, as far as the file
+        says (a list of strings, `+` of lists, comprehensions of f-strings
+        over lists of strings or of dtypes named with a typename helper);
+        a part the reader cannot evaluate adds none."""
+        cached = getattr(m, '_instantiations', None)
+        if cached is not None:
+            return cached
+        out = []
+        if isinstance(m.name_expressions, (tuple, list)):
+            out = [e.text for e in m.name_expressions if isinstance(e, MStr)]
+        elif getattr(m, 'name_expressions_node', None) is not None:
+            out = [x for x in self.list_items(m.name_expressions_node) if isinstance(x, str)]
+        m._instantiations = out
+        return out
+
+    def list_items(self, node, depth=0):
+        """The items of a Python list expression: str for a string (or a
+        dtype named by a typename helper), an ast node otherwise; items the
+        reader cannot evaluate are left out."""
+        r = self.r
+        if depth > 8:
+            return []
+        if isinstance(node, ast.Name):
+            d = r.definition(node)
+            if d is None or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return []
+            return self.list_items(d[1], depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return self.list_items(node.left, depth + 1) + self.list_items(node.right, depth + 1)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out = []
+            for e in node.elts:
+                v = r.eval(e)
+                out.append(v.text if isinstance(v, MStr) else e)
+            return out
+        if isinstance(node, ast.ListComp) and len(node.generators) == 1:
+            g = node.generators[0]
+            if g.ifs or not isinstance(g.target, ast.Name):
+                return []
+            t = g.target.id
+            out = []
+            for item in self.list_items(g.iter, depth + 1):
+                v = self.comp_value(node.elt, t, item)
+                if v is not None:
+                    out.append(v)
+            return out
+        return []
+
+    def comp_value(self, elt, target, item):
+        """A comprehension's element with its target bound to item."""
+        if isinstance(elt, ast.Name) and elt.id == target:
+            return item
+        if isinstance(elt, ast.JoinedStr):
+            parts = []
+            for v in elt.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    parts.append(v.value)
+                elif isinstance(v, ast.FormattedValue) and v.format_spec is None and \
+                        v.conversion in (-1, None):
+                    x = self.comp_value(v.value, target, item)
+                    if not isinstance(x, str):
+                        return None
+                    parts.append(x)
+                else:
+                    return None
+            return ''.join(parts)
+        if isinstance(elt, ast.Call) and len(elt.args) == 1 and not elt.keywords and \
+                isinstance(elt.args[0], ast.Name) and elt.args[0].id == target and \
+                not isinstance(item, str) and self.typename_function(elt.func):
+            return CUPY_TYPENAMES.get(self.dtype_of_value(item))
+        return None
+
+    def stores(self):
+        """Every Name and Subscript the file stores to or deletes."""
+        if getattr(self, '_stores', None) is None:
+            self._stores = [x for x in walk(self.r.tree)
+                            if isinstance(x, (ast.Name, ast.Subscript)) and
+                            isinstance(getattr(x, 'ctx', None), (ast.Store, ast.Del))]
+        return self._stores
+
+    def kernel_name(self, node, depth=0):
+        """The kernel name a get_function argument gives: a constant
+        string, also through a helper's parameters; a conditional on
+        whether the helper's `*args` is empty; and an f-string
+        `f'{name}<{targs}>'` whose template arguments are the CuPy type
+        names of arrays of known dtypes (template_args). None otherwise."""
+        s = self.string_of(node)
+        if s is not None:
+            return s.text
+        if depth > 8:
+            return None
+        if isinstance(node, ast.Name):
+            d = self.r.definition(node)
+            if d is None:
+                bound = self.bound_param(node)
+                if bound is not None and bound[0] is self:
+                    return self.kernel_name(bound[1], depth + 1)
+                return None
+            if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return None
+            return self.kernel_name(d[1], depth + 1)
+        dt = self.dtype_name_of(node)
+        if dt is not None:
+            return dt
+        if isinstance(node, ast.IfExp):
+            t = self.vararg_of(node.test)
+            if t is None:
+                return None
+            return self.kernel_name(node.body if t.elts else node.orelse, depth + 1)
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for v in node.values:
+                if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    parts.append(v.value)
+                    continue
+                if not isinstance(v, ast.FormattedValue) or v.conversion not in (-1, None) or \
+                        v.format_spec is not None:
+                    return None
+                text = ''.join(p if isinstance(p, str) else
+                               ''.join(x for x in p.pieces if isinstance(x, str))
+                               if isinstance(p, NamePattern) else '' for p in parts)
+                if text.count('<') > text.count('>'):
+                    got = self.template_args(v.value, depth + 1)
+                else:
+                    got = self.kernel_name(v.value, depth + 1)
+                parts.append(got if got is not None else NamePattern.HOLE)
+            return NamePattern.join(parts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            a = self.kernel_name(node.left, depth + 1)
+            b = self.kernel_name(node.right, depth + 1)
+            if a is None and b is None:
+                return None
+            return NamePattern.join([a if a is not None else NamePattern.HOLE,
+                                     b if b is not None else NamePattern.HOLE])
+        return None
+
+    def dtype_name_of(self, node):
+        """`x.dtype.name` or `str(x.dtype)` of an array whose dtype is
+        known: its name ('float32')."""
+        if isinstance(node, ast.Attribute) and node.attr == 'name':
+            base = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == 'str' and len(node.args) == 1 and not node.keywords and \
+                self.r.definition(node.func) is None:
+            base = node.args[0]
+        else:
+            return None
+        if not (isinstance(base, ast.Attribute) and base.attr == 'dtype'):
+            return None
+        f = self.fact(base.value, 'cupy')
+        dt = f.split(':')[2] if f.startswith('array:') else None
+        return dt if dt and dt != '?' else None
+
+    def vararg_of(self, node):
+        """The VarargTuple a name stands for: a helper's `*args` at the
+        call being read."""
+        if not isinstance(node, ast.Name) or self.r.definition(node) is not None:
+            return None
+        bound = self.bound_param(node)
+        if bound is None or bound[0] is not self or not isinstance(bound[1], VarargTuple):
+            return None
+        return bound[1]
+
+    def template_args(self, node, depth=0):
+        """The template argument list `', '.join([get_typename(a.dtype) for
+        a in args])` names, where args is a helper's `*args` at the call
+        and each array's dtype is known: CuPy's type names (CUPY_TYPENAMES),
+        joined. None otherwise."""
+        r = self.r
+        for _ in range(4):
+            if not isinstance(node, ast.Name):
+                break
+            d = r.definition(node)
+            if d is None or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                return None
+            node = d[1]
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                node.func.attr == 'join' and isinstance(node.func.value, ast.Constant) and
+                isinstance(node.func.value.value, str) and len(node.args) == 1 and
+                not node.keywords):
+            return None
+        sep = node.func.value.value
+        comp = node.args[0]
+        if isinstance(comp, ast.Name):
+            d = r.definition(comp)
+            comp = d[1] if d is not None else None
+        if not (isinstance(comp, ast.ListComp) and len(comp.generators) == 1):
+            return None
+        g = comp.generators[0]
+        e = comp.elt
+        if g.ifs or g.is_async or not isinstance(g.target, ast.Name) or \
+                not (isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and
+                     isinstance(e.args[0], ast.Attribute) and e.args[0].attr == 'dtype' and
+                     isinstance(e.args[0].value, ast.Name) and
+                     e.args[0].value.id == g.target.id and self.typename_function(e.func)):
+            return None
+        tup = self.vararg_of(g.iter)
+        if tup is None or not tup.elts:
+            return None
+        names = []
+        for a in tup.elts:
+            f = self.fact(a, 'cupy', depth + 1)
+            dt = f.split(':')[2] if f.startswith('array:') else None
+            if dt not in CUPY_TYPENAMES:
+                return None
+            names.append(CUPY_TYPENAMES[dt])
+        return sep.join(names)
+
+    def typename_function(self, func):
+        """CuPy's `get_typename` (cupy._core._scalar), or a function of the
+        file named like it that calls it on its first parameter (cupyx's
+        `_get_typename`, which renames only float16)."""
+        q = self.r.qualname(func) or ''
+        if q.split('.')[-1] == 'get_typename' and q.split('.')[0] in ('cupy', 'cupyx'):
+            return True
+        found = self.function_of(func)
+        if found is None or 'typename' not in found[0].name:
+            return False
+        fn = found[0]
+        params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+        return bool(params) and any(
+            isinstance(x, ast.Call) and (self.r.qualname(x.func) or '').split('.')[-1] ==
+            'get_typename' and (self.r.qualname(x.func) or '').split('.')[0] in ('cupy', 'cupyx') and
+            len(x.args) == 1 and isinstance(x.args[0], ast.Name) and x.args[0].id == params[0]
+            for x in walk(fn))
 
     def string_of(self, node):
         """A constant string, also a helper's parameter bound to one."""
@@ -355,18 +707,26 @@ class Facts:
         v = self.r.eval(node)
         return v if isinstance(v, MStr) else None
 
-    def bind(self, call, fn, positional, facts):
+    def bind(self, call, fn, positional, facts, varargs=False):
         """{parameter: (Facts, expr)} of a call of fn, or None where the
-        arguments are not known one by one."""
+        arguments are not known one by one. With varargs, a `*args`
+        parameter is bound to a tuple of the call's remaining arguments
+        (VarargTuple)."""
         a = fn.args
         if fn in facts.env or any(isinstance(x, ast.Starred) for x in call.args) or \
-                any(k.arg is None for k in call.keywords) or a.vararg or a.kwarg:
+                any(k.arg is None for k in call.keywords) or a.kwarg or \
+                (a.vararg and not varargs):
             return None
         names = [p.arg for p in a.posonlyargs + a.args]
         defaults = dict(zip(names[len(names) - len(a.defaults):], a.defaults))
-        if len(call.args) > len(positional):
-            return None
         env = {}
+        if a.vararg:
+            if len(call.args) < len(positional):
+                return None  # a default before *args: rare, not read
+            rest = VarargTuple(elts=list(call.args[len(positional):]), ctx=ast.Load())
+            env[a.vararg.arg] = (self, copy_location(rest, call))
+        elif len(call.args) > len(positional):
+            return None
         for k, p in enumerate(positional):
             if k < len(call.args):
                 env[p] = (self, call.args[k])
@@ -397,7 +757,7 @@ class Facts:
         if found is None:
             return None
         fn, positional = found
-        env = self.bind(call, fn, positional, self)
+        env = self.bind(call, fn, positional, self, varargs=True)
         returns = self.returns_of(fn)
         if env is None or returns is None:
             return None
@@ -744,7 +1104,13 @@ class Facts:
             if not d:
                 bound = self.bound_param(node)
                 if bound is not None:
-                    return bound[0].fact(bound[1], lib, depth + 1)
+                    f = bound[0].fact(bound[1], lib, depth + 1)
+                    fn = r.scope_of(node)
+                    if fn is self.passed_fn and f != 'unknown' and self.origin is None:
+                        # A launch of a kernel its function receives: the
+                        # argument of the call it is written for.
+                        self.origin = (bound[1], self.display_name(fn))
+                    return f
                 found = self.imported(node)
                 if found is not None:
                     if isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -881,6 +1247,71 @@ TEMPLATE_ARG_WORDS = frozenset((
     'uint16_t', 'uint32_t', 'uint64_t', 'const'))
 
 
+class NamePattern:
+    """A kernel name built at run time: known pieces around holes, each
+    hole one or more characters of an identifier (a dtype's name, a
+    suffix); it names those of a module's kernels it matches."""
+    HOLE = object()
+
+    def __init__(self, pieces):
+        self.pieces = pieces  # str or HOLE
+
+    @classmethod
+    def join(cls, parts):
+        """A str where every part is known; a NamePattern where a hole
+        is; None where nothing is known (a name that is all holes)."""
+        pieces = []
+        for p in parts:
+            for x in (p.pieces if isinstance(p, NamePattern) else [p]):
+                if isinstance(x, str) and pieces and isinstance(pieces[-1], str):
+                    pieces[-1] += x
+                else:
+                    pieces.append(x)
+        if all(isinstance(p, str) for p in pieces):
+            return ''.join(pieces)
+        if not any(isinstance(p, str) and p for p in pieces):
+            return None
+        return cls(pieces)
+
+    def template_of(self):
+        """'f' where the pattern is `f<` hole `>` (a template's
+        instantiation whose arguments are not known)."""
+        p = self.pieces
+        if len(p) == 3 and isinstance(p[0], str) and p[0].endswith('<') and \
+                p[1] is self.HOLE and p[2] == '>' and is_word(p[0][:-1]):
+            return p[0][:-1]
+        return None
+
+    def matches(self, name):
+        import re
+        rx = ''.join(re.escape(p) if isinstance(p, str) else r'\w+' for p in self.pieces)
+        return re.fullmatch(rx, name) is not None
+
+
+class KernelChoice:
+    """The kernels of one module that a name built at run time may name:
+    each launch through it is written once for each."""
+    def __init__(self, refs):
+        self.refs = refs
+
+
+class VarargTuple(ast.Tuple):
+    """A helper's `*args` at one call: the call's remaining arguments."""
+    _fields = ast.Tuple._fields
+
+
+#: CuPy's C++ names of dtypes (cupy._core._scalar.get_typename), for the
+#: template arguments of a kernel name built from arrays' dtypes; float16
+#: and complex are left out (helpers rename float16, and complex names are
+#: not built-in types).
+CUPY_TYPENAMES = {
+    'float64': 'double', 'float32': 'float', 'int64': 'long long', 'int32': 'int',
+    'int16': 'short', 'int8': 'signed char', 'uint64': 'unsigned long long',
+    'uint32': 'unsigned int', 'uint16': 'unsigned short', 'uint8': 'unsigned char',
+    'bool': 'bool',
+}
+
+
 def instantiation(name):
     """'f<float, 4>' -> ('f', 'float, 4') where the arguments are built-in
     types and numbers; None otherwise."""
@@ -901,6 +1332,8 @@ def kernel_key(k):
         return ('module', id(k))
     if isinstance(k, KernelRef):
         return ('ref', id(k.module), k.name)
+    if isinstance(k, KernelChoice):
+        return ('choice',) + tuple(kernel_key(x) for x in k.refs)
     if isinstance(k, Prepared):
         fmt = k.fmt.text if isinstance(k.fmt, MStr) else repr(k.fmt)
         return ('prepared', id(k.ref.module), k.ref.name, fmt)
@@ -978,13 +1411,21 @@ class LaunchWriter:
                     self.emit_prepared(node, p, func.attr)
                 continue
             ref = self.facts.kernel_of(func)
-            if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
-                ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
-            if isinstance(ref, KernelRef) and ref.module.index is not None:
-                if ref.module.lib == 'cupy':
-                    self.emit_cupy_launch(node, ref)
-                elif ref.module.lib == 'pycuda':
-                    self.emit_pycuda_launch(node, ref)
+            if ref is None:
+                passed = self.passed_kernels(func)
+                for call, fn, env, k in passed or ():
+                    # A kernel the helper receives: launched once for each
+                    # call of the helper, its parameters bound to that
+                    # call's arguments.
+                    self.facts.env[fn] = env
+                    self.facts.passed_fn = fn
+                    try:
+                        self.emit_kernel_launch(node, k)
+                    finally:
+                        del self.facts.env[fn]
+                        self.facts.passed_fn = None
+                continue
+            self.emit_kernel_launch(node, ref)
         # kernel lookups (RawKernel name, get_function) for the name rule
         for m in r.modules.values():
             if m.index is None or getattr(m, 'generated', False):
@@ -998,6 +1439,61 @@ class LaunchWriter:
                 ref = self.facts.kernel_of(node)
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
+
+    def emit_kernel_launch(self, node, ref):
+        if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
+            ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
+        refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
+        # One of several kernels: which one follows the data (a dtype's
+        # name, a dict keyed by dtype), so an argument's dtype or kind is
+        # not checked against any of them; the geometry and the
+        # received-array rule hold for each.
+        self.choice_launch = isinstance(ref, KernelChoice)
+        try:
+            for ref in refs:
+                if isinstance(ref, KernelRef) and ref.module.index is not None:
+                    if ref.module.lib == 'cupy':
+                        self.emit_cupy_launch(node, ref)
+                    elif ref.module.lib == 'pycuda':
+                        self.emit_pycuda_launch(node, ref)
+        finally:
+            self.choice_launch = False
+
+    #: Calls of a helper whose kernel parameter is followed.
+    MAX_PASSED_CALLS = 8
+
+    def passed_kernels(self, func):
+        """Where a launch's kernel is a parameter of the function around
+        it (`def launch(kern, x): kern(...)`): [(call, function, {param:
+        (Facts, arg)}, kernel)] for every call of that function in the file,
+        each passing a kernel the file makes; None where a call passes
+        something else or the function's calls are not all known."""
+        facts = self.facts
+        r = self.r
+        if not isinstance(func, ast.Name) or r.definition(func) is not None:
+            return None
+        fn = r.scope_of(func)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn in facts.env:
+            return None
+        a = fn.args
+        if func.id not in [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]:
+            return None
+        entries = r.scope_assigns(fn).get(func.id) or []
+        if len(entries) != 1 or entries[0][0] is not fn:
+            return None  # rebound in the function
+        calls = facts.callers(fn)
+        if not calls or len(calls) > self.MAX_PASSED_CALLS:
+            return None
+        out = []
+        for call, positional in calls:
+            env = facts.bind(call, fn, positional, facts)
+            if env is None or func.id not in env or env[func.id][0] is not facts:
+                return None
+            k = facts.kernel_of(env[func.id][1])
+            if not isinstance(k, (KernelRef, KernelModule, KernelChoice)):
+                return None
+            out.append((call, fn, env, k))
+        return out
 
     def prepared_for(self, func_value):
         """f.prepare(fmt) earlier in the same scope, f a name; or the one
@@ -1393,6 +1889,11 @@ class LaunchWriter:
             templated = False
         elif ref.name not in m.kernels or not is_word(ref.name):
             return
+        # An instantiation chosen for a launch whose template arguments
+        # follow arrays of unknown dtypes: which parameters name them.
+        generic = False
+        if getattr(ref, 'generic', False) and inst is not None:
+            generic = getattr(m, 'template_deps', {}).get(inst[0])
         self.launch_count += 1
         params = {}
         dims = {}
@@ -1449,6 +1950,9 @@ class LaunchWriter:
             for i, a in enumerate(kargs):
                 self.facts.origin = None
                 fact = self.facts.fact(a, lib)
+                if getattr(self, 'choice_launch', False) or (
+                        generic is not False and (generic is None or i >= len(generic) or generic[i])):
+                    fact, self.facts.origin = 'unknown', None
                 rec = self.facts.received(a) if lib == 'cupy' and fact in (
                     'unknown', 'devptr') else None
                 if lib == 'pycuda' and isinstance(a, ast.Call) and len(a.args) == 1 and \

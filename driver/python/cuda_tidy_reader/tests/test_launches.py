@@ -133,3 +133,89 @@ class Instantiations(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+CHOSEN = '''import cupy
+from cupy._core._scalar import get_typename
+SRC = r"""
+template <typename T> __global__ void s(const T *x, T *y, const int *i, int n) { }
+extern "C" __global__ void f_float32(float *y, int n) { }
+extern "C" __global__ void f_float64(double *y, int n) { }
+"""
+TYPES = [cupy.float16, cupy.float32] + [cupy.float64]
+M = cupy.RawModule(code=SRC, name_expressions=[f's<{get_typename(t)}>' for t in TYPES])
+TABLE = {'a': M.get_function('f_float32'), 'b': M.get_function('f_float64')}
+CACHE = {}
+def get(module, name, *arrays):
+    t = ', '.join([get_typename(a.dtype) for a in arrays])
+    kname = f'{name}<{t}>' if arrays else name
+    return module.get_function(kname)
+def launch(kern, y):
+    kern((1,), (1,), (y, 1))
+def g(x, n):
+    y = cupy.zeros(n, dtype=cupy.float32)
+    k1 = get(M, 's', y)
+    k2 = get(M, 's', x)
+    k3 = get(M, 'f_float32')
+    k4 = M.get_function(f'f_{x.dtype.name}')
+    k5 = M.get_function(f'f_{y.dtype.name}')
+    k6 = TABLE['b']
+    k7 = TABLE[n]
+    k8 = CACHE[n]
+    launch(M.get_function('f_float64'), y)
+    launch(M.get_function('f_float32'), y)
+'''
+
+
+class KernelsChosenAtRunTime(unittest.TestCase):
+    def setUp(self):
+        from cuda_tidy_reader.main import Emitter
+        self.r = read(CHOSEN)
+        self.facts = Facts(self.r)
+        em = Emitter(self.r, self.facts)
+        for node in self.r.nodes:
+            if isinstance(node, ast.Call) and self.r.ctor_of(node):
+                em.module(self.r.module_of(node, self.r.ctor_of(node)))
+        self.em = em
+
+    def kernel(self, name):
+        value = [a.value for a in nodes(self.r, ast.Assign) if a.targets[0].id == name][0]
+        return self.facts.kernel_of(value)
+
+    def names(self, name):
+        from cuda_tidy_reader.launches import KernelChoice
+        k = self.kernel(name)
+        if isinstance(k, KernelChoice):
+            return sorted(x.name for x in k.refs)
+        return k.name if isinstance(k, KernelRef) else None
+
+    def test_helper_names_the_instantiation_of_a_known_dtype(self):
+        self.assertEqual(self.names('k1'), 's<float>')
+        self.assertFalse(getattr(self.kernel('k1'), 'generic', False))
+
+    def test_unknown_dtype_takes_a_listed_instantiation_marked_generic(self):
+        # float16 has no built-in name: the first listed one is float.
+        self.assertEqual(self.names('k2'), 's<float>')
+        self.assertTrue(self.kernel('k2').generic)
+
+    def test_helper_without_arrays_gives_the_plain_name(self):
+        self.assertEqual(self.names('k3'), 'f_float32')
+
+    def test_name_with_a_hole_is_each_kernel_it_matches(self):
+        self.assertEqual(self.names('k4'), ['f_float32', 'f_float64'])
+        self.assertEqual(self.names('k5'), 'f_float32')
+
+    def test_tables(self):
+        self.assertEqual(self.names('k6'), 'f_float64')
+        self.assertEqual(self.names('k7'), ['f_float32', 'f_float64'])
+        self.assertIsNone(self.kernel('k8'))
+
+    def test_template_dependent_parameters(self):
+        m = [m for m in self.r.modules.values()][0]
+        self.assertEqual(m.template_deps['s'], [True, True, False, False])
+
+    def test_passed_kernel_is_launched_once_per_call(self):
+        kern = [n for n in nodes(self.r, ast.Name, id='kern')
+                if isinstance(self.r.parents.get(n), ast.Call)][0]
+        passed = self.em.passed_kernels(kern)
+        self.assertEqual([k.name for _, _, _, k in passed], ['f_float64', 'f_float32'])
