@@ -265,6 +265,7 @@ class Scope:
         self.temps = []              # (C++ name, C type) of out-parameter temporaries
         self.globals_ = set()
         self.returns = False
+        self.inferred = False        # return_kind inferred its kinds
 
 
 class HostLowering:
@@ -525,6 +526,7 @@ class HostLowering:
         sc = self.function_scope(f, cls)
         nodes = self.scope_nodes(f)
         self.infer(sc, nodes)
+        sc.inferred = True
         kind = None
         kept = self.kept_elsewhere(nodes)
         for n in nodes:
@@ -3359,7 +3361,13 @@ class HostLowering:
         sc = self.function_scope(f, cls)
         sc.returns = self.returns_value(f)
         nodes = self.scope_nodes(f)
-        self.infer(sc, nodes)
+        if not (sc.inferred and not self.classes):
+            # Inferred again only where the file has classes: a method's
+            # inference may change a class member's kind in between. Without
+            # them the inputs (module kinds, other functions' return kinds)
+            # are what return_kind's inference read, and a second pass only
+            # merged each kind with itself.
+            self.infer(sc, nodes)
         # where each local is declared: at its first assignment, when that
         # is a statement of the body itself and nothing reads it before
         first = {}
