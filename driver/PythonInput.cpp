@@ -66,7 +66,7 @@ bool mayHoldCuda(llvm::StringRef Path) {
     return true;
   // A CUDA function called through a module attribute (`cuda.cuInit(`),
   // as users of a generated ctypes binding module call it
-  // (host_lowering.py, GENERATED_CALL).
+  // (host_lowering.py, generated_call).
   for (size_t At = Text.find(".cu"); At != llvm::StringRef::npos;
        At = Text.find(".cu", At + 3)) {
     llvm::StringRef Rest = Text.substr(At + 3);

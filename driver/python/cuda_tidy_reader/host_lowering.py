@@ -22,10 +22,9 @@ except ImportError:  # an implementation without it
     import ast
 
 import builtins
-import re
 
 from .host_model import strip_version
-from .source import MStr, MStrBuilder, walk
+from .source import MStr, MStrBuilder, iter_child_nodes, walk
 
 #: Python's own exception classes by name: a raise of one of them reaches
 #: only the handlers that name it or a base of it (handler_catches).
@@ -63,7 +62,28 @@ HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from c
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
 #: `rt.cudaMalloc(`): what a generated binding module's users write
 #: (CUDA_PYTHON_GENERATED_MODULE; driver/PythonInput.cpp, mayHoldCuda).
-GENERATED_CALL = re.compile(rb'\.cu(?:da)?[A-Z][A-Za-z0-9_]*\(')
+#: What the regular expression rb'\.cu(?:da)?[A-Z][A-Za-z0-9_]*\(' finds,
+#: written out: importing re (and the enum, functools and collections
+#: modules it imports) cost a third of the reader's start.
+def generated_call(data):
+    """Whether data (bytes) holds such a call."""
+    i = data.find(b'.cu')
+    n = len(data)
+    while i >= 0:
+        k = i + 3
+        if data.startswith(b'da', k) and k + 2 < n and 65 <= data[k + 2] <= 90:
+            k += 2
+        if k < n and 65 <= data[k] <= 90:
+            k += 1
+            while k < n and data[k] in _WORD_BYTES:
+                k += 1
+            if k < n and data[k] == 40:
+                return True
+        i = data.find(b'.cu', i + 1)
+    return False
+
+
+_WORD_BYTES = frozenset(b'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_')
 
 #: The driver API's header, only for a file that calls the driver API
 #: (cuda_runtime.h, which CUDA mode includes, declares the runtime's).
@@ -141,6 +161,10 @@ HANDLE_TYPES = {('Runtime', 'Stream'): 'cudaStream_t', ('Runtime', 'Event'): 'cu
                 ('Driver', 'Stream'): 'CUstream', ('Driver', 'Event'): 'CUevent',
                 ('Runtime', 'Graph'): 'cudaGraph_t', ('Runtime', 'GraphExec'): 'cudaGraphExec_t'}
 NUMERIC = ('long long', 'double', 'bool')
+#: Element kinds that a Python number accumulates as (`total += out[i]`
+#: of a float32 array is a float64 in numpy): a typed local instead of
+#: an any, which clang resolves as an overloaded operator at each use.
+ACCUMULATED = {'float': 'double'}
 #: Objects whose memory their library frees when Python collects them
 #: (PyCUDA's DeviceAllocation): never a leak.
 COLLECTED = ('DeviceAllocation', 'NumbaStream')
@@ -241,6 +265,7 @@ class Scope:
         self.temps = []              # (C++ name, C type) of out-parameter temporaries
         self.globals_ = set()
         self.returns = False
+        self.inferred = False        # return_kind inferred its kinds
 
 
 class HostLowering:
@@ -399,7 +424,7 @@ class HostLowering:
         scope = self.r.scope_of(name_node)
         if scope is self.r.tree:
             return True
-        for n in walk(scope):
+        for n in self.walk(scope):
             if isinstance(n, ast.Global) and name_node.id in n.names:
                 return True
         return False
@@ -501,6 +526,7 @@ class HostLowering:
         sc = self.function_scope(f, cls)
         nodes = self.scope_nodes(f)
         self.infer(sc, nodes)
+        sc.inferred = True
         kind = None
         kept = self.kept_elsewhere(nodes)
         for n in nodes:
@@ -731,7 +757,7 @@ class HostLowering:
             if a is not None:
                 names.update(x.arg for x in a.args + a.kwonlyargs + a.posonlyargs)
                 names.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
-            for n in walk(scope_node):
+            for n in self.walk(scope_node):
                 if type(n) is ast.Name and isinstance(n.ctx, ast.Store):
                     names.add(n.id)
                 elif isinstance(n, (ast.Import, ast.ImportFrom)):
@@ -768,7 +794,7 @@ class HostLowering:
         """(read, written) parameter names of a kernel's Python body."""
         params = [a.arg for a in f.args.args]
         read, written = set(), set()
-        for n in walk(f):
+        for n in self.walk(f):
             if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in params:
                 (written if isinstance(n.ctx, ast.Store) else read).add(n.value.id)
                 parent = self.r.parents.get(n)
@@ -1119,6 +1145,7 @@ class HostLowering:
                 return
             if isinstance(value, ast.AugAssign):
                 k = self.kind_of(scope, value.value)
+                k = ACCUMULATED.get(k, k)
                 k = merge(scope.kinds.get(target.id), k if k in NUMERIC else 'any')
             elif isinstance(value, (ast.For, ast.AsyncFor)):
                 it = value.iter
@@ -1164,7 +1191,7 @@ class HostLowering:
         enter = self.method(cls, '__enter__')
         if enter is None:
             return True
-        rets = [n for n in walk(enter) if isinstance(n, ast.Return)]
+        rets = [n for n in self.walk(enter) if isinstance(n, ast.Return)]
         return len(rets) == 1 and isinstance(rets[0].value, ast.Name) and rets[0].value.id == 'self'
 
     def set_kind(self, scope, name, kind):
@@ -2100,7 +2127,7 @@ class HostLowering:
         method): in a Python exit handler it runs before the module's
         objects are collected, whose __del__ then use a reset device."""
         resets = self.model.resets
-        for n in walk(f):
+        for n in self.walk(f):
             if isinstance(n, ast.Call):
                 name = n.func.attr if isinstance(n.func, ast.Attribute) else \
                     n.func.id if isinstance(n.func, ast.Name) else None
@@ -2213,7 +2240,7 @@ class HostLowering:
         seen.add(id(f))
         r = self.r
         found = False
-        for n in walk(f):
+        for n in self.walk(f):
             if r.scope_of(n) is not f:
                 continue
             if isinstance(n, ast.Raise) and n.exc is not None:
@@ -2331,9 +2358,10 @@ class HostLowering:
         if isinstance(s, ast.AugAssign):
             t = self.expr(scope, s.target)
             v = self.expr(scope, s.value)
+            vk = ACCUMULATED.get(v.kind, v.kind)
             ops = {ast.Add: '+=', ast.Sub: '-=', ast.Mult: '*=', ast.FloorDiv: '/=', ast.Mod: '%='}
-            if t.lvalue and t.kind in NUMERIC[:2] and v.kind in NUMERIC[:2] and type(s.op) in ops \
-                    and not (t.kind == 'long long' and v.kind == 'double'):
+            if t.lvalue and t.kind in NUMERIC[:2] and vk in NUMERIC[:2] and type(s.op) in ops \
+                    and not (t.kind == 'long long' and vk == 'double'):
                 out.add(self.join(at, '  ', t.m, ' %s ' % ops[type(s.op)], v.m, ';\n'))
             elif t.lvalue and t.kind == 'any':
                 out.add(self.join(at, '  ', t.m, ' = ', self.opaque(s, [v]).m, ';\n'))
@@ -2592,7 +2620,7 @@ class HostLowering:
         have made."""
         if not isinstance(s, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign)):
             return False, None
-        calls = [n for n in walk(s) if isinstance(n, ast.Call)]
+        calls = [n for n in self.walk(s) if isinstance(n, ast.Call)]
         if not calls:
             return False, None
         self.allocates(s)  # fills _alloc_names
@@ -2654,7 +2682,7 @@ class HostLowering:
         seen = seen or set()
         seen.add(id(f))
         raises, raised = False, set()
-        for n in walk(f):
+        for n in self.walk(f):
             if isinstance(n, ast.Raise):
                 names = self.raised_names(n) if n.exc is not None else None
                 raises = True
@@ -2692,7 +2720,7 @@ class HostLowering:
                 set(n.rpartition('.')[2] for (_, n), row in model.calls.items() if makes(row[0]))
             self._alloc_names = names
         found = False
-        for n in walk(f):
+        for n in self.walk(f):
             if isinstance(n, ast.Call):
                 name = n.func.attr if isinstance(n.func, ast.Attribute) else \
                     n.func.id if isinstance(n.func, ast.Name) else None
@@ -2703,7 +2731,7 @@ class HostLowering:
         return found
 
     def has_binding_call(self, node):
-        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in walk(node)
+        return any(isinstance(n, ast.Call) and self.binding_of(n) for n in self.walk(node)
                    if isinstance(n, ast.Call))
 
     def unwind(self, scope, out, ctx, to_loop=False):
@@ -2889,7 +2917,7 @@ class HostLowering:
                     self.global_objects.get(stmt.targets[0].id, stmt.value.func.id) == stmt.value.func.id:
                 self.global_objects[stmt.targets[0].id] = stmt.value.func.id
             elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.withitem)):
-                for t in walk(stmt.target if hasattr(stmt, 'target') else stmt):
+                for t in self.walk(stmt.target if hasattr(stmt, 'target') else stmt):
                     if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
                         other.add(t.id)
         for name in other:
@@ -3127,7 +3155,7 @@ class HostLowering:
             elif isinstance(n, ast.FunctionDef) and r.scope_of(n) is r.tree and any(
                     (self.qualname(d.func if isinstance(d, ast.Call) else d) or '') in self.CACHE_DECORATORS
                     for d in n.decorator_list):
-                for s in walk(n):
+                for s in self.walk(n):
                     if isinstance(s, ast.Return) and s.value is not None and r.scope_of(s) is n:
                         keep(made(s.value), s.value)
         return held
@@ -3142,6 +3170,24 @@ class HostLowering:
                     and stmt.target.id == name:
                 return stmt.target
         return self.r.tree.body[0] if self.r.tree.body else self.r.tree
+
+    def walk(self, node):
+        """Every node under node in source.walk's order, from the reader's
+        child lists (Reader.children, made once in that order) instead of
+        reading each node's fields again; memoized per node (the lowering
+        walks each function five times). A caller does not modify the list."""
+        memo = self.__dict__.setdefault('_walks', {})
+        nodes = memo.get(id(node))
+        if nodes is not None and nodes[0] is node:
+            return nodes
+        children = self.r.children
+        nodes = [node]
+        extend = nodes.extend
+        for n in nodes:
+            c = children.get(n)
+            extend(iter_child_nodes(n) if c is None else c)
+        memo[id(node)] = nodes
+        return nodes
 
     def scope_nodes(self, scope_node):
         """The nodes of a scope, not of the scopes nested in it."""
@@ -3315,7 +3361,13 @@ class HostLowering:
         sc = self.function_scope(f, cls)
         sc.returns = self.returns_value(f)
         nodes = self.scope_nodes(f)
-        self.infer(sc, nodes)
+        if not (sc.inferred and not self.classes):
+            # Inferred again only where the file has classes: a method's
+            # inference may change a class member's kind in between. Without
+            # them the inputs (module kinds, other functions' return kinds)
+            # are what return_kind's inference read, and a second pass only
+            # merged each kind with itself.
+            self.infer(sc, nodes)
         # where each local is declared: at its first assignment, when that
         # is a statement of the body itself and nothing reads it before
         first = {}

@@ -13,7 +13,7 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
-from .host_lowering import GENERATED_CALL, HOST_TRIGGERS, HostLowering
+from .host_lowering import HOST_TRIGGERS, HostLowering, generated_call
 from .host_model import host_model
 from .kernel_sources import KernelUnitWriter, PRELUDE
 from .launches import Facts, LaunchWriter
@@ -57,7 +57,7 @@ def analyse(path, data):
             ctor = reader.ctor_of(node)
             if ctor:
                 em.module(reader.module_of(node, ctor))
-    host_file = any(w in data for w in HOST_TRIGGERS) or GENERATED_CALL.search(data) is not None
+    host_file = any(w in data for w in HOST_TRIGGERS) or generated_call(data)
     # A file that names a host binding and constructs no kernel module has
     # no launch to write: its calls need not be evaluated for one.
     if reader.modules or not host_file:

@@ -112,7 +112,7 @@ class Reader:
         self.parents = {}
         self.children = {}
         for node in self.nodes:
-            children = self.children[node] = list(iter_child_nodes(node))
+            children = self.children[node] = iter_child_nodes(node)
             for child in children:
                 self.parents[child] = node
             self.nodes.extend(children)

@@ -96,6 +96,21 @@ class Lowering(unittest.TestCase):
         self.assertIn('float * h = (float *)::malloc(n * sizeof(float));', text)
         self.assertIn('cudaMalloc(&d, n * 4);', text)
 
+    def test_float_elements_accumulate_into_a_double(self):
+        # a typed local, not an any (whose assignment clang resolves as an
+        # overloaded operator: bench/results/python-host-cost-2026-12-07c.md)
+        src = ('import ctypes\nimport numpy as np\ncudart = ctypes.CDLL("libcudart.so")\n'
+               'def f(n):\n    out = np.empty(n, dtype=np.%s)\n'
+               '    cudart.cudaMemset(out.ctypes.data, 0, n * 4)\n'
+               '    total = 0.0\n    for i in range(n):\n        total += out[i]\n    return total\n')
+        text = unit(src % 'float32')
+        self.assertIn('double total = 0.0;', text)
+        self.assertIn('total += out[i];', text)
+        # a float16 element (kind unsigned short) stays opaque
+        text = unit(src % 'float16')
+        self.assertNotIn('double total', text)
+        self.assertNotIn('total += out[i];', text)
+
     def test_error_tuple(self):
         text = unit('from cuda.bindings import runtime as cudart\n'
                     'def f():\n    err, s = cudart.cudaStreamCreate()\n    return err\n')
