@@ -72,7 +72,89 @@ __global__ void firstWarpReads(const int *in, int *out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = t;
 }
 
+// Reduced from HeCBench 072420d21 (aidw): threads past the data leave
+// early, the loop counters are declared before the loops, and the tile is
+// refilled at the top of the next pass while others still read it.
+__global__ void tiledWeights(const float *px, float *out, int npts, int nq) {
+  __shared__ float tile[THREADS];
+  int q = threadIdx.x + blockIdx.x * blockDim.x;
+  if (q >= nq)
+    return;
+  int parts = (npts - 1) / THREADS;
+  int m, e;
+  float acc = 0.0f;
+  int lid = threadIdx.x;
+  for (m = 0; m <= parts; m++) {
+    int count = min(THREADS, npts - THREADS * m);
+    if (lid < count)
+      tile[lid] = px[lid + THREADS * m];
+    // CHECK-NOTES: :[[@LINE-1]]:7: warning: write to shared 'tile' at 'lid' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+3]]:14: note: read here at 'e'
+    __syncthreads();
+    for (e = 0; e < THREADS; e++)
+      acc += tile[e];
+  }
+  out[q] = acc;
+}
+
 //===--- Not flagged -------------------------------------------------------===//
+
+// The fix of tiledWeights: a barrier at the end of each pass.
+__global__ void tiledWeightsFixed(const float *px, float *out, int npts,
+                                  int nq) {
+  __shared__ float tile[THREADS];
+  int q = threadIdx.x + blockIdx.x * blockDim.x;
+  if (q >= nq)
+    return;
+  int parts = (npts - 1) / THREADS;
+  int m, e;
+  float acc = 0.0f;
+  int lid = threadIdx.x;
+  for (m = 0; m <= parts; m++) {
+    int count = min(THREADS, npts - THREADS * m);
+    if (lid < count)
+      tile[lid] = px[lid + THREADS * m];
+    __syncthreads();
+    for (e = 0; e < THREADS; e++)
+      acc += tile[e];
+    __syncthreads();
+  }
+  out[q] = acc;
+}
+
+// A grid-stride loop over a guarded tile with both barriers.
+__global__ void gridStrideTiles(const float *in, float *out, int n) {
+  __shared__ float tile[THREADS];
+  for (int base = blockIdx.x * THREADS; base < n; base += gridDim.x * THREADS) {
+    int i = base + threadIdx.x;
+    if (i < n)
+      tile[threadIdx.x] = in[i];
+    __syncthreads();
+    if (i < n)
+      out[i] = tile[threadIdx.x] + tile[0];
+    __syncthreads();
+  }
+}
+
+// A CUB-style block reduction: the warp leaders' partials are read by the
+// first warp behind a barrier.
+__global__ void blockReduce(const float *in, float *out, int n) {
+  __shared__ float partials[THREADS / 32];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  if (threadIdx.x % 32 == 0)
+    partials[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < THREADS / 32 ? partials[threadIdx.x] : 0.0f;
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_down_sync(0xffffffff, v, o);
+    if (threadIdx.x == 0)
+      out[blockIdx.x] = v;
+  }
+}
 
 // The fix of countPaying: a barrier after the loop.
 __global__ void countPayingFixed(const double *prices, int *counts, int n,
