@@ -1094,8 +1094,19 @@ void KernelRaces::runLastBlock(std::vector<LastBlockHazard> &Out) {
         Counts = !(Sub && Sub->getOpcode() == BO_Sub);
       }
     }
+    // A counter declared 'extern' anywhere, or outside the main file, may
+    // be reset by another unit (separate compilation).
+    auto SeenWhole = [&](const VarDecl *V) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const VarDecl *R : V->redecls())
+        if (R->hasExternalStorage() ||
+            !SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
+          return false;
+      return true;
+    };
     if (Counts && Counter && Counter->hasGlobalStorage() &&
         !Counter->isStaticLocal() && Counter->hasAttr<CUDADeviceAttr>() &&
+        SeenWhole(Counter) &&
         !Counter->hasAttr<HIPManagedAttr>() &&
         Counter->getType()->isIntegerType() &&
         !Counter->getType().isVolatileQualified() &&

@@ -159,3 +159,20 @@ __global__ void enqueue(const int *flags, int *queue, int n) {
   if (i < n && flags[i])
     queue[atomicAdd(&queueTail, 1u)] = i;
 }
+
+extern __device__ unsigned int sharedDone;
+
+// Declared 'extern': another unit (separate compilation) may reset it.
+__global__ void sumExternCounter(const float *in, float *partial,
+                                 float *total) {
+  if (threadIdx.x == 0) {
+    partial[blockIdx.x] = in[blockIdx.x];
+    __threadfence();
+    if (atomicAdd(&sharedDone, 1u) == gridDim.x - 1) {
+      float s = 0.0f;
+      for (unsigned b = 0; b < gridDim.x; ++b)
+        s += partial[b];
+      *total = s;
+    }
+  }
+}
