@@ -1069,6 +1069,57 @@ void KernelRaces::runLastBlock(std::vector<LastBlockHazard> &Out) {
     return;
   scanKernel();
 
+  // The one ticket of the kernel counts up on a '__device__' counter that
+  // does not wrap at the last ticket: unless something resets it (which
+  // lastBlockHazardsIn asks of the whole translation unit), the next
+  // launch starts where this one ended.
+  if (Tickets.size() == 1) {
+    const CallExpr *Ticket = Tickets.front();
+    StringRef Name = Ticket->getDirectCallee()->getName();
+    const VarDecl *Counter = nullptr;
+    if (const auto *AO = dyn_cast<UnaryOperator>(
+            Ticket->getArg(0)->IgnoreParenImpCasts());
+        AO && AO->getOpcode() == UO_AddrOf)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(AO->getSubExpr()->IgnoreParenImpCasts()))
+        Counter = dyn_cast<VarDecl>(DRE->getDecl());
+    bool Counts = false;
+    if (Ticket->getNumArgs() == 2) {
+      const Expr *Step = Ticket->getArg(1);
+      if (Name == "atomicAdd")
+        Counts = TI.integerConstant(Step, Ctx) == std::optional<int64_t>(1);
+      else if (Name == "atomicInc") {
+        // 'atomicInc(&c, gridDim.x - 1)' wraps to 0 with the last ticket.
+        const auto *Sub = dyn_cast<BinaryOperator>(Step->IgnoreParenImpCasts());
+        Counts = !(Sub && Sub->getOpcode() == BO_Sub);
+      }
+    }
+    // A counter declared 'extern' anywhere, or outside the main file, may
+    // be reset by another unit (separate compilation).
+    auto SeenWhole = [&](const VarDecl *V) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      for (const VarDecl *R : V->redecls())
+        if (R->hasExternalStorage() ||
+            !SM.isInMainFile(SM.getExpansionLoc(R->getLocation())))
+          return false;
+      return true;
+    };
+    if (Counts && Counter && Counter->hasGlobalStorage() &&
+        !Counter->isStaticLocal() && Counter->hasAttr<CUDADeviceAttr>() &&
+        SeenWhole(Counter) &&
+        !Counter->hasAttr<HIPManagedAttr>() &&
+        Counter->getType()->isIntegerType() &&
+        !Counter->getType().isVolatileQualified() &&
+        inLastBlock(LastReads.begin()->second)) {
+      LastBlockHazard H;
+      H.What = LastBlockHazard::NoReset;
+      H.Ticket = Ticket;
+      H.Read = LastReads.begin()->second;
+      H.Base = Counter;
+      Out.push_back(H);
+    }
+  }
+
   llvm::DenseSet<const Stmt *> TicketSet(Tickets.begin(), Tickets.end());
   llvm::DenseSet<std::pair<const CallExpr *, int>> Reported;
   BarrierIntervals Barriers(Cfg);
@@ -1193,6 +1244,43 @@ void KernelRaces::run(std::vector<LostUpdate> &Out) {
 
 } // namespace
 
+bool GlobalMemoryRaces::usedBesideTickets(const VarDecl *VD) {
+  if (!UsedBesideTickets) {
+    // Every reference of a '__device__' variable, less those that are the
+    // '&v' of a ticket atomic. A reset by a kernel, a helper, the host
+    // ('cudaMemcpyToSymbol(v, ...)', 'cudaGetSymbolAddress(&p, v)') or any
+    // other read or write is such a use.
+    struct Uses : RecursiveASTVisitor<Uses> {
+      llvm::DenseSet<const DeclRefExpr *> Tickets;
+      llvm::SmallVector<const DeclRefExpr *, 16> All;
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      bool VisitCallExpr(CallExpr *Call) {
+        if (CudaApiModel::returnsTicket(Call) && Call->getNumArgs() >= 1)
+          if (const auto *AO = dyn_cast<UnaryOperator>(
+                  Call->getArg(0)->IgnoreParenImpCasts());
+              AO && AO->getOpcode() == UO_AddrOf)
+            if (const auto *DRE = dyn_cast<DeclRefExpr>(
+                    AO->getSubExpr()->IgnoreParenImpCasts()))
+              Tickets.insert(DRE);
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+            V && V->hasGlobalStorage() && V->hasAttr<CUDADeviceAttr>())
+          All.push_back(DRE);
+        return true;
+      }
+    } U;
+    U.TraverseDecl(VD->getASTContext().getTranslationUnitDecl());
+    UsedBesideTickets.emplace();
+    for (const DeclRefExpr *DRE : U.All)
+      if (!U.Tickets.count(DRE))
+        UsedBesideTickets->insert(
+            cast<VarDecl>(DRE->getDecl())->getCanonicalDecl());
+  }
+  return UsedBesideTickets->count(VD->getCanonicalDecl());
+}
+
 std::vector<LastBlockHazard>
 GlobalMemoryRaces::lastBlockHazardsIn(const FunctionDecl &Kernel,
                                       const FunctionCfg &Cfg) {
@@ -1200,6 +1288,10 @@ GlobalMemoryRaces::lastBlockHazardsIn(const FunctionDecl &Kernel,
   if (!Kernel.hasAttr<CUDAGlobalAttr>() || !Kernel.getBody())
     return Out;
   KernelRaces(Kernel, Cfg, TI).runLastBlock(Out);
+  llvm::erase_if(Out, [&](const LastBlockHazard &H) {
+    return H.What == LastBlockHazard::NoReset &&
+           usedBesideTickets(cast<VarDecl>(H.Base));
+  });
   const SourceManager &SM = Kernel.getASTContext().getSourceManager();
   llvm::stable_sort(Out, [&](const LastBlockHazard &A,
                              const LastBlockHazard &B) {

@@ -35,6 +35,8 @@
 #include "FunctionCfg.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseSet.h"
+#include <optional>
 #include <vector>
 
 namespace clang::tidy::cuda {
@@ -84,15 +86,20 @@ struct LastBlockHazard {
     /// ticket on a path with no block barrier after those stores: the
     /// block may count as finished before its other threads have stored.
     NoBarrier,
+    /// The ticket counts up on a '__device__' counter that nothing in the
+    /// translation unit resets (no other use of the variable, in device
+    /// or host code) and that does not wrap at the last ticket: on the
+    /// next launch no block draws the last ticket.
+    NoReset,
   } What = NoFence;
   /// The ticket atomic.
   const CallExpr *Ticket = nullptr;
   /// The partial store (an assignment, or a call of a same-TU helper that
-  /// stores through the buffer).
+  /// stores through the buffer); null for NoReset.
   const Expr *Store = nullptr;
   /// A read of the partials in the last block's branch.
   const Expr *Read = nullptr;
-  /// The buffer of partials.
+  /// The buffer of partials; for NoReset, the counter.
   const ValueDecl *Base = nullptr;
 };
 
@@ -112,6 +119,11 @@ public:
 
 private:
   ThreadIndexAnalysis &TI;
+  /// The '__device__' variables of the translation unit that something
+  /// other than a ticket atomic ('atomicAdd(&v, 1)') uses; filled on first
+  /// use.
+  std::optional<llvm::DenseSet<const VarDecl *>> UsedBesideTickets;
+  bool usedBesideTickets(const VarDecl *VD);
 };
 
 } // namespace clang::tidy::cuda

@@ -202,6 +202,15 @@ private:
   /// owns a fixed element passes them, but for threadRange().
   bool ownerMayWrite(const Access &Own, const FunctionDecl *FD);
   bool writerIsOneThread(const Access &W, const FunctionDecl *FD);
+  /// Whether the conditions on the thread that \p A is made under let more
+  /// than one thread through: each is a bound on a thread-derived value
+  /// by a value that does not mention the thread and is not a constant
+  /// ('tid < n', a thread-stride loop's 'p < n'), or a constant bound of
+  /// at least 2 on the thread index itself ('tid < 32'). A reader under
+  /// such conditions and a writer that is one thread are other threads.
+  bool admitsManyThreads(const Access &A, const FunctionDecl *FD);
+  /// \p Cond, on its \p Negated side, is such a bound (admitsManyThreads).
+  bool openBound(const Expr *Cond, bool Negated, const FunctionDecl *FD);
   /// Whether \p A is made by one thread only, under 'if (tid == Thread)'.
   bool onlyThread(const Access &A, const FunctionDecl *FD, int64_t &Thread);
   /// Whether \p VD is the counter of a for loop whose body holds \p At.

@@ -435,8 +435,11 @@ bool SharedMemoryRaces::isUniform(const Expr *E, const FunctionDecl *FD,
       const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
       if (!Owner || !Owner->hasAttr<CUDAGlobalAttr>())
         return false;
-    } else if (!VD->isLocalVarDecl() || !VD->getInit() ||
-               !isUniform(VD->getInit(), FD, Depth + 1)) {
+    } else if (!VD->isLocalVarDecl() ||
+               (VD->getInit() && !isUniform(VD->getInit(), FD, Depth + 1)) ||
+               // Declared without a value ('int e; for (e = 0; ...)'):
+               // the stores below decide.
+               (!VD->getInit() && Stores.valuesOf(VD).empty())) {
       return false;
     }
     for (const StoredValue &V : Stores.valuesOf(VD))

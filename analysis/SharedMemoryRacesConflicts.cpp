@@ -130,26 +130,32 @@ bool SharedMemoryRaces::conflicts(const Access &First,
     if (KeptOff(Second, First) || Unowned(Second, First))
       return false;
     return !hasThreadGuard(Second, First.Thread, FD) ||
-           readsOtherThreadsElement(Second, First, FD);
+           readsOtherThreadsElement(Second, First, FD) ||
+           admitsManyThreads(Second, FD);
   }
   if (First.Coeff == 0 && Second.Coeff == 1 && First.Read &&
       !First.Write && Second.Write) {
     if (KeptOff(First, Second) || Unowned(First, Second))
       return false;
     return !hasThreadGuard(First, Second.Thread, FD) ||
-           readsOtherThreadsElement(First, Second, FD);
+           readsOtherThreadsElement(First, Second, FD) ||
+           admitsManyThreads(First, FD);
   }
   if (First.Coeff == 0 && Second.Coeff == 0 &&
       First.Uniform == Second.Uniform && First.Const == Second.Const &&
       (GuardsHold || First.Uniform.empty())) {
     // One writer (if (tid == 0) s[0] = ...), and every thread reads; or
     // every thread reads, and then one thread overwrites it.
+    // A reader under bounds that let many threads through ('tid < n', a
+    // thread-stride loop) includes threads other than the writer.
     if (First.Write && Second.Read && !Second.Write)
       return writerIsOneThread(First, FD) &&
-             !hasThreadGuard(Second, nullptr, FD);
+             (!hasThreadGuard(Second, nullptr, FD) ||
+              admitsManyThreads(Second, FD));
     if (First.Read && !First.Write && Second.Write)
       return writerIsOneThread(Second, FD) &&
-             !hasThreadGuard(First, nullptr, FD);
+             (!hasThreadGuard(First, nullptr, FD) ||
+              admitsManyThreads(First, FD));
   }
   return false;
 }

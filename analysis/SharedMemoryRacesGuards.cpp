@@ -227,10 +227,18 @@ bool SharedMemoryRaces::ownerMayWrite(const Access &Own,
     return false;
   std::string Key = Analysis->variablePartKey(Own.Thread);
   bool Known;
+  // An upper bound of a thread-derived value by a value that is not a
+  // constant and does not mention the thread ('if (gid >= n) return;')
+  // lets thread 0 of every block but the last through.
+  auto OpenUpperBound = [&](const BoundFact *F, const FunctionDecl *Fn) {
+    return F->K == BoundFact::Less && !F->RHSKey.empty() && F->Bound &&
+           !mentionsThread(F->Bound, Fn) &&
+           !constantOf(F->Bound, Fn->getASTContext());
+  };
   for (auto [F, Fn] : factsAt(Own, Known))
     if (F->Guard && mentionsThread(F->Guard, Fn) &&
         !(F->K == BoundFact::Less && F->LHSKey == Key) &&
-        !upperBoundOnThread(F->Guard, Fn))
+        !upperBoundOnThread(F->Guard, Fn) && !OpenUpperBound(F, Fn))
       return false;
   for (const Condition &C : conditionsOver(Own))
     if (mentionsThread(C.Cond, C.Fn) &&
@@ -274,6 +282,82 @@ bool SharedMemoryRaces::writerIsOneThread(const Access &W,
       return true;
   }
   return false;
+}
+
+bool SharedMemoryRaces::openBound(const Expr *Cond, bool Negated,
+                                  const FunctionDecl *FD) {
+  Cond = ThreadIndexAnalysis::strip(Cond);
+  if (!Cond)
+    return false;
+  if (!mentionsThread(Cond, FD))
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Cond);
+      UO && UO->getOpcode() == UO_LNot)
+    return openBound(UO->getSubExpr(), !Negated, FD);
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return false;
+  // 'a && b' taken, or '!(a || b)': both hold.
+  if ((BO->getOpcode() == BO_LAnd && !Negated) ||
+      (BO->getOpcode() == BO_LOr && Negated))
+    return openBound(BO->getLHS(), Negated, FD) &&
+           openBound(BO->getRHS(), Negated, FD);
+  if (!BO->isRelationalOp())
+    return false;
+  BinaryOperatorKind Op = Negated
+                              ? BinaryOperator::negateComparisonOp(
+                                    BO->getOpcode())
+                              : BO->getOpcode();
+  const Expr *Thread = BO->getLHS(), *Bound = BO->getRHS();
+  if (!mentionsThread(Thread, FD)) {
+    std::swap(Thread, Bound);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  if (!mentionsThread(Thread, FD) || mentionsThread(Bound, FD) ||
+      (Op != BO_LT && Op != BO_LE))
+    return false;
+  std::optional<int64_t> C = constantOf(Bound, FD->getASTContext());
+  if (!C)
+    return true;
+  // A constant bound lets threads 0 .. C - 1 through: more than one
+  // when the value is the thread index itself.
+  return isThreadId(Thread, FD) && *C + (Op == BO_LE) >= 2;
+}
+
+bool SharedMemoryRaces::admitsManyThreads(const Access &A,
+                                          const FunctionDecl *) {
+  bool Known;
+  auto Facts = factsAt(A, Known);
+  if (!Known)
+    return false;
+  llvm::SmallVector<Condition, 4> Conds = conditionsOver(A);
+  for (const Condition &C : Conds)
+    if (mentionsThread(C.Cond, C.Fn) && !openBound(C.Cond, C.Negated, C.Fn))
+      return false;
+  // Facts also come from early exits ('if (tid >= n) return;'): an upper
+  // bound by a value that is not a constant, or one of the conditions
+  // above.
+  for (auto [F, Fn] : Facts) {
+    if (!F->Guard || !mentionsThread(F->Guard, Fn))
+      continue;
+    if (F->K == BoundFact::Less && !F->RHSKey.empty())
+      continue;
+    std::function<bool(const Stmt *)> Holds = [&](const Stmt *S) {
+      if (S == F->Guard)
+        return true;
+      for (const Stmt *Child : S ? S->children() : Stmt::const_child_range(
+                                                       Stmt::child_iterator(),
+                                                       Stmt::child_iterator()))
+        if (Child && Holds(Child))
+          return true;
+      return false;
+    };
+    if (llvm::any_of(Conds,
+                     [&](const Condition &C) { return Holds(C.Cond); }))
+      continue;
+    return false;
+  }
+  return true;
 }
 
 bool SharedMemoryRaces::onlyThread(const Access &A,

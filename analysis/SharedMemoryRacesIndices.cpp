@@ -108,6 +108,43 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
         return false;
       }
       break;
+    case BO_Rem: {
+      // A circular neighbour '(tid + c) % M', M uniform: thread 0 reads
+      // element c mod M, which thread c mod M owns, so the index is read
+      // as 'tid + c' with the offset taken modulo a constant M. Only the
+      // form tid + constant, in a flat index of the thread, is read: other
+      // remainders ('tid % 32', a lane) keep their own readings.
+      if (isUniform(E, FD, 0))
+        break;
+      if (Coeff != 1 || A.Coeff != 0 || A.Const != 0 || !A.Uniform.empty() ||
+          !isUniform(BO->getRHS(), FD, 0))
+        return false;
+      std::optional<int64_t> M = constantOf(BO->getRHS(), Ctx);
+      if (M && *M <= 0)
+        return false;
+      Access Probe = A;
+      if (!readIndex(BO->getLHS(), 1, Probe, FD, Ctx) || Probe.Coeff != 1 ||
+          Probe.WarpLocal)
+        return false;
+      // '(tid + M - 1) % M': the term M itself is a whole turn.
+      if (!M) {
+        std::string Key = ThreadIndexAnalysis::textOf(
+            ThreadIndexAnalysis::strip(BO->getRHS()), Ctx);
+        if (auto It = Probe.Uniform.find(Key);
+            It != Probe.Uniform.end() && It->second == 1) {
+          Probe.Uniform.erase(It);
+          Probe.UniformExprs.erase(Key);
+        }
+      }
+      if (!Probe.Uniform.empty())
+        return false;
+      int64_t C = M ? Probe.Const % *M : Probe.Const;
+      if (C == 0)
+        return false;
+      Probe.Const = C;
+      A = std::move(Probe);
+      return true;
+    }
     default:
       break;
     }

@@ -47,6 +47,19 @@ void GlobalMemoryRaceCheck::checkFunction(const FunctionDecl &FD,
     if (Loc.isInvalid())
       continue;
     std::string Atomic = H.Ticket->getDirectCallee()->getName().str();
+    if (H.What == LastBlockHazard::NoReset) {
+      diag(Loc, "'%0' takes the block's ticket from global counter '%1', "
+                "which nothing resets: the next launch starts counting where "
+                "this one ended, and no block draws the last ticket")
+          << Atomic << H.Base->getName();
+      diag(userVisibleLocation(H.Read->getBeginLoc(), SM),
+           "the block that draws the last ticket runs here; reset '%0' to 0 "
+           "in its branch, or take the ticket with 'atomicInc(&%0, "
+           "gridDim.x - 1)', which wraps to 0",
+           DiagnosticIDs::Note)
+          << H.Base->getName();
+      continue;
+    }
     if (H.What == LastBlockHazard::NoFence)
       diag(Loc, "'%0' takes the block's ticket with no __threadfence() after "
                 "the store of its partial result to global '%1': the last "
