@@ -63,6 +63,23 @@ bool capturedFrom(const FunctionDecl *FD, const FunctionDecl *Owner) {
   return false;
 }
 
+/// Whether \p Arg, an argument of \p Call, is bound to a parameter of
+/// type 'const T &' of the function called.
+bool bindsConstReference(const CallExpr *Call, const Stmt *Arg) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isa<CXXOperatorCallExpr>(Call))
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+    if (Call->getArg(I) == Arg) {
+      if (I >= Callee->getNumParams())
+        return false;
+      QualType T = Callee->getParamDecl(I)->getType();
+      return T->isLValueReferenceType() &&
+             T.getNonReferenceType().isConstQualified();
+    }
+  return false;
+}
+
 /// Whether \p E is a read of \p VD.
 bool refersTo(const Expr *E, const VarDecl *VD) {
   const auto *DRE =
@@ -335,9 +352,11 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
             U.Escapes = true;
           return true;
         }
-        if (isa_and_nonnull<CallExpr>(P)) {
-          // Passed by reference.
-          if (!VD->getType()->isReferenceType())
+        if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
+          // Passed by reference; a const reference only reads it
+          // ('TORCH_CHECK(false, "bad size ", threads)').
+          if (!VD->getType()->isReferenceType() &&
+              !bindsConstReference(Call, Me))
             U.Escapes = true;
           return true;
         }
