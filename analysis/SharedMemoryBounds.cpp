@@ -344,6 +344,58 @@ bool SharedMemoryBounds::applyDerivedCondition(CoordForm L, CoordForm Rt,
   return true;
 }
 
+namespace {
+/// Whether \p E grows with a parameter of \p FD: a sum in which an
+/// integer parameter appears with a positive sign ('n - start * 64').
+bool growsWithParameter(const Expr *E, const FunctionDecl *FD, int Sign,
+                        int Depth) {
+  E = strip(E);
+  if (!E || Depth > 6)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    return Sign > 0 && PV && PV->getDeclContext() == FD &&
+           PV->getType()->isIntegralOrEnumerationType();
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_Add)
+    return growsWithParameter(BO->getLHS(), FD, Sign, Depth + 1) ||
+           growsWithParameter(BO->getRHS(), FD, Sign, Depth + 1);
+  if (BO->getOpcode() == BO_Sub)
+    return growsWithParameter(BO->getLHS(), FD, Sign, Depth + 1) ||
+           growsWithParameter(BO->getRHS(), FD, -Sign, Depth + 1);
+  return false;
+}
+} // namespace
+
+std::optional<int64_t> SharedMemoryBounds::cappedSize(const Expr *E,
+                                                      int Depth) {
+  E = strip(E);
+  if (!E || Depth > 4)
+    return std::nullopt;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDecl() && VD->getInit() &&
+          VD->getType()->isIntegralOrEnumerationType() &&
+          !TI.isModified(VD, FD) && !Cfg->hasIndirectUse(VD))
+        return cappedSize(VD->getInit(), Depth + 1);
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Call->getNumArgs() != 2 ||
+      !ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+    return std::nullopt;
+  ASTContext &Ctx = FD->getASTContext();
+  for (unsigned I = 0; I < 2; ++I) {
+    auto C = ThreadIndexAnalysis::integerConstant(Call->getArg(I), Ctx);
+    const Expr *Size = Call->getArg(1 - I);
+    if (C && !ThreadIndexAnalysis::integerConstant(Size, Ctx) &&
+        !mentionsThreadInBlock(Size) && growsWithParameter(Size, FD, 1, 0))
+      return C;
+  }
+  return std::nullopt;
+}
+
 bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
                                         Ranges &R) {
   const Expr *E = strip(Cond);
@@ -367,7 +419,23 @@ bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
   if (!Truth)
     Op = BinaryOperator::negateComparisonOp(Op);
   CoordForm L, Rt;
-  if (readCoords(BO->getLHS(), 1, L, 0) && readCoords(BO->getRHS(), 1, Rt, 0)) {
+  bool LRead = readCoords(BO->getLHS(), 1, L, 0);
+  bool RRead = readCoords(BO->getRHS(), 1, Rt, 0);
+  // A size capped by a constant ('tx < col_size' with 'col_size =
+  // min(n - start, 64)'): for large enough data it is the constant, and
+  // every thread below it passes. Only as an upper bound of the thread.
+  if (LRead != RRead && !L.D && !Rt.D) {
+    bool ThreadLeft = LRead;
+    BinaryOperatorKind Up = ThreadLeft ? Op : BinaryOperator::reverseComparisonOp(Op);
+    if (Up == BO_LT || Up == BO_LE)
+      if (auto Cap = cappedSize(ThreadLeft ? BO->getRHS() : BO->getLHS(), 0)) {
+        CoordForm &Other = ThreadLeft ? Rt : L;
+        Other = CoordForm();
+        Other.Const = *Cap;
+        LRead = RRead = true;
+      }
+  }
+  if (LRead && RRead) {
     if (L.D || Rt.D)
       return applyDerivedCondition(L, Rt, Op, BO, R);
     // c * t + k op 0, one coordinate t, c = +-1.

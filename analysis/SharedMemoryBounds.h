@@ -136,6 +136,9 @@ private:
   bool applyDerivedCondition(CoordForm L, CoordForm Rt, BinaryOperatorKind Op,
                              const Expr *Guard, Ranges &R);
   bool mentionsSource(const Expr *E, unsigned Mask, int Depth);
+  /// The constant C of a size capped by it, 'min(n - start, C)' (through
+  /// a local), where the size grows with a parameter of the function.
+  std::optional<int64_t> cappedSize(const Expr *E, int Depth);
   bool mentionsThreadInBlock(const Expr *E);
   bool mentionsBlockIndex(const Expr *E);
   /// Whether the index \p F with a lane or group runs past O's extent

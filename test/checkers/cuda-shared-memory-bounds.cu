@@ -654,3 +654,38 @@ void launchHelperIndices(const float *in, float *out, int width) {
   helperClean<<<1, 64>>>(in, out, width);
   helperUnread<<<1, 64>>>(in, out, width);
 }
+
+//===--- A guard against a size capped by a constant ----------------------===//
+
+// Five values per box, but stored six apart: 'tx < count' with 'count =
+// min(n - start, 64)' lets all 64 threads through once n is large.
+#define BOXES 64
+__global__ void boxesSixApart(const float *boxes, float *out, int n) {
+  const int start = blockIdx.x * BOXES;
+  const int count = min(n - start, BOXES);
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 6 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: shared array 'box' is written at index 'threadIdx.x * 6 + 4', which reaches 382 for thread 63, let through by 'threadIdx.x < count'; its extent is 320 [cuda-shared-memory-bounds]
+    // CHECK-NOTES: :[[@LINE-4]]:20: note: 'box' is declared here
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
+}
+
+// Five apart is clean; a cap on a value that does not grow with the
+// data ('n % 8'), or a size with no cap, is not read.
+__global__ void boxesFiveApart(const float *boxes, float *out, int n,
+                               int width) {
+  const int start = blockIdx.x * BOXES;
+  const int count = min(n - start, BOXES);
+  const int few = min(n % 8, BOXES);
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 5 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+  if (threadIdx.x < few)
+    box[threadIdx.x * 6] = 0.0f;
+  if (threadIdx.x < width)
+    box[threadIdx.x * 6] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
+}
