@@ -381,8 +381,9 @@ std::optional<int64_t> SharedMemoryBounds::cappedSize(const Expr *E,
           VD->getType()->isIntegralOrEnumerationType() &&
           !TI.isModified(VD, FD) && !Cfg->hasIndirectUse(VD))
         return cappedSize(VD->getInit(), Depth + 1);
+  // In a helper, a parameter may be bound to a small constant.
   const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call || Call->getNumArgs() != 2 ||
+  if (!Call || Bound || Call->getNumArgs() != 2 ||
       !ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
     return std::nullopt;
   ASTContext &Ctx = FD->getASTContext();
