@@ -499,6 +499,39 @@ bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
   return false;
 }
 
+bool SharedMemoryBounds::usesStaticSharedArray(const Stmt *Body, int Depth) {
+  // A kernel with no statically sized __shared__ array in reach has
+  // nothing to check: its launches are not read (the launch analysis is
+  // most of this check's cost).
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallVector<const CallExpr *, 8> Calls;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        if (VD->hasAttr<CUDASharedAttr>() &&
+            (VD->getType()->isConstantArrayType() ||
+             VD->getType()->isDependentType()))
+          Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *E) {
+      Calls.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  if (F.Found)
+    return true;
+  if (Depth >= 2)
+    return false;
+  for (const CallExpr *Call : F.Calls)
+    if (const FunctionDecl *Helper = deviceHelperDefinition(Call))
+      if (Helper->getBody() && Helper->getBody() != Body &&
+          usesStaticSharedArray(Helper->getBody(), Depth + 1))
+        return true;
+  return false;
+}
+
 void SharedMemoryBounds::overrunsIn(
     const FunctionDecl &Kernel, const FunctionCfg &KernelCfg,
     llvm::function_ref<void(const SharedBoundsOverrun &)> Found) {
@@ -509,7 +542,7 @@ void SharedMemoryBounds::overrunsIn(
   WidestBlock = {1, 1, 1};
   ASTContext &Ctx = Kernel.getASTContext();
   const Stmt *Body = Kernel.getBody();
-  if (!Body)
+  if (!Body || !usesStaticSharedArray(Body, 0))
     return;
 
   // The block: the largest of the launches, every one read.

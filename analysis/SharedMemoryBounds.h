@@ -136,6 +136,9 @@ private:
   bool applyDerivedCondition(CoordForm L, CoordForm Rt, BinaryOperatorKind Op,
                              const Expr *Guard, Ranges &R);
   bool mentionsSource(const Expr *E, unsigned Mask, int Depth);
+  /// Whether \p Body, or a helper it calls (two deep), names a statically
+  /// sized __shared__ array.
+  bool usesStaticSharedArray(const Stmt *Body, int Depth);
   /// The constant C of a size capped by it, 'min(n - start, C)' (through
   /// a local), where the size grows with a parameter of the function.
   std::optional<int64_t> cappedSize(const Expr *E, int Depth);
