@@ -25,6 +25,7 @@
 #define CUDA_TIDY_LAUNCHCONFIGURATIONINTERNAL_H
 
 #include "LaunchConfiguration.h"
+#include "clang/AST/ParentMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <deque>
 
@@ -121,6 +122,14 @@ private:
   Magnitude magnitudeOf(Val V, unsigned Depth);
   bool guardedAt(Val V);
   bool callersPassConstants(const FunctionDecl *FD, unsigned Index);
+  /// The constant that the branch around frame \p F's launch (or call)
+  /// fixes \p VD to: a 'case C:' of 'switch (VD)' reached only through
+  /// that label, or the side of 'if (VD == C)' that holds; \p VD is a
+  /// parameter or local that nothing changes after its initializer.
+  std::optional<Val> fixedByBranch(const VarDecl *VD, const Frame *F);
+  /// A parent map of \p FD's body, lambdas written in it included.
+  const ParentMap &parentsOf(const FunctionDecl *FD);
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<ParentMap>> ParentMaps;
   /// The calls of each function asked about (callersPassConstants).
   llvm::DenseMap<const FunctionDecl *,
                  llvm::SmallVector<const CallExpr *, 2>>

@@ -63,7 +63,175 @@ bool capturedFrom(const FunctionDecl *FD, const FunctionDecl *Owner) {
   return false;
 }
 
+/// Whether \p Arg, an argument of \p Call, is bound to a parameter of
+/// type 'const T &' of the function called.
+bool bindsConstReference(const CallExpr *Call, const Stmt *Arg) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee || isa<CXXOperatorCallExpr>(Call))
+    return false;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I)
+    if (Call->getArg(I) == Arg) {
+      if (I >= Callee->getNumParams())
+        return false;
+      QualType T = Callee->getParamDecl(I)->getType();
+      return T->isLValueReferenceType() &&
+             T.getNonReferenceType().isConstQualified();
+    }
+  return false;
+}
+
+/// Whether \p E is a read of \p VD.
+bool refersTo(const Expr *E, const VarDecl *VD) {
+  const auto *DRE =
+      dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(E));
+  return DRE && DRE->getDecl() == VD;
+}
+
+/// The constant \p Cond, being \p Truth, says \p VD equals: 'VD == C'
+/// true, 'VD != C' false, either within a conjunction that holds.
+const Expr *equalityFix(const Expr *Cond, const VarDecl *VD, bool Truth,
+                        const ASTContext &Ctx, unsigned Depth = 0) {
+  const Expr *E = ThreadIndexAnalysis::strip(Cond);
+  if (!E || Depth > 8)
+    return nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_LNot)
+    return equalityFix(UO->getSubExpr(), VD, !Truth, Ctx, Depth + 1);
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return nullptr;
+  if (BO->isLogicalOp()) {
+    // 'a && b' true, or 'a || b' false: both parts hold.
+    if ((BO->getOpcode() == BO_LAnd) != Truth)
+      return nullptr;
+    if (const Expr *C = equalityFix(BO->getLHS(), VD, Truth, Ctx, Depth + 1))
+      return C;
+    return equalityFix(BO->getRHS(), VD, Truth, Ctx, Depth + 1);
+  }
+  if (BO->getOpcode() != (Truth ? BO_EQ : BO_NE))
+    return nullptr;
+  for (auto [Var, Const] : {std::pair(BO->getLHS(), BO->getRHS()),
+                            std::pair(BO->getRHS(), BO->getLHS())})
+    if (refersTo(Var, VD) && ThreadIndexAnalysis::integerConstant(Const, Ctx))
+      return Const;
+  return nullptr;
+}
+
+/// Whether \p S leaves the switch it is in, or the function: break,
+/// return, continue, goto, or a block whose last statement does.
+bool endsInJump(const Stmt *S) {
+  while (const auto *SC = dyn_cast_or_null<SwitchCase>(S))
+    S = SC->getSubStmt();
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return !CS->body_empty() && endsInJump(CS->body_back());
+  return isa_and_nonnull<ReturnStmt, BreakStmt, ContinueStmt, GotoStmt>(S);
+}
+
+/// Whether \p S holds a label a jump could enter by: a case or default
+/// label, or a goto label.
+bool holdsLabel(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitSwitchCase(SwitchCase *) { return !(Found = true); }
+    bool VisitLabelStmt(LabelStmt *) { return !(Found = true); }
+    // Labels of an inner switch, or of a lambda, are not this one's.
+    bool TraverseSwitchStmt(SwitchStmt *SW) {
+      return TraverseStmt(SW->getCond());
+    }
+    bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// The value of 'case C:' that alone leads to \p Top, a statement of the
+/// body of \p SW (or its body): the nearest label before it, which no
+/// other case falls through to; null for a default label, several labels
+/// on one statement ('case 64: case 128:') or a range.
+const Expr *caseOf(const SwitchStmt *SW, const Stmt *Top) {
+  const Stmt *Body = SW->getBody();
+  llvm::ArrayRef<Stmt *> Stmts;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Stmts = llvm::ArrayRef(CS->body_begin(), CS->body_end());
+  else
+    Stmts = llvm::ArrayRef(const_cast<Stmt **>(&Body), 1);
+  const auto *It = llvm::find(Stmts, Top);
+  if (It == Stmts.end())
+    return nullptr;
+  for (size_t I = It - Stmts.begin() + 1; I-- > 0;) {
+    const Stmt *S = Stmts[I];
+    const auto *Label = dyn_cast<SwitchCase>(S);
+    if (!Label) {
+      if (holdsLabel(S))
+        return nullptr;
+      continue;
+    }
+    const auto *Case = dyn_cast<CaseStmt>(Label);
+    if (!Case || Case->caseStmtIsGNURange() ||
+        isa<SwitchCase>(Case->getSubStmt()) ||
+        (I == size_t(It - Stmts.begin()) && holdsLabel(Case->getSubStmt())))
+      return nullptr;
+    // Reached only by its label: the first statement, or after a jump.
+    if (I > 0 && !endsInJump(Stmts[I - 1]))
+      return nullptr;
+    return Case->getLHS();
+  }
+  return nullptr;
+}
+
 } // namespace
+
+const ParentMap &
+LaunchConfiguration::Impl::parentsOf(const FunctionDecl *FD) {
+  auto &Slot = ParentMaps[FD];
+  if (!Slot)
+    Slot = std::make_unique<ParentMap>(const_cast<Stmt *>(FD->getBody()));
+  return *Slot;
+}
+
+std::optional<Val>
+LaunchConfiguration::Impl::fixedByBranch(const VarDecl *VD, const Frame *F) {
+  if (!F || !F->At || !VD->getType()->isIntegralOrEnumerationType())
+    return std::nullopt;
+  const auto *Owner = dyn_cast_or_null<FunctionDecl>(VD->getDeclContext());
+  if (!Owner || !Owner->getBody() ||
+      (F->FD != Owner && !capturedFrom(F->FD, Owner)))
+    return std::nullopt;
+  const VarUse *U = useOf(VD, Owner);
+  if (!U || U->Escapes || !U->Stores.empty() || !U->FieldStores.empty())
+    return std::nullopt;
+  // The owner's parent map holds the bodies of the lambdas written in it
+  // (a launch in an AT_DISPATCH lambda under 'case 128:').
+  const ParentMap &PM = parentsOf(Owner);
+  const Stmt *Child = F->At;
+  for (const Stmt *S = PM.getParent(Child); S;
+       Child = S, S = PM.getParent(S)) {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      if (Child != If->getThen() && Child != If->getElse())
+        continue;
+      if (const Expr *C = equalityFix(If->getCond(), VD,
+                                      Child == If->getThen(), Ctx))
+        return Val{C, nullptr};
+      continue;
+    }
+    const auto *SW = dyn_cast<SwitchStmt>(S);
+    if (!SW || !refersTo(SW->getCond(), VD))
+      continue;
+    if (Child == SW->getBody() && !isa<CompoundStmt>(Child)) {
+      if (const Expr *C = caseOf(SW, Child))
+        return Val{C, nullptr};
+      return std::nullopt;
+    }
+    // Child is the body; the statement of it on the way is one below.
+    const Stmt *Top = F->At;
+    while (Top && PM.getParent(Top) != Child)
+      Top = PM.getParent(Top);
+    if (const Expr *C = Top ? caseOf(SW, Top) : nullptr)
+      return Val{C, nullptr};
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
 
 const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
                                                const FunctionDecl *FD) {
@@ -184,9 +352,11 @@ const VarUse *LaunchConfiguration::Impl::useOf(const VarDecl *VD,
             U.Escapes = true;
           return true;
         }
-        if (isa_and_nonnull<CallExpr>(P)) {
-          // Passed by reference.
-          if (!VD->getType()->isReferenceType())
+        if (const auto *Call = dyn_cast_or_null<CallExpr>(P)) {
+          // Passed by reference; a const reference only reads it
+          // ('TORCH_CHECK(false, "bad size ", threads)').
+          if (!VD->getType()->isReferenceType() &&
+              !bindsConstReference(Call, Me))
             U.Escapes = true;
           return true;
         }
@@ -224,6 +394,12 @@ Val LaunchConfiguration::Impl::resolve(Val V, unsigned Depth) {
       const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
       if (!VD)
         return V;
+      // Under 'case 128:' of 'switch (threads)': 128.
+      if (!VD->hasGlobalStorage())
+        if (std::optional<Val> Fixed = fixedByBranch(VD, V.F)) {
+          V = *Fixed;
+          continue;
+        }
       if (const auto *PV = dyn_cast<ParmVarDecl>(VD)) {
         const Frame *F = V.F;
         if (!F || !F->Call || PV->getDeclContext() != F->FD)

@@ -115,6 +115,23 @@ bool SharedMemoryBounds::readCoords(const Expr *E, int64_t K, CoordForm &F,
       return false;
     }
   }
+  // A helper's integer parameter stands for the caller's argument
+  // ('load_tile(s, threadIdx.x + 1)'), read where the call is.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        PV && PV->getType()->isIntegralOrEnumerationType()) {
+      const FunctionDecl *SavedFD = FD;
+      const FunctionCfg *SavedCfg = Cfg;
+      const Binding *SavedBound = Bound, *B = Bound;
+      const Expr *Arg = enterArgument(PV);
+      if (!Arg)
+        return false;
+      bool Read = readCoords(Arg, K, F, Depth + 1);
+      FD = SavedFD, Cfg = SavedCfg, Bound = SavedBound;
+      if (Read)
+        noteBinding(B, PV, Arg);
+      return Read;
+    }
   // A local integer that nothing changes after its initializer
   // ('int col = tx + 1') stands for it.
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -124,6 +141,67 @@ bool SharedMemoryBounds::readCoords(const Expr *E, int64_t K, CoordForm &F,
           !TI.isModified(VD, FD) && !Cfg->hasIndirectUse(VD))
         return readCoords(VD->getInit(), K, F, Depth + 1);
   return false;
+}
+
+const Expr *SharedMemoryBounds::enterArgument(const ParmVarDecl *PV) {
+  if (!Bound || Bound->Callee != FD || PV->getDeclContext() != FD ||
+      TI.isModified(PV, FD) ||
+      (PV->getType()->isIntegralOrEnumerationType() &&
+       Cfg->hasIndirectUse(PV)))
+    return nullptr;
+  const CallExpr *Call = Bound->Call;
+  unsigned I = PV->getFunctionScopeIndex();
+  if (isa<CXXOperatorCallExpr>(Call) || I >= Call->getNumArgs() ||
+      I >= FD->getNumParams() || FD->getParamDecl(I) != PV)
+    return nullptr;
+  const Expr *Arg = Call->getArg(I);
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(Arg))
+    Arg = DA->getExpr();
+  FD = Bound->Caller;
+  Cfg = Bound->CallerCfg;
+  Bound = Bound->Parent;
+  return Arg;
+}
+
+void SharedMemoryBounds::noteBinding(const Binding *B, const ParmVarDecl *PV,
+                                     const Expr *Arg) {
+  auto DepthOf = [](const Binding *X) {
+    unsigned N = 0;
+    for (; X; X = X->Parent)
+      ++N;
+    return N;
+  };
+  if (UsedBinding && DepthOf(UsedBinding) <= DepthOf(B))
+    return;
+  UsedBinding = B;
+  UsedParam = PV;
+  UsedArg = Arg;
+}
+
+const VarDecl *SharedMemoryBounds::sharedArray(const VarDecl *VD) {
+  if (VD->hasAttr<CUDASharedAttr>())
+    return VD;
+  const auto *PV = dyn_cast<ParmVarDecl>(VD);
+  QualType T = VD->getType();
+  if (!PV || !(T->isPointerType() || (T->isReferenceType() &&
+                                      T.getNonReferenceType()->isArrayType())))
+    return nullptr;
+  // The array itself, decayed or bound to a reference: not an element's
+  // address ('&tile[1][0]') or a row ('tile[ty]'), nor a cast.
+  const FunctionDecl *SavedFD = FD;
+  const FunctionCfg *SavedCfg = Cfg;
+  const Binding *SavedBound = Bound, *B = Bound;
+  const VarDecl *Out = nullptr;
+  if (const Expr *Arg = enterArgument(PV)) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+    const auto *Named = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (Named && (Named->getType()->isArrayType() || isa<ParmVarDecl>(Named)))
+      Out = sharedArray(Named);
+    if (Out)
+      noteBinding(B, PV, Arg);
+  }
+  FD = SavedFD, Cfg = SavedCfg, Bound = SavedBound;
+  return Out;
 }
 
 namespace {
@@ -148,16 +226,53 @@ struct SourceFinder : RecursiveASTVisitor<SourceFinder> {
 };
 } // namespace
 
-bool SharedMemoryBounds::mentionsThreadInBlock(const Expr *E) {
-  SourceFinder F(TI, FD, TS_ThreadInBlock);
+namespace {
+/// The parameters of \p FD that \p E reads.
+llvm::SmallVector<const ParmVarDecl *, 2> parametersIn(const Expr *E,
+                                                      const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *FD;
+    llvm::SmallVector<const ParmVarDecl *, 2> Out;
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (PV->getDeclContext() == FD && !llvm::is_contained(Out, PV))
+          Out.push_back(PV);
+      return true;
+    }
+  } F;
+  F.FD = FD;
   F.TraverseStmt(const_cast<Expr *>(E));
-  return F.Found;
+  return F.Out;
+}
+} // namespace
+
+bool SharedMemoryBounds::mentionsSource(const Expr *E, unsigned Mask,
+                                        int Depth) {
+  SourceFinder F(TI, FD, Mask);
+  F.TraverseStmt(const_cast<Expr *>(E));
+  if (F.Found || !Bound || Depth > 4)
+    return F.Found;
+  // A parameter bound by the call carries what its argument does there.
+  bool Found = false;
+  for (const ParmVarDecl *PV : parametersIn(E, FD)) {
+    const FunctionDecl *SavedFD = FD;
+    const FunctionCfg *SavedCfg = Cfg;
+    const Binding *SavedBound = Bound;
+    if (const Expr *Arg = enterArgument(PV))
+      Found = mentionsSource(Arg, Mask, Depth + 1);
+    FD = SavedFD, Cfg = SavedCfg, Bound = SavedBound;
+    if (Found)
+      break;
+  }
+  return Found;
+}
+
+bool SharedMemoryBounds::mentionsThreadInBlock(const Expr *E) {
+  return mentionsSource(E, TS_ThreadInBlock, 0);
 }
 
 bool SharedMemoryBounds::mentionsBlockIndex(const Expr *E) {
-  SourceFinder F(TI, FD, TS_BlockInGrid | TS_GridRank);
-  F.TraverseStmt(const_cast<Expr *>(E));
-  return F.Found;
+  return mentionsSource(E, TS_BlockInGrid | TS_GridRank, 0);
 }
 
 bool SharedMemoryBounds::applyDerivedCondition(CoordForm L, CoordForm Rt,
@@ -229,6 +344,59 @@ bool SharedMemoryBounds::applyDerivedCondition(CoordForm L, CoordForm Rt,
   return true;
 }
 
+namespace {
+/// Whether \p E grows with a parameter of \p FD: a sum in which an
+/// integer parameter appears with a positive sign ('n - start * 64').
+bool growsWithParameter(const Expr *E, const FunctionDecl *FD, int Sign,
+                        int Depth) {
+  E = strip(E);
+  if (!E || Depth > 6)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl());
+    return Sign > 0 && PV && PV->getDeclContext() == FD &&
+           PV->getType()->isIntegralOrEnumerationType();
+  }
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO)
+    return false;
+  if (BO->getOpcode() == BO_Add)
+    return growsWithParameter(BO->getLHS(), FD, Sign, Depth + 1) ||
+           growsWithParameter(BO->getRHS(), FD, Sign, Depth + 1);
+  if (BO->getOpcode() == BO_Sub)
+    return growsWithParameter(BO->getLHS(), FD, Sign, Depth + 1) ||
+           growsWithParameter(BO->getRHS(), FD, -Sign, Depth + 1);
+  return false;
+}
+} // namespace
+
+std::optional<int64_t> SharedMemoryBounds::cappedSize(const Expr *E,
+                                                      int Depth) {
+  E = strip(E);
+  if (!E || Depth > 4)
+    return std::nullopt;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (VD->isLocalVarDecl() && VD->getInit() &&
+          VD->getType()->isIntegralOrEnumerationType() &&
+          !TI.isModified(VD, FD) && !Cfg->hasIndirectUse(VD))
+        return cappedSize(VD->getInit(), Depth + 1);
+  // In a helper, a parameter may be bound to a small constant.
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || Bound || Call->getNumArgs() != 2 ||
+      !ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+    return std::nullopt;
+  ASTContext &Ctx = FD->getASTContext();
+  for (unsigned I = 0; I < 2; ++I) {
+    auto C = ThreadIndexAnalysis::integerConstant(Call->getArg(I), Ctx);
+    const Expr *Size = Call->getArg(1 - I);
+    if (C && !ThreadIndexAnalysis::integerConstant(Size, Ctx) &&
+        !mentionsThreadInBlock(Size) && growsWithParameter(Size, FD, 1, 0))
+      return C;
+  }
+  return std::nullopt;
+}
+
 bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
                                         Ranges &R) {
   const Expr *E = strip(Cond);
@@ -252,7 +420,23 @@ bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
   if (!Truth)
     Op = BinaryOperator::negateComparisonOp(Op);
   CoordForm L, Rt;
-  if (readCoords(BO->getLHS(), 1, L, 0) && readCoords(BO->getRHS(), 1, Rt, 0)) {
+  bool LRead = readCoords(BO->getLHS(), 1, L, 0);
+  bool RRead = readCoords(BO->getRHS(), 1, Rt, 0);
+  // A size capped by a constant ('tx < col_size' with 'col_size =
+  // min(n - start, 64)'): for large enough data it is the constant, and
+  // every thread below it passes. Only as an upper bound of the thread.
+  if (LRead != RRead && !L.D && !Rt.D) {
+    bool ThreadLeft = LRead;
+    BinaryOperatorKind Up = ThreadLeft ? Op : BinaryOperator::reverseComparisonOp(Op);
+    if (Up == BO_LT || Up == BO_LE)
+      if (auto Cap = cappedSize(ThreadLeft ? BO->getRHS() : BO->getLHS(), 0)) {
+        CoordForm &Other = ThreadLeft ? Rt : L;
+        Other = CoordForm();
+        Other.Const = *Cap;
+        LRead = RRead = true;
+      }
+  }
+  if (LRead && RRead) {
     if (L.D || Rt.D)
       return applyDerivedCondition(L, Rt, Op, BO, R);
     // c * t + k op 0, one coordinate t, c = +-1.
@@ -315,16 +499,50 @@ bool SharedMemoryBounds::applyCondition(const Expr *Cond, bool Truth,
   return false;
 }
 
+bool SharedMemoryBounds::usesStaticSharedArray(const Stmt *Body, int Depth) {
+  // A kernel with no statically sized __shared__ array in reach has
+  // nothing to check: its launches are not read (the launch analysis is
+  // most of this check's cost).
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallVector<const CallExpr *, 8> Calls;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        if (VD->hasAttr<CUDASharedAttr>() &&
+            (VD->getType()->isConstantArrayType() ||
+             VD->getType()->isDependentType()))
+          Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *E) {
+      Calls.push_back(E);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  if (F.Found)
+    return true;
+  if (Depth >= 2)
+    return false;
+  for (const CallExpr *Call : F.Calls)
+    if (const FunctionDecl *Helper = deviceHelperDefinition(Call))
+      if (Helper->getBody() && Helper->getBody() != Body &&
+          usesStaticSharedArray(Helper->getBody(), Depth + 1))
+        return true;
+  return false;
+}
+
 void SharedMemoryBounds::overrunsIn(
     const FunctionDecl &Kernel, const FunctionCfg &KernelCfg,
     llvm::function_ref<void(const SharedBoundsOverrun &)> Found) {
   FD = &Kernel;
   Cfg = &KernelCfg;
+  Bound = nullptr;
   Widest = nullptr;
   WidestBlock = {1, 1, 1};
   ASTContext &Ctx = Kernel.getASTContext();
   const Stmt *Body = Kernel.getBody();
-  if (!Body)
+  if (!Body || !usesStaticSharedArray(Body, 0))
     return;
 
   // The block: the largest of the launches, every one read.
@@ -426,12 +644,14 @@ void SharedMemoryBounds::checkBody(
   // run on the kernel's block.
   const FunctionDecl *Caller = FD;
   const FunctionCfg *CallerCfg = Cfg;
+  const Binding *CallerBound = Bound;
   for (const CallExpr *Call : V.Calls) {
     const FunctionDecl *Helper = deviceHelperDefinition(Call);
     if (!Helper || Helper == Caller || !Helper->getBody())
       continue;
     FD = Caller;
     Cfg = CallerCfg;
+    Bound = CallerBound;
     std::optional<CfgPoint> Point;
     if (!elementOf(Call, *Cfg, Point) || !Point)
       continue;
@@ -445,9 +665,12 @@ void SharedMemoryBounds::checkBody(
             .sharedCfgOf(Helper);
     if (!HelperCfg)
       continue;
+    Binding B{Helper, Call, Caller, CallerCfg, CallerBound};
     FD = Helper;
     Cfg = HelperCfg.get();
+    Bound = &B;
     checkBody(Helper->getBody(), AtCall, LanesAtCall, Depth + 1, Found);
+    Bound = CallerBound;
   }
   FD = Caller;
   Cfg = CallerCfg;
@@ -609,9 +832,18 @@ void SharedMemoryBounds::check(
   }
   const auto *DRE = dyn_cast<DeclRefExpr>(Base);
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  UsedBinding = nullptr;
+  UsedParam = nullptr;
+  UsedArg = nullptr;
+  // A helper's pointer or array parameter: the caller's shared array.
+  if (VD && !VD->hasAttr<CUDASharedAttr>())
+    VD = sharedArray(VD);
   if (!VD || !VD->hasAttr<CUDASharedAttr>() ||
       VD->getType()->isDependentType())
     return;
+  const Binding *ArrayBinding = UsedBinding;
+  const ParmVarDecl *ArrayParam = UsedParam;
+  const Expr *ArrayArg = UsedArg;
   llvm::SmallVector<int64_t, 3> Extents;
   for (QualType T = VD->getType();;) {
     const auto *CAT = Ctx.getAsConstantArrayType(T);
@@ -639,10 +871,22 @@ void SharedMemoryBounds::check(
   }
 
   llvm::SmallVector<std::optional<CoordForm>, 3> Forms;
+  /// The binding each subscript's form read through.
+  struct Used {
+    const Binding *B = nullptr;
+    const ParmVarDecl *Param = nullptr;
+    const Expr *Arg = nullptr;
+  };
+  llvm::SmallVector<Used, 3> FormBindings;
   bool Any = false;
   for (const ArraySubscriptExpr *AS : Subs) {
     CoordForm F;
-    if (readCoords(AS->getIdx(), 1, F, 0) && F.usesCoordinates() &&
+    UsedBinding = nullptr;
+    bool Read = readCoords(AS->getIdx(), 1, F, 0);
+    FormBindings.push_back(UsedBinding
+                               ? Used{UsedBinding, UsedParam, UsedArg}
+                               : Used{ArrayBinding, ArrayParam, ArrayArg});
+    if (Read && F.usesCoordinates() &&
         !(F.D && (F.C[0] || F.C[1] || F.C[2]))) {
       Forms.push_back(F);
       Any = true;
@@ -740,6 +984,11 @@ void SharedMemoryBounds::check(
     O.Rank = Extents.size();
     O.Extent = Extents[I];
     O.How = How;
+    if (FormBindings[I].B) {
+      O.BoundAt = FormBindings[I].B->Call;
+      O.BoundParam = FormBindings[I].Param;
+      O.BoundArg = FormBindings[I].Arg;
+    }
     for (int D = 0; D < 3; ++D)
       if (Uses(D))
         O.UsedDims |= 1u << D;

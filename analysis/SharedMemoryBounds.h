@@ -19,7 +19,10 @@
 //
 // Accesses in the kernel's body and in the __device__ helpers it calls
 // (two calls deep), with the block of the kernel and the conditions around
-// each call; a helper's parameters are not read. cuda-shared-memory-bounds
+// each call. A helper's parameter that nothing in the helper changes
+// stands for the argument of the call: an integer for the caller's index
+// expression ('load_tile(s, threadIdx.x + 1)'), a pointer or array
+// reference for the caller's __shared__ array. cuda-shared-memory-bounds
 // reports what it finds.
 //
 //===----------------------------------------------------------------------===//
@@ -67,6 +70,12 @@ struct SharedBoundsOverrun {
   std::array<int64_t, 3> Block = {1, 1, 1};
   /// Guard: the condition whose bound the thread reaches.
   const Expr *GuardExpr = nullptr;
+  /// When the access is in a __device__ helper and its array or index
+  /// is the helper's parameter: the outermost call that bound one, the
+  /// parameter and the argument it was bound to there.
+  const CallExpr *BoundAt = nullptr;
+  const ParmVarDecl *BoundParam = nullptr;
+  const Expr *BoundArg = nullptr;
 };
 
 /// The bounds questions of one translation unit, asked kernel by kernel.
@@ -126,6 +135,13 @@ private:
   /// applyCondition() for a comparison of a lane or group with a constant.
   bool applyDerivedCondition(CoordForm L, CoordForm Rt, BinaryOperatorKind Op,
                              const Expr *Guard, Ranges &R);
+  bool mentionsSource(const Expr *E, unsigned Mask, int Depth);
+  /// Whether \p Body, or a helper it calls (two deep), names a statically
+  /// sized __shared__ array.
+  bool usesStaticSharedArray(const Stmt *Body, int Depth);
+  /// The constant C of a size capped by it, 'min(n - start, C)' (through
+  /// a local), where the size grows with a parameter of the function.
+  std::optional<int64_t> cappedSize(const Expr *E, int Depth);
   bool mentionsThreadInBlock(const Expr *E);
   bool mentionsBlockIndex(const Expr *E);
   /// Whether the index \p F with a lane or group runs past O's extent
@@ -145,8 +161,32 @@ private:
   /// \p From, at \p Point of Cfg, runs; false when one is not read.
   bool narrowAt(const Stmt *From, const CfgPoint &Point, Ranges &R);
 
+  /// The call of the helper being read, which binds its parameters, and
+  /// the caller's own binding.
+  struct Binding {
+    const FunctionDecl *Callee = nullptr;
+    const CallExpr *Call = nullptr;
+    const FunctionDecl *Caller = nullptr;
+    const FunctionCfg *CallerCfg = nullptr;
+    const Binding *Parent = nullptr;
+  };
+  /// The argument \p PV of the function being read is bound to, read in
+  /// the caller: switches FD, Cfg and Bound to the caller and returns the
+  /// argument; null when \p PV is not bound or the helper changes it.
+  const Expr *enterArgument(const ParmVarDecl *PV);
+  /// The shared array \p VD is, through the bound parameters; null when
+  /// it is not a __shared__ array.
+  const VarDecl *sharedArray(const VarDecl *VD);
+  /// Notes the outermost binding used, for the report.
+  void noteBinding(const Binding *B, const ParmVarDecl *PV, const Expr *Arg);
+
   ThreadIndexAnalysis &TI;
   LaunchConfiguration &Launches;
+  const Binding *Bound = nullptr;
+  /// The outermost binding the access being checked used.
+  const Binding *UsedBinding = nullptr;
+  const ParmVarDecl *UsedParam = nullptr;
+  const Expr *UsedArg = nullptr;
   /// The lane ranges of the access being checked.
   llvm::SmallVector<LaneRange, 2> Lanes;
   const FunctionDecl *FD = nullptr;

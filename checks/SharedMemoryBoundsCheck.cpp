@@ -74,6 +74,14 @@ void SharedMemoryBoundsCheck::checkFunction(const FunctionDecl &FD,
     diag(userVisibleLocation(O.Array->getLocation(), SM),
          "'%0' is declared here", DiagnosticIDs::Note)
         << O.Array->getName();
+    if (O.BoundAt && O.BoundParam && O.BoundArg) {
+      const FunctionDecl *Callee = O.BoundAt->getDirectCallee();
+      diag(userVisibleLocation(O.BoundArg->getBeginLoc(), SM),
+           "'%0' is called here with '%1' for '%2'", DiagnosticIDs::Note)
+          << (Callee ? Callee->getName() : StringRef("the helper"))
+          << ThreadIndexAnalysis::textOf(O.BoundArg, Ctx)
+          << O.BoundParam->getName();
+    }
     if (O.Why == SharedBoundsOverrun::BlockOfLaunch && O.Site)
       diag(userVisibleLocation(O.Site->location(), SM),
            "the kernel is launched here with a %0", DiagnosticIDs::Note)

@@ -408,7 +408,8 @@ void launchRowOrColumn(const float *x, float *y) {
 // Helpers that compute their own thread index run on the caller's block:
 // a block reduction whose every lane reads a partial, a neighbour read
 // past a 64-element tile; the same helpers guarded at the call, or inside,
-// are clean. A helper indexing through a parameter is not read.
+// are clean. A helper indexing through a parameter reads the caller's
+// array at the caller's index: 'row[threadIdx.x + 1]'.
 template <int THREADS>
 __device__ float blockReduce(float v) {
   constexpr int WARPS = THREADS / WARP;
@@ -420,7 +421,7 @@ __device__ float blockReduce(float v) {
   return partial[lane];
   // CHECK-NOTES: :[[@LINE-1]]:18: warning: shared array 'partial' is read at index 'lane', which reaches 31 for thread 31 of a 256-wide block; its extent is 8 [cuda-shared-memory-bounds]
   // CHECK-NOTES: :[[@LINE-7]]:27: note: 'partial' is declared here
-  // CHECK-NOTES: :[[@LINE+39]]:3: note: the kernel is launched here with a 256-wide block
+  // CHECK-NOTES: :[[@LINE+43]]:3: note: the kernel is launched here with a 256-wide block
 }
 
 template <int THREADS>
@@ -441,10 +442,14 @@ __device__ float rightNeighbour() {
   return t[threadIdx.x + 1];
   // CHECK-NOTES: :[[@LINE-1]]:12: warning: shared array 't' is read at index 'threadIdx.x + 1', which reaches 64 for thread 63 of a 64-wide block; its extent is 64 [cuda-shared-memory-bounds]
   // CHECK-NOTES: :[[@LINE-5]]:20: note: 't' is declared here
-  // CHECK-NOTES: :[[@LINE+19]]:3: note: the kernel is launched here with a 64-wide block
+  // CHECK-NOTES: :[[@LINE+23]]:3: note: the kernel is launched here with a 64-wide block
 }
 
 __device__ float atParameter(const float *s, int i) { return s[i + 1]; }
+// CHECK-NOTES: :[[@LINE-1]]:64: warning: shared array 'row' is read at index 'i + 1', which reaches 256 for thread 255 of a 256-wide block; its extent is 256 [cuda-shared-memory-bounds]
+// CHECK-NOTES: :[[@LINE+6]]:20: note: 'row' is declared here
+// CHECK-NOTES: :[[@LINE+10]]:49: note: 'atParameter' is called here with 'threadIdx.x' for 'i'
+// CHECK-NOTES: :[[@LINE+15]]:3: note: the kernel is launched here with a 256-wide block
 
 template <int THREADS>
 __global__ void reduceRows(const float *x, float *y) {
@@ -461,4 +466,226 @@ __global__ void neighbours(float *y) { y[threadIdx.x] = rightNeighbour(); }
 void launchHelpers(const float *x, float *y) {
   reduceRows<256><<<1, 256>>>(x, y);
   neighbours<<<1, 64>>>(y);
+}
+
+//===--- Block sizes chosen at run time -----------------------------------===//
+
+// The block is a run-time value, and each case of a switch on it launches
+// the specialization for that size: under 'case 128:' it is 128. The tile
+// is as wide as the block, so the neighbour read runs one past it.
+template <int SIZE>
+__global__ void shiftByCase(const float *in, float *out) {
+  __shared__ float s[SIZE];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: shared array 's' is read at index 'threadIdx.x + 1', which reaches 128 for thread 127 of a 128-wide block; its extent is 128 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-5]]:20: note: 's' is declared here
+  // CHECK-NOTES: :[[@LINE+58]]:5: note: the kernel is launched here with a 128-wide block
+}
+
+// One partial per warp, read by every lane; the block is a dim3 of the
+// switched value, as a reduction dispatched over block sizes writes it.
+template <int THREADS>
+__global__ void partialsBySize(const float *x, float *y) {
+  __shared__ float part[THREADS / WARP];
+  int lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+  if (lane == 0)
+    part[warp] = x[threadIdx.x];
+  __syncthreads();
+  y[threadIdx.x] = part[lane];
+  // CHECK-NOTES: :[[@LINE-1]]:25: warning: shared array 'part' is read at index 'lane', which reaches 31 for thread 31 of a 128-wide block; its extent is 4 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-7]]:20: note: 'part' is declared here
+  // CHECK-NOTES: :[[@LINE+58]]:5: note: the kernel is launched here with a 128-wide block
+}
+
+// A tile with a halo of one on each side, loaded at tx + 1: clean at
+// every size the switch launches.
+template <int SIZE>
+__global__ void haloByCase(const float *in, float *out, int n) {
+  __shared__ float s[SIZE + 2];
+  int g = blockIdx.x * SIZE + threadIdx.x;
+  s[threadIdx.x + 1] = in[g];
+  if (threadIdx.x == 0) {
+    s[0] = g > 0 ? in[g - 1] : 0.0f;
+    s[SIZE + 1] = g + SIZE < n ? in[g + SIZE] : 0.0f;
+  }
+  __syncthreads();
+  out[g] = s[threadIdx.x] + s[threadIdx.x + 1] + s[threadIdx.x + 2];
+}
+
+// An equality test picks the size as a case does.
+template <int SIZE>
+__global__ void shiftByTest(const float *in, float *out) {
+  __shared__ float s[SIZE];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x + 1];
+  // CHECK-NOTES: :[[@LINE-1]]:24: warning: shared array 's' is read at index 'threadIdx.x + 1', which reaches 64 for thread 63 of a 64-wide block; its extent is 64 [cuda-shared-memory-bounds]
+  // CHECK-NOTES: :[[@LINE-5]]:20: note: 's' is declared here
+  // CHECK-NOTES: :[[@LINE+40]]:5: note: the kernel is launched here with a 64-wide block
+}
+
+// Where the value is not fixed by the branch, the block is not known:
+// a default label, a case another falls into, a test joined by '||', a
+// variable changed in the case. Each kernel would overrun its 64-element
+// tile for a block of 128 or more (the value the branch names): silent.
+template <int N>
+__global__ void unknownSize(const float *in, float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+}
+
+void dispatchBySize(const float *in, float *out, int block, int n) {
+  switch (block) {
+  case 128:
+    shiftByCase<128><<<n / 128, block>>>(in, out);
+    haloByCase<128><<<n / 128, block>>>(in, out, n);
+    break;
+  case 256:
+    shiftByCase<256><<<n / 256, block>>>(in, out);
+    haloByCase<256><<<n / 256, block>>>(in, out, n);
+    break;
+  default:
+    unknownSize<0><<<n / 128, block>>>(in, out);
+    break;
+  }
+  const int threads = block;
+  dim3 grid(n / threads), threadsPerBlock(threads);
+  switch (threads) {
+  case 128:
+    partialsBySize<128><<<grid, threadsPerBlock>>>(in, out);
+    break;
+  case 256:
+    n /= 2;
+  case 512:
+    unknownSize<1><<<grid, threadsPerBlock>>>(in, out);
+    break;
+  }
+  if (block == 64 && n > 0) {
+    shiftByTest<64><<<1, block>>>(in, out);
+  } else if (block == 128 || n < 64) {
+    unknownSize<2><<<1, block>>>(in, out);
+  }
+  int changed = block;
+  switch (changed) {
+  case 128:
+    changed = 256;
+    unknownSize<3><<<1, changed>>>(in, out);
+    break;
+  }
+}
+
+//===--- Indices from a helper's parameters -------------------------------===//
+
+// The helper writes the caller's tile at the caller's index: thread 63
+// writes s[64].
+__device__ void storeAt(float *tile, int i, float v) { tile[i] = v; }
+// CHECK-NOTES: :[[@LINE-1]]:61: warning: shared array 's' is written at index 'i', which reaches 64 for thread 63 of a 64-wide block; its extent is 64 [cuda-shared-memory-bounds]
+// CHECK-NOTES: :[[@LINE+16]]:20: note: 's' is declared here
+// CHECK-NOTES: :[[@LINE+16]]:14: note: 'storeAt' is called here with 'threadIdx.x + 1' for 'i'
+// CHECK-NOTES: :[[@LINE+65]]:3: note: the kernel is launched here with a 64-wide block
+
+// A two-dimensional tile passed whole, read a column to the right, two
+// calls deep.
+__device__ float cell(const float (*t)[TILE], int r, int c) { return t[r][c]; }
+// CHECK-NOTES: :[[@LINE-1]]:75: warning: shared array 'tile' is read at column 'c', which reaches 32 for thread 31 of a 32x32 block; its extent is 32 [cuda-shared-memory-bounds]
+// CHECK-NOTES: :[[@LINE+13]]:20: note: 'tile' is declared here
+// CHECK-NOTES: :[[@LINE+16]]:41: note: 'right' is called here with 'tx' for 'x'
+// CHECK-NOTES: :[[@LINE+58]]:3: note: the kernel is launched here with a 32x32 block
+__device__ float right(const float (*t)[TILE], int y, int x) {
+  return cell(t, y, x + 1);
+}
+
+__global__ void helperIndices(const float *in, float *out) {
+  __shared__ float s[64];
+  storeAt(s, threadIdx.x + 1, in[threadIdx.x]);
+}
+
+__global__ void helperTile(const float *in, float *out) {
+  __shared__ float tile[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  tile[ty][tx] = in[ty * TILE + tx];
+  __syncthreads();
+  out[ty * TILE + tx] = right(tile, ty, tx);
+}
+
+// Clean: the halo tile the same helper writes at tx + 1; a guard in the
+// helper on its parameter, against a constant the caller passes; the
+// caller's guard; a reference to the array.
+__device__ void storeIf(float *tile, int i, int n, float v) {
+  if (i < n)
+    tile[i] = v;
+}
+__device__ float readRef(const float (&t)[66], int i) { return t[i]; }
+
+__global__ void helperClean(const float *in, float *out, int width) {
+  __shared__ float s[64], h[66];
+  storeAt(h, threadIdx.x + 1, in[threadIdx.x]);
+  storeIf(s, threadIdx.x + 1, 64, in[threadIdx.x]);
+  if (threadIdx.x + 1 < 64)
+    storeAt(s, threadIdx.x + 1, 0.0f);
+  __syncthreads();
+  out[threadIdx.x] = readRef(h, threadIdx.x + 2);
+}
+
+// Not read: a guard against a run-time width, a parameter the helper
+// changes, a row of the tile or a cast instead of the array, an index
+// with a loop counter.
+__device__ void bump(float *tile, int i) {
+  i += 1;
+  tile[i] = 0.0f;
+}
+__device__ float rowAt(const float *row, int i) { return row[i]; }
+
+__global__ void helperUnread(const float *in, float *out, int width) {
+  __shared__ float s[64], t[4][64];
+  storeIf(s, threadIdx.x + 1, width, in[threadIdx.x]);
+  bump(s, threadIdx.x);
+  out[0] = rowAt(t[0], threadIdx.x + 1);
+  out[1] = rowAt((const float *)t, threadIdx.x + 1);
+  for (int k = 0; k < 4; ++k)
+    storeAt(s, threadIdx.x + k, 0.0f);
+}
+
+void launchHelperIndices(const float *in, float *out, int width) {
+  helperIndices<<<1, 64>>>(in, out);
+  helperTile<<<1, dim3(TILE, TILE)>>>(in, out);
+  helperClean<<<1, 64>>>(in, out, width);
+  helperUnread<<<1, 64>>>(in, out, width);
+}
+
+//===--- A guard against a size capped by a constant ----------------------===//
+
+// Five values per box, but stored six apart: 'tx < count' with 'count =
+// min(n - start, 64)' lets all 64 threads through once n is large.
+#define BOXES 64
+__global__ void boxesSixApart(const float *boxes, float *out, int n) {
+  const int start = blockIdx.x * BOXES;
+  const int count = min(n - start, BOXES);
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 6 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: shared array 'box' is written at index 'threadIdx.x * 6 + 4', which reaches 382 for thread 63, let through by 'threadIdx.x < count'; its extent is 320 [cuda-shared-memory-bounds]
+    // CHECK-NOTES: :[[@LINE-4]]:20: note: 'box' is declared here
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
+}
+
+// Five apart is clean; a cap on a value that does not grow with the
+// data ('n % 8'), or a size with no cap, is not read.
+__global__ void boxesFiveApart(const float *boxes, float *out, int n,
+                               int width) {
+  const int start = blockIdx.x * BOXES;
+  const int count = min(n - start, BOXES);
+  const int few = min(n % 8, BOXES);
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 5 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+  if (threadIdx.x < few)
+    box[threadIdx.x * 6] = 0.0f;
+  if (threadIdx.x < width)
+    box[threadIdx.x * 6] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
 }
