@@ -69,7 +69,12 @@ const FunctionDecl *calleeReturning(const CallExpr *Call,
 /// in a wrapper's argument or not, begins at that name.
 SourceLocation writtenBegin(const CallExpr *Call, const SourceManager &SM) {
   SourceLocation B = Call->getBeginLoc();
-  return B.isMacroID() ? SM.getExpansionLoc(SM.getTopMacroCallerLoc(B)) : B;
+  if (!B.isMacroID())
+    return B;
+  SourceLocation S = SM.getSpellingLoc(B);
+  if (SM.getFileID(S) == SM.getFileID(SM.getSpellingLoc(Call->getEndLoc())))
+    return S;
+  return SM.getExpansionLoc(SM.getTopMacroCallerLoc(B));
 }
 
 /// `NAME(call)` where NAME is a function-like macro: the name, or "".
