@@ -572,6 +572,22 @@ CudaApiModel::warpCollectiveOf(const CallExpr *Call) {
   return warpCollectiveRow(calleeOf(Call));
 }
 
+llvm::ArrayRef<CudaApiModel::StatusType> CudaApiModel::statusTypes() {
+  static const StatusType Rows[] = {
+#define CUDA_STATUS_TYPE(Library, TypeName, Success)                           \
+  {#Library, #TypeName, #Success},
+#include "CudaApiModel.def"
+  };
+  return Rows;
+}
+
+llvm::StringRef CudaApiModel::statusLibrary(QualType T) {
+  for (const StatusType &S : statusTypes())
+    if (isTypeNamed(T, {S.TypeName}))
+      return S.Library;
+  return {};
+}
+
 bool CudaApiModel::isShutdownStatus(const EnumConstantDecl *EC) {
   static const llvm::StringSet<> Names = [] {
     llvm::StringSet<> S;

@@ -265,6 +265,17 @@ public:
   /// 'cudaError' the enum).
   static bool isTypeNamed(QualType T, llvm::ArrayRef<llvm::StringRef> TypeNames);
 
+  /// A status type of a CUDA API (CUDA_STATUS_TYPE rows).
+  struct StatusType {
+    llvm::StringRef Library;  ///< Runtime, Driver, cuBLAS, cuFFT...
+    llvm::StringRef TypeName; ///< cudaError_t, cublasStatus_t...
+    llvm::StringRef Success;  ///< cudaSuccess, CUBLAS_STATUS_SUCCESS...
+  };
+  static llvm::ArrayRef<StatusType> statusTypes();
+  /// The library whose status \p T is (through any typedef): "Runtime",
+  /// "Driver", "cuBLAS"...; empty when it is none of the model's.
+  static llvm::StringRef statusLibrary(QualType T);
+
   /// Whether \p FD is a CUDA runtime or driver function that needs the
   /// runtime set up (CUDA_API_PREFIX rows, less CUDA_STATELESS_CALL).
   static bool isRuntimeOrDriverCall(const FunctionDecl *FD);

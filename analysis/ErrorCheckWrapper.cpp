@@ -64,6 +64,19 @@ const FunctionDecl *calleeReturning(const CallExpr *Call,
   return Callee;
 }
 
+/// Where \p Call begins as written in the file: a callee named through an
+/// object-like macro (cublas_v2.h's `#define cublasSgemm cublasSgemm_v2`),
+/// in a wrapper's argument or not, begins at that name.
+SourceLocation writtenBegin(const CallExpr *Call, const SourceManager &SM) {
+  SourceLocation B = Call->getBeginLoc();
+  if (!B.isMacroID())
+    return B;
+  SourceLocation S = SM.getSpellingLoc(B);
+  if (SM.getFileID(S) == SM.getFileID(SM.getSpellingLoc(Call->getEndLoc())))
+    return S;
+  return SM.getExpansionLoc(SM.getTopMacroCallerLoc(B));
+}
+
 /// `NAME(call)` where NAME is a function-like macro: the name, or "".
 StringRef macroAround(const CallExpr *Call, const SourceManager &SM,
                       const LangOptions &LO) {
@@ -71,10 +84,13 @@ StringRef macroAround(const CallExpr *Call, const SourceManager &SM,
   if (!B.isMacroID() || !E.isMacroID() || !SM.isMacroArgExpansion(B) ||
       !SM.isMacroArgExpansion(E))
     return "";
-  StringRef Name = Lexer::getImmediateMacroName(B, SM, LO);
-  if (Name != Lexer::getImmediateMacroName(E, SM, LO))
+  // The macro whose argument the call's last token is (its first may be
+  // an object-like macro's, the callee's name).
+  StringRef Name = Lexer::getImmediateMacroName(E, SM, LO);
+  if (Name != Lexer::getImmediateMacroName(B, SM, LO) &&
+      SM.getSpellingLoc(B) == SM.getSpellingLoc(writtenBegin(Call, SM)))
     return "";
-  if (!writtenAsSoleArgument(SM.getSpellingLoc(B), SM.getSpellingLoc(E), Name,
+  if (!writtenAsSoleArgument(writtenBegin(Call, SM), SM.getSpellingLoc(E), Name,
                              SM, LO))
     return "";
   return Name;
@@ -106,7 +122,7 @@ StringRef functionAround(const CallExpr *Outer, const CallExpr *&Inner,
         return isAsciiIdentifierContinue(C) || C == ':';
       }))
     return "";
-  if (!writtenAsSoleArgument(Inner->getBeginLoc(), Inner->getEndLoc(), Name,
+  if (!writtenAsSoleArgument(writtenBegin(Inner, SM), Inner->getEndLoc(), Name,
                              SM, LO))
     return "";
   return Name;
@@ -136,7 +152,7 @@ learnErrorCheckWrapper(ASTContext &Ctx, llvm::ArrayRef<StringRef> CheckedTypes,
     // precompiled prefix holds it, and the count must not depend on that.
     if (!SM.isInMainFile(SM.getExpansionLoc(Inner->getBeginLoc())))
       return;
-    SourceLocation At = SM.getSpellingLoc(Inner->getBeginLoc());
+    SourceLocation At = SM.getSpellingLoc(writtenBegin(Inner, SM));
     if (!Seen.insert(At.getRawEncoding()).second)
       return;
     ErrorCheckWrapper &W = Counts[Name];

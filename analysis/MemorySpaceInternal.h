@@ -60,6 +60,8 @@ private:
                           MemoryState &St) const;
   void transferFree(const CallExpr *Call, const ApiFunction &Api,
                     MemoryState &St) const;
+  void transferDestroy(const CallExpr *Call, const ApiFunction &Api,
+                       MemoryState &St) const;
   void transferHostRegister(const CallExpr *Call, const ApiFunction &Api,
                             MemoryState &St) const;
   void transferMapHost(const CallExpr *Call, const ApiFunction &Api,

@@ -128,6 +128,13 @@ const FunctionAnalyzer::ApiTransfer FunctionAnalyzer::ApiTransfers[] = {
      &FunctionAnalyzer::transferAllocation},
     {[](const ApiFunction &F) { return F.Free.has_value(); },
      &FunctionAnalyzer::transferFree},
+    // A handle's destroy (cublasDestroy, cufftDestroy, cudaStreamDestroy)
+    // releases it as a free releases memory: a second destroy, or a use,
+    // is cuda-invalid-free's.
+    {[](const ApiFunction &F) {
+       return F.Resource && F.Resource->Role == ResourceRole::Destroy;
+     },
+     &FunctionAnalyzer::transferDestroy},
     {[](const ApiFunction &F) { return F.HostRegister.has_value(); },
      &FunctionAnalyzer::transferHostRegister},
     {[](const ApiFunction &F) { return F.MapHost.has_value(); },
@@ -208,6 +215,13 @@ void FunctionAnalyzer::transferFree(const CallExpr *Call,
                                     MemoryState &St) const {
   if (const Expr *P = CudaApiModel::argument(Call, Api.Free->PtrArg))
     freeThrough(P, Call, St);
+}
+
+void FunctionAnalyzer::transferDestroy(const CallExpr *Call,
+                                       const ApiFunction &Api,
+                                       MemoryState &St) const {
+  if (const Expr *H = CudaApiModel::argument(Call, Api.Resource->HandleArg))
+    freeThrough(H, Call, St);
 }
 
 void FunctionAnalyzer::transferHostRegister(const CallExpr *Call,

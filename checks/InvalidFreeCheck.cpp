@@ -46,6 +46,14 @@ bool isAddress(const Expr *E) {
   return false;
 }
 
+/// The handle that \p Call destroys (a CUDA_RESOURCE destroy row), or null.
+const Expr *destroyedHandle(const ApiFunction *Api, const CallExpr *Call) {
+  if (!Api || !Call || !Api->Resource ||
+      Api->Resource->Role != ResourceRole::Destroy)
+    return nullptr;
+  return CudaApiModel::argument(Call, Api->Resource->HandleArg);
+}
+
 const char *releaserFor(unsigned Spaces) {
   switch (Spaces) {
   case MS_Host:
@@ -85,6 +93,26 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
   unsigned Accepted = 0;
   const auto *Call = dyn_cast<CallExpr>(S);
   const ApiFunction *Api = CudaApiModel::lookup(Call);
+  if (const Expr *Handle = destroyedHandle(Api, Call)) {
+    // A handle destroyed twice (cublasDestroy, cufftDestroy): the memory
+    // space analysis marks it freed at its first destroy.
+    PointerFact F = M.factOf(Handle);
+    if (F.Unknown || F.Bottom || !F.Freed)
+      return;
+    if (F.FreedAt && isa<Expr>(F.FreedAt) &&
+        sameMacroArgument(cast<Expr>(F.FreedAt), cast<Expr>(S), SM))
+      return;
+    SourceLocation Loc = reportOnce(S->getBeginLoc(), SM);
+    if (Loc.isInvalid())
+      return;
+    diag(Loc, "%0 is destroyed twice: it was already destroyed on every path "
+              "to this '%1'")
+        << pointerName(Handle, Ctx) << Api->Name;
+    if (F.FreedAt)
+      diag(userVisibleLocation(F.FreedAt->getBeginLoc(), SM),
+           "it was destroyed here", DiagnosticIDs::Note);
+    return;
+  }
   if (Api && Api->Free && Api->Free->PtrArg >= 0 &&
       (unsigned)Api->Free->PtrArg < Call->getNumArgs()) {
     Released = Call->getArg(Api->Free->PtrArg);
@@ -143,6 +171,25 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
   }
   if (!Call)
     return;
+  // A destroyed handle given to a call of its library (cublasSgemm_v2 after
+  // cublasDestroy_v2).
+  if (const FunctionDecl *Callee = Call->getDirectCallee();
+      Callee && CudaApiModel::isRuntimeOrDriverCall(Callee))
+    for (const Expr *A : Call->arguments()) {
+      PointerFact F = M.factOf(A);
+      if (F.Unknown || F.Bottom || !F.Freed || !F.FreedAt ||
+          !destroyedHandle(CudaApiModel::lookup(dyn_cast<CallExpr>(F.FreedAt)),
+                           dyn_cast<CallExpr>(F.FreedAt)))
+        continue;
+      SourceLocation Loc = reportOnce(A->getBeginLoc(), SM);
+      if (Loc.isInvalid())
+        return;
+      diag(Loc, "%0 is passed to %1 after it was destroyed")
+          << pointerName(A, Ctx) << Callee->getDeclName();
+      diag(userVisibleLocation(F.FreedAt->getBeginLoc(), SM),
+           "it was destroyed here", DiagnosticIDs::Note);
+      return;
+    }
   if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(Call)) {
     for (const Expr *A : Launch->arguments())
       if (A->getType()->isPointerType() &&

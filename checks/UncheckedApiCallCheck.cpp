@@ -16,8 +16,25 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-static constexpr llvm::StringLiteral DefaultCheckedReturnTypes =
-    "cudaError_t;cudaError;CUresult;cudaError_enum";
+/// The status types of the API model (CUDA_STATUS_TYPE rows): the
+/// runtime's and driver's error codes and the CUDA libraries' statuses.
+static std::string defaultCheckedReturnTypes() {
+  std::string Types;
+  for (const CudaApiModel::StatusType &S : CudaApiModel::statusTypes()) {
+    if (!Types.empty())
+      Types += ';';
+    Types += S.TypeName.str();
+  }
+  return Types;
+}
+
+/// The family of status type \p T whose calls one wrapper checks: empty for
+/// the runtime's and driver's error codes (and types the model does not
+/// know), else the CUDA library's name (CHECK_CUBLAS takes no cudaError_t).
+static StringRef statusFamily(QualType T) {
+  StringRef Library = CudaApiModel::statusLibrary(T);
+  return Library == "Runtime" || Library == "Driver" ? StringRef() : Library;
+}
 static constexpr llvm::StringLiteral DefaultIgnoredFunctions =
     "cudaGetLastError;cudaProfilerStart;cudaProfilerStop";
 
@@ -29,7 +46,7 @@ UncheckedApiCallCheck::UncheckedApiCallCheck(StringRef Name,
                          /*AnalysesTemplatePatterns=*/true,
                          /*ReadsCodeWithErrors=*/true}),
       RawCheckedReturnTypes(
-          Options.get("CheckedReturnTypes", DefaultCheckedReturnTypes)),
+          Options.get("CheckedReturnTypes", defaultCheckedReturnTypes())),
       RawIgnoredFunctions(
           Options.get("IgnoredFunctions", DefaultIgnoredFunctions)),
       ErrorCheckMacro(Options.get("ErrorCheckMacro", "")),
@@ -154,6 +171,7 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
         Wrap.isValid() && Statement &&
                 Statement->IgnoreImplicit()->IgnoreParens() == Call
             ? learnedWrapperAt(Wrap.getBegin(), Cfg.function(),
+                               statusFamily(Callee->getReturnType()),
                                Cfg.function()->getASTContext())
             : nullptr;
     {
@@ -173,7 +191,12 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
         << W->Name << W->IsMacro << W->Calls;
     return;
   }
-  Wrap = Use.K == ResultUse::Discarded ? Wrap : SourceRange();
+  // The configured macro checks the runtime's and driver's error codes;
+  // a library's status is no cudaError_t: no fix-it for it.
+  Wrap = Use.K == ResultUse::Discarded &&
+                 statusFamily(Callee->getReturnType()).empty()
+             ? Wrap
+             : SourceRange();
   bool MacroDefined =
       Wrap.isValid() && isMacroDefinedAt(ErrorCheckMacro, Wrap.getBegin());
   {
@@ -193,12 +216,30 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
 const ErrorCheckWrapper *
 UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At,
                                         const FunctionDecl *FD,
-                                        ASTContext &Ctx) {
+                                        StringRef Family, ASTContext &Ctx) {
   bool Device = isDeviceOnlyCode(FD);
-  std::optional<std::optional<ErrorCheckWrapper>> &Cached = Learned[Device];
-  if (!Cached)
-    Cached = learnErrorCheckWrapper(Ctx, CheckedReturnTypes, Device);
-  const std::optional<ErrorCheckWrapper> &W = *Cached;
+  auto [It, Inserted] =
+      Learned.try_emplace(std::make_pair(Device, Family.str()));
+  if (Inserted) {
+    // Learned from the calls whose status is of the same family.
+    std::vector<StringRef> Types;
+    for (StringRef T : CheckedReturnTypes) {
+      bool Same = false;
+      for (const CudaApiModel::StatusType &S : CudaApiModel::statusTypes())
+        if (S.TypeName == T)
+          Same = (S.Library == "Runtime" || S.Library == "Driver"
+                      ? StringRef()
+                      : S.Library) == Family;
+      if (Same || (Family.empty() &&
+                   llvm::none_of(CudaApiModel::statusTypes(),
+                                 [&](const CudaApiModel::StatusType &S) {
+                                   return S.TypeName == T;
+                                 })))
+        Types.push_back(T);
+    }
+    It->second = learnErrorCheckWrapper(Ctx, Types, Device);
+  }
+  const std::optional<ErrorCheckWrapper> &W = It->second;
   if (!W)
     return nullptr;
   // The fix must compile where it is written: the macro defined there, the
@@ -215,8 +256,17 @@ UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At,
 SourceRange UncheckedApiCallCheck::wrappableRange(const CallExpr *Call,
                                                   const SourceManager &SM) {
   SourceRange R = Call->getSourceRange();
-  if (R.getBegin().isInvalid() || R.getEnd().isInvalid() ||
-      R.getBegin().isMacroID() || R.getEnd().isMacroID())
+  if (R.getBegin().isInvalid() || R.getEnd().isInvalid())
+    return {};
+  // A callee named through an object-like macro (cublas_v2.h's
+  // `#define cublasSgemm cublasSgemm_v2`): the call as written.
+  if (R.getBegin().isMacroID() && R.getEnd().isFileID() &&
+      !SM.isMacroArgExpansion(R.getBegin())) {
+    CharSourceRange Name = SM.getImmediateExpansionRange(R.getBegin());
+    if (Name.getBegin().isFileID() && Name.getBegin() == Name.getEnd())
+      R.setBegin(Name.getBegin());
+  }
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
     return {};
   const LangOptions &LO =
       independentCallee(Call)->getASTContext().getLangOpts();

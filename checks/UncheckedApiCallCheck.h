@@ -7,6 +7,7 @@
 #include "ErrorCheckWrapper.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,7 @@ public:
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
-  void startTranslationUnit() override {
-    Learned[0].reset();
-    Learned[1].reset();
-  }
+  void startTranslationUnit() override { Learned.clear(); }
   bool isIgnored(const FunctionDecl *Callee) const;
   void checkCall(const CallExpr *Call, const class FunctionCfg &Cfg,
                  const SourceManager &SM);
@@ -39,6 +37,7 @@ private:
   /// there; null otherwise.
   const ErrorCheckWrapper *learnedWrapperAt(SourceLocation At,
                                             const FunctionDecl *FD,
+                                            StringRef Family,
                                             ASTContext &Ctx);
   void reportReevaluation(const CallExpr *Call, const CallExpr *Again,
                           const SourceManager &SM);
@@ -51,9 +50,12 @@ private:
   std::vector<StringRef> CheckedReturnTypes;
   std::vector<StringRef> IgnoredFunctions;
   /// The unit's learned error-check wrappers (ErrorCheckWrapper.h) for
-  /// host code [0] and device code [1], once asked for: none inside when
-  /// the unit has none.
-  std::optional<std::optional<ErrorCheckWrapper>> Learned[2];
+  /// host code (false) and device code (true), by status family (empty:
+  /// the runtime's and driver's; else a CUDA library's, whose status only
+  /// its own wrapper takes), once asked for: none inside when the unit has
+  /// none.
+  std::map<std::pair<bool, std::string>, std::optional<ErrorCheckWrapper>>
+      Learned;
 };
 
 } // namespace clang::tidy::cuda

@@ -1,6 +1,7 @@
 // ErrorCheckMacro adds a fix-it; AllowCastToVoid, IgnoredFunctions and
 // AllowReleaseInDestructors can be turned the other way; CheckedReturnTypes
-// adds the cuBLAS status type.
+// set to the runtime's, driver's and cuBLAS's types leaves the other
+// libraries' out.
 // RUN: %check_cuda_tidy_plugin --check-suffix=FIX %s cuda-unchecked-api-call %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-api-call.ErrorCheckMacro: CUDA_CHECK}}"
 // RUN: %check_cuda_tidy_driver --check-suffix=FIX %s cuda-unchecked-api-call %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-api-call.ErrorCheckMacro: CUDA_CHECK}}"
 // RUN: %check_cuda_tidy_plugin --check-suffix=STRICT %s cuda-unchecked-api-call %t -- --extra-arg=-I%S/../Inputs -config="{CheckOptions: {cuda-unchecked-api-call.AllowCastToVoid: false, cuda-unchecked-api-call.IgnoredFunctions: '', cuda-unchecked-api-call.AllowReleaseInDestructors: false, cuda-unchecked-api-call.CheckedReturnTypes: 'cudaError_t;CUresult;cublasStatus_t'}}"
@@ -54,6 +55,10 @@ void blas() {
   cublasHandle_t handle;
   cublasCreate(&handle);
   // CHECK-MESSAGES-STRICT: :[[@LINE-1]]:3: warning: the error code returned by 'cublasCreate_v2' is not checked [cuda-unchecked-api-call]
+  // The default checks the library's status too; CUDA_CHECK, the
+  // configured macro, takes no cublasStatus_t: no fix-it, and no note.
+  // CHECK-MESSAGES-FIX: :[[@LINE-4]]:3: warning: the error code returned by 'cublasCreate_v2' is not checked [cuda-unchecked-api-call]
+  // CHECK-FIXES-FIX: {{^}}  cublasCreate(&handle);{{$}}
   if (cublasDestroy(handle) != CUBLAS_STATUS_SUCCESS)
     exit(1);
 }

@@ -56,7 +56,7 @@ def _position(n):
 HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from cuda import',
                  b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda',
                  # the CUDA libraries (CUDA_PYTHON_LIBRARY): ctypes, scikit-cuda, CuPy's bindings
-                 b'libcublas', b'libcusparse', b'libcufft', b'libcurand', b'skcuda',
+                 b'libcublas', b'libcusparse', b'libcufft', b'libcurand', b'libcusolver', b'skcuda',
                  b'cupy_backends.cuda.libs', b'cupy.cuda.cublas', b'cupy.cuda.cusparse', b'cupy.cuda.curand')
 
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
@@ -2430,7 +2430,7 @@ class HostLowering:
                 # converting constructor keeps nothing): not a leak
                 # (a status returned goes to the caller as it is: no flows,
                 # whose result would be a status dropped)
-                for t in escapes if v.kind not in NUMERIC + ('cudaError_t', 'CUresult') and \
+                for t in escapes if v.kind not in NUMERIC and v.kind not in self.model.status_types and \
                         not self.typed_return(scope) else ():
                     out.syn('  cuda_tidy_host::flows(%s);\n' % t, 0, at)
                 self.unwind(scope, out, ctx)

@@ -14,7 +14,8 @@ _CANDIDATES = (os.path.join(_HERE, 'CudaApiModel.def'),
 _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
              'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(',
-             'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(', 'CUDA_PYTHON_LIBRARY(')
+             'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(', 'CUDA_PYTHON_LIBRARY(',
+             'CUDA_STATUS_TYPE(')
 
 
 class HostModel:
@@ -53,6 +54,10 @@ class HostModel:
         self.libraries = {}
         #: (alias, module) of CUDA_PYTHON_MODULE_ALIAS rows
         aliases = []
+        #: library -> (status type, success): its first CUDA_STATUS_TYPE row
+        statuses = {}
+        #: every CUDA_STATUS_TYPE row's type (cudaError_t, cublasStatus_t...)
+        self.status_types = set()
         for line in text.split('\n'):
             if not line.startswith(_FAMILIES):
                 continue
@@ -79,8 +84,11 @@ class HostModel:
                 self.array_copies[(cols[0], cols[1])] = (cols[2], cols[3].split(), int(cols[4]))
             elif family == 'CUDA_PYTHON_GENERATED_MODULE' and len(cols) == 1 and cols[0] != 'LastName':
                 self.generated.add(cols[0])
-            elif family == 'CUDA_PYTHON_LIBRARY' and len(cols) == 5 and cols[0] != 'Library':
+            elif family == 'CUDA_PYTHON_LIBRARY' and len(cols) == 3 and cols[0] != 'Library':
                 self.libraries[cols[0]] = tuple(cols[1:])
+            elif family == 'CUDA_STATUS_TYPE' and len(cols) == 3 and cols[0] != 'Library':
+                statuses.setdefault(cols[0], (cols[1], cols[2]))
+                self.status_types.add(cols[1])
             elif family == 'CUDA_PYTHON_MODULE_ALIAS' and len(cols) == 2 and cols[0] != 'Alias':
                 aliases.append((cols[0], cols[1]))
             elif family == 'CUDA_DEVICE_RESET' and len(cols) == 1 and cols[0] != 'Name':
@@ -97,6 +105,11 @@ class HostModel:
                 if cols[1] == 'Runtime' and 'Set' not in cols[8] and 'Pitched' not in cols[8]:
                     self.copy_ptrs[cols[0]] = (int(cols[2]), int(cols[3]), int(cols[6]))
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
+        for lib, row in list(self.libraries.items()):
+            if lib in statuses:
+                self.libraries[lib] = row + statuses[lib]
+            else:
+                del self.libraries[lib]
         for alias, module in aliases:
             for (m, name), row in list(self.calls.items()):
                 if m == module:
@@ -127,6 +140,11 @@ class HostModel:
         for lib, (prefix, _, _, _) in self.libraries.items():
             if 'lib' + prefix + '.' in text or 'lib' + prefix + '64' in text or \
                     text.strip('\'"') in ('lib' + prefix, prefix):
+                return lib
+            # a loader's variable named for it (scikit-cuda's
+            # `for _libcublas_libname in ...: LoadLibrary(_libcublas_libname)`)
+            at = text.find('_lib' + prefix + '_')
+            if at >= 0 and text.isidentifier():
                 return lib
         return None
 
