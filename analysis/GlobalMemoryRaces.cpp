@@ -16,6 +16,19 @@ namespace clang::tidy::cuda {
 
 namespace {
 
+/// The 'v' of a ticket atomic written 'atomicAdd(&v, ...)', or null.
+const DeclRefExpr *tickedReference(const CallExpr *Ticket) {
+  if (Ticket->getNumArgs() < 1)
+    return nullptr;
+  if (const auto *AO =
+          dyn_cast<UnaryOperator>(Ticket->getArg(0)->IgnoreParenImpCasts());
+      AO && AO->getOpcode() == UO_AddrOf)
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(AO->getSubExpr()->IgnoreParenImpCasts()))
+      return DRE;
+  return nullptr;
+}
+
 const Expr *strip(const Expr *E) { return ThreadIndexAnalysis::strip(E); }
 
 /// The element an lvalue names.
@@ -1076,13 +1089,9 @@ void KernelRaces::runLastBlock(std::vector<LastBlockHazard> &Out) {
   if (Tickets.size() == 1) {
     const CallExpr *Ticket = Tickets.front();
     StringRef Name = Ticket->getDirectCallee()->getName();
-    const VarDecl *Counter = nullptr;
-    if (const auto *AO = dyn_cast<UnaryOperator>(
-            Ticket->getArg(0)->IgnoreParenImpCasts());
-        AO && AO->getOpcode() == UO_AddrOf)
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(AO->getSubExpr()->IgnoreParenImpCasts()))
-        Counter = dyn_cast<VarDecl>(DRE->getDecl());
+    const DeclRefExpr *Ticked = tickedReference(Ticket);
+    const VarDecl *Counter =
+        Ticked ? dyn_cast<VarDecl>(Ticked->getDecl()) : nullptr;
     bool Counts = false;
     if (Ticket->getNumArgs() == 2) {
       const Expr *Step = Ticket->getArg(1);
@@ -1255,13 +1264,9 @@ bool GlobalMemoryRaces::usedBesideTickets(const VarDecl *VD) {
       llvm::SmallVector<const DeclRefExpr *, 16> All;
       bool shouldVisitTemplateInstantiations() const { return true; }
       bool VisitCallExpr(CallExpr *Call) {
-        if (CudaApiModel::returnsTicket(Call) && Call->getNumArgs() >= 1)
-          if (const auto *AO = dyn_cast<UnaryOperator>(
-                  Call->getArg(0)->IgnoreParenImpCasts());
-              AO && AO->getOpcode() == UO_AddrOf)
-            if (const auto *DRE = dyn_cast<DeclRefExpr>(
-                    AO->getSubExpr()->IgnoreParenImpCasts()))
-              Tickets.insert(DRE);
+        if (CudaApiModel::returnsTicket(Call))
+          if (const DeclRefExpr *DRE = tickedReference(Call))
+            Tickets.insert(DRE);
         return true;
       }
       bool VisitDeclRefExpr(DeclRefExpr *DRE) {

@@ -28,12 +28,24 @@ static std::string defaultCheckedReturnTypes() {
   return Types;
 }
 
-/// The family of status type \p T whose calls one wrapper checks: empty for
-/// the runtime's and driver's error codes (and types the model does not
-/// know), else the CUDA library's name (CHECK_CUBLAS takes no cudaError_t).
-static StringRef statusFamily(QualType T) {
-  StringRef Library = CudaApiModel::statusLibrary(T);
+/// The family of a status whose library is \p Library, one wrapper checking
+/// its calls: empty for the runtime's and driver's error codes (and types
+/// the model does not know), else the CUDA library's name (CHECK_CUBLAS
+/// takes no cudaError_t).
+static StringRef familyOfLibrary(StringRef Library) {
   return Library == "Runtime" || Library == "Driver" ? StringRef() : Library;
+}
+
+static StringRef statusFamily(QualType T) {
+  return familyOfLibrary(CudaApiModel::statusLibrary(T));
+}
+
+/// The family of the checked return type named \p TypeName.
+static StringRef statusFamily(StringRef TypeName) {
+  for (const CudaApiModel::StatusType &S : CudaApiModel::statusTypes())
+    if (S.TypeName == TypeName)
+      return familyOfLibrary(S.Library);
+  return {};
 }
 static constexpr llvm::StringLiteral DefaultIgnoredFunctions =
     "cudaGetLastError;cudaProfilerStart;cudaProfilerStop";
@@ -223,20 +235,9 @@ UncheckedApiCallCheck::learnedWrapperAt(SourceLocation At,
   if (Inserted) {
     // Learned from the calls whose status is of the same family.
     std::vector<StringRef> Types;
-    for (StringRef T : CheckedReturnTypes) {
-      bool Same = false;
-      for (const CudaApiModel::StatusType &S : CudaApiModel::statusTypes())
-        if (S.TypeName == T)
-          Same = (S.Library == "Runtime" || S.Library == "Driver"
-                      ? StringRef()
-                      : S.Library) == Family;
-      if (Same || (Family.empty() &&
-                   llvm::none_of(CudaApiModel::statusTypes(),
-                                 [&](const CudaApiModel::StatusType &S) {
-                                   return S.TypeName == T;
-                                 })))
+    for (StringRef T : CheckedReturnTypes)
+      if (statusFamily(T) == Family)
         Types.push_back(T);
-    }
     It->second = learnErrorCheckWrapper(Ctx, Types, Device);
   }
   const std::optional<ErrorCheckWrapper> &W = It->second;
