@@ -81,6 +81,15 @@ def ctypes_leak(src):
     return prog
 
 
+def walrus_leak(src):
+    # the program bound by a walrus inside ctypes.byref (tinygrad's style)
+    if _libnvrtc.nvrtcCreateProgram(ctypes.byref(prog := ctypes.c_void_p()), src, b"k.cu", 0, None, None) != 0:
+        # CHECK: host-nvrtc.py:[[@LINE-1]]:18: warning: NVRTC program allocated into 'prog' by 'nvrtcCreateProgram' is not destroyed on every path [cuda-device-memory-leak]
+        return None
+    return _libnvrtc.nvrtcCompileProgram(prog, 0, None)
+    # CHECK: host-nvrtc.py:[[@LINE-1]]:5: note: 'prog' still holds it when the function returns here
+
+
 # ---- negatives --------------------------------------------------------------
 
 def compile_clean(opts):
@@ -118,6 +127,16 @@ def compile_log(opts):
 def ctypes_clean(src):
     prog = ctypes.c_void_p()
     if _libnvrtc.nvrtcCreateProgram(ctypes.byref(prog), src, b"k.cu", 0, None, None) != 0:
+        return False
+    try:
+        return _libnvrtc.nvrtcCompileProgram(prog, 0, None) == 0
+    finally:
+        if _libnvrtc.nvrtcDestroyProgram(ctypes.byref(prog)) != 0:
+            raise RuntimeError("nvrtcDestroyProgram failed")
+
+
+def walrus_clean(src):
+    if _libnvrtc.nvrtcCreateProgram(ctypes.byref(prog := ctypes.c_void_p()), src, b"k.cu", 0, None, None) != 0:
         return False
     try:
         return _libnvrtc.nvrtcCompileProgram(prog, 0, None) == 0

@@ -37,7 +37,7 @@ _NESTED_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
 
 
 #: The node types infer() looks at (the others are skipped at once).
-_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For,
+_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr,
                           ast.AsyncFor, ast.withitem))
 
 
@@ -1127,6 +1127,9 @@ class HostLowering:
                     targets.append((node.lineno, node.col_offset, t, value, node))
             elif isinstance(node, ast.AugAssign):
                 targets.append((node.lineno, node.col_offset, node.target, node, node))
+            elif t is ast.NamedExpr and self.byref_walrus(node):
+                # `ctypes.byref(prog := lib.nvrtcProgram())`: prog is a local
+                targets.append((node.lineno, node.col_offset, node.target, node.value, node))
             elif isinstance(node, (ast.For, ast.AsyncFor)):
                 targets.append((node.lineno, node.col_offset, node.target, node, node))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
@@ -1249,8 +1252,22 @@ class HostLowering:
     def byref_target(self, a):
         if isinstance(a, ast.Call) and (self.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
                 and len(a.args) == 1:
+            if self.byref_walrus(a.args[0]):
+                return a.args[0].target
             return a.args[0]
         return None
+
+    def byref_walrus(self, node):
+        """Whether node is `name := T()` given to ctypes.byref: a fresh
+        ctypes value (a handle type's null) bound to a local whose address
+        a call fills in."""
+        if not (isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name) and
+                isinstance(node.value, ast.Call) and not node.value.args and
+                not node.value.keywords):
+            return False
+        parent = self.r.parents.get(node)
+        return isinstance(parent, ast.Call) and \
+            (self.qualname(parent.func) or '') in ('ctypes.byref', 'ctypes.pointer')
 
     def kind_of(self, scope, e):
         """The kind an expression lowers to, without writing it."""
@@ -1666,7 +1683,8 @@ class HostLowering:
         q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q in ('ctypes.byref', 'ctypes.pointer') and len(e.args) == 1 and not e.keywords:
-            v = self.expr(scope, e.args[0])
+            arg = e.args[0]
+            v = self.expr(scope, arg.target if self.byref_walrus(arg) else arg)
             if v.lvalue:
                 return Val(self.join(at, '&', v.m), v.kind + ' *' if not v.kind.endswith('*')
                            else v.kind + '*')
