@@ -266,6 +266,15 @@ bool AllocationTracker::releases(const CallExpr *Call, unsigned Arg) {
   return false;
 }
 
+/// Whether \p Call destroys the handle whose address is its argument \p Arg:
+/// a destroy row's handle argument written `&h` is a destroy that takes the
+/// handle's address (nvrtcDestroyProgram(&prog): CUDA_RESOURCE_BY_ADDRESS).
+static bool releasesThroughAddress(const CallExpr *Call, unsigned Arg) {
+  const ApiFunction *Api = CudaApiModel::lookup(Call);
+  return Api && Api->Resource && Api->Resource->Role == ResourceRole::Destroy &&
+         Api->Resource->HandleArg == static_cast<int>(Arg);
+}
+
 bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
   if (isa<CUDAKernelCallExpr>(Call))
     return false; // The kernel gets a copy for the launch.
@@ -277,13 +286,12 @@ bool AllocationTracker::mayKeep(const CallExpr *Call, unsigned Arg) {
            (Api->Library == ApiLibrary::CLib && Api->Alloc); // realloc
   if (std::optional<ParamUse> U = summarizedUse(Call, Arg))
     return *U == ParamUse::MayKeep;
-  // Other CUDA runtime, driver and library calls (cuBLAS, cuSPARSE, ...)
-  // use pointers for the call's length or keep them in a descriptor; none
-  // frees them.
+  // Other CUDA runtime, driver and library calls (cuBLAS, cuSPARSE, ...,
+  // NVRTC: whatever returns a CUDA_STATUS_TYPE) use pointers for the call's
+  // length or keep them in a descriptor; none frees them.
   const SourceManager &SM = Ctx.getSourceManager();
   if (SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())) &&
-      (CudaApiModel::isTypeNamed(Callee->getReturnType(),
-                                 {"cudaError_t", "CUresult"}) ||
+      (!CudaApiModel::statusLibrary(Callee->getReturnType()).empty() ||
        CudaApiModel::isRuntimeOrDriverCall(Callee)))
     return false;
   return true;
@@ -1020,7 +1028,8 @@ AllocationTracker::LossWalk::stepCall(const CallExpr *Call, PathState &S) {
     bool Address = S.holds(addressedVar(Arg));
     if (!Direct && !Address)
       continue;
-    if (Direct && T.releases(Call, ArgI))
+    if ((Direct && T.releases(Call, ArgI)) ||
+        (Address && releasesThroughAddress(Call, ArgI)))
       return Done; // Freed.
     bool IsOutParam = Address && Made && Made->second == (int)ArgI;
     if (!IsOutParam && T.mayKeep(Call, ArgI))

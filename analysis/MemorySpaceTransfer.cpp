@@ -220,7 +220,15 @@ void FunctionAnalyzer::transferFree(const CallExpr *Call,
 void FunctionAnalyzer::transferDestroy(const CallExpr *Call,
                                        const ApiFunction &Api,
                                        MemoryState &St) const {
-  if (const Expr *H = CudaApiModel::argument(Call, Api.Resource->HandleArg))
+  const Expr *H = CudaApiModel::argument(Call, Api.Resource->HandleArg);
+  // A destroy through the handle's address (nvrtcDestroyProgram(&prog))
+  // sets the handle to null: a second one fails with a status and frees
+  // nothing twice.
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(
+          H ? H->IgnoreParenCasts() : nullptr);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return;
+  if (H)
     freeThrough(H, Call, St);
 }
 

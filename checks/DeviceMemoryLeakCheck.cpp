@@ -2,6 +2,7 @@
 
 #include "DeviceMemoryLeakCheck.h"
 #include "CudaApiModel.h"
+#include "LibraryObjects.h"
 #include "SourceLocations.h"
 #include "clang-tidy/utils/OptionsUtils.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -23,7 +24,8 @@ DeviceMemoryLeakCheck::DeviceMemoryLeakCheck(StringRef Name,
   for (StringRef Item : utils::options::parseStringList(RawCheckedResources)) {
     Item = Item.trim();
     // The handles of the CUDA libraries: cuBLAS, cuSPARSE (and its
-    // descriptors and info objects), cuFFT plans, cuRAND generators.
+    // descriptors and info objects), cuFFT plans, cuRAND generators,
+    // cuSOLVER (and its parameter and info objects), NVRTC programs.
     if (Item == "LibraryHandles") {
       CheckedResources.append(
           {ResourceKind::BlasHandle, ResourceKind::SparseHandle,
@@ -83,7 +85,8 @@ void DeviceMemoryLeakCheck::checkFunction(const FunctionDecl &FD,
     bool IsResource = A.Kind.Resource.has_value();
     diag(Loc, "%0 allocated into %1 by %2 is not %select{freed|destroyed}3 "
               "on every path")
-        << A.Kind.describe() << A.Var << Allocator->getDeclName()
+        << describeAllocation(A.Kind, A.Site) << A.Var
+        << Allocator->getDeclName()
         << IsResource;
     switch (Loss->How) {
     case AllocationLoss::StillLiveAtExit: {
@@ -120,7 +123,7 @@ void DeviceMemoryLeakCheck::reportStorage(const StorageLeak &L,
   bool IsMember = isa<FieldDecl>(L.Storage);
   diag(Loc, "%0 allocated into %select{file-scope variable|member}1 %2 by "
             "%3 is never %select{freed|destroyed}4")
-      << L.Kind.describe() << IsMember << L.Storage
+      << describeAllocation(L.Kind, L.Site) << IsMember << L.Storage
       << CudaApiModel::calleeOf(L.Site)->getDeclName() << IsResource;
   if (IsMember)
     diag(L.Storage->getLocation(),

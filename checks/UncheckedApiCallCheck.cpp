@@ -4,6 +4,7 @@
 #include "CompileErrors.h"
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
+#include "ResultCount.h"
 #include "ResultUse.h"
 #include "SourceLocations.h"
 #include "TemplatePatterns.h"
@@ -144,6 +145,10 @@ void UncheckedApiCallCheck::checkCall(const CallExpr *Call,
   if (Use.K == ResultUse::Consumed)
     return;
   if (Use.K == ResultUse::CastToVoid && AllowCastToVoid)
+    return;
+  // A query whose result count, initialised before it and tested after
+  // it, tells its failure apart (CUDA_RESULT_COUNT rows).
+  if (resultCountTestedAfter(Call, Cfg, Cfg.function()->getASTContext()))
     return;
   // A last-error check before any other runtime call sees the failure.
   if (Use.K != ResultUse::CastToVoid &&

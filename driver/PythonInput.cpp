@@ -62,7 +62,10 @@ bool mayHoldCuda(llvm::StringRef Path) {
       // are named by "cupy" above).
       Text.contains("libcublas") || Text.contains("libcusparse") ||
       Text.contains("libcufft") || Text.contains("libcurand") ||
-      Text.contains("libcusolver") || Text.contains("skcuda"))
+      Text.contains("libcusolver") || Text.contains("skcuda") ||
+      // NVRTC: cuda-python's nvrtc module, ctypes or a generated binding
+      // of libnvrtc (`nvrtc.nvrtcCreateProgram(`).
+      Text.contains("nvrtc"))
     return true;
   // A CUDA function called through a module attribute (`cuda.cuInit(`),
   // as users of a generated ctypes binding module call it

@@ -37,7 +37,7 @@ _NESTED_SCOPES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
 
 
 #: The node types infer() looks at (the others are skipped at once).
-_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For,
+_INFER_NODES = frozenset((ast.Call, ast.Global, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.NamedExpr,
                           ast.AsyncFor, ast.withitem))
 
 
@@ -57,7 +57,10 @@ HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from c
                  b'pycuda.driver', b'cupy.cuda.runtime', b'cupy_backends.cuda.api', b'numba.cuda', b'from numba import cuda',
                  # the CUDA libraries (CUDA_PYTHON_LIBRARY): ctypes, scikit-cuda, CuPy's bindings
                  b'libcublas', b'libcusparse', b'libcufft', b'libcurand', b'libcusolver', b'skcuda',
-                 b'cupy_backends.cuda.libs', b'cupy.cuda.cublas', b'cupy.cuda.cusparse', b'cupy.cuda.curand')
+                 b'cupy_backends.cuda.libs', b'cupy.cuda.cublas', b'cupy.cuda.cusparse', b'cupy.cuda.curand',
+                 b'cupy.cuda.cusolver',
+                 # NVRTC: cuda-python's nvrtc module, ctypes or a generated binding of libnvrtc
+                 b'nvrtc')
 
 #: A call of a CUDA function through a module attribute (`cuda.cuInit(`,
 #: `rt.cudaMalloc(`): what a generated binding module's users write
@@ -639,7 +642,7 @@ class HostLowering:
         fn = name if name in self.model.api else strip_version(name)
         if fn not in self.model.api:
             return None
-        lib = 'Runtime' if fn.startswith('cuda') else 'Driver'
+        lib = self.model.library_of(fn)
         if lib not in self.model.ctypes:
             return None
         if q:
@@ -1124,6 +1127,9 @@ class HostLowering:
                     targets.append((node.lineno, node.col_offset, t, value, node))
             elif isinstance(node, ast.AugAssign):
                 targets.append((node.lineno, node.col_offset, node.target, node, node))
+            elif t is ast.NamedExpr and self.byref_walrus(node):
+                # `ctypes.byref(prog := lib.nvrtcProgram())`: prog is a local
+                targets.append((node.lineno, node.col_offset, node.target, node.value, node))
             elif isinstance(node, (ast.For, ast.AsyncFor)):
                 targets.append((node.lineno, node.col_offset, node.target, node, node))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
@@ -1206,9 +1212,7 @@ class HostLowering:
         params, outs, _ = self.model.api[fn]
         if len(call.args) + len(outs) != params or call.keywords:
             return None
-        lib = 'Runtime' if fn.startswith('cuda') else 'Driver'
-        return [('cudaError_t' if lib == 'Runtime' else 'CUresult')] + \
-            [self.out_type(fn, i) for i in outs]
+        return [self.model.status_of(fn)[0]] + [self.out_type(fn, i) for i in outs]
 
     def out_type(self, fn, index):
         """The C type of what out-parameter index of fn holds."""
@@ -1248,8 +1252,22 @@ class HostLowering:
     def byref_target(self, a):
         if isinstance(a, ast.Call) and (self.qualname(a.func) or '') in ('ctypes.byref', 'ctypes.pointer') \
                 and len(a.args) == 1:
+            if self.byref_walrus(a.args[0]):
+                return a.args[0].target
             return a.args[0]
         return None
+
+    def byref_walrus(self, node):
+        """Whether node is `name := T()` given to ctypes.byref: a fresh
+        ctypes value (a handle type's null) bound to a local whose address
+        a call fills in."""
+        if not (isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name) and
+                isinstance(node.value, ast.Call) and not node.value.args and
+                not node.value.keywords):
+            return False
+        parent = self.r.parents.get(node)
+        return isinstance(parent, ast.Call) and \
+            (self.qualname(parent.func) or '') in ('ctypes.byref', 'ctypes.pointer')
 
     def kind_of(self, scope, e):
         """The kind an expression lowers to, without writing it."""
@@ -1606,6 +1624,12 @@ class HostLowering:
         r = self.r
         at = self.at(e)
         q = self.qualname(e)
+        if q and self.binding_module(q.rpartition('.')[0]):
+            # a library's success code through its binding's enum
+            # (nvrtc.nvrtcResult.NVRTC_SUCCESS: CUDA_STATUS_TYPE rows)
+            for status, success in (row[2:] for row in self.model.libraries.values()):
+                if e.attr == success:
+                    return Val(self.syn(success, e), status)
         if q and e.attr in ENUMERATORS and (
                 self.binding_module(q.rpartition('.')[0]) or
                 self.binding_module(q.rpartition('.')[0].rpartition('.')[0]) or
@@ -1659,7 +1683,8 @@ class HostLowering:
         q = self.qualname(e.func) or ''
         last = q.rpartition('.')[2]
         if q in ('ctypes.byref', 'ctypes.pointer') and len(e.args) == 1 and not e.keywords:
-            v = self.expr(scope, e.args[0])
+            arg = e.args[0]
+            v = self.expr(scope, arg.target if self.byref_walrus(arg) else arg)
             if v.lvalue:
                 return Val(self.join(at, '&', v.m), v.kind + ' *' if not v.kind.endswith('*')
                            else v.kind + '*')
@@ -2021,6 +2046,14 @@ class HostLowering:
                 scope.temps.append((tname, ct))
                 pieces.append('&' + tname)
                 out_vals.append((tname, ct))
+                continue
+            if conv == 'ErrorTuple' and fn in self.model.by_address and \
+                    i == self.model.resource.get(fn, (None, None, None, -1))[3]:
+                # cuda-python's destroy takes the handle, the C function
+                # its address (nvrtcDestroyProgram(&prog))
+                if not getattr(a, 'lvalue', False):
+                    return None
+                pieces.append(self.join(at, '&', a.m))
                 continue
             if overloaded:
                 if i in outs and not (a.kind.endswith('**') or a.kind.endswith('* *') or

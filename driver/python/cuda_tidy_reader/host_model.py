@@ -15,7 +15,7 @@ _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
              'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(',
              'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(', 'CUDA_PYTHON_LIBRARY(',
-             'CUDA_STATUS_TYPE(')
+             'CUDA_STATUS_TYPE(', 'CUDA_RESOURCE_BY_ADDRESS(')
 
 
 class HostModel:
@@ -31,6 +31,9 @@ class HostModel:
         self.alloc = {}
         #: CUDA function (without _v2) -> (library, resource, role, handle arg)
         self.resource = {}
+        #: destroys that take the handle's address (CUDA_RESOURCE_BY_ADDRESS):
+        #: cuda-python passes the handle, the C function its address
+        self.by_address = set()
         #: CUDA function (without _v2) -> kind argument index
         self.copy_kind = {}
         #: CUDA function (without _v2) -> its byte-count argument index
@@ -98,6 +101,8 @@ class HostModel:
             elif family == 'CUDA_ALLOC' and len(cols) == 8:
                 self.alloc[strip_version(cols[0])] = (cols[1], cols[2])
                 self.bytes_arg[strip_version(cols[0])] = int(cols[4])
+            elif family == 'CUDA_RESOURCE_BY_ADDRESS' and len(cols) == 1:
+                self.by_address.add(cols[0])
             elif family == 'CUDA_RESOURCE' and len(cols) == 5:
                 self.resource[strip_version(cols[0])] = (cols[1], cols[2], cols[3], int(cols[4]))
             elif family == 'CUDA_COPY' and len(cols) == 9:

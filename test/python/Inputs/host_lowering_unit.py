@@ -51,6 +51,36 @@ class ModelRows(unittest.TestCase):
         self.assertEqual(m.calls[('cupy.cuda.cusparse', 'createCsrilu02Info')][0],
                          'cusparseCreateCsrilu02Info')
 
+    def test_nvrtc_and_solver_rows_are_read(self):
+        m = host_model()
+        self.assertEqual(m.bindings['cuda.bindings.nvrtc'], ('NVRTC', 'ErrorTuple'))
+        self.assertEqual(m.status_of('nvrtcCreateProgram'), ('nvrtcResult', 'NVRTC_SUCCESS'))
+        self.assertEqual(m.library_file('libnvrtc.so.12'), 'NVRTC')
+        self.assertIn('nvrtcDestroyProgram', m.by_address)
+        self.assertNotIn('cusolverDnDestroy', m.by_address)
+        self.assertIn('nvrtc', m.generated)
+        self.assertEqual(m.calls[('cupy.cuda.cusolver', 'createSyevjInfo')][0],
+                         'cusolverDnCreateSyevjInfo')
+        self.assertEqual(m.calls[('cupy_backends.cuda.libs.cusparse', 'createDnVec')][1],
+                         ['out', '0', '1', '2'])
+
+    def test_nvrtc_destroy_takes_the_address(self):
+        tu = unit('from cuda.bindings import nvrtc\n'
+                  'def f(src):\n'
+                  '    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, [], [])\n'
+                  '    err, = nvrtc.nvrtcDestroyProgram(prog)\n'
+                  '    return err\n')
+        self.assertIn('nvrtcResult err', tu)
+        self.assertIn('nvrtcCreateProgram(&prog, ', tu)
+        self.assertIn('nvrtcDestroyProgram(&prog)', tu)
+
+    def test_generated_nvrtc_module(self):
+        tu = unit('import ctypes\n'
+                  'import proj.autogen.nvrtc as nvrtc\n'
+                  'def f(prog):\n'
+                  '    nvrtc.nvrtcCompileProgram(prog, 0, None)\n')
+        self.assertIn('nvrtcCompileProgram(', tu)
+
     def test_numba_rows_are_read(self):
         m = host_model()
         self.assertEqual(m.arrays[('numba.cuda', 'pinned_array')], ('Pinned', 'Shape'))
