@@ -1934,13 +1934,37 @@ class LaunchWriter:
                     v = d[1]
                     continue
             break
-        if isinstance(v, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in v.elts):
-            karg_list = v.elts
+        if isinstance(v, (ast.Tuple, ast.List)):
+            karg_list = self.spread(v.elts)
         self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
+
+    def spread(self, elts):
+        """Arguments with `*xs` spread where xs is a tuple or list that its
+        name is bound to once (`args = (x, n); k(*args, block=...)`,
+        `(*common, n)`); None where a spread value is not known."""
+        out = []
+        for e in elts:
+            if not isinstance(e, ast.Starred):
+                out.append(e)
+                continue
+            v = e.value
+            for _ in range(8):
+                if not isinstance(v, ast.Name):
+                    break
+                d = self.r.definition(v)
+                if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                    return None
+                v = d[1]
+            if not isinstance(v, (ast.Tuple, ast.List)) or \
+                    any(isinstance(x, ast.Starred) for x in v.elts):
+                return None
+            out.extend(v.elts)
+        return out
 
     def emit_pycuda_launch(self, node, ref):
         kw = {k.arg: k.value for k in node.keywords if k.arg}
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        args = self.spread(node.args)
+        if args is None:
             return
         block = kw.get('block')
         grid = kw.get('grid', ast.Tuple(elts=[ast.Constant(1)], ctx=ast.Load()))
@@ -1949,7 +1973,7 @@ class LaunchWriter:
         if not hasattr(grid, 'lineno'):
             copy_location(grid, node)
             copy_location(grid.elts[0], node)
-        self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
+        self.emit_launch(node, ref, grid, block, kw.get('shared'), args, 'pycuda', node)
 
     def emit_prepared(self, node, prepared, how):
         args = node.args
