@@ -2,7 +2,8 @@
 # (docs/python.md, "Kernels in caches"): a private dict of the module,
 # bound once to `{}`, read only as `_cache[key]` and `key in _cache`, every
 # store a kernel of the file. A lookup after the store under the same key
-# in the same function is that store's kernel; another lookup is each
+# in the same function is that store's kernel (where every store of the
+# file stores that kernel); another lookup is each
 # kernel the cache can hold (only the geometry is checked). A RawKernel
 # whose name is built at run time and whose source defines one kernel
 # launches that kernel, its arguments unchecked.
@@ -28,7 +29,7 @@ def fill(n, v):
     y = cupy.empty(n, dtype=cupy.float64)
     kernel(((n + 255) // 256,), (256,), (y, cupy.float32(v), n))
     # CHECK: kernels-in-caches.py:[[@LINE-1]]:42: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'fill'{{.*}} [cuda-kernel-arguments]
-    # CHECK: kernels-in-caches.py:14:40: note: parameter 'y' of type 'float *' of 'fill' declared here
+    # CHECK: kernels-in-caches.py:15:40: note: parameter 'y' of type 'float *' of 'fill' declared here
 
 
 def fill_direct(n):
@@ -38,7 +39,7 @@ def fill_direct(n):
     y = cupy.zeros(n, dtype=cupy.float32)
     _kernels[n](((n + 255) // 256,), (256,), (y, 2, n))
     # CHECK: kernels-in-caches.py:[[@LINE-1]]:50: warning: Python int passed to parameter 'v' of type 'float' of 'fill'{{.*}} [cuda-kernel-arguments]
-    # CHECK: kernels-in-caches.py:14:49: note: parameter 'v' of type 'float' of 'fill' declared here
+    # CHECK: kernels-in-caches.py:15:49: note: parameter 'v' of type 'float' of 'fill' declared here
 
 
 def _get_kernel(key):
@@ -129,5 +130,53 @@ def rekeyed(n, keys):
     key = keys[1]
     y = cupy.zeros(n, dtype=cupy.float64)
     _rekeyed[key](((n + 255) // 256,), (256,), (y, 1, n))
+
+
+_SRC64 = r'''
+extern "C" __global__ void fill64(double *y, double v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = v;
+}
+'''
+_shared = {}
+
+
+def fill_shared32(n):
+    # Two functions fill one key with different kernels: whichever ran
+    # first is in the cache, so neither lookup's arguments are checked.
+    if n not in _shared:
+        _shared[n] = cupy.RawKernel(_SRC, 'fill')
+    y = cupy.zeros(n, dtype=cupy.float32)
+    _shared[n](((n + 255) // 256,), (256,), (y, cupy.float32(1), n))
+
+
+def fill_shared64(n):
+    if n not in _shared:
+        _shared[n] = cupy.RawKernel(_SRC64, 'fill64')
+    y = cupy.zeros(n, dtype=cupy.float64)
+    _shared[n](((n + 255) // 256,), (256,), (y, 1.0, n))
+
+
+_named = {}
+
+
+def fill_named32(n):
+    # Keys that cannot meet ('f32_...' and 'f64_...'): each lookup is its
+    # own function's kernel.
+    key = f'f32_{n}'
+    if key not in _named:
+        _named[key] = cupy.RawKernel(_SRC, 'fill')
+    y = cupy.zeros(n, dtype=cupy.float64)
+    _named[key](((n + 255) // 256,), (256,), (y, cupy.float32(1), n))
+    # CHECK: kernels-in-caches.py:[[@LINE-1]]:47: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'fill'{{.*}} [cuda-kernel-arguments]
+    # CHECK: kernels-in-caches.py:15:40: note: parameter 'y' of type 'float *' of 'fill' declared here
+
+
+def fill_named64(n):
+    key = f'f64_{n}'
+    if key not in _named:
+        _named[key] = cupy.RawKernel(_SRC64, 'fill64')
+    y = cupy.zeros(n, dtype=cupy.float64)
+    _named[key](((n + 255) // 256,), (256,), (y, 1.0, n))
 
 # CHECK: exit=1

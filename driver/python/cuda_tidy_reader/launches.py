@@ -498,7 +498,17 @@ class Facts:
         same = [(x, a) for x, a in stores if r.scope_of(x) is fn and
                 r.segment(x.slice) == key and a.lineno < node.lineno]
         if len(same) == 1 and key and self.key_unchanged(node.slice, fn, same[0][1], node):
-            return self.kernel_of(same[0][1].value, depth + 1)
+            # Another store (another function's) may have filled the entry
+            # under the same key first: exact only where every store of
+            # the file gives the same kernel; otherwise each of them.
+            k = self.kernel_of(same[0][1].value, depth + 1)
+            want = self.same_kernel_key(k)
+            mine = self.key_patterns(node.slice, fn)
+            if want is not None and not table.values and all(
+                    self.same_kernel_key(self.kernel_of(a.value, depth + 1)) == want or
+                    self.keys_disjoint(mine, self.key_patterns(x.slice, r.scope_of(x)))
+                    for x, a in stores):
+                return k
         refs = []
         for v in list(table.values) + [a.value for _, a in stores]:
             k = raw_kernel_ref(self.kernel_of(v, depth + 1))
@@ -511,6 +521,67 @@ class Facts:
         if not refs or len(refs) > self.MAX_CHOICES:
             return None
         return KernelChoice(refs)
+
+    def same_kernel_key(self, k):
+        """kernel_key, where two constructor calls written alike over names
+        of the module's top level (`cupy.RawKernel(_SRC, 'fill')` in two
+        functions) compile the same kernel and have one key."""
+        k = raw_kernel_ref(k)
+        m = k.refs[0].module if isinstance(k, KernelChoice) and len(k.refs) == 1 else \
+            k.module if isinstance(k, KernelRef) else None
+        if m is None or m.call is None:
+            return kernel_key(k)
+        for x in walk(m.call):
+            if isinstance(x, ast.Name):
+                d = self.r.definition(x)
+                top = self.top_binding(x.id)
+                if top is None and d is None and x.id in self.r.aliases:
+                    continue  # the library's own name (cupy)
+                if d is None or top is None or d[0] is not top[0]:
+                    return kernel_key(k)
+        from ast import dump  # only here: importing ast costs the reader's start
+        name = k.refs[0].name if isinstance(k, KernelChoice) else k.name
+        return ('call', dump(m.call), name, isinstance(k, KernelChoice))
+
+    def key_patterns(self, key, fn):
+        """[(constant prefix, constant suffix)] of the strings a cache key
+        can be: a string constant, an f-string, or a name of the function
+        bound only to those (in branches too); None where not known."""
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return [(key.value, key.value)]
+        if isinstance(key, ast.JoinedStr):
+            vals = key.values
+            lead = [v.value for v in vals if isinstance(v, ast.Constant)]
+            if not vals or len(lead) == len(vals):
+                return [(''.join(lead), ''.join(lead))]
+            head = vals[0].value if isinstance(vals[0], ast.Constant) else ''
+            tail = vals[-1].value if isinstance(vals[-1], ast.Constant) else ''
+            return [(head, tail)]
+        if isinstance(key, ast.Name) and fn is not None:
+            entries = self.r.scope_assigns(fn).get(key.id) or []
+            if not entries or any(e[0] is fn or not isinstance(e[0], ast.Assign) for e in entries):
+                return None
+            out = []
+            for e in entries:
+                got = self.key_patterns(e[1], None) if e[1] is not None else None
+                if got is None:
+                    return None
+                out.extend(got)
+            return out
+        return None
+
+    @staticmethod
+    def keys_disjoint(a, b):
+        """Whether no string matches a pattern of a and one of b: their
+        constant prefixes or suffixes disagree."""
+        if a is None or b is None:
+            return False
+        for pa, sa in a:
+            for pb, sb in b:
+                if (pa.startswith(pb) or pb.startswith(pa)) and \
+                        (sa.endswith(sb) or sb.endswith(sa)):
+                    return False
+        return True
 
     def cache_uses_only(self, name):
         """Whether every read of a module-level name is `name[key]` or the
