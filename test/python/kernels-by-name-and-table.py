@@ -10,7 +10,7 @@
 # call's arguments), and kernels kept in a dict or list of the module
 # (`_fill[dtype]`). Their launches get the same argument facts as direct
 # ones; where the file does not say which kernel, or the table changes,
-# nothing is reported.
+# nothing is reported (a cache the file fills: kernels-in-caches.py).
 # RUN: %cuda-tidy --no-cache --quiet -checks='-*,cuda-kernel-arguments,cuda-tensor-contiguity' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning: -implicit-check-not=error: -implicit-check-not=note:
 import cupy
@@ -151,15 +151,7 @@ def in_branches(y, n):
 # Negatives: idiomatic code where the kernel is not known.
 
 
-_CACHE = {}
-
-
-def cached(dtype, n):
-    # A cache that the file fills: its entries are not known.
-    if dtype not in _CACHE:
-        _CACHE[dtype] = _MOD.get_function('fill_float32')
-    y = cupy.empty(n, dtype=cupy.float64)
-    _CACHE[dtype](((n + 127) // 128,), (128,), (y, 1, n))
+# Caches that the file fills while it runs: kernels-in-caches.py.
 
 
 def _apply(kern, y):

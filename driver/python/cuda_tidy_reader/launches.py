@@ -438,13 +438,16 @@ class Facts:
             keys, values = None, table.elts
         else:
             return None
+        stored = []
         for x in self.stores():
             if isinstance(x, ast.Name) and x.id == base.id and x is not entry[0] and \
                     r.parents.get(x) is not None and \
                     not (isinstance(entry[0], ast.Assign) and x in entry[0].targets):
                 return None  # the name is bound again somewhere
             if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == base.id:
-                return None  # an entry is stored
+                stored.append(x)
+        if stored:
+            return self.cache_kernel(node, base, table, stored, depth)
         if any(isinstance(v, ast.Starred) for v in values) or not values or \
                 len(values) > self.MAX_CHOICES:
             return None
@@ -469,6 +472,151 @@ class Facts:
             else:
                 return None
         return KernelChoice(refs)
+
+    def cache_kernel(self, node, base, table, stored, depth):
+        """`cache[key]` of a dict of the module that the file fills while it
+        runs (`_cache[key] = cupy.RawKernel(src, name)`, the usual cache of
+        compiled kernels): a private name, bound once to a dict, read only
+        as `cache[key]` and `key in cache`, every entry stored a kernel of
+        the file. The lookup after a store under the same key in the same
+        function (`if key not in _cache: _cache[key] = K; k = _cache[key]`)
+        is that store's kernel; any other lookup is each kernel the cache
+        can hold (a KernelChoice), as for a table of constants."""
+        r = self.r
+        if not isinstance(table, ast.Dict) or not base.id.startswith('_') or \
+                not self.cache_uses_only(base.id):
+            return None
+        stores = []
+        for x in stored:
+            a = r.parents.get(x)
+            if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is x):
+                return None  # del, augmented or tuple assignment
+            stores.append((x, a))
+        # The store under the lookup's key in the lookup's function, before it.
+        fn = r.scope_of(node)
+        key = r.segment(node.slice)
+        same = [(x, a) for x, a in stores if r.scope_of(x) is fn and
+                r.segment(x.slice) == key and a.lineno < node.lineno]
+        if len(same) == 1 and key and self.key_unchanged(node.slice, fn, same[0][1], node):
+            # Another store (another function's) may have filled the entry
+            # under the same key first: exact only where every store of
+            # the file gives the same kernel; otherwise each of them.
+            k = self.kernel_of(same[0][1].value, depth + 1)
+            want = self.same_kernel_key(k)
+            mine = self.key_patterns(node.slice, fn)
+            if want is not None and not table.values and all(
+                    self.same_kernel_key(self.kernel_of(a.value, depth + 1)) == want or
+                    self.keys_disjoint(mine, self.key_patterns(x.slice, r.scope_of(x)))
+                    for x, a in stores):
+                return k
+        refs = []
+        for v in list(table.values) + [a.value for _, a in stores]:
+            k = raw_kernel_ref(self.kernel_of(v, depth + 1))
+            if isinstance(k, KernelChoice):
+                refs.extend(k.refs)
+            elif isinstance(k, KernelRef):
+                refs.append(k)
+            else:
+                return None
+        if not refs or len(refs) > self.MAX_CHOICES:
+            return None
+        return KernelChoice(refs)
+
+    def same_kernel_key(self, k):
+        """kernel_key, where two constructor calls written alike over names
+        of the module's top level (`cupy.RawKernel(_SRC, 'fill')` in two
+        functions) compile the same kernel and have one key."""
+        k = raw_kernel_ref(k)
+        m = k.refs[0].module if isinstance(k, KernelChoice) and len(k.refs) == 1 else \
+            k.module if isinstance(k, KernelRef) else None
+        if m is None or m.call is None:
+            return kernel_key(k)
+        for x in walk(m.call):
+            if isinstance(x, ast.Name):
+                d = self.r.definition(x)
+                top = self.top_binding(x.id)
+                if top is None and d is None and x.id in self.r.aliases:
+                    continue  # the library's own name (cupy)
+                if d is None or top is None or d[0] is not top[0]:
+                    return kernel_key(k)
+        from ast import dump  # only here: importing ast costs the reader's start
+        name = k.refs[0].name if isinstance(k, KernelChoice) else k.name
+        return ('call', dump(m.call), name, isinstance(k, KernelChoice))
+
+    def key_patterns(self, key, fn):
+        """[(constant prefix, constant suffix)] of the strings a cache key
+        can be: a string constant, an f-string, or a name of the function
+        bound only to those (in branches too); None where not known."""
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return [(key.value, key.value)]
+        if isinstance(key, ast.JoinedStr):
+            vals = key.values
+            lead = [v.value for v in vals if isinstance(v, ast.Constant)]
+            if not vals or len(lead) == len(vals):
+                return [(''.join(lead), ''.join(lead))]
+            head = vals[0].value if isinstance(vals[0], ast.Constant) else ''
+            tail = vals[-1].value if isinstance(vals[-1], ast.Constant) else ''
+            return [(head, tail)]
+        if isinstance(key, ast.Name) and fn is not None:
+            entries = self.r.scope_assigns(fn).get(key.id) or []
+            if not entries or any(e[0] is fn or not isinstance(e[0], ast.Assign) for e in entries):
+                return None
+            out = []
+            for e in entries:
+                got = self.key_patterns(e[1], None) if e[1] is not None else None
+                if got is None:
+                    return None
+                out.extend(got)
+            return out
+        return None
+
+    @staticmethod
+    def keys_disjoint(a, b):
+        """Whether no string matches a pattern of a and one of b: their
+        constant prefixes or suffixes disagree."""
+        if a is None or b is None:
+            return False
+        for pa, sa in a:
+            for pb, sb in b:
+                if (pa.startswith(pb) or pb.startswith(pa)) and \
+                        (sa.endswith(sb) or sb.endswith(sa)):
+                    return False
+        return True
+
+    def cache_uses_only(self, name):
+        """Whether every read of a module-level name is `name[key]` or the
+        right side of `in`/`not in`: the cache never escapes (no .get,
+        .update, .setdefault, no call that receives it)."""
+        r = self.r
+        for x in walk(r.tree):
+            if not (isinstance(x, ast.Name) and x.id == name) or \
+                    isinstance(getattr(x, 'ctx', None), ast.Store):
+                continue
+            p = r.parents.get(x)
+            if isinstance(p, ast.Subscript) and p.value is x:
+                continue
+            if isinstance(p, ast.Compare) and len(p.ops) == 1 and \
+                    isinstance(p.ops[0], (ast.In, ast.NotIn)) and p.comparators[0] is x:
+                continue
+            return False
+        return True
+
+    def key_unchanged(self, key, fn, store, lookup):
+        """A key that is a constant, or names bound once in the function
+        (or its parameters) and not rebound between the store and the
+        lookup."""
+        r = self.r
+        for x in walk(key):
+            if isinstance(x, ast.Name):
+                entries = r.scope_assigns(fn).get(x.id) or [] if fn is not None else []
+                if any(e[0] is not fn and store.lineno <= e[0].lineno <= lookup.lineno
+                       for e in entries):
+                    return False
+                if any(isinstance(e[0], (ast.For, ast.AsyncFor, ast.While)) for e in entries):
+                    return False
+            elif isinstance(x, (ast.Call, ast.Attribute, ast.Subscript)):
+                return False  # a value that may differ from one read to the next
+        return True
 
     def instantiations(self, m):
         """Names that a module's name_expressions list, as far as the file
@@ -1326,6 +1474,22 @@ def instantiation(name):
     return m.group(1), ' '.join(args.split())
 
 
+def raw_kernel_ref(k):
+    """The kernel a RawKernel module launches: its name where the file
+    gives it; where the name is built at run time (`f'vec{n}_norm'`) and
+    the source defines one kernel, that one, as a choice (the name must
+    match it, but the reader may not see every kernel of the source), so
+    that no argument's dtype is checked against it."""
+    if not isinstance(k, KernelModule) or k.kind != 'raw-kernel':
+        return k
+    if k.single_name:
+        return KernelRef(k, k.single_name[0], k.single_name[1])
+    if len(k.kernels) == 1 and k.call is not None:
+        name = next(iter(k.kernels))
+        return KernelChoice([KernelRef(k, name, k.call)])
+    return k
+
+
 def kernel_key(k):
     """What identifies a kernel value: its module, name and prepare format."""
     if isinstance(k, KernelModule):
@@ -1441,8 +1605,7 @@ class LaunchWriter:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
 
     def emit_kernel_launch(self, node, ref):
-        if isinstance(ref, KernelModule) and ref.kind == 'raw-kernel' and ref.single_name:
-            ref = KernelRef(ref, ref.single_name[0], ref.single_name[1])
+        ref = raw_kernel_ref(ref)
         refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
         # One of several kernels: which one follows the data (a dtype's
         # name, a dict keyed by dtype), so an argument's dtype or kind is
@@ -1842,13 +2005,37 @@ class LaunchWriter:
                     v = d[1]
                     continue
             break
-        if isinstance(v, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in v.elts):
-            karg_list = v.elts
+        if isinstance(v, (ast.Tuple, ast.List)):
+            karg_list = self.spread(v.elts)
         self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
+
+    def spread(self, elts):
+        """Arguments with `*xs` spread where xs is a tuple or list that its
+        name is bound to once (`args = (x, n); k(*args, block=...)`,
+        `(*common, n)`); None where a spread value is not known."""
+        out = []
+        for e in elts:
+            if not isinstance(e, ast.Starred):
+                out.append(e)
+                continue
+            v = e.value
+            for _ in range(8):
+                if not isinstance(v, ast.Name):
+                    break
+                d = self.r.definition(v)
+                if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
+                    return None
+                v = d[1]
+            if not isinstance(v, (ast.Tuple, ast.List)) or \
+                    any(isinstance(x, ast.Starred) for x in v.elts):
+                return None
+            out.extend(v.elts)
+        return out
 
     def emit_pycuda_launch(self, node, ref):
         kw = {k.arg: k.value for k in node.keywords if k.arg}
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        args = self.spread(node.args)
+        if args is None:
             return
         block = kw.get('block')
         grid = kw.get('grid', ast.Tuple(elts=[ast.Constant(1)], ctx=ast.Load()))
@@ -1857,7 +2044,7 @@ class LaunchWriter:
         if not hasattr(grid, 'lineno'):
             copy_location(grid, node)
             copy_location(grid.elts[0], node)
-        self.emit_launch(node, ref, grid, block, kw.get('shared'), node.args, 'pycuda', node)
+        self.emit_launch(node, ref, grid, block, kw.get('shared'), args, 'pycuda', node)
 
     def emit_prepared(self, node, prepared, how):
         args = node.args
