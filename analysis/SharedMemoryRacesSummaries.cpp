@@ -170,6 +170,47 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
     ArgumentOf.clear();
   bindArguments(Call, Caller, Def);
   std::vector<Candidate> Candidates = accessesIn(Def, *HelperCfg, Chain, Ctx);
+  // With the own accesses of the helpers it calls, at its calls of them,
+  // split at their barriers as at a kernel's call: a member 'run()' whose
+  // passes call 'load(); __syncthreads();' and then 'accumulate()'.
+  if (Depth < 3)
+    for (const CFGBlock *B : HelperCfg->graph()) {
+      if (!HelperCfg->isReachable(B))
+        continue;
+      for (const CFGElement &El : *B) {
+        const auto *Inner = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
+        const FunctionDecl *Next = helperDefinition(Inner);
+        if (!Next || Next == Def || Next == Kernel ||
+            isa<CXXOperatorCallExpr>(Inner) || atomicUpdateOf(Inner) ||
+            llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
+          continue;
+        const FunctionCfg *NextCfg =
+            TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
+        if (!NextCfg)
+          continue;
+        bool Waits = waitsAtBarrier(Next, Depth + 1);
+        std::optional<BarrierIntervals> Intervals;
+        if (Waits)
+          Intervals.emplace(*NextCfg);
+        auto InnerChain = Chain;
+        InnerChain.insert(InnerChain.begin(), {Inner, Def});
+        bindArguments(Inner, Def, Next);
+        for (Candidate &C : accessesIn(Next, *NextCfg, InnerChain, Ctx)) {
+          for (std::optional<Access> *A : {&C.Flat, &C.Multi})
+            if (*A) {
+              (*A)->Point = Inner;
+              if (Waits)
+                placeInWaitingHelper(**A, *NextCfg, *Intervals,
+                                     InnerChain.size());
+            }
+          const Access &A = C.Flat ? *C.Flat : *C.Multi;
+          if (A.BeforeWait || A.AfterWait)
+            Candidates.push_back(std::move(C));
+        }
+        for (const ParmVarDecl *P : Next->parameters())
+          ArgumentOf.erase(P);
+      }
+    }
   std::vector<Access> Accesses = chooseReadings(Candidates);
   if (Accesses.size() > 1)
     reportConflicts(Accesses, *HelperCfg, Def, Ctx);

@@ -223,3 +223,68 @@ __global__ void pingPong(const float *src, float *dst, int n) {
     p ^= 1;
   }
 }
+
+//===--- Flagged: a pass object that a kernel calls -------------------------===//
+
+// The kernel calls run(), whose passes call the members that stage and
+// read: the helpers' accesses are followed one call deeper.
+struct Passes {
+  const float *src;
+  float *dst;
+  int n;
+
+  __device__ void load(float *tile, int base) {
+    tile[threadIdx.x] = src[base + threadIdx.x];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 'tile' at 'threadIdx.x' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+14]]:7: note: in the call of 'load' here
+    // CHECK-NOTES: :[[@LINE+7]]:14: note: read here at 'k'
+    // CHECK-NOTES: :[[@LINE+13]]:19: note: in the call of 'sum' here
+    __syncthreads();
+  }
+  __device__ float sum(const float *tile) {
+    float acc = 0.f;
+    for (int k = 0; k < TILE; ++k)
+      acc += tile[k];
+    return acc;
+  }
+  __device__ void run() {
+    __shared__ float tile[TILE];
+    for (int base = blockIdx.x * TILE; base < n; base += TILE * gridDim.x) {
+      load(tile, base);
+      float acc = sum(tile);
+      dst[base + threadIdx.x] = acc;
+    }
+  }
+};
+
+__global__ void passObject(Passes p) { p.run(); }
+
+//===--- Not flagged: the same object with the barrier after the reads ------===//
+
+struct PassesFixed {
+  const float *src;
+  float *dst;
+  int n;
+
+  __device__ void load(float *tile, int base) {
+    tile[threadIdx.x] = src[base + threadIdx.x];
+    __syncthreads();
+  }
+  __device__ float sum(const float *tile) {
+    float acc = 0.f;
+    for (int k = 0; k < TILE; ++k)
+      acc += tile[k];
+    return acc;
+  }
+  __device__ void run() {
+    __shared__ float tile[TILE];
+    for (int base = blockIdx.x * TILE; base < n; base += TILE * gridDim.x) {
+      load(tile, base);
+      float acc = sum(tile);
+      __syncthreads();
+      dst[base + threadIdx.x] = acc;
+    }
+  }
+};
+
+__global__ void passObjectFixed(PassesFixed p) { p.run(); }
