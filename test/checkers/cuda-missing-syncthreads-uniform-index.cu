@@ -148,7 +148,8 @@ __global__ void windowFromOffsets(const float *in, const int *starts,
   float s = 0.f;
   for (int j = 0; j < BLOCK; ++j)
     s += window[j + start];
-    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + start' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + start' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-6]]:3: note: written here at 'threadIdx.x'
   out[blockIdx.x * BLOCK + threadIdx.x] = s;
 }
 
@@ -161,7 +162,8 @@ __global__ void windowFromConstant(const float *in, float *out) {
   float s = 0.f;
   for (int j = 0; j < 4; ++j)
     s += window[j + c_shift[blockIdx.x % 16]];
-    // CHECK-MESSAGES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + c_shift[blockIdx.x % 16]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + c_shift[blockIdx.x % 16]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-5]]:3: note: written here at 'threadIdx.x'
   out[blockIdx.x * BLOCK + threadIdx.x] = s;
 }
 
