@@ -82,7 +82,8 @@ public:
   KernelRaces(const FunctionDecl &FD, const FunctionCfg &Cfg,
               ThreadIndexAnalysis &TI)
       : FD(FD), Cfg(Cfg), TI(TI), Ctx(FD.getASTContext()), TD(FD, TI),
-        Stores(VariableStores::of(FD.getBody())) {}
+        Stores(VariableStores::of(FD.getBody())),
+        Helper(!FD.hasAttr<CUDAGlobalAttr>()) {}
 
   void run(std::vector<LostUpdate> &Out);
   void runLastBlock(std::vector<LastBlockHazard> &Out);
@@ -176,7 +177,74 @@ private:
   unsigned Mentions = 0;
   /// From the launches: one thread per block, one block per grid.
   bool OneThreadPerBlock = false, OneBlock = false;
+  /// A __device__ function that no function of the unit calls: its
+  /// parameters are whatever a caller passes (a thread's index, a leader's
+  /// flag, a pointer to shared or local memory).
+  bool Helper = false;
+  /// Whether \p E reads a parameter of the helper other than through a
+  /// load ('keys[i]' is data whatever 'i' is), or at all (\p ThroughLoads).
+  bool readsParameter(const Expr *E, unsigned Depth,
+                      bool ThroughLoads = false);
+  /// Whether the guard \p Atom of a helper may let only the threads its
+  /// caller picks through: it reads a parameter ('if (leader)', 'if (lane
+  /// == 0)', 'threadIdx.x == first'), other than as a bound on the
+  /// thread's own rank ('i < n') or a value compared with loaded data
+  /// ('keys[i] == key').
+  bool callerDecides(const Expr *Atom);
 };
+
+bool KernelRaces::callerDecides(const Expr *Atom) {
+  if (!readsParameter(Atom, 0))
+    return false;
+  const auto *Cmp = dyn_cast<BinaryOperator>(strip(Atom));
+  if (!Cmp || !Cmp->isComparisonOp())
+    return true;
+  for (const Expr *Own : {Cmp->getLHS(), Cmp->getRHS()}) {
+    if (readsParameter(Own, 0))
+      continue;
+    Divergence D = TD.of(Own);
+    if ((Cmp->isRelationalOp() && D == Divergence::ThreadIndex) ||
+        D == Divergence::PerThreadData)
+      return false;
+  }
+  return true;
+}
+
+bool KernelRaces::readsParameter(const Expr *E, unsigned Depth,
+                                 bool ThroughLoads) {
+  E = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (!E)
+    return false;
+  if (Depth > 6)
+    return true;
+  if (!ThroughLoads && isa<ArraySubscriptExpr>(E))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      !ThroughLoads && UO && UO->getOpcode() == UO_Deref)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    if (isa<ParmVarDecl>(VD))
+      return true;
+    if (!VD->isLocalVarDecl())
+      return false;
+    if (Stores.isAddressTaken(VD) || VD->getType()->isReferenceType())
+      return true;
+    if (!Visiting.insert(VD).second)
+      return false;
+    bool Reads = llvm::any_of(Stores.valuesOf(VD), [&](const StoredValue &V) {
+      return readsParameter(V.Value, Depth + 1, ThroughLoads);
+    });
+    Visiting.erase(VD);
+    return Reads;
+  }
+  for (const Stmt *Child : E->children())
+    if (readsParameter(dyn_cast_or_null<Expr>(Child), Depth, ThroughLoads))
+      return true;
+  return false;
+}
 
 std::optional<Element> KernelRaces::elementOf(const Expr *E) {
   E = E ? E->IgnoreParenImpCasts() : nullptr;
@@ -225,7 +293,7 @@ const ValueDecl *KernelRaces::bufferOf(const Expr *Ptr) {
     return nullptr;
   const ValueDecl *D = DRE->getDecl();
   if (const auto *P = dyn_cast<ParmVarDecl>(D)) {
-    if (!P->getType()->isPointerType() || P->getDeclContext() != &FD ||
+    if (Helper || !P->getType()->isPointerType() || P->getDeclContext() != &FD ||
         TI.isModified(P, &FD))
       return nullptr;
   } else if (!isGlobalVariable(D) ||
@@ -828,6 +896,19 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
       }
     }
   }
+  // In a helper no kernel calls, an index or a guard that reads a
+  // parameter is the caller's: 'tid' passed in is one-to-one, and a flag
+  // passed in may pick one writer.
+  if (Helper) {
+    if (readsParameter(U.Index, 0))
+      return;
+    llvm::SmallVector<std::pair<const Expr *, bool>, 8> Guards, Atoms;
+    conditionsOver(Store, Guards);
+    splitConditions(Guards, Atoms);
+    for (auto [C, Holds] : Atoms)
+      if (callerDecides(C))
+        return;
+  }
   // Who shares the element.
   if (U.Index) {
     switch (TD.of(U.Index)) {
@@ -847,6 +928,10 @@ void KernelRaces::consider(const Expr *Store, const Expr *LHS,
         return;
       U.Shared = mentionsBlock(U.Index, 0) ? LostUpdate::Block
                                            : LostUpdate::Grid;
+      // A load at an index the caller passes: data, which threads may
+      // share.
+      if (Helper && readsParameter(U.Index, 0, /*ThroughLoads=*/true))
+        U.Shared = LostUpdate::Data;
       break;
     }
   }
@@ -1253,6 +1338,13 @@ void KernelRaces::run(std::vector<LostUpdate> &Out) {
 
 } // namespace
 
+bool GlobalMemoryRaces::isUncalledHelper(const FunctionDecl &FD) {
+  return FD.hasAttr<CUDADeviceAttr>() && !FD.hasAttr<CUDAGlobalAttr>() &&
+         !FD.isDependentContext() &&
+         !TranslationUnitAnalyses::get(FD.getASTContext())
+              .hasKnownCallers(&FD);
+}
+
 bool GlobalMemoryRaces::usedBesideTickets(const VarDecl *VD) {
   if (!UsedBesideTickets) {
     // Every reference of a '__device__' variable, less those that are the
@@ -1310,7 +1402,10 @@ std::vector<LostUpdate>
 GlobalMemoryRaces::lostUpdatesIn(const FunctionDecl &Kernel,
                                  const FunctionCfg &Cfg) {
   std::vector<LostUpdate> Out;
-  if (!Kernel.hasAttr<CUDAGlobalAttr>() || !Kernel.getBody())
+  // A kernel, or a __device__ helper that nothing in the unit calls (a
+  // header's): what it does whatever its caller passes.
+  if (!Kernel.getBody() ||
+      !(Kernel.hasAttr<CUDAGlobalAttr>() || isUncalledHelper(Kernel)))
     return Out;
   KernelRaces(Kernel, Cfg, TI).run(Out);
   // CFG order is by block; show the findings in source order.

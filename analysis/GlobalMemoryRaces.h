@@ -25,7 +25,9 @@
 // stores that a guard confines to one thread (of the block for a per-block
 // element, of the grid otherwise), and pointers not known to be global
 // memory (a kernel's pointer parameter, a __device__ variable) are left
-// alone. docs/checks/cuda-global-memory-race.md, docs/design.md.
+// alone. A __device__ helper that no function of the unit calls is read
+// the same way, with its parameters unknown (isUncalledHelper).
+// docs/checks/cuda-global-memory-race.md, docs/design.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,9 +110,19 @@ class GlobalMemoryRaces {
 public:
   explicit GlobalMemoryRaces(ThreadIndexAnalysis &TI) : TI(TI) {}
 
-  /// The lost updates of \p Kernel, a __global__ function, in CFG order.
+  /// The lost updates of \p Kernel, a __global__ function or an uncalled
+  /// helper (isUncalledHelper), in source order.
   std::vector<LostUpdate> lostUpdatesIn(const FunctionDecl &Kernel,
                                         const FunctionCfg &Cfg);
+
+  /// Whether \p FD is a __device__ function, not a kernel, that no function
+  /// of the translation unit calls (a header's helper). lostUpdatesIn reads
+  /// it as a kernel whose parameters are unknown: its pointer parameters
+  /// are not known to be global memory, and an update whose index or guard
+  /// reads a parameter is left alone; what remains ('__device__' variables
+  /// at indices from constants, the block or loaded data) races whoever
+  /// the caller is, when the helper reads the thread's coordinates.
+  static bool isUncalledHelper(const FunctionDecl &FD);
 
   /// The last-block hazards of \p Kernel, in source order of their
   /// tickets, at most one per ticket and kind.

@@ -491,6 +491,9 @@ void SharedMemoryRaces::reportConflicts(
                         [&](unsigned I) { return !Guarded[I]; });
   for (unsigned FirstIndex : Order) {
     const Access &First = Accesses[FirstIndex];
+    // An access a helper makes only before its barrier is followed by it.
+    if (!First.AfterWait)
+      continue;
     int64_t Warp = warpBound(First, FD);
     // Rows of a tile may or may not be warps: any barrier ends the walk
     // from a multi-dimensional access.
@@ -542,12 +545,16 @@ void SharedMemoryRaces::reportConflicts(
       }
       return false;
     };
-    auto Check = [&](const Stmt *S, bool GuardsHold) {
+    // At the call of a helper that waits at a barrier, where the walk
+    // stops (AtWait), the accesses the helper makes before its barrier.
+    auto Check = [&](const Stmt *S, bool GuardsHold, bool AtWait = false) {
       auto It = AtPoint.find(S);
       if (It == AtPoint.end())
         return;
       for (unsigned I : It->second) {
         const Access &Second = Accesses[I];
+        if (Second.InWaitingCall != AtWait || !Second.BeforeWait)
+          continue;
         // A read of the thread's own warp's elements is checked in a
         // pass that __syncwarp() stops.
         if (Second.WarpLocal != StopAtWarp)
@@ -578,8 +585,10 @@ void SharedMemoryRaces::reportConflicts(
       Cfg.walkForward(
           *From,
           [&](const Stmt *S, CfgPoint P) {
-            if (StopsAt(S))
+            if (StopsAt(S)) {
+              Check(S, true, /*AtWait=*/true);
               return true;
+            }
             Check(S, true);
             if (Modifies(S)) {
               Mods.push_back(P);
@@ -592,8 +601,10 @@ void SharedMemoryRaces::reportConflicts(
         Cfg.walkForward(
             M,
             [&](const Stmt *S, CfgPoint) {
-              if (StopsAt(S))
+              if (StopsAt(S)) {
+                Check(S, false, /*AtWait=*/true);
                 return true;
+              }
               Check(S, false);
               return false;
             },

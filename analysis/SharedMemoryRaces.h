@@ -86,6 +86,12 @@ public:
     /// The subscript is an atomic ticket ('q[atomicAdd(&tail, 1)] = v'):
     /// a slot no other thread's ticket names.
     bool TicketSlot = false;
+    /// An access made in a helper that waits at a block barrier (its
+    /// Point is the caller's call of it), and whether some path from the helper's
+    /// entry reaches it with no barrier between (it happens before the
+    /// call's barrier), and some path from it reaches the helper's return
+    /// with none (after it). True for every other access.
+    bool InWaitingCall = false, BeforeWait = true, AfterWait = true;
   };
   /// A linear form over the thread coordinates, with a part multiplied by
   /// a non-constant uniform stride (Level 1).

@@ -425,6 +425,27 @@ bool SharedMemoryRaces::isUniform(const Expr *E, const FunctionDecl *FD,
   unsigned Dim;
   if (ThreadIndexAnalysis::isThreadQuery(E, Src, Dim))
     return Src == TS_BlockInGrid || Src == TS_BlockDim || Src == TS_GridDim;
+  // A load at an index uniform in the block from memory no thread of the
+  // kernel writes: an element of a kernel's parameter that points to const
+  // ('int start = offsets[blockIdx.x]'), or a '__constant__' array. Every
+  // thread of the block loads the same value.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = ThreadIndexAnalysis::strip(AS->getBase());
+    const auto *BaseVar = dyn_cast_or_null<VarDecl>(varOf(Base));
+    bool ReadOnly = false;
+    if (const auto *P = dyn_cast_or_null<ParmVarDecl>(BaseVar)) {
+      const auto *Owner = dyn_cast<FunctionDecl>(P->getDeclContext());
+      const auto *PT = P->getType()->getAs<PointerType>();
+      ReadOnly = Owner && Owner->hasAttr<CUDAGlobalAttr>() && PT &&
+                 PT->getPointeeType().isConstQualified() &&
+                 !changedIn(P, Owner);
+    } else if (BaseVar) {
+      ReadOnly = BaseVar->hasAttr<CUDAConstantAttr>() &&
+                 BaseVar->getType()->isArrayType();
+    }
+    return ReadOnly && AS->getType()->isIntegralOrEnumerationType() &&
+           isUniform(AS->getIdx(), FD, Depth + 1);
+  }
   if (const VarDecl *VD = varOf(E)) {
     const VariableStores &Stores = storesOf(FD);
     if (!VD->getType()->isIntegralOrEnumerationType() ||

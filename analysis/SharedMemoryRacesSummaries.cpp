@@ -22,6 +22,29 @@ namespace clang::tidy::cuda {
 
 using namespace smr;
 
+/// Marks \p A, made in a helper that waits at a block barrier (\p Cfg its
+/// CFG, \p Level the length of A's chain of calls up to the call of the
+/// helper): whether some path from the helper's entry reaches it with no
+/// barrier between, and some path from it the helper's return.
+static void placeInWaitingHelper(SharedMemoryRaces::Access &A,
+                                 const FunctionCfg &Cfg,
+                                 BarrierIntervals &Intervals, size_t Level) {
+  A.InWaitingCall = true;
+  A.BeforeWait = A.AfterWait = false;
+  // A's statement in the helper: its own, or the helper's call of the
+  // one that makes it.
+  const Stmt *InHelper = A.Calls.size() > Level
+                             ? A.Calls[A.Calls.size() - Level - 1].first
+                             : A.Local;
+  std::optional<CfgPoint> P = Cfg.pointOf(InHelper);
+  if (!P)
+    return;
+  A.BeforeWait = Intervals.startsOf(*P).FromEntry;
+  Cfg.walkForward(
+      *P, [&](const Stmt *S, CfgPoint) { return Intervals.endsInterval(S); },
+      [&](const Stmt *) { return A.AfterWait = true; });
+}
+
 bool SharedMemoryRaces::waitsAtBarrier(const FunctionDecl *Callee,
                                        int Depth) {
   return waitsAtBlockBarrier(Callee, WaitsAtBarrier, Depth);
@@ -65,11 +88,24 @@ void SharedMemoryRaces::collectHelperAccesses(
   if (!Def || Def == Kernel || isa<CXXOperatorCallExpr>(Call))
     return;
   checkHelperBody(Call, {{Call, Kernel}}, Ctx, 0);
-  if (waitsAtBarrier(Def, 0))
-    return; // A barrier at the call (reportConflicts).
   const FunctionCfg *HelperCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Def);
   if (!HelperCfg)
     return;
+  // A helper that waits at a barrier is a barrier at the call
+  // (reportConflicts), with the accesses it makes before its barrier on
+  // the way in, and those it makes after it on the way out: the tile
+  // loads of a 'load(); __syncthreads();' helper that the next pass of
+  // the caller's loop makes while other threads still read the tile.
+  // Accesses between two of its barriers are its own (checkHelperBody).
+  bool Waits = waitsAtBarrier(Def, 0);
+  std::optional<BarrierIntervals> Intervals;
+  if (Waits)
+    Intervals.emplace(*HelperCfg);
+  auto Place = [&](Access &A) {
+    A.Point = Point;
+    if (Waits)
+      placeInWaitingHelper(A, *HelperCfg, *Intervals, 1);
+  };
   ArgumentOf.clear();
   bindArguments(Call, Kernel, Def);
   // The helper's accesses, and those of the helpers it calls (wrappers
@@ -80,10 +116,12 @@ void SharedMemoryRaces::collectHelperAccesses(
                    const decltype(Access::Calls) &Chain, int Depth) {
         for (Candidate &C : accessesIn(Fn, FnCfg, Chain, Ctx)) {
           if (C.Flat)
-            C.Flat->Point = Point;
+            Place(*C.Flat);
           if (C.Multi)
-            C.Multi->Point = Point;
-          Out.push_back(std::move(C));
+            Place(*C.Multi);
+          const Access &A = C.Flat ? *C.Flat : *C.Multi;
+          if (A.BeforeWait || A.AfterWait)
+            Out.push_back(std::move(C));
         }
         if (Depth >= 3)
           return;
@@ -96,8 +134,10 @@ void SharedMemoryRaces::collectHelperAccesses(
                 Inner.push_back(IC);
         for (const CallExpr *IC : Inner) {
           const FunctionDecl *Next = helperDefinition(IC);
+          // In a helper that waits, one that waits too is a barrier.
           if (!Next || Next == Fn || Next == Kernel ||
               isa<CXXOperatorCallExpr>(IC) ||
+              (Waits && waitsAtBarrier(Next, Depth + 1)) ||
               llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
             continue;
           const FunctionCfg *NextCfg =
@@ -130,6 +170,47 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
     ArgumentOf.clear();
   bindArguments(Call, Caller, Def);
   std::vector<Candidate> Candidates = accessesIn(Def, *HelperCfg, Chain, Ctx);
+  // With the own accesses of the helpers it calls, at its calls of them,
+  // split at their barriers as at a kernel's call: a member 'run()' whose
+  // passes call 'load(); __syncthreads();' and then 'accumulate()'.
+  if (Depth < 3)
+    for (const CFGBlock *B : HelperCfg->graph()) {
+      if (!HelperCfg->isReachable(B))
+        continue;
+      for (const CFGElement &El : *B) {
+        const auto *Inner = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
+        const FunctionDecl *Next = helperDefinition(Inner);
+        if (!Next || Next == Def || Next == Kernel ||
+            isa<CXXOperatorCallExpr>(Inner) || atomicUpdateOf(Inner) ||
+            llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
+          continue;
+        const FunctionCfg *NextCfg =
+            TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
+        if (!NextCfg)
+          continue;
+        bool Waits = waitsAtBarrier(Next, Depth + 1);
+        std::optional<BarrierIntervals> Intervals;
+        if (Waits)
+          Intervals.emplace(*NextCfg);
+        auto InnerChain = Chain;
+        InnerChain.insert(InnerChain.begin(), {Inner, Def});
+        bindArguments(Inner, Def, Next);
+        for (Candidate &C : accessesIn(Next, *NextCfg, InnerChain, Ctx)) {
+          for (std::optional<Access> *A : {&C.Flat, &C.Multi})
+            if (*A) {
+              (*A)->Point = Inner;
+              if (Waits)
+                placeInWaitingHelper(**A, *NextCfg, *Intervals,
+                                     InnerChain.size());
+            }
+          const Access &A = C.Flat ? *C.Flat : *C.Multi;
+          if (A.BeforeWait || A.AfterWait)
+            Candidates.push_back(std::move(C));
+        }
+        for (const ParmVarDecl *P : Next->parameters())
+          ArgumentOf.erase(P);
+      }
+    }
   std::vector<Access> Accesses = chooseReadings(Candidates);
   if (Accesses.size() > 1)
     reportConflicts(Accesses, *HelperCfg, Def, Ctx);

@@ -19,7 +19,7 @@ class GlobalMemoryRaceCheck : public CudaFunctionCheck {
 public:
   GlobalMemoryRaceCheck(StringRef Name, ClangTidyContext *Context)
       : CudaFunctionCheck(Name, Context,
-                          {FunctionScope::Kernels, CheckLanguages::Cuda,
+                          {FunctionScope::DeviceCode, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
                            /*AnalysesTemplatePatterns=*/false}) {}
 
@@ -27,6 +27,11 @@ private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,
                      ASTContext &Ctx) override;
   void startTranslationUnit() override { Races.reset(); }
+  /// Kernels, and the __device__ helpers no function of the unit calls.
+  bool mayReportIn(const FunctionDecl &FD, ASTContext &) override {
+    return FD.hasAttr<CUDAGlobalAttr>() ||
+           GlobalMemoryRaces::isUncalledHelper(FD);
+  }
 
   std::optional<GlobalMemoryRaces> Races;
 };

@@ -134,3 +134,67 @@ __global__ void reductionThenBroadcast(const float *in, float *out) {
   out[blockIdx.x * BLOCK + threadIdx.x] = in[threadIdx.x] / red[0];
 }
 
+
+//===--- A window whose start is loaded from read-only memory ---------------===//
+
+// Every thread of the block loads the same start from a const parameter
+// at the block's index, so 'j + start' walks the same window in every
+// thread: elements other threads write (#43, 'a[j + start]').
+__global__ void windowFromOffsets(const float *in, const int *starts,
+                                  float *out) {
+  __shared__ float window[2 * BLOCK];
+  window[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+  int start = starts[blockIdx.x];
+  float s = 0.f;
+  for (int j = 0; j < BLOCK; ++j)
+    s += window[j + start];
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + start' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-6]]:3: note: written here at 'threadIdx.x'
+  out[blockIdx.x * BLOCK + threadIdx.x] = s;
+}
+
+__constant__ int c_shift[16];
+
+// The same start from a __constant__ array.
+__global__ void windowFromConstant(const float *in, float *out) {
+  __shared__ float window[2 * BLOCK];
+  window[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    s += window[j + c_shift[blockIdx.x % 16]];
+    // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'window' at 'j + c_shift[blockIdx.x % 16]' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-5]]:3: note: written here at 'threadIdx.x'
+  out[blockIdx.x * BLOCK + threadIdx.x] = s;
+}
+
+// Not flagged: the fixed window, and starts that differ between threads or
+// that the kernel itself may change.
+__global__ void windowFromOffsetsFixed(const float *in, const int *starts,
+                                       float *out) {
+  __shared__ float window[2 * BLOCK];
+  window[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+  __syncthreads();
+  int start = starts[blockIdx.x];
+  float s = 0.f;
+  for (int j = 0; j < BLOCK; ++j)
+    s += window[j + start];
+  out[blockIdx.x * BLOCK + threadIdx.x] = s;
+}
+
+__global__ void windowPerThreadStart(const float *in, const int *starts,
+                                     float *out) {
+  __shared__ float window[2 * BLOCK];
+  window[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+  int start = starts[blockIdx.x * BLOCK + threadIdx.x];
+  out[blockIdx.x * BLOCK + threadIdx.x] = window[start];
+}
+
+__global__ void windowWritableStarts(const float *in, int *starts,
+                                     float *out) {
+  __shared__ float window[2 * BLOCK];
+  window[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];
+  if (threadIdx.x == 0)
+    starts[blockIdx.x] = 0;
+  int start = starts[blockIdx.x];
+  out[blockIdx.x * BLOCK + threadIdx.x] = window[threadIdx.x + start];
+}
