@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchConfigurationInternal.h"
+#include "LaunchGridGrowth.h"
+#include "Minimum.h"
 #include "CudaApiModel.h"
 #include "ThreadIndexAnalysis.h"
 #include "TorchApiModel.h"
@@ -102,6 +104,83 @@ const LambdaExpr *lambdaIn(const FunctionDecl *Owner,
   F.Class = Class;
   F.TraverseStmt(const_cast<Stmt *>(Owner->getBody()));
   return F.Found;
+}
+
+/// A local's initializer, for a local that \p E reads, or null.
+const Expr *initializerOf(const Expr *E) {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(ThreadIndexAnalysis::strip(E));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || !VD->getInit())
+    return nullptr;
+  return VD->getInit();
+}
+
+/// Whether the size \p E grows with a tensor's leading size: 'x.size(0)',
+/// or a local set from one, scaled or rounded ('(b + 3) / 4'), not
+/// divided by one ('n / x.size(0)' grows with n).
+bool sizeFromTensor(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 8)
+    return false;
+  if (const Expr *Init = initializerOf(E))
+    return sizeFromTensor(Init, Ctx, Depth + 1);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    switch (BO->getOpcode()) {
+    case BO_Mul:
+    case BO_Add:
+    case BO_Sub:
+      return sizeFromTensor(BO->getLHS(), Ctx, Depth + 1) ||
+             sizeFromTensor(BO->getRHS(), Ctx, Depth + 1);
+    case BO_Div:
+    case BO_Shr:
+      return sizeFromTensor(BO->getLHS(), Ctx, Depth + 1);
+    default:
+      return false;
+    }
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // 'x.size(0)' or 'x.sizes()[0]': the leading extent, a batch or the
+    // rows, which the caller's data sets; an inner one ('x.size(1)', the
+    // channels or heads) is as often a small count.
+    llvm::StringRef Query = TorchApiModel::sizeQuery(Call);
+    if (Query == "numel")
+      return true;
+    if (Query == "size" || Query == "sizes") {
+      const Expr *Index = nullptr;
+      if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(Call))
+        Index = OC->getNumArgs() == 2 ? OC->getArg(1) : nullptr;
+      else if (Call->getNumArgs() == 1)
+        Index = Call->getArg(0);
+      auto I = Index ? ThreadIndexAnalysis::integerConstant(Index, Ctx)
+                     : std::nullopt;
+      return I && *I == 0;
+    }
+    if (!Query.empty())
+      return false;
+    // A rounded-up division (at::ceil_div(b, 4)): its numerator.
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (Callee && Callee->getIdentifier() && Call->getNumArgs() == 2) {
+      std::string Lower = Callee->getName().lower();
+      if (llvm::StringRef(Lower).contains("div") ||
+          llvm::StringRef(Lower).contains("blocks"))
+        return sizeFromTensor(Call->getArg(0), Ctx, Depth + 1);
+    }
+  }
+  return false;
+}
+
+/// Whether the grid \p E is capped by a constant: 'std::min(blocks, 4096)',
+/// 'a < 4096 ? a : 4096', or a local set from one.
+bool cappedByConstant(const Expr *E, const ASTContext &Ctx, unsigned Depth) {
+  E = ThreadIndexAnalysis::strip(E);
+  if (!E || Depth > 8)
+    return false;
+  if (const Expr *Init = initializerOf(E))
+    return cappedByConstant(Init, Ctx, Depth + 1);
+  auto [A, B] = minimumOperands(E, Ctx);
+  return A && B &&
+         (ThreadIndexAnalysis::integerConstant(A, Ctx) ||
+          ThreadIndexAnalysis::integerConstant(B, Ctx));
 }
 
 bool isClampName(llvm::StringRef Name) {
@@ -275,8 +354,12 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
       return Magnitude::unknown();
     }
   }
+  // 'a < b ? a : b' is min(a, b): any clamp bounds it, as below.
+  if (auto [A, B] = minimumOperands(E, Ctx); A && B)
+    return Magnitude::bounded();
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    // 'a < b ? a : b' and other choices: bounded when both are.
+    // Other choices ('a > b ? a : b', 'flag ? a : b'): bounded when both
+    // arms are.
     Magnitude T = Sub(CO->getTrueExpr()), F = Sub(CO->getFalseExpr());
     Magnitude M;
     M.Bounded = T.Bounded && F.Bounded;
@@ -284,11 +367,6 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
     M.Elements = T.Elements || F.Elements;
     M.Sizes = std::max(T.Sizes, F.Sizes);
     M.TensorSizes = std::max(T.TensorSizes, F.TensorSizes);
-    if (const auto *C = dyn_cast<ConditionalOperator>(CO))
-      if (const auto *Cmp = dyn_cast<BinaryOperator>(
-              ThreadIndexAnalysis::strip(C->getCond()));
-          Cmp && Cmp->isRelationalOp())
-        M.Bounded = M.Bounded || T.Bounded || F.Bounded; // min by hand
     return M;
   }
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
@@ -372,6 +450,14 @@ void LaunchConfiguration::Impl::classifyGrowth(LaunchDimension &D, Val G) {
                      : LaunchDimension::Growth::Size;
   Val R = resolve(G);
   D.GridGrowsWith = ThreadIndexAnalysis::strip(R.E ? R.E : G.E);
+}
+
+bool gridLeadingTensorSize(const Expr *E, const ASTContext &Ctx) {
+  return sizeFromTensor(E, Ctx, 0);
+}
+
+bool gridCappedByConstant(const Expr *E, const ASTContext &Ctx) {
+  return cappedByConstant(E, Ctx, 0);
 }
 
 } // namespace clang::tidy::cuda

@@ -1,6 +1,7 @@
 //===- SharedMemoryBounds.cpp - Shared tiles indexed past their extent ----===//
 
 #include "SharedMemoryBounds.h"
+#include "Minimum.h"
 #include "BarrierIntervals.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMap.h"
@@ -382,14 +383,17 @@ std::optional<int64_t> SharedMemoryBounds::cappedSize(const Expr *E,
           !TI.isModified(VD, FD) && !Cfg->hasIndirectUse(VD))
         return cappedSize(VD->getInit(), Depth + 1);
   // In a helper, a parameter may be bound to a small constant.
-  const auto *Call = dyn_cast<CallExpr>(E);
-  if (!Call || Bound || Call->getNumArgs() != 2 ||
-      !ThreadIndexAnalysis::isIndexClamp(Call->getDirectCallee()))
+  if (Bound)
     return std::nullopt;
+  // 'min(n - start, C)', or the same written 'n - start < C ? n - start : C'.
   ASTContext &Ctx = FD->getASTContext();
+  auto [First, Second] = minimumOperands(E, Ctx);
+  if (!First || !Second)
+    return std::nullopt;
+  const Expr *Operands[2] = {First, Second};
   for (unsigned I = 0; I < 2; ++I) {
-    auto C = ThreadIndexAnalysis::integerConstant(Call->getArg(I), Ctx);
-    const Expr *Size = Call->getArg(1 - I);
+    auto C = ThreadIndexAnalysis::integerConstant(Operands[I], Ctx);
+    const Expr *Size = Operands[1 - I];
     if (C && !ThreadIndexAnalysis::integerConstant(Size, Ctx) &&
         !mentionsThreadInBlock(Size) && growsWithParameter(Size, FD, 1, 0))
       return C;

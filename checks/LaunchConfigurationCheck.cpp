@@ -4,6 +4,7 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "LaunchConfiguration.h"
+#include "LaunchGridGrowth.h"
 #include "SourceLocations.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
@@ -202,19 +203,22 @@ void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
   using Growth = LaunchDimension::Growth;
   const LaunchDimension &LD = S.Dims[D];
   const LaunchDimension &X = S.Dims[0];
-  // One size on y or z is reported only where x is one block of a
-  // constant size and the other of y and z a constant: the grid puts its
-  // one data-sized dimension where the limit is low (x and y swapped). A product of sizes or an element count is reported
-  // whatever x is.
+  // One size on y or z is reported only where it is the grid's one
+  // dimension that grows with the data, so that x and y look swapped: x is
+  // one block, or, for a tensor's leading size ('x.size(0)', a batch), x is
+  // any constant or capped by one (min(), 'a < C ? a : C'), while the block
+  // is a constant in x and the other of y and z a constant. A product of
+  // sizes or an element count is reported whatever x is.
   // A block that carries the data in x ('<<<dim3(1, ny, nz), nx>>>' over
   // a 3-D domain), or a y and a z that both vary, tile a domain of
-  // several dimensions: one size there is as small as the others.
+  // several dimensions: one size there is as small as the others; so is
+  // a y beside an x that grows with other data (a batch beside points).
   const LaunchDimension &Other = S.Dims[D == 1 ? 2 : 1];
-  bool Swapped = X.GridConst && *X.GridConst == 1 && X.BlockConst &&
-                 (Other.GridConst || Other.GridGrowth == Growth::None) &&
-                 !(Other.GridGrowth != Growth::None);
-  if (Other.Grid && !Other.GridConst)
-    Swapped = false;
+  bool XOne = X.GridConst && *X.GridConst == 1;
+  bool XSmall = X.GridConst || (X.Grid && gridCappedByConstant(X.Grid, Ctx));
+  bool Swapped = X.BlockConst && (!Other.Grid || Other.GridConst) &&
+                 (XOne || (XSmall && LD.GridGrowsWith &&
+                           gridLeadingTensorSize(LD.GridGrowsWith, Ctx)));
   if (LD.GridGrowth == Growth::None ||
       (LD.GridGrowth == Growth::Size && !Swapped) || !LD.Grid)
     return;
@@ -232,12 +236,16 @@ void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
   unsigned Kind = LD.GridGrowth == Growth::Elements  ? 0
                   : LD.GridGrowth == Growth::Product ? 1
                                                      : 2;
+  // How x is shown beside one size: its constant, or what bounds it.
+  unsigned XShown = Kind != 2 ? 0 : X.GridConst ? 1 : 2;
+  std::string XText =
+      X.Grid ? "'" + ThreadIndexAnalysis::textOf(X.Grid, Ctx) + "'" : "1";
   diag(Loc, "launch of %0 puts %1 on gridDim.%2, %select{an element "
             "count|a product of sizes|a size}3 that nothing bounds on this "
-            "path%select{|, while gridDim.x is %5}6: the launch fails once it "
-            "passes %4 blocks")
+            "path%select{|, while gridDim.x is %5|, while gridDim.x is "
+            "bounded (%7)}6: the launch fails once it passes %4 blocks")
       << S.Kernel << Shown << DimNames[D] << Kind << Limit
-      << (X.GridConst ? *X.GridConst : 0) << (Kind == 2);
+      << (X.GridConst ? *X.GridConst : 0) << XShown << XText;
   if (LD.GridGrowsWith && Value != Written) {
     SourceLocation At = SM.getFileLoc(LD.GridGrowsWith->getBeginLoc());
     if (!isWithin(At, S.Launch, SM))

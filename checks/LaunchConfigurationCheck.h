@@ -18,8 +18,9 @@ struct LaunchSite;
 /// kernel's __launch_bounds__, dynamic shared memory past 48 KiB without
 /// cudaFuncSetAttribute, and more shared memory than a block may have on the
 /// target architecture. With GridsFromData, also a gridDim.y or .z that
-/// grows with the data (an element count, a product of sizes, or a size
-/// while gridDim.x is a constant) and that nothing bounds below 65535.
+/// grows with the data (an element count, a product of sizes, one size
+/// while gridDim.x is one block, or a tensor's size while gridDim.x is a
+/// constant or capped by one) and that nothing bounds below 65535.
 ///
 /// For the user-facing documentation see:
 /// docs/checks/cuda-launch-configuration.md

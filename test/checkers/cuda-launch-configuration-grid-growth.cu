@@ -102,6 +102,21 @@ void bounded_by_ternary(float *p, int rows, int cols) {
   per_row<<<dim3(1, y), 128>>>(p, rows, cols);
 }
 
+// The same cap written the other way round.
+void bounded_by_ternary_reversed(float *p, int rows, int cols) {
+  int y = 65535 > rows ? rows : 65535;
+  per_row<<<dim3(1, y), 128>>>(p, rows, cols);
+}
+
+// A maximum written by hand bounds nothing ('rows > 1 ? rows : 1').
+void maximum_by_hand(float *p, int rows, int cols) {
+  int y = rows > 1 ? rows : 1;
+  per_row<<<dim3(1, y), 128>>>(p, rows, cols);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'y' (rows > 1 ? rows : 1) on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-3]]:11: note: 'y' is computed here
+  // CHECK-NOTES: :[[@LINE-3]]:21: note: put the large dimension on gridDim.x
+}
+
 void bounded_constant_over_size(float *p, int batch, int n) {
   per_row<<<dim3(batch, 1024 / batch + 1), 128>>>(p, batch, n);
 }

@@ -689,3 +689,41 @@ __global__ void boxesFiveApart(const float *boxes, float *out, int n,
   __syncthreads();
   out[threadIdx.x] = box[threadIdx.x];
 }
+
+// The same cap written as a conditional, either way round: read as min().
+__global__ void boxesSixApartByHand(const float *boxes, float *out, int n) {
+  const int start = blockIdx.x * BOXES;
+  const int count = n - start < BOXES ? n - start : BOXES;
+  const int count2 = BOXES > n - start ? n - start : BOXES;
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 6 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: shared array 'box' is written at index 'threadIdx.x * 6 + 4', which reaches 382 for thread 63, let through by 'threadIdx.x < count'; its extent is 320 [cuda-shared-memory-bounds]
+    // CHECK-NOTES: :[[@LINE-4]]:20: note: 'box' is declared here
+  if (threadIdx.x < count2)
+    box[threadIdx.x * 6 + 5] = 0.0f;
+    // CHECK-NOTES: :[[@LINE-1]]:9: warning: shared array 'box' is written at index 'threadIdx.x * 6 + 5', which reaches 383 for thread 63, let through by 'threadIdx.x < count2'; its extent is 320 [cuda-shared-memory-bounds]
+    // CHECK-NOTES: :[[@LINE-8]]:20: note: 'box' is declared here
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
+}
+
+// Negatives: five apart under the conditional cap; a maximum written by
+// hand ('n - start > BOXES ? n - start : BOXES') caps nothing, and the arms of a
+// conditional that compares other values are no minimum.
+__global__ void boxesFiveApartByHand(const float *boxes, float *out, int n,
+                                     int flag) {
+  const int start = blockIdx.x * BOXES;
+  const int count = n - start < BOXES ? n - start : BOXES;
+  const int most = n - start > BOXES ? n - start : BOXES;
+  const int other = flag < 3 ? n - start : BOXES;
+  __shared__ float box[BOXES * 5];
+  if (threadIdx.x < count)
+    box[threadIdx.x * 5 + 4] = boxes[(start + threadIdx.x) * 5 + 4];
+  if (threadIdx.x < most)
+    box[threadIdx.x * 6] = 0.0f;
+  if (threadIdx.x < other)
+    box[threadIdx.x * 6] = 0.0f;
+  __syncthreads();
+  out[threadIdx.x] = box[threadIdx.x];
+}

@@ -100,3 +100,94 @@ void batch_on_y(torch::Tensor x) {
   normalize_rows<float><<<grid, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), x.size(0), n);
 }
+
+// A tensor's leading size on y while x is a constant, or a capped
+// grid-stride x:
+// the grid's one dimension that grows with the data is y (x and y
+// swapped: the batch belongs on x).
+void two_passes_per_batch(torch::Tensor labels) {
+  const int64_t batch = labels.size(0);
+  const dim3 blocks(2, batch, 1);
+  normalize_rows<float><<<blocks, 128, 0, at::cuda::getCurrentCUDAStream()>>>(
+      labels.data_ptr<float>(), batch, 2);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of 'normalize_rows<float>' puts 'batch' (labels.size(0)) on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 2: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-5]]:25: note: 'batch' is computed here
+  // CHECK-NOTES: :[[@LINE-5]]:24: note: put the large dimension on gridDim.x
+}
+
+void strided_points_per_batch(torch::Tensor pts) {
+  const int64_t n = pts.size(1);
+  const int64_t blocks = (n + 255) / 256;
+  dim3 grid(std::min<int64_t>(blocks, 1024), pts.size(0));
+  normalize_rows<float><<<grid, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      pts.data_ptr<float>(), pts.size(0), n);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of 'normalize_rows<float>' puts 'pts.size(0)' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is bounded ('std::min<int64_t>(blocks, 1024)'): the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-4]]:46: note: put the large dimension on gridDim.x
+  const int64_t capped = blocks < 1024 ? blocks : 1024;
+  normalize_rows<float><<<dim3(capped, pts.size(0)), 256, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      pts.data_ptr<float>(), pts.size(0), n);
+  // CHECK-NOTES: :[[@LINE-3]]:3: warning: launch of 'normalize_rows<float>' puts 'pts.size(0)' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is bounded ('capped'): the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-4]]:40: note: put the large dimension on gridDim.x
+}
+
+// Negatives: the batch checked or capped (min() or by hand), a size that
+// no tensor gives, two sizes on y and z (a 3-D domain), a block whose x
+// varies (it carries the data), an inner size, and a size divided by a
+// tensor's size.
+void two_passes_checked(torch::Tensor labels) {
+  const int64_t batch = labels.size(0);
+  TORCH_CHECK(batch <= 65535, "batch too large for gridDim.y");
+  normalize_rows<float><<<dim3(2, batch), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      labels.data_ptr<float>(), batch, 2);
+}
+
+void two_passes_capped(torch::Tensor labels) {
+  const int64_t batch = labels.size(0);
+  const int64_t y = batch < 65535 ? batch : 65535;
+  normalize_rows<float><<<dim3(2, y), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      labels.data_ptr<float>(), batch, 2);
+  normalize_rows<float><<<dim3(1, std::min<int64_t>(batch, 65535)), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      labels.data_ptr<float>(), batch, 2);
+}
+
+void two_passes_of_count(torch::Tensor labels, int64_t count) {
+  normalize_rows<float><<<dim3(2, count), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      labels.data_ptr<float>(), count, 2);
+}
+
+void per_channel_and_batch(torch::Tensor x) {
+  normalize_rows<float><<<dim3(4, x.size(1), x.size(0)), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), x.size(0), x.size(1));
+}
+
+void two_passes_block_from_length(torch::Tensor x, int max_threads) {
+  const int64_t len = x.size(1);
+  const int threads = std::min<int64_t>(max_threads, len);
+  normalize_rows<float><<<dim3(2, x.size(0)), threads, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), x.size(0), len);
+}
+
+// An inner size on y (channels, heads) beside a constant x: as often a
+// small count as the image sizes of a tiling.
+void per_channel(torch::Tensor x) {
+  const int64_t channels = x.size(1);
+  normalize_rows<float><<<dim3(2, channels), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), channels, x.size(2));
+  normalize_rows<float><<<dim3(2, x.size(-1) / 4), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), x.size(-1) / 4, 4);
+}
+
+void rows_over_width(torch::Tensor x, int64_t total) {
+  normalize_rows<float><<<dim3(4, total / x.size(0)), 128, 0,
+                          at::cuda::getCurrentCUDAStream()>>>(
+      x.data_ptr<float>(), total / x.size(0), x.size(1));
+}
