@@ -46,6 +46,8 @@ build_cuda_tidy() {
       -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CXX_COMPILER="$LLVM_ROOT/bin/clang++" "${launcher[@]}" >/dev/null
   fi
+  # The precompiled headers (CUDA_TIDY_PCH) are cached only with these.
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}"
   cmake --build "$BUILD"
 }
 
