@@ -460,18 +460,22 @@ class Facts:
                        k.value == key.value]
                 if len(hit) == 1:
                     return self.kernel_of(hit[0], depth + 1)
+        refs = self.kernel_refs(values, depth)
+        return KernelChoice(refs) if refs is not None else None
+
+    def kernel_refs(self, values, depth):
+        """The kernels that any of `values` can be (a table's entries, a
+        cache's stores), or None where one of them is no known kernel."""
         refs = []
         for v in values:
-            k = self.kernel_of(v, depth + 1)
-            if isinstance(k, KernelModule) and k.kind == 'raw-kernel' and k.single_name:
-                k = KernelRef(k, k.single_name[0], k.single_name[1])
+            k = raw_kernel_ref(self.kernel_of(v, depth + 1))
             if isinstance(k, KernelChoice):
                 refs.extend(k.refs)
             elif isinstance(k, KernelRef):
                 refs.append(k)
             else:
                 return None
-        return KernelChoice(refs)
+        return refs
 
     def cache_kernel(self, node, base, table, stored, depth):
         """`cache[key]` of a dict of the module that the file fills while it
@@ -509,15 +513,7 @@ class Facts:
                     self.keys_disjoint(mine, self.key_patterns(x.slice, r.scope_of(x)))
                     for x, a in stores):
                 return k
-        refs = []
-        for v in list(table.values) + [a.value for _, a in stores]:
-            k = raw_kernel_ref(self.kernel_of(v, depth + 1))
-            if isinstance(k, KernelChoice):
-                refs.extend(k.refs)
-            elif isinstance(k, KernelRef):
-                refs.append(k)
-            else:
-                return None
+        refs = self.kernel_refs(list(table.values) + [a.value for _, a in stores], depth)
         if not refs or len(refs) > self.MAX_CHOICES:
             return None
         return KernelChoice(refs)
