@@ -242,8 +242,8 @@ cl::opt<bool> NoCache("no-cache", cl::desc("Neither read nor write the cache"),
                       cl::init(false), cl::cat(Category));
 cl::opt<bool> NoNvccCompat(
     "no-nvcc-compat",
-    cl::desc("Do not force-include the nvcc compatibility header "
-             "(docs/nvcc-compat.md)"),
+    cl::desc("Do not force-include the nvcc compatibility header, nor join "
+             "nvcc's spaced launch chevrons ('<< <') (docs/nvcc-compat.md)"),
     cl::init(false), cl::cat(Category));
 cl::opt<std::string> TorchInclude(
     "torch-include",
@@ -942,6 +942,7 @@ cudatidy::RunResults analyse(const char *Argv0, Session &S) {
   Settings.MakeOptionsProvider = createOptionsProvider;
   Settings.Jobs = Jobs;
   Settings.FixNotes = FixNotes;
+  Settings.JoinLaunchChevrons = !NoNvccCompat;
   Settings.ShowProgress =
       !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
   Settings.Verbose = Verbose;

@@ -6,6 +6,7 @@
 
 #include "Run.h"
 #include "CrashIsolation.h"
+#include "LaunchChevrons.h"
 #include "PythonInput.h"
 #include "StockCheckFilter.h"
 #include "TorchSupport.h"
@@ -372,8 +373,12 @@ void Runner::analysePython(size_t I) {
 }
 
 void Runner::analyseInput(size_t I, const Input &In) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Disk =
+      llvm::vfs::createPhysicalFileSystem();
+  if (Settings.JoinLaunchChevrons)
+    Disk = joiningLaunchChevrons(std::move(Disk));
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+      new llvm::vfs::OverlayFileSystem(std::move(Disk)));
   std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
       Settings.MakeOptionsProvider(FS);
   std::string Key;

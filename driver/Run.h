@@ -34,6 +34,9 @@ struct RunSettings {
       MakeOptionsProvider;
   unsigned Jobs = 0; ///< 0: the number of cores.
   bool FixNotes = false;
+  /// Source files are read with nvcc's spaced launch chevrons joined
+  /// (LaunchChevrons.h); off with --no-nvcc-compat.
+  bool JoinLaunchChevrons = true;
   bool ShowProgress = false; ///< The progress line on stderr.
   bool Verbose = false;      ///< Cache hits and misses.
   ResultCache *Cache = nullptr;
