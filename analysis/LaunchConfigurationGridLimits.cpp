@@ -224,6 +224,13 @@ bool LaunchConfiguration::Impl::callersPassConstants(const FunctionDecl *FD,
   return true;
 }
 
+/// Whether \p B comes from an equality ('a == b', or the path where
+/// 'a != b' failed) with a value that is not a constant.
+static bool equatesSizes(const BoundFact &B) {
+  const auto *Compare = dyn_cast_or_null<BinaryOperator>(B.Guard);
+  return Compare && Compare->isEqualityOp() && !B.RHSKey.empty();
+}
+
 bool LaunchConfiguration::Impl::guardedAt(Val V) {
   if (!V.E || !V.F)
     return false;
@@ -259,8 +266,17 @@ bool LaunchConfiguration::Impl::guardedAt(Val V) {
     At = Cfg->parents().getParent(At);
   if (!At)
     return false;
-  // Any upper bound counts: the code compared the value with a limit.
-  return Facts.boundOn(E, At, FD) != nullptr;
+  // Any upper bound counts: the code compared the value with a limit. An
+  // equality with another size ('TORCH_CHECK(labels.size(0) ==
+  // scores.size(0))') ties the two together and limits neither.
+  const FactList *Known = Facts.boundsAt(At, FD);
+  std::string Key = Facts.variablePartKey(E);
+  if (!Known || Key.empty())
+    return false;
+  for (const BoundFact *B : *Known)
+    if (B->K == BoundFact::Less && B->LHSKey == Key && !equatesSizes(*B))
+      return true;
+  return false;
 }
 
 LaunchConfiguration::Impl::Magnitude
