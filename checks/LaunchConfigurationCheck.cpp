@@ -4,7 +4,6 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "LaunchConfiguration.h"
-#include "LaunchGridGrowth.h"
 #include "SourceLocations.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
@@ -91,7 +90,7 @@ bool tiledBeside(const LaunchSite &S, unsigned D, LaunchConfiguration &Launches,
   for (const LaunchSite *O : Launches.sitesIn(S.Host)) {
     const LaunchDimension &OX = O->Dims[0];
     if (O->Launch == S.Launch || !O->Dims[D].Grid || !OX.Grid ||
-        OX.GridConst || gridCappedByConstant(OX.Grid, Ctx))
+        OX.GridConst || OX.GridCapped)
       continue;
     llvm::FoldingSetNodeID Other;
     O->Dims[D].Grid->IgnoreParenImpCasts()->Profile(Other, Ctx,
@@ -245,10 +244,9 @@ void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
   // (the one-block-wide launch takes that launch's leftover rows).
   const LaunchDimension &Other = S.Dims[D == 1 ? 2 : 1];
   bool XOne = X.GridConst && *X.GridConst == 1;
-  bool XSmall = X.GridConst || (X.Grid && gridCappedByConstant(X.Grid, Ctx));
+  bool XSmall = X.GridConst || (X.Grid && X.GridCapped);
   bool Swapped = X.BlockConst && (!Other.Grid || Other.GridConst) &&
-                 (XOne || (XSmall && LD.GridGrowsWith &&
-                           gridLeadingTensorSize(LD.GridGrowsWith, Ctx)));
+                 (XOne || (XSmall && LD.GridFromLeadingTensorSize));
   if (LD.GridGrowth == Growth::None || !LD.Grid)
     return;
   if (LD.GridGrowth == Growth::Size &&
