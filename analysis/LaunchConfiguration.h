@@ -87,6 +87,16 @@ struct LaunchDimension {
   /// The grid as read where it was computed, through locals ('B * C' for
   /// 'nrows' in 'dim3 grid(blocks, nrows)'), when GridGrowth is not None.
   const Expr *GridGrowsWith = nullptr;
+  /// The grid is capped by a constant: 'std::min(blocks, 4096)', 'blocks <
+  /// 4096 ? blocks : 4096' (Minimum.h), or a local set from one. Set for a
+  /// grid that is not a constant.
+  bool GridCapped = false;
+  /// GridGrowsWith grows with a tensor's leading size, its batch or rows:
+  /// 'x.size(0)', 'x.sizes()[0]', 'x.numel()', or a local set from one,
+  /// scaled or rounded ('(b + 3) / 4', 'ceil_div(b, 4)'); not an inner size
+  /// ('x.size(1)', channels or heads, as often a small count), nor a value
+  /// divided by a tensor's size ('n / x.size(0)' grows with n).
+  bool GridFromLeadingTensorSize = false;
 
   /// Whether no thread of this launch runs past the extent in this
   /// dimension: its global index is below Extent (or Threads).

@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaunchConfigurationInternal.h"
-#include "LaunchGridGrowth.h"
 #include "Minimum.h"
 #include "CudaApiModel.h"
 #include "ThreadIndexAnalysis.h"
@@ -452,6 +451,7 @@ LaunchConfiguration::Impl::magnitudeOf(Val V, unsigned Depth) {
 void LaunchConfiguration::Impl::classifyGrowth(LaunchDimension &D, Val G) {
   if (G.Unknown || !G.E)
     return;
+  D.GridCapped = cappedByConstant(G.E, Ctx, 0);
   Magnitude M = magnitudeOf(G, 0);
   int64_t Limit = CudaApiModel::launchLimits().maxGridDim(1);
   if (M.Unknown || (M.Bounded && (!M.Max || *M.Max <= Limit)) ||
@@ -466,14 +466,8 @@ void LaunchConfiguration::Impl::classifyGrowth(LaunchDimension &D, Val G) {
                      : LaunchDimension::Growth::Size;
   Val R = resolve(G);
   D.GridGrowsWith = ThreadIndexAnalysis::strip(R.E ? R.E : G.E);
-}
-
-bool gridLeadingTensorSize(const Expr *E, const ASTContext &Ctx) {
-  return sizeFromTensor(E, Ctx, 0);
-}
-
-bool gridCappedByConstant(const Expr *E, const ASTContext &Ctx) {
-  return cappedByConstant(E, Ctx, 0);
+  D.GridFromLeadingTensorSize =
+      D.GridGrowsWith && sizeFromTensor(D.GridGrowsWith, Ctx, 0);
 }
 
 } // namespace clang::tidy::cuda

@@ -4,7 +4,6 @@
 #include "CudaApiModel.h"
 #include "FunctionCfg.h"
 #include "LaunchConfiguration.h"
-#include "LaunchGridGrowth.h"
 #include "SourceLocations.h"
 #include "ThreadIndexAnalysis.h"
 #include "clang/AST/Attr.h"
@@ -72,6 +71,34 @@ bool isWithin(SourceLocation Loc, const CallExpr *Call,
   unsigned Offset = SM.getFileOffset(Loc);
   return SM.getFileOffset(R.getBegin()) <= Offset &&
          Offset <= SM.getFileOffset(R.getEnd());
+}
+
+/// Whether another launch in the function of \p S puts the same grid
+/// expression in dimension \p D beside an x that grows with the data,
+/// neither a constant nor capped by one. That launch carries the rows on
+/// x, and \p S, one block wide in x, takes what it left (the tail of fewer
+/// rows than its tile): dimension \p D is the second of a tiling, as small
+/// in \p S as it is there, where it is not reported. A capped x beside the
+/// same y is the swapped shape again, not evidence against it.
+bool tiledBeside(const LaunchSite &S, unsigned D, LaunchConfiguration &Launches,
+                 const ASTContext &Ctx) {
+  const Expr *Mine = S.Dims[D].Grid;
+  if (!Mine)
+    return false;
+  llvm::FoldingSetNodeID Id;
+  Mine->IgnoreParenImpCasts()->Profile(Id, Ctx, /*Canonical=*/true);
+  for (const LaunchSite *O : Launches.sitesIn(S.Host)) {
+    const LaunchDimension &OX = O->Dims[0];
+    if (O->Launch == S.Launch || !O->Dims[D].Grid || !OX.Grid ||
+        OX.GridConst || OX.GridCapped)
+      continue;
+    llvm::FoldingSetNodeID Other;
+    O->Dims[D].Grid->IgnoreParenImpCasts()->Profile(Other, Ctx,
+                                                    /*Canonical=*/true);
+    if (Other == Id)
+      return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -212,15 +239,19 @@ void LaunchConfigurationCheck::checkGridGrowth(const LaunchSite &S,
   // A block that carries the data in x ('<<<dim3(1, ny, nz), nx>>>' over
   // a 3-D domain), or a y and a z that both vary, tile a domain of
   // several dimensions: one size there is as small as the others; so is
-  // a y beside an x that grows with other data (a batch beside points).
+  // a y beside an x that grows with other data (a batch beside points),
+  // and a y that another launch of the function puts beside such an x
+  // (the one-block-wide launch takes that launch's leftover rows).
   const LaunchDimension &Other = S.Dims[D == 1 ? 2 : 1];
   bool XOne = X.GridConst && *X.GridConst == 1;
-  bool XSmall = X.GridConst || (X.Grid && gridCappedByConstant(X.Grid, Ctx));
+  bool XSmall = X.GridConst || (X.Grid && X.GridCapped);
   bool Swapped = X.BlockConst && (!Other.Grid || Other.GridConst) &&
-                 (XOne || (XSmall && LD.GridGrowsWith &&
-                           gridLeadingTensorSize(LD.GridGrowsWith, Ctx)));
-  if (LD.GridGrowth == Growth::None ||
-      (LD.GridGrowth == Growth::Size && !Swapped) || !LD.Grid)
+                 (XOne || (XSmall && LD.GridFromLeadingTensorSize));
+  if (LD.GridGrowth == Growth::None || !LD.Grid)
+    return;
+  if (LD.GridGrowth == Growth::Size &&
+      (!Swapped ||
+       tiledBeside(S, D, TranslationUnitAnalyses::get(Ctx).launches(), Ctx)))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Loc = reportAt(S, ConstantSource(), FK_GridGrowth + D, SM);

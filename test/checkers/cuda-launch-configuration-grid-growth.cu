@@ -157,3 +157,70 @@ void drive_benchmark(float *p) {
   run_benchmark(p, num, 64);
   run_benchmark(p, 4096, 64);
 }
+
+// Negatives: the tail of a tiled launch. The function puts the rows on x,
+// 64 to a block, and launches the rows left over one block wide; y is the
+// second dimension of the tiling in both (the channels in 64s), which the
+// first launch shows not to be the rows.
+static int div_up(int a, int b) { return (a + b - 1) / b; }
+void tiled_with_tail(float *p, int rows, int planes) {
+  int full = (rows / 64) * 64;
+  if (full >= 64)
+    per_row<<<dim3(rows / 64, div_up(planes, 64)), dim3(16, 64)>>>(p, full,
+                                                                  planes);
+  if (rows > full)
+    per_row<<<dim3(1, div_up(planes, 64)), dim3(16, 64)>>>(p + full,
+                                                          rows - full, planes);
+}
+
+// The tail first, the tiles after, the grids held in variables.
+void tail_then_tiles(float *p, int rows, int planes) {
+  int full = (rows / 32) * 32;
+  const dim3 tail(1, planes / 32);
+  if (rows > full)
+    per_row<<<tail, dim3(8, 32)>>>(p + full, rows - full, planes);
+  const dim3 tiles(rows / 32, planes / 32);
+  per_row<<<tiles, dim3(8, 32)>>>(p, full, planes);
+}
+
+// The same pair inside a lambda that the function calls.
+void tiled_with_tail_lambda(float *p, int rows, int planes) {
+  auto launch = [&](int full) {
+    per_row<<<dim3(full / 16, planes / 16), dim3(4, 16)>>>(p, full, planes);
+    per_row<<<dim3(1, planes / 16), dim3(4, 16)>>>(p + full, rows - full,
+                                                  planes);
+  };
+  launch((rows / 16) * 16);
+}
+
+// Still reported: the other launch puts another size on y (the rows are on
+// y in both), its x is a constant too, or it is in another function.
+void tail_beside_other_y(float *p, int rows, int cols) {
+  per_row<<<dim3(cols / 64, div_up(cols, 64)), 64>>>(p, rows, cols);
+  per_row<<<dim3(1, rows), 64>>>(p, rows, cols);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'rows' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: put the large dimension on gridDim.x
+}
+
+void both_one_block_wide(float *p, int rows, int cols) {
+  per_row<<<dim3(1, rows), 64>>>(p, rows, cols);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'rows' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: put the large dimension on gridDim.x
+  per_row<<<dim3(2, rows), 64>>>(p, rows, cols);
+}
+
+void tail_beside_capped_x(float *p, int rows, int cols) {
+  per_row<<<dim3(std::min(cols / 64, 512), rows), 64>>>(p, rows, cols);
+  per_row<<<dim3(1, rows), 64>>>(p, rows, cols);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'rows' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: put the large dimension on gridDim.x
+}
+
+void tiles_elsewhere(float *p, int rows, int planes) {
+  per_row<<<dim3(rows / 64, planes / 64), 64>>>(p, rows, planes);
+}
+void tail_elsewhere(float *p, int rows, int planes) {
+  per_row<<<dim3(1, planes / 64), 64>>>(p, rows, planes);
+  // CHECK-NOTES: :[[@LINE-1]]:3: warning: launch of 'per_row' puts 'planes / 64' on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-2]]:21: note: put the large dimension on gridDim.x
+}

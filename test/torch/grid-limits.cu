@@ -191,3 +191,36 @@ void rows_over_width(torch::Tensor x, int64_t total) {
                           at::cuda::getCurrentCUDAStream()>>>(
       x.data_ptr<float>(), total / x.size(0), x.size(1));
 }
+
+// Negatives: the tail of a tiled launch (sparse max pooling): the rows of
+// the features on x, 64 to a block, then the rows left over one block
+// wide; y is the channels in 64s in both launches, not the rows.
+static int div_up(int a, int b) { return (a + b - 1) / b; }
+void max_pool_with_tail(torch::Tensor features) {
+  const int64_t rows = features.size(0);
+  const int planes = features.size(1);
+  const int64_t full = (rows / 64) * 64;
+  auto stream = at::cuda::getCurrentCUDAStream();
+  if (full >= 64)
+    normalize_rows<float><<<dim3(rows / 64, div_up(planes, 64)), dim3(16, 64),
+                            0, stream>>>(features.data_ptr<float>(), full,
+                                         planes);
+  if (rows > full)
+    normalize_rows<float><<<dim3(1, div_up(planes, 64)), dim3(16, 64), 0,
+                            stream>>>(features.data_ptr<float>() + full * planes,
+                                      rows - full, planes);
+}
+
+// Still reported: the batch one block wide, beside a launch that tiles
+// other data on x (a launch of its own, not the tail of the first).
+void batch_beside_points(torch::Tensor pts) {
+  const int64_t batch = pts.size(0), n = pts.size(1);
+  auto stream = at::cuda::getCurrentCUDAStream();
+  normalize_rows<float><<<dim3((n + 255) / 256, batch), 256, 0, stream>>>(
+      pts.data_ptr<float>(), batch, n);
+  normalize_rows<float><<<dim3(1, n), 256, 0, stream>>>(
+      pts.data_ptr<float>(), n, batch);
+  // CHECK-NOTES: :[[@LINE-2]]:3: warning: launch of 'normalize_rows<float>' puts 'n' (pts.size(1)) on gridDim.y, a size that nothing bounds on this path, while gridDim.x is 1: the launch fails once it passes 65535 blocks [cuda-launch-configuration]
+  // CHECK-NOTES: :[[@LINE-7]]:42: note: 'n' is computed here
+  // CHECK-NOTES: :[[@LINE-4]]:35: note: put the large dimension on gridDim.x
+}
