@@ -1,0 +1,217 @@
+// cuda-missing-syncthreads: indices with a stride of the thread's index
+// ('a[2 * tid + 1]', 'a[j + tid * 4]' over a loop counter j): each thread's
+// slots are its own, so a read of a neighbour's slot, or of every slot by
+// one thread, with no barrier after the writes, is a race; reads of the
+// thread's own slots, and strided code with its barriers, are not.
+// RUN: %check_cuda_tidy_plugin %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
+// RUN: %check_cuda_tidy_driver %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
+
+#define N 256
+
+//===--- Flagged -----------------------------------------------------------===//
+
+// Each thread stores a pair, then reads the first slot of the next pair.
+__global__ void nextPair(const float *in, float *out) {
+  __shared__ float pairs[2 * N + 2];
+  int tid = threadIdx.x;
+  pairs[tid * 2] = in[tid];
+  pairs[tid * 2 + 1] = in[tid + N];
+  out[tid] = pairs[tid * 2 + 2];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: read of shared 'pairs' at 'tid * 2 + 2' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-4]]:3: note: written here at 'tid * 2'
+}
+
+// A window of two slots per thread written in a loop, read one slot past it.
+__global__ void windowPastEnd(const float *in, float *out) {
+  __shared__ float win[2 * N + 2];
+  int tid = threadIdx.x;
+  for (int j = 0; j < 2; ++j)
+    win[j + tid * 2] = in[tid * 2 + j];
+  out[tid] = win[tid * 2 + 3];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: read of shared 'win' at 'tid * 2 + 3' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-3]]:5: note: written here at 'j + tid * 2'
+}
+
+// The window's start in a local; the second loop reads four slots, two of
+// them the next thread's.
+__global__ void widerReadWindow(const float *in, float *out) {
+  __shared__ float win[2 * N + 2];
+  int tid = threadIdx.x;
+  int start = tid * 2;
+  for (int j = 0; j < 2; ++j)
+    win[j + start] = in[start + j];
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    s += win[j + start];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'win' at 'j + start' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-5]]:5: note: written here at 'j + start'
+  out[tid] = s;
+}
+
+// Thread 0 sums every pair with no barrier after the stores.
+__global__ void leaderSumsPairs(const float *in, float *out) {
+  __shared__ float pairs[2 * N];
+  pairs[2 * threadIdx.x] = in[threadIdx.x];
+  pairs[2 * threadIdx.x + 1] = in[threadIdx.x + N];
+  if (threadIdx.x == 0) {
+    float s = 0.f;
+    for (int k = 0; k < 2 * N; ++k)
+      s += pairs[k];
+    // CHECK-NOTES: :[[@LINE-1]]:12: warning: read of shared 'pairs' at 'k' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE-7]]:3: note: written here at '2 * threadIdx.x'
+    out[blockIdx.x] = s;
+  }
+}
+
+// Odd slots written by stride, read by the thread's plain index: thread 1
+// reads what thread 0 wrote.
+__global__ void strideAgainstFlat(const float *in, float *out) {
+  __shared__ float a[2 * N];
+  int tid = threadIdx.x;
+  a[2 * tid + 1] = in[tid];
+  out[tid] = a[tid];
+  // CHECK-NOTES: :[[@LINE-1]]:14: warning: read of shared 'a' at 'tid' may see the write of another thread: no barrier between them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-3]]:3: note: written here at '2 * tid + 1'
+}
+
+// The pairs are refilled by the next pass while other threads may still
+// read the previous pass's pairs: the barrier sits between the stores and
+// the reads only.
+__global__ void pairsRefilled(const float *in, float *out, int passes) {
+  __shared__ float pairs[2 * N];
+  int tid = threadIdx.x;
+  float acc = 0.f;
+  for (int p = 0; p < passes; ++p) {
+    pairs[2 * tid] = in[p * 2 * N + 2 * tid];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 'pairs' at '2 * tid' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+6]]:14: note: read here at 'k'
+    pairs[2 * tid + 1] = in[p * 2 * N + 2 * tid + 1];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 'pairs' at '2 * tid + 1' may overwrite the value another thread reads: no barrier between them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+3]]:14: note: read here at 'k'
+    __syncthreads();
+    for (int k = 0; k < 2 * N; ++k)
+      acc += pairs[k];
+  }
+  out[tid] = acc;
+}
+
+//===--- Not flagged -------------------------------------------------------===//
+
+// Each thread reads back only its own pair.
+__global__ void ownPair(const float *in, float *out) {
+  __shared__ float pairs[2 * N];
+  int tid = threadIdx.x;
+  pairs[2 * tid] = in[tid];
+  pairs[2 * tid + 1] = in[tid + N];
+  out[tid] = pairs[2 * tid] + pairs[2 * tid + 1];
+}
+
+// A window of four slots per thread, written and read by its owner.
+__global__ void ownWindow(const float *in, float *out) {
+  __shared__ float win[4 * N];
+  int tid = threadIdx.x;
+  for (int j = 0; j < 4; ++j)
+    win[tid * 4 + j] = in[tid * 4 + j];
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    s += win[tid * 4 + j];
+  out[tid] = s;
+}
+
+// Even slots written, odd slots read: no slot is both.
+__global__ void evenThenOdd(const float *in, float *out) {
+  __shared__ float a[2 * N];
+  int tid = threadIdx.x;
+  a[tid * 2] = in[tid];
+  out[tid] = a[tid * 2 + 1];
+}
+
+// The first step of a pairwise sum: each thread folds its own pair.
+__global__ void foldOwnPair(float *data) {
+  __shared__ float a[2 * N];
+  int tid = threadIdx.x;
+  a[2 * tid] = data[2 * tid];
+  a[2 * tid + 1] = data[2 * tid + 1];
+  if (tid < N)
+    a[2 * tid] += a[2 * tid + 1];
+  data[tid] = a[2 * tid];
+}
+
+// Two elements per thread loaded cooperatively, a barrier, then any slot.
+__global__ void cooperativePairs(const float *in, float *out) {
+  __shared__ float a[2 * N + 2];
+  int tid = threadIdx.x;
+  a[2 * tid] = in[2 * blockIdx.x * N + 2 * tid];
+  a[2 * tid + 1] = in[2 * blockIdx.x * N + 2 * tid + 1];
+  __syncthreads();
+  out[blockIdx.x * N + tid] = a[2 * tid + 2] - a[tid];
+}
+
+// The work-efficient scan: every step waits before the next one reads.
+__global__ void blellochScan(float *g, int n) {
+  __shared__ float temp[2 * N];
+  int thid = threadIdx.x;
+  int offset = 1;
+  temp[2 * thid] = g[2 * thid];
+  temp[2 * thid + 1] = g[2 * thid + 1];
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (thid < d) {
+      int ai = offset * (2 * thid + 1) - 1;
+      int bi = offset * (2 * thid + 2) - 1;
+      temp[bi] += temp[ai];
+    }
+    offset *= 2;
+  }
+  if (thid == 0)
+    temp[n - 1] = 0;
+  __syncthreads();
+  g[2 * thid] = temp[2 * thid];
+  g[2 * thid + 1] = temp[2 * thid + 1];
+}
+
+// Interleaved reduction with a barrier on every step.
+__global__ void interleavedSum(const float *in, float *out) {
+  __shared__ float sdata[2 * N];
+  unsigned tid = threadIdx.x;
+  sdata[2 * tid] = in[2 * (blockIdx.x * N + tid)];
+  sdata[2 * tid + 1] = in[2 * (blockIdx.x * N + tid) + 1];
+  __syncthreads();
+  for (unsigned s = 1; s < 2 * blockDim.x; s *= 2) {
+    unsigned index = 2 * s * tid;
+    if (index < 2 * blockDim.x)
+      sdata[index] += sdata[index + s];
+    __syncthreads();
+  }
+  if (tid == 0)
+    out[blockIdx.x] = sdata[0];
+}
+
+// Warp-synchronous pairs: the first sixteen lanes are one warp, and
+// __syncwarp() orders their stores before the reads of the next pair.
+__global__ void warpPairs(const float *in, float *out) {
+  __shared__ float a[34];
+  int tid = threadIdx.x;
+  if (tid < 16) {
+    a[2 * tid] = in[2 * tid];
+    a[2 * tid + 1] = in[2 * tid + 1];
+    __syncwarp();
+    out[tid] = a[2 * tid + 2] + a[2 * tid + 3];
+  }
+}
+
+// Each pass refills the pairs after a barrier that ends the reads.
+__global__ void pairsPerPass(const float *in, float *out, int passes) {
+  __shared__ float pairs[2 * N];
+  int tid = threadIdx.x;
+  float acc = 0.f;
+  for (int p = 0; p < passes; ++p) {
+    pairs[2 * tid] = in[p * 2 * N + 2 * tid];
+    pairs[2 * tid + 1] = in[p * 2 * N + 2 * tid + 1];
+    __syncthreads();
+    for (int k = 0; k < 2 * N; ++k)
+      acc += pairs[k];
+    __syncthreads();
+  }
+  out[tid] = acc;
+}
