@@ -539,7 +539,9 @@ void SharedMemoryRaces::reportConflicts(
       case BarrierScope::Tile:
         // A tile orders its own threads: accesses below its size, or
         // under a condition on the rank in a tile.
-        return !PastTiles ||
+        // Which tiles the threads of a strided access ('s[6 * tid + 1]')
+        // fall in is not read: any tile barrier ends its walk.
+        return !PastTiles || (!First.Multi && First.Coeff > 1) ||
                (WarpConfined && (!B->GroupSize || Warp <= *B->GroupSize)) ||
                underTileGuard(First);
       }
@@ -565,7 +567,8 @@ void SharedMemoryRaces::reportConflicts(
             Second.WarpLocal || First.WarpLocal;
         if (Reported.count(Second.At) ||
             ReportedPairs.count({Second.At, First.At}) ||
-            (PastTiles && underTileGuard(Second)) ||
+            (PastTiles && (underTileGuard(Second) ||
+                           (!Second.Multi && Second.Coeff > 1))) ||
             (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;

@@ -129,7 +129,31 @@ bool readsDependentValue(const Expr *E, const Stmt *P) {
 
 std::optional<BarrierInfo> barrierAt(const Stmt *S) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
-  return Call ? CudaApiModel::barrierOf(Call) : std::nullopt;
+  if (!Call)
+    return std::nullopt;
+  if (std::optional<BarrierInfo> B = CudaApiModel::barrierOf(Call))
+    return B;
+  // 'g.sync()' or 'cg::sync(g)' on a cooperative_groups::thread_group,
+  // which the API model's rows leave out since its group may be a tile or
+  // the whole block: for the walk between barriers it orders at least a
+  // tile of unknown size.
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || FD->getName() != "sync")
+    return std::nullopt;
+  QualType T;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    T = MC->getObjectType();
+  else if (Call->getNumArgs() == 1)
+    T = Call->getArg(0)->getType();
+  const CXXRecordDecl *RD =
+      T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || RD->getName() != "thread_group")
+    return std::nullopt;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getName() == "cooperative_groups")
+      return BarrierInfo{BarrierScope::Tile, "thread_group", std::nullopt};
+  return std::nullopt;
 }
 
 

@@ -6,6 +6,8 @@
 // RUN: %check_cuda_tidy_plugin %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
 // RUN: %check_cuda_tidy_driver %s cuda-missing-syncthreads %t -- --extra-arg=-I%S/../Inputs
 
+#include <cooperative_groups.h>
+
 #define N 256
 
 //===--- Flagged -----------------------------------------------------------===//
@@ -214,4 +216,30 @@ __global__ void pairsPerPass(const float *in, float *out, int passes) {
     __syncthreads();
   }
   out[tid] = acc;
+}
+
+// A covariance reduction over six slots per thread, in one sixteen-thread
+// group that a cooperative_groups::thread_group sync orders at every step.
+namespace cg = cooperative_groups;
+__device__ float trace3(const float m[6]) { return m[0] + m[3] + m[5]; }
+__device__ float groupCovariance(float dx, float dy, cg::thread_group g) {
+  __shared__ float cov[16 * 6];
+  const int idx = threadIdx.x;
+  for (int c = 0; c < 6; ++c)
+    cov[6 * idx + c] = c < 3 ? dx * dx : dx * dy;
+  cg::sync(g);
+  for (int d = 8; d > 0; d >>= 1) {
+    if (idx < d)
+      for (int c = 0; c < 6; ++c)
+        cov[6 * idx + c] += cov[6 * (idx + d) + c];
+    cg::sync(g);
+  }
+  return trace3(cov);
+}
+__global__ void covarianceBlocks(const float *x, float *out) {
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_group g = cg::tiled_partition(cta, 16);
+  if (threadIdx.x < 16)
+    out[blockIdx.x * 16 + threadIdx.x] =
+        groupCovariance(x[threadIdx.x], x[16 + threadIdx.x], g);
 }
