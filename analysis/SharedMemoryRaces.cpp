@@ -559,7 +559,9 @@ void SharedMemoryRaces::reportConflicts(
           continue;
         // A read of the thread's own warp's elements is checked in a
         // pass that __syncwarp() stops.
-        if (Second.WarpLocal != StopAtWarp)
+        // So is any pair with a group's slots ('(tid / 8) * 8 + j'): the
+        // group's threads share a warp.
+        if ((Second.WarpLocal || First.Group > 1) != StopAtWarp)
           continue;
         int64_t SecondWarp = warpBound(Second, FD);
         bool PairInWarp =

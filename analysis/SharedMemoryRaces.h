@@ -76,6 +76,9 @@ public:
     /// The index is a group's base plus an offset ('(tid / 32) * 32 + i'):
     /// the elements of the thread's own warp, which __syncwarp() orders.
     bool WarpLocal = false;
+    /// The index counts groups of this many threads ('(tid / 8) * 8 + j',
+    /// 'tid - tid % 4 + j'): Coeff multiplies tid / Group, not tid.
+    int64_t Group = 1;
     llvm::SmallVector<DimIndex, 3> Dims;
     /// An atomic read-modify-write ('atomicAdd(&count, 1)'): it races
     /// with other threads' plain reads and writes of its element, never
@@ -150,6 +153,8 @@ private:
   bool underLeaderGuard(const Access &A, const Expr *Tid,
                         const BinaryOperator *Base, const FunctionDecl *FD,
                         ASTContext &Ctx);
+  /// Reads the first slot of \p Tid's group of \p W threads into \p A.
+  bool readGroupBase(const Expr *Tid, int64_t W, int64_t Coeff, Access &A);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
   /// The argument a parameter of the helper being read is bound to, and

@@ -36,9 +36,12 @@ bool SharedMemoryRaces::conflicts(const Access &First,
            conflictsMulti(First, Second, GuardsHold, FD) &&
            !separatesThreads(First, First, Second, FD) &&
            !separatesThreads(Second, First, Second, FD);
+  // A group's base is a leader's own index only ('(tid / 32) * 32' under
+  // 'tid % 32 == 0', Group 1): the rules below read it.
   if (First.Coeff >= 0 && Second.Coeff >= 0 &&
-      (First.Coeff > 1 || Second.Coeff > 1) && !First.WarpLocal &&
-      !Second.WarpLocal)
+      (First.Coeff > 1 || Second.Coeff > 1) &&
+      (!First.WarpLocal || First.Group > 1) &&
+      (!Second.WarpLocal || Second.Group > 1))
     return conflictsStrided(First, Second, GuardsHold, FD);
   if (First.Coeff == 1 && Second.Coeff == 1) {
     // tFirst = tSecond + Diff + K.
@@ -207,7 +210,7 @@ bool SharedMemoryRaces::conflictsStrided(const Access &First,
   // separately, as its pass may be another. Every other term must be the
   // same in both, and unchanged between them.
   struct Form {
-    int64_t C, K, S = 0, JLo = 0, JHi = 0, TLo, THi;
+    int64_t C, K, S = 0, JLo = 0, JHi = 0, TLo, THi, G = 1;
   };
   auto FormOf = [&](const Access &A, const Access &Other,
                     Form &F) -> bool {
@@ -216,6 +219,7 @@ bool SharedMemoryRaces::conflictsStrided(const Access &First,
       return false;
     F.C = A.Coeff;
     F.K = A.Const;
+    F.G = A.Group;
     std::tie(F.TLo, F.THi) = *Threads;
     bool Window = false;
     for (const auto &[Key, C] : A.Uniform) {
@@ -249,10 +253,12 @@ bool SharedMemoryRaces::conflictsStrided(const Access &First,
           return true;
         continue;
       }
-      if (Rest % F2.C != 0)
+      if (Rest % F2.C != 0 || Rest < 0)
         continue;
-      int64_t T2 = Rest / F2.C;
-      if (T2 >= F2.TLo && T2 <= F2.THi && T2 != T1)
+      // The threads T2 with T2 / G2 == Rest / C2.
+      int64_t Lo = std::max(F2.TLo, Rest / F2.C * F2.G),
+              Hi = std::min(F2.THi, Rest / F2.C * F2.G + F2.G - 1);
+      if (Lo < Hi || (Lo == Hi && Lo != T1))
         return true;
     }
     return false;
@@ -263,7 +269,7 @@ bool SharedMemoryRaces::conflictsStrided(const Access &First,
     return false;
   for (int64_t T1 = F1.TLo; T1 <= F1.THi; ++T1)
     for (int64_t J1 = F1.JLo; J1 <= F1.JHi; ++J1)
-      if (SecondHolds(F1.C * T1 + F1.K + F1.S * J1, T1))
+      if (SecondHolds(F1.C * (T1 / F1.G) + F1.K + F1.S * J1, T1))
         return true;
   return false;
 }

@@ -243,3 +243,91 @@ __global__ void covarianceBlocks(const float *x, float *out) {
     out[blockIdx.x * 16 + threadIdx.x] =
         groupCovariance(x[threadIdx.x], x[16 + threadIdx.x], g);
 }
+
+//===--- Groups of threads -------------------------------------------------===//
+
+// Each thread sums its group of eight slots, written by the group's other
+// lanes with nothing ordering them.
+__global__ void groupSumNoSync(const float *in, float *out) {
+  __shared__ float a[N];
+  unsigned tid = threadIdx.x;
+  a[tid] = in[tid];
+  float s = 0.f;
+  for (unsigned j = 0; j < 8; ++j)
+    s += a[j + (tid / 8) * 8];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'a' at 'j + (tid / 8) * 8' may see the write of another lane: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-5]]:3: note: written here at 'tid'
+  out[tid] = s;
+}
+
+// The group's first slot as 'tid - tid % 4', in a local.
+__global__ void quadSumNoSync(const float *in, float *out) {
+  __shared__ float a[N];
+  int tid = threadIdx.x;
+  a[tid] = in[tid];
+  int start = tid - tid % 4;
+  float s = 0.f;
+  for (int j = 0; j < 4; ++j)
+    s += a[j + start];
+  // CHECK-NOTES: :[[@LINE-1]]:10: warning: read of shared 'a' at 'j + start' may see the write of another lane: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
+  // CHECK-NOTES: :[[@LINE-6]]:3: note: written here at 'tid'
+  out[tid] = s;
+}
+
+// Rounds that refill the slots after the group's reads of the last round,
+// with a __syncwarp() only between the stores and the reads.
+__global__ void groupRounds(const float *in, float *out, int n) {
+  __shared__ float a[N];
+  unsigned tid = threadIdx.x;
+  float s = 0.f;
+  for (int r = 0; r < n; ++r) {
+    a[tid] = in[r * N + tid];
+    // CHECK-NOTES: :[[@LINE-1]]:5: warning: write to shared 'a' at 'tid' may overwrite the value another lane reads: the lanes of a warp do not run in lockstep, and no __syncwarp() or barrier orders them on this path [cuda-missing-syncthreads]
+    // CHECK-NOTES: :[[@LINE+3]]:12: note: read here at 'j + (tid / 8) * 8'
+    __syncwarp();
+    for (unsigned j = 0; j < 8; ++j)
+      s += a[j + (tid / 8) * 8];
+  }
+  out[tid] = s;
+}
+
+// The same groups with __syncwarp() after the stores and after the reads.
+__global__ void groupRoundsSynced(const float *in, float *out, int n) {
+  __shared__ float a[N];
+  unsigned tid = threadIdx.x;
+  float s = 0.f;
+  for (int r = 0; r < n; ++r) {
+    a[tid] = in[r * N + tid];
+    __syncwarp();
+    for (unsigned j = 0; j < 8; ++j)
+      s += a[j + (tid / 8) * 8];
+    __syncwarp();
+  }
+  out[tid] = s;
+}
+
+// A block barrier between the stores and the group's reads.
+__global__ void groupAfterBarrier(const float *in, float *out) {
+  __shared__ float a[N];
+  unsigned tid = threadIdx.x;
+  a[tid] = in[tid];
+  __syncthreads();
+  float s = 0.f;
+  for (unsigned j = 0; j < 8; ++j)
+    s += a[j + (tid / 8) * 8];
+  out[tid] = s;
+}
+
+// The warp leader sums its warp's slots after __syncwarp().
+__global__ void leaderSumsWarp(const float *in, float *out) {
+  __shared__ float a[N];
+  unsigned tid = threadIdx.x;
+  a[tid] = in[tid];
+  __syncwarp();
+  if (tid % 32 == 0) {
+    float s = 0.f;
+    for (int i = 0; i < 32; ++i)
+      s += a[(tid / 32) * 32 + i];
+    out[tid / 32] = s;
+  }
+}
