@@ -588,12 +588,15 @@ struct MemberStores : RecursiveASTVisitor<MemberStores> {
     const auto *RD = ILE->getType()->getAsRecordDecl();
     if (!RD || RD->isUnion())
       return true;
+    // The bases' initializers come first (C++17 aggregates); a field
+    // past the list is value-initialized, a null pointer.
     unsigned I = 0;
+    if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+      I = CRD->getNumBases();
     for (const FieldDecl *F : RD->fields()) {
       if (F->isUnnamedBitField())
         continue;
-      if (I < ILE->getNumInits())
-        note(F, ILE->getInit(I));
+      note(F, I < ILE->getNumInits() ? ILE->getInit(I) : nullptr);
       ++I;
     }
     return true;
