@@ -539,7 +539,9 @@ void SharedMemoryRaces::reportConflicts(
       case BarrierScope::Tile:
         // A tile orders its own threads: accesses below its size, or
         // under a condition on the rank in a tile.
-        return !PastTiles ||
+        // Which tiles the threads of a strided access ('s[6 * tid + 1]')
+        // fall in is not read: any tile barrier ends its walk.
+        return !PastTiles || (!First.Multi && First.Coeff > 1) ||
                (WarpConfined && (!B->GroupSize || Warp <= *B->GroupSize)) ||
                underTileGuard(First);
       }
@@ -557,7 +559,9 @@ void SharedMemoryRaces::reportConflicts(
           continue;
         // A read of the thread's own warp's elements is checked in a
         // pass that __syncwarp() stops.
-        if (Second.WarpLocal != StopAtWarp)
+        // So is any pair with a group's slots ('(tid / 8) * 8 + j'): the
+        // group's threads share a warp.
+        if ((Second.WarpLocal || First.Group > 1) != StopAtWarp)
           continue;
         int64_t SecondWarp = warpBound(Second, FD);
         bool PairInWarp =
@@ -565,7 +569,8 @@ void SharedMemoryRaces::reportConflicts(
             Second.WarpLocal || First.WarpLocal;
         if (Reported.count(Second.At) ||
             ReportedPairs.count({Second.At, First.At}) ||
-            (PastTiles && underTileGuard(Second)) ||
+            (PastTiles && (underTileGuard(Second) ||
+                           (!Second.Multi && Second.Coeff > 1))) ||
             (IntoLoops && !InWaitingLoop(Second)) ||
             !conflicts(First, Second, GuardsHold, FD))
           continue;

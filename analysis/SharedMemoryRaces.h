@@ -19,6 +19,7 @@
 #include "VariableStores.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <array>
 #include <map>
 #include <optional>
@@ -75,6 +76,9 @@ public:
     /// The index is a group's base plus an offset ('(tid / 32) * 32 + i'):
     /// the elements of the thread's own warp, which __syncwarp() orders.
     bool WarpLocal = false;
+    /// The index counts groups of this many threads ('(tid / 8) * 8 + j',
+    /// 'tid - tid % 4 + j'): Coeff multiplies tid / Group, not tid.
+    int64_t Group = 1;
     llvm::SmallVector<DimIndex, 3> Dims;
     /// An atomic read-modify-write ('atomicAdd(&count, 1)'): it races
     /// with other threads' plain reads and writes of its element, never
@@ -149,6 +153,8 @@ private:
   bool underLeaderGuard(const Access &A, const Expr *Tid,
                         const BinaryOperator *Base, const FunctionDecl *FD,
                         ASTContext &Ctx);
+  /// Reads the first slot of \p Tid's group of \p W threads into \p A.
+  bool readGroupBase(const Expr *Tid, int64_t W, int64_t Coeff, Access &A);
   bool readIndex(const Expr *E, int64_t Coeff, Access &A,
                  const FunctionDecl *FD, ASTContext &Ctx);
   /// The argument a parameter of the helper being read is bound to, and
@@ -162,6 +168,14 @@ private:
                                  llvm::SmallVector<const Expr *, 3> &Indices);
   const VarDecl *sharedVariableOf(const Expr *E, const FunctionDecl *FD,
                                   unsigned &Rank);
+  /// The one-dimensional __shared__ array that the pointer member \p F
+  /// holds in every object of this translation unit: each construction,
+  /// aggregate initialization and assignment that sets F stores that
+  /// whole array ('Tiler t(tile)' through 'tile(s)', 'p.sh = tile'), and
+  /// nothing else does; null otherwise.
+  const VarDecl *memberSharedArray(const FieldDecl *F);
+  /// Whether \p E is such a member (memberSharedArray()).
+  bool namesSharedMember(const Expr *E);
   const VariableStores &storesOf(const FunctionDecl *FD);
   /// Whether \p VD is changed in \p FD after its declaration: assigned,
   /// incremented or its address taken.
@@ -234,6 +248,17 @@ private:
   /// Whether \p E is an atomic's ticket: its old value, directly or
   /// through a local that holds nothing else.
   bool isTicket(const Expr *E, const FunctionDecl *FD);
+  /// conflicts() for pairs of flat accesses at least one of which has a
+  /// stride ('a[2 * tid + 1]', 'a[j + tid * 4]' over a loop counter j):
+  /// whether some element is one thread's in one and another thread's in
+  /// the other, within the threads that make each.
+  bool conflictsStrided(const Access &First, const Access &Second,
+                        bool GuardsHold, const FunctionDecl *FD);
+  /// The constant range of the threads that make \p A, when its guards
+  /// on the thread are bounds by constants, one thread, or bounds that let
+  /// many threads through (then: all of the block); none otherwise.
+  std::optional<std::pair<int64_t, int64_t>> stridedThreads(const Access &A,
+                                                            const FunctionDecl *FD);
   /// conflicts() for pairs with an atomic or an unknown slot.
   bool conflictsAtomic(const Access &First, const Access &Second,
                        bool GuardsHold, const FunctionDecl *FD);
@@ -249,6 +274,19 @@ private:
   std::vector<Candidate>
   accessesIn(const FunctionDecl *Def, const FunctionCfg &HelperCfg,
              const decltype(Access::Calls) &Chain, ASTContext &Ctx);
+  /// The helpers \p Fn (\p FnCfg its CFG) calls on its reachable paths,
+  /// but itself, the kernel, operators, those already on \p Chain and
+  /// those \p Skip names: \p Visit gets each call, the helper, its CFG
+  /// and the chain through the call, with the call's arguments bound to
+  /// the helper's parameters.
+  void forEachCalledHelper(
+      const FunctionDecl *Fn, const FunctionCfg &FnCfg,
+      const decltype(Access::Calls) &Chain, ASTContext &Ctx,
+      llvm::function_ref<bool(const CallExpr *, const FunctionDecl *)> Skip,
+      llvm::function_ref<void(const CallExpr *, const FunctionDecl *,
+                              const FunctionCfg &,
+                              const decltype(Access::Calls) &)>
+          Visit);
   void collectHelperAccesses(const CallExpr *Call, const Stmt *Point,
                              std::vector<Candidate> &Out,
                              ASTContext &Ctx);
@@ -309,6 +347,9 @@ private:
                  std::pair<const Expr *, const FunctionDecl *>>
       ArgumentOf;
   BarrierWaitCache WaitsAtBarrier;
+  /// memberSharedArray()'s answers, from one scan of the unit.
+  std::optional<llvm::DenseMap<const FieldDecl *, const VarDecl *>>
+      MemberArrays;
   /// sharedNamesOf()'s answers.
   llvm::DenseMap<const FunctionDecl *, SharedNames> NamesOf;
   /// This translation unit's, set by checkFunction().

@@ -129,7 +129,31 @@ bool readsDependentValue(const Expr *E, const Stmt *P) {
 
 std::optional<BarrierInfo> barrierAt(const Stmt *S) {
   const auto *Call = dyn_cast_or_null<CallExpr>(S);
-  return Call ? CudaApiModel::barrierOf(Call) : std::nullopt;
+  if (!Call)
+    return std::nullopt;
+  if (std::optional<BarrierInfo> B = CudaApiModel::barrierOf(Call))
+    return B;
+  // 'g.sync()' or 'cg::sync(g)' on a cooperative_groups::thread_group,
+  // which the API model's rows leave out since its group may be a tile or
+  // the whole block: for the walk between barriers it orders at least a
+  // tile of unknown size.
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier() || FD->getName() != "sync")
+    return std::nullopt;
+  QualType T;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    T = MC->getObjectType();
+  else if (Call->getNumArgs() == 1)
+    T = Call->getArg(0)->getType();
+  const CXXRecordDecl *RD =
+      T.isNull() ? nullptr : T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getIdentifier() || RD->getName() != "thread_group")
+    return std::nullopt;
+  for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getName() == "cooperative_groups")
+      return BarrierInfo{BarrierScope::Tile, "thread_group", std::nullopt};
+  return std::nullopt;
 }
 
 
@@ -178,6 +202,81 @@ bool firstTestHolds(const ForStmt *For, ASTContext &Ctx) {
   case BO_NE: return *V0 != *V1;
   default: return false;
   }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+counterRange(const VarDecl *VD, const Stmt *At, const FunctionDecl *FD) {
+  if (!VD || !At || !FD || !VD->getType()->isIntegerType())
+    return std::nullopt;
+  ASTContext &Ctx = FD->getASTContext();
+  const FunctionCfg *Cfg = TranslationUnitAnalyses::get(Ctx).cfgOf(FD);
+  if (!Cfg)
+    return std::nullopt;
+  const ParentMap &PM = Cfg->parents();
+  const ForStmt *Loop = nullptr;
+  for (const Stmt *Child = At, *S = PM.getParent(At); S;
+       Child = S, S = PM.getParent(S))
+    if (const auto *For = dyn_cast<ForStmt>(S);
+        For && For->getBody() == Child) {
+      Loop = For;
+      break;
+    }
+  if (!Loop || !Loop->getInc() || !Loop->getCond())
+    return std::nullopt;
+  // Its start: 'int j = c0' or 'j = c0'.
+  const Expr *Start = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+      DS && DS->isSingleDecl() && DS->getSingleDecl() == VD)
+    Start = VD->getInit();
+  else if (const auto *BO =
+               dyn_cast_or_null<BinaryOperator>(Loop->getInit());
+           BO && BO->getOpcode() == BO_Assign && varOf(BO->getLHS()) == VD)
+    Start = BO->getRHS();
+  // Its step: '++j', 'j++' or 'j += 1'.
+  const Expr *Inc = ThreadIndexAnalysis::strip(Loop->getInc());
+  bool StepOne = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc))
+    StepOne = UO->isIncrementOp() && varOf(UO->getSubExpr()) == VD;
+  else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc))
+    StepOne = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == VD &&
+              constantOf(CA->getRHS(), Ctx) == std::optional<int64_t>(1);
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(Loop->getCond()));
+  if (!Start || !StepOne || !Cond)
+    return std::nullopt;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  const Expr *Var = Cond->getLHS(), *Bound = Cond->getRHS();
+  if (varOf(Var) != VD) {
+    std::swap(Var, Bound);
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  }
+  auto Lo = constantOf(Start, Ctx), Hi = constantOf(Bound, Ctx);
+  if (varOf(Var) != VD || !Lo || !Hi || (Op != BO_LT && Op != BO_LE))
+    return std::nullopt;
+  int64_t Last = Op == BO_LT ? *Hi - 1 : *Hi;
+  if (Last < *Lo)
+    return std::nullopt;
+  // Nothing in the body changes the counter.
+  struct Writes : RecursiveASTVisitor<Writes> {
+    const VarDecl *VD;
+    bool Found = false;
+    explicit Writes(const VarDecl *VD) : VD(VD) {}
+    bool VisitBinaryOperator(BinaryOperator *BO) {
+      if (BO->isAssignmentOp() && varOf(BO->getLHS()) == VD)
+        Found = true;
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *UO) {
+      if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+          varOf(UO->getSubExpr()) == VD)
+        Found = true;
+      return !Found;
+    }
+  } W(VD);
+  W.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+  if (W.Found)
+    return std::nullopt;
+  return std::pair(*Lo, Last);
 }
 
 /// Records in \p A the variables a uniform term \p E reads: their
@@ -389,7 +488,159 @@ const VarDecl *SharedMemoryRaces::sharedVariableOf(
     return VD && PT && arrayRank(PT->getPointeeType()) + 1 == Rank ? VD
                                                                     : nullptr;
   }
+  // A pointer member that holds one shared array in every object.
+  if (const auto *ME =
+          dyn_cast_or_null<MemberExpr>(ThreadIndexAnalysis::strip(E)))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (const VarDecl *VD = memberSharedArray(F)) {
+        Rank = 1;
+        return VD;
+      }
   return sharedArrayOf(varOf(E), Rank, *Analysis, storesOf(FD), FD);
+}
+
+namespace {
+
+/// The one-dimensional __shared__ array \p E names whole, as a pointer to
+/// its first element of type \p Pointee; null otherwise.
+const VarDecl *wholeSharedArray(const Expr *E, QualType Pointee) {
+  const VarDecl *VD = E ? varOf(E->IgnoreParenImpCasts()) : nullptr;
+  if (!VD || !VD->hasAttr<CUDASharedAttr>() || arrayRank(VD->getType()) != 1)
+    return nullptr;
+  const ArrayType *AT = VD->getType()->getAsArrayTypeUnsafe();
+  return AT && AT->getElementType()->getCanonicalTypeUnqualified() ==
+                   Pointee->getCanonicalTypeUnqualified()
+             ? VD
+             : nullptr;
+}
+
+/// What the unit stores into its pointer members: the one whole shared
+/// array each holds, or null (nothing, several, or something else).
+struct MemberStores : RecursiveASTVisitor<MemberStores> {
+  const SourceManager &SM;
+  llvm::DenseMap<const FieldDecl *, const VarDecl *> Target;
+
+  explicit MemberStores(const SourceManager &SM) : SM(SM) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  // System headers store no user's shared arrays.
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  static QualType pointee(const FieldDecl *F) {
+    const auto *PT = F->getType()->getAs<PointerType>();
+    return PT ? PT->getPointeeType() : QualType();
+  }
+  void note(const FieldDecl *F, const Expr *Value) {
+    QualType P = pointee(F);
+    if (P.isNull())
+      return;
+    const VarDecl *VD = wholeSharedArray(Value, P);
+    auto [It, New] = Target.try_emplace(F, VD);
+    if (!New && It->second != VD)
+      It->second = nullptr;
+  }
+  static const FieldDecl *fieldOf(const Expr *E) {
+    const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+    return ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  }
+  /// A constructor's parameter stands for the argument of a construction.
+  static const Expr *argumentFor(const Expr *E, const CXXConstructExpr *CE,
+                                 const CXXConstructorDecl *Ctor) {
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(varOf(E->IgnoreParenImpCasts()));
+    if (!P || P->getDeclContext() != Ctor)
+      return E;
+    unsigned I = P->getFunctionScopeIndex();
+    return I < CE->getNumArgs() ? CE->getArg(I) : nullptr;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    // A copy the compiler writes keeps the value.
+    if (!Ctor || (Ctor->isCopyOrMoveConstructor() && !Ctor->isUserProvided()))
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (!Ctor->hasBody(Def)) {
+      for (const FieldDecl *F : Ctor->getParent()->fields())
+        if (!pointee(F).isNull())
+          Target[F] = nullptr;
+      return true;
+    }
+    const auto *CtorDef = cast<CXXConstructorDecl>(Def);
+    for (const CXXCtorInitializer *I : CtorDef->inits())
+      if (const FieldDecl *F = I->getMember(); F && I->getInit())
+        note(F, argumentFor(I->getInit(), CE, CtorDef));
+    // 'tile = s;' in the constructor's body.
+    if (const auto *Body = dyn_cast_or_null<CompoundStmt>(CtorDef->getBody()))
+      for (const Stmt *S : Body->body())
+        if (const auto *BO = dyn_cast<BinaryOperator>(S);
+            BO && BO->getOpcode() == BO_Assign)
+          if (const FieldDecl *F = fieldOf(BO->getLHS()))
+            note(F, argumentFor(BO->getRHS(), CE, CtorDef));
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr *ILE) {
+    if (!ILE->isSemanticForm())
+      return true;
+    const auto *RD = ILE->getType()->getAsRecordDecl();
+    if (!RD || RD->isUnion())
+      return true;
+    // The bases' initializers come first (C++17 aggregates); a field
+    // past the list is value-initialized, a null pointer.
+    unsigned I = 0;
+    if (const auto *CRD = dyn_cast<CXXRecordDecl>(RD))
+      I = CRD->getNumBases();
+    for (const FieldDecl *F : RD->fields()) {
+      if (F->isUnnamedBitField())
+        continue;
+      note(F, I < ILE->getNumInits() ? ILE->getInit(I) : nullptr);
+      ++I;
+    }
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!BO->isAssignmentOp())
+      return true;
+    const FieldDecl *F = fieldOf(BO->getLHS());
+    if (!F)
+      return true;
+    // Read at each construction (above).
+    const auto *P = dyn_cast_or_null<ParmVarDecl>(
+        varOf(BO->getRHS()->IgnoreParenImpCasts()));
+    if (BO->getOpcode() == BO_Assign && P &&
+        isa<CXXConstructorDecl>(P->getDeclContext()))
+      return true;
+    note(F, BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    // '&obj.p' or 'obj.p++': anything may be stored there.
+    if (UO->getOpcode() == UO_AddrOf || UO->isIncrementDecrementOp())
+      if (const FieldDecl *F = fieldOf(UO->getSubExpr()))
+        note(F, nullptr);
+    return true;
+  }
+  bool VisitFieldDecl(FieldDecl *F) {
+    if (F->hasInClassInitializer())
+      note(F, F->getInClassInitializer());
+    return true;
+  }
+};
+
+} // namespace
+
+const VarDecl *SharedMemoryRaces::memberSharedArray(const FieldDecl *F) {
+  if (!F || !F->getType()->isPointerType())
+    return nullptr;
+  if (!MemberArrays) {
+    MemberStores Scan(F->getASTContext().getSourceManager());
+    Scan.TraverseDecl(F->getASTContext().getTranslationUnitDecl());
+    MemberArrays = std::move(Scan.Target);
+  }
+  return MemberArrays->lookup(F);
 }
 
 bool SharedMemoryRaces::isThreadId(const Expr *E,
@@ -684,7 +935,8 @@ void SharedMemoryRaces::addCandidate(
   if (Indices.size() == 1) {
     Access Flat = A;
     if (readIndex(Indices[0], 1, Flat, A.Fn, Ctx) &&
-        (Flat.Coeff == 0 || Flat.Coeff == 1 || Flat.Coeff == -1))
+        // A stride ('a[2 * tid + 1]'): conflictsStrided().
+        (Flat.Coeff >= -1 && Flat.Coeff <= 64))
       C.Flat = std::move(Flat);
   }
   {

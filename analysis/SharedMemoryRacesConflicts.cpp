@@ -36,6 +36,13 @@ bool SharedMemoryRaces::conflicts(const Access &First,
            conflictsMulti(First, Second, GuardsHold, FD) &&
            !separatesThreads(First, First, Second, FD) &&
            !separatesThreads(Second, First, Second, FD);
+  // A group's base is a leader's own index only ('(tid / 32) * 32' under
+  // 'tid % 32 == 0', Group 1): the rules below read it.
+  if (First.Coeff >= 0 && Second.Coeff >= 0 &&
+      (First.Coeff > 1 || Second.Coeff > 1) &&
+      (!First.WarpLocal || First.Group > 1) &&
+      (!Second.WarpLocal || Second.Group > 1))
+    return conflictsStrided(First, Second, GuardsHold, FD);
   if (First.Coeff == 1 && Second.Coeff == 1) {
     // tFirst = tSecond + Diff + K.
     std::map<std::string, int64_t> Diff = Second.Uniform;
@@ -160,6 +167,112 @@ bool SharedMemoryRaces::conflicts(const Access &First,
   return false;
 }
 
+
+std::optional<std::pair<int64_t, int64_t>>
+SharedMemoryRaces::stridedThreads(const Access &A, const FunctionDecl *FD) {
+  const KernelLaunches &L =
+      TranslationUnitAnalyses::get(Kernel->getASTContext())
+          .launches()
+          .launchesOf(Kernel);
+  // A block has at most 1024 threads.
+  int64_t Last = L.known() && L.BlockDim[0] && *L.BlockDim[0] > 0
+                     ? std::min<int64_t>(*L.BlockDim[0], 1024) - 1
+                     : 1023;
+  int64_t Only;
+  if (onlyThread(A, FD, Only))
+    return std::pair(Only, Only);
+  if (!hasThreadGuard(A, A.Thread, FD))
+    return std::pair<int64_t, int64_t>(0, Last);
+  if (!A.Thread)
+    return admitsManyThreads(A, FD)
+               ? std::optional(std::pair<int64_t, int64_t>(0, Last))
+               : std::nullopt;
+  // Guards that are bounds: threadRange() reads those by constants; one
+  // by a value ('tid < n') leaves all the block.
+  if (!ownerMayWrite(A, FD))
+    return std::nullopt;
+  Access One = A;
+  One.Coeff = 1;
+  auto [Lo, Hi] = threadRange(One);
+  Hi = std::min(Hi, Last);
+  if (Lo > Hi)
+    return std::nullopt;
+  return std::pair(Lo, Hi);
+}
+
+bool SharedMemoryRaces::conflictsStrided(const Access &First,
+                                         const Access &Second,
+                                         bool GuardsHold,
+                                         const FunctionDecl *FD) {
+  // Each access touches C * t + K + S * j for the threads t that make it
+  // and the values j of at most one loop counter around it (a window of
+  // elements, 'a[j + tid * 2]'); each access's counter is taken
+  // separately, as its pass may be another. Every other term must be the
+  // same in both, and unchanged between them.
+  struct Form {
+    int64_t C, K, S = 0, JLo = 0, JHi = 0, TLo, THi, G = 1;
+  };
+  auto FormOf = [&](const Access &A, const Access &Other,
+                    Form &F) -> bool {
+    auto Threads = stridedThreads(A, FD);
+    if (!Threads)
+      return false;
+    F.C = A.Coeff;
+    F.K = A.Const;
+    F.G = A.Group;
+    std::tie(F.TLo, F.THi) = *Threads;
+    bool Window = false;
+    for (const auto &[Key, C] : A.Uniform) {
+      const Expr *X = A.UniformExprs.at(Key);
+      auto Same = Other.Uniform.find(Key);
+      if (Same != Other.Uniform.end() && Same->second == C &&
+          varOf(Other.UniformExprs.at(Key)) == varOf(X) &&
+          !counterRange(varOf(X), A.At, A.Fn) &&
+          (GuardsHold || !varies(X, A.Fn)))
+        continue;
+      auto Range = counterRange(dyn_cast_or_null<VarDecl>(varOf(X)), A.At,
+                                A.Fn);
+      if (Window || !Range || Range->second - Range->first > 4096)
+        return false;
+      Window = true;
+      F.S = C;
+      std::tie(F.JLo, F.JHi) = *Range;
+    }
+    return true;
+  };
+  Form F1, F2;
+  if (!FormOf(First, Second, F1) || !FormOf(Second, First, F2))
+    return false;
+  // Some thread T1 of First's and another T2 of Second's touch one
+  // element: C1 T1 + K1 + S1 J1 == C2 T2 + K2 + S2 J2.
+  auto SecondHolds = [&](int64_t Value, int64_t T1) {
+    for (int64_t J2 = F2.JLo; J2 <= F2.JHi; ++J2) {
+      int64_t Rest = Value - F2.K - F2.S * J2;
+      if (F2.C == 0) {
+        if (Rest == 0 && (F2.TLo != F2.THi || F2.TLo != T1))
+          return true;
+        continue;
+      }
+      if (Rest % F2.C != 0 || Rest < 0)
+        continue;
+      // The threads T2 with T2 / G2 == Rest / C2.
+      int64_t Lo = std::max(F2.TLo, Rest / F2.C * F2.G),
+              Hi = std::min(F2.THi, Rest / F2.C * F2.G + F2.G - 1);
+      if (Lo < Hi || (Lo == Hi && Lo != T1))
+        return true;
+    }
+    return false;
+  };
+  // The few thousand combinations a window and a block make.
+  if ((F1.THi - F1.TLo + 1) * (F1.JHi - F1.JLo + 1) * (F2.JHi - F2.JLo + 1) >
+      (int64_t(1) << 22))
+    return false;
+  for (int64_t T1 = F1.TLo; T1 <= F1.THi; ++T1)
+    for (int64_t J1 = F1.JLo; J1 <= F1.JHi; ++J1)
+      if (SecondHolds(F1.C * (T1 / F1.G) + F1.K + F1.S * J1, T1))
+        return true;
+  return false;
+}
 
 bool SharedMemoryRaces::conflictsAtomic(const Access &First,
                                         const Access &Second, bool GuardsHold,

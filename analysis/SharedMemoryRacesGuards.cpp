@@ -423,7 +423,8 @@ bool SharedMemoryRaces::readsOtherThreadsElement(
 
 int64_t SharedMemoryRaces::warpBound(const Access &A,
                                            const FunctionDecl *) {
-  if (!A.Thread || A.Coeff != 1)
+  // The bound is on the thread, whatever the stride of its index.
+  if (!A.Thread || A.Coeff < 1)
     return -1;
   if (A.Calls.empty()) {
     const BoundFact *F = Analysis->boundOn(A.Thread, A.Point, A.Fn);

@@ -89,15 +89,33 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
     case BO_Add:
       return readIndex(BO->getLHS(), Coeff, A, FD, Ctx) &&
              readIndex(BO->getRHS(), Coeff, A, FD, Ctx);
-    case BO_Sub:
+    case BO_Sub: {
+      // 'tid - tid % W': the first slot of the thread's group of W.
+      const auto *Rem =
+          dyn_cast<BinaryOperator>(ThreadIndexAnalysis::strip(BO->getRHS()));
+      auto W = Rem && Rem->getOpcode() == BO_Rem
+                   ? constantOf(Rem->getRHS(), Ctx)
+                   : std::nullopt;
+      if (W && *W >= 2 && *W <= 32 && llvm::isPowerOf2_64(*W) &&
+          isThreadId(BO->getLHS(), FD) && isThreadId(Rem->getLHS(), FD) &&
+          Analysis->variablePartKey(BO->getLHS()) ==
+              Analysis->variablePartKey(Rem->getLHS()))
+        return readGroupBase(ThreadIndexAnalysis::strip(BO->getLHS()), *W,
+                             Coeff, A);
       return readIndex(BO->getLHS(), Coeff, A, FD, Ctx) &&
              readIndex(BO->getRHS(), -Coeff, A, FD, Ctx);
+    }
     case BO_Mul:
       if (!isUniform(E, FD, 0)) {
         if (const Expr *Tid = groupBase(BO, FD, Ctx)) {
-          // '(tid / 32) * 32' is tid itself for the group's leader.
-          if (!underLeaderGuard(A, Tid, BO, FD, Ctx))
-            return false;
+          // '(tid / 32) * 32' is tid itself for the group's leader; for
+          // every thread, its group's first slot.
+          if (!underLeaderGuard(A, Tid, BO, FD, Ctx)) {
+            auto W = constantOf(BO->getRHS(), Ctx);
+            if (!W || isa<BinaryOperator>(ThreadIndexAnalysis::strip(BO->getRHS())))
+              W = constantOf(BO->getLHS(), Ctx);
+            return W && readGroupBase(Tid, *W, Coeff, A);
+          }
           A.WarpLocal = true;
           return readIndex(Tid, Coeff, A, FD, Ctx);
         }
@@ -180,6 +198,19 @@ bool SharedMemoryRaces::readIndex(const Expr *E, int64_t Coeff,
 }
 
 
+
+bool SharedMemoryRaces::readGroupBase(const Expr *Tid, int64_t W,
+                                      int64_t Coeff, Access &A) {
+  // One group term, nothing else of the thread: its W threads share a
+  // warp, where __syncwarp() orders them (WarpLocal).
+  if (Coeff != 1 || A.Coeff != 0 || A.Group != 1 || W < 2 || W > 32)
+    return false;
+  A.Coeff = W;
+  A.Group = W;
+  A.Thread = Tid;
+  A.WarpLocal = true;
+  return true;
+}
 
 bool SharedMemoryRaces::readLinear(const Expr *E, int64_t Coeff,
                                          int Level, Linear &L, Access &A,

@@ -91,6 +91,11 @@ bool firstTestHolds(const ForStmt *For, ASTContext &Ctx);
 /// Records in \p A the variables a uniform term \p E reads: their
 /// assignments end what the access's guards say.
 void noteReadVariables(const Expr *E, SharedMemoryRaces::Access &A);
+/// The values the counter \p VD of a for loop whose body holds \p At
+/// takes: 'for (int j = c0; j < c1; ++j)' with constants, the counter
+/// changed nowhere else in the loop.
+std::optional<std::pair<int64_t, int64_t>>
+counterRange(const VarDecl *VD, const Stmt *At, const FunctionDecl *FD);
 /// Whether \p E names a parameter (of a helper: its value is the caller's).
 bool mentionsParameter(const Expr *E);
 /// Whether \p E is a lane: a thread's rank in a tile of at most a warp,

@@ -57,6 +57,39 @@ void SharedMemoryRaces::bindArguments(const CallExpr *Call,
     ArgumentOf[Def->getParamDecl(I)] = {Call->getArg(I), Caller};
 }
 
+void SharedMemoryRaces::forEachCalledHelper(
+    const FunctionDecl *Fn, const FunctionCfg &FnCfg,
+    const decltype(Access::Calls) &Chain, ASTContext &Ctx,
+    llvm::function_ref<bool(const CallExpr *, const FunctionDecl *)> Skip,
+    llvm::function_ref<void(const CallExpr *, const FunctionDecl *,
+                            const FunctionCfg &,
+                            const decltype(Access::Calls) &)>
+        Visit) {
+  llvm::SmallVector<const CallExpr *, 4> Calls;
+  for (const CFGBlock *B : FnCfg.graph())
+    if (FnCfg.isReachable(B))
+      for (const CFGElement &El : *B)
+        if (const auto *Call =
+                dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
+          Calls.push_back(Call);
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Next = helperDefinition(Call);
+    if (!Next || Next == Fn || Next == Kernel ||
+        isa<CXXOperatorCallExpr>(Call) || Skip(Call, Next) ||
+        llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
+      continue;
+    const FunctionCfg *NextCfg = TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
+    if (!NextCfg)
+      continue;
+    auto InnerChain = Chain;
+    InnerChain.insert(InnerChain.begin(), {Call, Fn});
+    bindArguments(Call, Fn, Next);
+    Visit(Call, Next, *NextCfg, InnerChain);
+    for (const ParmVarDecl *P : Next->parameters())
+      ArgumentOf.erase(P);
+  }
+}
+
 std::vector<SharedMemoryRaces::Candidate>
 SharedMemoryRaces::accessesIn(const FunctionDecl *Def,
                                     const FunctionCfg &HelperCfg,
@@ -125,32 +158,17 @@ void SharedMemoryRaces::collectHelperAccesses(
         }
         if (Depth >= 3)
           return;
-        llvm::SmallVector<const CallExpr *, 4> Inner;
-        for (const CFGBlock *B : FnCfg.graph())
-          if (FnCfg.isReachable(B))
-            for (const CFGElement &El : *B)
-              if (const auto *IC =
-                      dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El)))
-                Inner.push_back(IC);
-        for (const CallExpr *IC : Inner) {
-          const FunctionDecl *Next = helperDefinition(IC);
-          // In a helper that waits, one that waits too is a barrier.
-          if (!Next || Next == Fn || Next == Kernel ||
-              isa<CXXOperatorCallExpr>(IC) ||
-              (Waits && waitsAtBarrier(Next, Depth + 1)) ||
-              llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
-            continue;
-          const FunctionCfg *NextCfg =
-              TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
-          if (!NextCfg)
-            continue;
-          auto InnerChain = Chain;
-          InnerChain.insert(InnerChain.begin(), {IC, Fn});
-          bindArguments(IC, Fn, Next);
-          Gather(Next, *NextCfg, InnerChain, Depth + 1);
-          for (const ParmVarDecl *P : Next->parameters())
-            ArgumentOf.erase(P);
-        }
+        // In a helper that waits, one that waits too is a barrier.
+        forEachCalledHelper(
+            Fn, FnCfg, Chain, Ctx,
+            [&](const CallExpr *, const FunctionDecl *Next) {
+              return Waits && waitsAtBarrier(Next, Depth + 1);
+            },
+            [&](const CallExpr *, const FunctionDecl *Next,
+                const FunctionCfg &NextCfg,
+                const decltype(Access::Calls) &InnerChain) {
+              Gather(Next, NextCfg, InnerChain, Depth + 1);
+            });
       };
   Gather(Def, *HelperCfg, {{Call, Kernel}}, 0);
   ArgumentOf.clear();
@@ -174,43 +192,31 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
   // split at their barriers as at a kernel's call: a member 'run()' whose
   // passes call 'load(); __syncthreads();' and then 'accumulate()'.
   if (Depth < 3)
-    for (const CFGBlock *B : HelperCfg->graph()) {
-      if (!HelperCfg->isReachable(B))
-        continue;
-      for (const CFGElement &El : *B) {
-        const auto *Inner = dyn_cast_or_null<CallExpr>(FunctionCfg::stmtOf(El));
-        const FunctionDecl *Next = helperDefinition(Inner);
-        if (!Next || Next == Def || Next == Kernel ||
-            isa<CXXOperatorCallExpr>(Inner) || atomicUpdateOf(Inner) ||
-            llvm::any_of(Chain, [&](auto &P) { return P.second == Next; }))
-          continue;
-        const FunctionCfg *NextCfg =
-            TranslationUnitAnalyses::get(Ctx).cfgOf(Next);
-        if (!NextCfg)
-          continue;
-        bool Waits = waitsAtBarrier(Next, Depth + 1);
-        std::optional<BarrierIntervals> Intervals;
-        if (Waits)
-          Intervals.emplace(*NextCfg);
-        auto InnerChain = Chain;
-        InnerChain.insert(InnerChain.begin(), {Inner, Def});
-        bindArguments(Inner, Def, Next);
-        for (Candidate &C : accessesIn(Next, *NextCfg, InnerChain, Ctx)) {
-          for (std::optional<Access> *A : {&C.Flat, &C.Multi})
-            if (*A) {
-              (*A)->Point = Inner;
-              if (Waits)
-                placeInWaitingHelper(**A, *NextCfg, *Intervals,
-                                     InnerChain.size());
-            }
-          const Access &A = C.Flat ? *C.Flat : *C.Multi;
-          if (A.BeforeWait || A.AfterWait)
-            Candidates.push_back(std::move(C));
-        }
-        for (const ParmVarDecl *P : Next->parameters())
-          ArgumentOf.erase(P);
-      }
-    }
+    forEachCalledHelper(
+        Def, *HelperCfg, Chain, Ctx,
+        [&](const CallExpr *Inner, const FunctionDecl *) {
+          return atomicUpdateOf(Inner).has_value();
+        },
+        [&](const CallExpr *Inner, const FunctionDecl *Next,
+            const FunctionCfg &NextCfg,
+            const decltype(Access::Calls) &InnerChain) {
+          bool Waits = waitsAtBarrier(Next, Depth + 1);
+          std::optional<BarrierIntervals> Intervals;
+          if (Waits)
+            Intervals.emplace(NextCfg);
+          for (Candidate &C : accessesIn(Next, NextCfg, InnerChain, Ctx)) {
+            for (std::optional<Access> *A : {&C.Flat, &C.Multi})
+              if (*A) {
+                (*A)->Point = Inner;
+                if (Waits)
+                  placeInWaitingHelper(**A, NextCfg, *Intervals,
+                                       InnerChain.size());
+              }
+            const Access &A = C.Flat ? *C.Flat : *C.Multi;
+            if (A.BeforeWait || A.AfterWait)
+              Candidates.push_back(std::move(C));
+          }
+        });
   std::vector<Access> Accesses = chooseReadings(Candidates);
   if (Accesses.size() > 1)
     reportConflicts(Accesses, *HelperCfg, Def, Ctx);
@@ -225,6 +231,12 @@ void SharedMemoryRaces::checkHelperBody(const CallExpr *Call,
       }
   for (const ParmVarDecl *P : Def->parameters())
     ArgumentOf.erase(P);
+}
+
+bool SharedMemoryRaces::namesSharedMember(const Expr *E) {
+  const auto *ME = dyn_cast_or_null<MemberExpr>(ThreadIndexAnalysis::strip(E));
+  const auto *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  return F && F->getType()->isPointerType() && memberSharedArray(F);
 }
 
 const SharedMemoryRaces::SharedNames &
@@ -246,7 +258,7 @@ SharedMemoryRaces::sharedNamesOf(const FunctionDecl *FD,
             Named = UO->getSubExpr()->IgnoreParens();
           while (const auto *Sub = dyn_cast<ArraySubscriptExpr>(Named))
             Named = ThreadIndexAnalysis::strip(Sub->getBase());
-          Out.Names |= mayNameShared(varOf(Named));
+          Out.Names |= mayNameShared(varOf(Named)) || namesSharedMember(Named);
         }
         if (const FunctionDecl *Def = helperDefinition(Call))
           Out.Helpers.push_back(Def);
@@ -258,7 +270,7 @@ SharedMemoryRaces::sharedNamesOf(const FunctionDecl *FD,
         continue;
       while (const auto *Sub = dyn_cast_or_null<ArraySubscriptExpr>(Base))
         Base = ThreadIndexAnalysis::strip(Sub->getBase());
-      Out.Names |= mayNameShared(varOf(Base));
+      Out.Names |= mayNameShared(varOf(Base)) || namesSharedMember(Base);
     }
   return It->second = std::move(Out);
 }
