@@ -97,6 +97,14 @@ std::string handleTypeName(QualType T, ASTContext &Ctx) {
       break;
     Q = Next;
   }
+  // A type deduced through templates has lost its typedef: the first
+  // file-scope typedef of a system header that names the same type.
+  QualType Canon = T.getCanonicalType();
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (const auto *TD = dyn_cast<TypedefNameDecl>(D);
+        TD && SM.isInSystemHeader(TD->getLocation()) &&
+        TD->getUnderlyingType().getCanonicalType() == Canon)
+      return TD->getName().str();
   return T.getAsString();
 }
 
@@ -108,6 +116,15 @@ const ValueDecl *namedHandle(const Expr *E) {
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->getMemberDecl();
   return nullptr;
+}
+
+/// \p E named in a message: a member of `this` by its name (the Python
+/// reader writes `self.h` as `this->h`), anything else as written.
+std::string handleName(const Expr *E, const ASTContext &Ctx) {
+  if (const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenCasts());
+      ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+    return "'" + ME->getMemberDecl()->getNameAsString() + "'";
+  return pointerName(E, Ctx);
 }
 
 /// Whether some create of the main file writes an \p Object handle into
@@ -202,7 +219,7 @@ void InvalidFreeCheck::checkStmt(const Stmt *S, const FunctionMemorySpaces &M,
         if (Loc.isValid())
           diag(Loc, "%0 is a '%1', but it is destroyed with '%2', which "
                     "takes a '%3'")
-              << pointerName(Arg, Ctx) << handleTypeName(Arg->getType(), Ctx)
+              << handleName(Arg, Ctx) << handleTypeName(Arg->getType(), Ctx)
               << Api->Name << handleTypeName(Param, Ctx);
         return;
       }

@@ -106,6 +106,7 @@ def ptx_after_destroy(src):
     check(err)
     ptx = b" " * size
     err, = nvrtc.nvrtcGetPTX(prog, ptx)
+    # CHECK: host-nvrtc.py:[[@LINE-1]]:30: warning: 'prog' is passed to 'nvrtcGetPTX' after it was destroyed [cuda-invalid-free]
     check(err)
     return ptx
 
