@@ -4,12 +4,14 @@
 # cusolverDnDestroyGesvdjInfo. The reader types each handle variable by the
 # create that fills it, and cuda-invalid-free compares it with what the
 # destroy takes. A variable that creates of both kinds fill (one c_void_p
-# reused for an event and then a stream) is silent.
+# reused for an event and then a stream) is silent. CuPy's bindings
+# imported as `from cupy.cuda import cusolver` are read as host code too.
 # RUN: %cuda-tidy --no-cache --quiet -checks='-*,cuda-invalid-free' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 import ctypes
 
 from cuda.bindings import runtime
+from cupy.cuda import cusolver
 
 _cudart = ctypes.CDLL("libcudart.so")
 _libcusolver = ctypes.CDLL("libcusolver.so.11")
@@ -51,6 +53,14 @@ def python_event_as_stream():
     # CHECK: host-wrong-destroy.py:[[@LINE-1]]:38: warning: 'ev' is a 'cudaEvent_t', but it is destroyed with 'cudaStreamDestroy', which takes a 'cudaStream_t' [cuda-invalid-free]
     if err != runtime.cudaError_t.cudaSuccess:
         raise RuntimeError("cudaStreamDestroy failed")
+
+
+def cupy_eig_params(handle, n):
+    # Jacobi parameters of syevj released by the gesvdj destroy
+    params = cusolver.createSyevjInfo()
+    cusolver.xsyevjSetMaxSweeps(params, 100)
+    cusolver.destroyGesvdjInfo(params)
+    # CHECK: host-wrong-destroy.py:[[@LINE-1]]:32: warning: 'params' is a 'syevjInfo_t', but it is destroyed with 'cusolverDnDestroyGesvdjInfo', which takes a 'gesvdjInfo_t' [cuda-invalid-free]
 
 
 class Timer:
@@ -113,6 +123,16 @@ def python_streams():
     if err == runtime.cudaError_t.cudaSuccess:
         err, = runtime.cudaEventDestroy(ev)
     err, = runtime.cudaStreamDestroy(stream)
+
+
+def cupy_params_clean(n):
+    syevj = cusolver.createSyevjInfo()
+    try:
+        cusolver.xsyevjSetMaxSweeps(syevj, 100)
+    finally:
+        cusolver.destroySyevjInfo(syevj)
+    gesvdj = cusolver.createGesvdjInfo()
+    cusolver.destroyGesvdjInfo(gesvdj)
 
 
 def given(handle, ev):
