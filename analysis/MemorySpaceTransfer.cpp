@@ -223,11 +223,19 @@ void FunctionAnalyzer::transferDestroy(const CallExpr *Call,
   const Expr *H = CudaApiModel::argument(Call, Api.Resource->HandleArg);
   // A destroy through the handle's address (nvrtcDestroyProgram(&prog))
   // sets the handle to null: a second one fails with a status and frees
-  // nothing twice.
+  // nothing twice (a destroy of null), but a call of the library given it
+  // fails as a use of the destroyed handle does.
   if (const auto *UO = dyn_cast_or_null<UnaryOperator>(
           H ? H->IgnoreParenCasts() : nullptr);
-      UO && UO->getOpcode() == UO_AddrOf)
+      UO && UO->getOpcode() == UO_AddrOf) {
+    if (auto L = locOf(UO->getSubExpr()->IgnoreParenCasts())) {
+      PointerFact F = PointerFact::null();
+      F.Freed = true;
+      F.FreedAt = Call;
+      write(*L, F, St, isWeak(*L));
+    }
     return;
+  }
   if (H)
     freeThrough(H, Call, St);
 }

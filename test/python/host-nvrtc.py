@@ -5,7 +5,10 @@
 # never tested is cuda-unchecked-api-call's; a program that some path never
 # destroys is cuda-device-memory-leak's (an NVRTC program: CUDA_RESOURCE).
 # cuda-python's nvrtcDestroyProgram(prog) is the C nvrtcDestroyProgram(&prog)
-# (CUDA_RESOURCE_BY_ADDRESS).
+# (CUDA_RESOURCE_BY_ADDRESS): it nulls the program, so an NVRTC call given
+# the program after it fails (NVRTC_ERROR_INVALID_PROGRAM), which is
+# cuda-invalid-free's use after destroy; a second destroy is a harmless
+# error status (silent).
 # RUN: %cuda-tidy --no-cache --quiet -checks='-*,cuda-unchecked-api-call,cuda-device-memory-leak,cuda-invalid-free' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning:
 import ctypes
@@ -90,6 +93,53 @@ def walrus_leak(src):
     # CHECK: host-nvrtc.py:[[@LINE-1]]:5: note: 'prog' still holds it when the function returns here
 
 
+def ptx_after_destroy(src):
+    # the cleanup moved above the read of the PTX
+    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, [], [])
+    check(err)
+    err, = nvrtc.nvrtcCompileProgram(prog, 0, [])
+    check(err)
+    err, = nvrtc.nvrtcDestroyProgram(prog)
+    check(err)
+    err, size = nvrtc.nvrtcGetPTXSize(prog)
+    # CHECK: host-nvrtc.py:[[@LINE-1]]:39: warning: 'prog' is passed to 'nvrtcGetPTXSize' after it was destroyed [cuda-invalid-free]
+    check(err)
+    ptx = b" " * size
+    err, = nvrtc.nvrtcGetPTX(prog, ptx)
+    # CHECK: host-nvrtc.py:[[@LINE-1]]:30: warning: 'prog' is passed to 'nvrtcGetPTX' after it was destroyed [cuda-invalid-free]
+    check(err)
+    return ptx
+
+
+def log_after_destroy(src):
+    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, [], [])
+    check(err)
+    compiled, = nvrtc.nvrtcCompileProgram(prog, 0, [])
+    check(nvrtc.nvrtcDestroyProgram(prog)[0])
+    if compiled != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        err, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        # CHECK: host-nvrtc.py:[[@LINE-1]]:50: warning: 'prog' is passed to 'nvrtcGetProgramLogSize' after it was destroyed [cuda-invalid-free]
+        check(err)
+        raise RuntimeError("compile failed")
+
+
+def ctypes_after_destroy(src):
+    prog = ctypes.c_void_p()
+    if _libnvrtc.nvrtcCreateProgram(ctypes.byref(prog), src, b"k.cu", 0, None, None) != 0:
+        return None
+    try:
+        if _libnvrtc.nvrtcCompileProgram(prog, 0, None) != 0:
+            return None
+    finally:
+        if _libnvrtc.nvrtcDestroyProgram(ctypes.byref(prog)) != 0:
+            raise RuntimeError("nvrtcDestroyProgram failed")
+    size = ctypes.c_size_t()
+    if _libnvrtc.nvrtcGetPTXSize(prog, ctypes.byref(size)) != 0:
+        # CHECK: host-nvrtc.py:[[@LINE-1]]:34: warning: 'prog' is passed to 'nvrtcGetPTXSize' after it was destroyed [cuda-invalid-free]
+        return None
+    return size.value
+
+
 # ---- negatives --------------------------------------------------------------
 
 def compile_clean(opts):
@@ -143,6 +193,46 @@ def walrus_clean(src):
     finally:
         if _libnvrtc.nvrtcDestroyProgram(ctypes.byref(prog)) != 0:
             raise RuntimeError("nvrtcDestroyProgram failed")
+
+
+def log_before_destroy(src):
+    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, [], [])
+    check(err)
+    compiled, = nvrtc.nvrtcCompileProgram(prog, 0, [])
+    if compiled != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        err, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        check(err)
+        log = b" " * size
+        err, = nvrtc.nvrtcGetProgramLog(prog, log)
+        check(err)
+        check(nvrtc.nvrtcDestroyProgram(prog)[0])
+        raise RuntimeError(log.decode())
+    check(nvrtc.nvrtcDestroyProgram(prog)[0])
+
+
+def recompiled(a, b):
+    err, prog = nvrtc.nvrtcCreateProgram(a, b"a.cu", 0, [], [])
+    check(err)
+    check(nvrtc.nvrtcCompileProgram(prog, 0, [])[0])
+    check(nvrtc.nvrtcDestroyProgram(prog)[0])
+    err, prog = nvrtc.nvrtcCreateProgram(b, b"b.cu", 0, [], [])
+    check(err)
+    try:
+        check(nvrtc.nvrtcCompileProgram(prog, 0, [])[0])
+        err, size = nvrtc.nvrtcGetPTXSize(prog)
+        check(err)
+        return size
+    finally:
+        check(nvrtc.nvrtcDestroyProgram(prog)[0])
+
+
+def destroyed_twice(src):
+    # the second destroy is given a null program: an error status, no harm
+    err, prog = nvrtc.nvrtcCreateProgram(src, b"k.cu", 0, [], [])
+    check(err)
+    nvrtc.nvrtcDestroyProgram(prog)
+    # CHECK: host-nvrtc.py:[[@LINE-1]]:11: warning: the error code returned by 'nvrtcDestroyProgram' is not checked [cuda-unchecked-api-call]
+    check(nvrtc.nvrtcDestroyProgram(prog)[0])
 
 
 def make_program(src):

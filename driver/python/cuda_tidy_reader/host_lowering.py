@@ -58,7 +58,7 @@ HOST_TRIGGERS = (b'cudart', b'libcuda', b'cuda.bindings', b'cuda.cuda', b'from c
                  # the CUDA libraries (CUDA_PYTHON_LIBRARY): ctypes, scikit-cuda, CuPy's bindings
                  b'libcublas', b'libcusparse', b'libcufft', b'libcurand', b'libcusolver', b'skcuda',
                  b'cupy_backends.cuda.libs', b'cupy.cuda.cublas', b'cupy.cuda.cusparse', b'cupy.cuda.curand',
-                 b'cupy.cuda.cusolver',
+                 b'cupy.cuda.cusolver', b'from cupy.cuda import',
                  # NVRTC: cuda-python's nvrtc module, ctypes or a generated binding of libnvrtc
                  b'nvrtc')
 
