@@ -326,7 +326,10 @@ class Facts:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
                     return self.kernel_of(bound[1], depth + 1)
-                return None
+                reaching = self.reaching_bindings(node)
+                if reaching is None:
+                    return None
+                return self.join_kernels([e[1] for e in reaching], depth)
             value = d[1]
             if value is None or isinstance(value, (ast.AugAssign, ast.withitem)):
                 return None
@@ -338,9 +341,13 @@ class Facts:
             return self.kernel_of(v, depth + 1)
         if isinstance(node, ast.Subscript):
             return self.table_kernel(node, depth)
+        if isinstance(node, ast.IfExp):
+            return self.join_kernels([node.body, node.orelse], depth)
         if not isinstance(node, ast.Call):
             return None
         f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == 'get' and isinstance(f.value, ast.Name):
+            return self.cache_get(node, depth)
         if isinstance(f, ast.Attribute) and f.attr in ('get_function', 'get_kernel'):
             base = self.kernel_of(f.value, depth + 1)
             name = self.kernel_name(node.args[0]) if isinstance(base, KernelModule) and \
@@ -416,6 +423,149 @@ class Facts:
                     e[0].lineno < node.lineno or any(r._encloses(l, e[0]) for l in loops)):
                 return None
         return last
+
+    def reaching_bindings(self, node):
+        """The assignments of a name of a function that may reach a read of
+        it, where the name is bound in branches (`if c: k = A else: k = B`,
+        then `k(...)`): the statements from the function's start to the
+        read, an `if` joining the bindings of its two arms, an arm that
+        ends in return, raise, break or continue joining none. Every
+        binding must be a plain assignment of the name alone; one in a
+        loop, a `try` or a `match` that holds a binding, a parameter or a
+        global of that name, gives None (not followed)."""
+        r = self.r
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        entries = r.scope_assigns(fn).get(node.id) or []
+        if not entries:
+            return None
+        for stmt, value, _ in entries:
+            if stmt is fn or not isinstance(stmt, ast.Assign) or value is None or \
+                    len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                return None
+        binds = {id(e[0]): e for e in entries}
+        holds = lambda st: any(id(x) in binds for x in walk(st))
+        DEAD = 'dead'  # control does not reach here
+        FAIL = None
+
+        def through(stmts, state):
+            """The bindings that may hold after stmts run from state
+            (a tuple of entries; DEAD where control does not reach the
+            end; FAIL where the reader does not follow it)."""
+            for st in stmts:
+                if state is DEAD:
+                    return DEAD
+                if id(st) in binds:
+                    state = (binds[id(st)],)
+                elif isinstance(st, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+                    return DEAD
+                elif isinstance(st, ast.If):
+                    a = through(st.body, state)
+                    b = through(st.orelse, state)
+                    if a is FAIL or b is FAIL:
+                        return FAIL
+                    state = DEAD if a is DEAD and b is DEAD else tuple(dict.fromkeys(
+                        (() if a is DEAD else a) + (() if b is DEAD else b)))
+                elif isinstance(st, (ast.With, ast.AsyncWith)):
+                    state = through(st.body, state)
+                    if state is FAIL:
+                        return FAIL
+                elif holds(st):
+                    return FAIL  # a loop, try or match that binds it
+            return state
+
+        def reach(stmts, state):
+            """The bindings that may hold at the read, which is inside one
+            of stmts."""
+            for st in stmts:
+                if r._encloses(st, node):
+                    if isinstance(st, ast.If) and not r._encloses(st.test, node):
+                        return reach(st.body if any(r._encloses(x, node) for x in st.body)
+                                     else st.orelse, state)
+                    if isinstance(st, (ast.With, ast.AsyncWith)) and \
+                            any(r._encloses(x, node) for x in st.body):
+                        return reach(st.body, state)
+                    if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.Try)) and holds(st):
+                        return FAIL
+                    return state
+                state = through([st], state)
+                if state is FAIL or state is DEAD:
+                    return FAIL  # not followed, or not reached
+            return FAIL
+
+        state = reach(fn.body, ())
+        if not state or state is DEAD:
+            return None
+        return sorted(state, key=lambda e: (e[0].lineno, e[0].col_offset))
+
+    def join_kernels(self, values, depth):
+        """The kernel any of `values` can be (the bindings that reach a
+        read, the arms of a conditional): that kernel where all give the
+        same one, otherwise each of them (a KernelChoice: which one runs
+        follows the condition, as the arguments' dtypes may); None where
+        one of them is no known kernel."""
+        refs, choice = [], False
+        for v in values:
+            k = raw_kernel_ref(self.kernel_of(v, depth + 1))
+            if isinstance(k, KernelChoice):
+                refs.extend(k.refs)
+                choice = True
+            elif isinstance(k, KernelRef):
+                refs.append(k)
+            else:
+                return None
+        # Two constructor calls written alike compile one kernel.
+        unique = list({self.same_kernel_key(k): k for k in refs}.values())
+        if not unique or len(unique) > self.MAX_CHOICES:
+            return None
+        if len(unique) == 1 and not choice:
+            return unique[0]
+        return KernelChoice(unique)
+
+    def cache_get(self, node, depth):
+        """`_cache.get(key)` of a private dict of the module that the file
+        fills with kernels (`kern = _cache.get(key)`, then `if kern is None:
+        kern = cupy.RawKernel(...); _cache[key] = kern`): each kernel the
+        cache can hold, as for another lookup of cache_kernel; None where
+        the dict is not such a cache."""
+        base = node.func.value
+        if len(node.args) not in (1, 2) or node.keywords or \
+                (len(node.args) == 2 and not (isinstance(node.args[1], ast.Constant)
+                                              and node.args[1].value is None)):
+            return None
+        r = self.r
+        entry = self.top_binding(base.id)
+        d = r.definition(base)
+        if entry is None or d is None or d[0] is not entry[0] or \
+                not isinstance(entry[1], ast.Dict) or entry[1].keys:
+            return None
+        stored = []
+        for x in self.stores():
+            if isinstance(x, ast.Name) and x.id == base.id and x is not entry[0] and \
+                    not (isinstance(entry[0], ast.Assign) and x in entry[0].targets):
+                return None  # the name is bound again somewhere
+            if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == base.id:
+                stored.append(x)
+        if not stored or not base.id.startswith('_') or not self.cache_uses_only(base.id):
+            return None
+        values = []
+        for x in stored:
+            a = r.parents.get(x)
+            if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is x):
+                return None  # del, augmented or tuple assignment
+            values.append(a.value)
+        # Whatever the lookup finds was stored by one of the stores: their
+        # kernel where every store gives the same one, else each of them.
+        keys = {self.same_kernel_key(self.kernel_of(v, depth + 1)) for v in values}
+        if len(keys) == 1 and None not in keys:
+            k = raw_kernel_ref(self.kernel_of(values[0], depth + 1))
+            if isinstance(k, (KernelRef, KernelChoice)):
+                return k
+        refs = self.kernel_refs(values, depth)
+        if not refs or len(refs) > self.MAX_CHOICES:
+            return None
+        return KernelChoice(refs)
 
     def table_kernel(self, node, depth):
         """`table[key]` of a dict, list or tuple of kernels that a name of
@@ -591,6 +741,9 @@ class Facts:
             p = r.parents.get(x)
             if isinstance(p, ast.Subscript) and p.value is x:
                 continue
+            if isinstance(p, ast.Attribute) and p.attr == 'get' and \
+                    isinstance(r.parents.get(p), ast.Call) and r.parents[p].func is p:
+                continue  # a lookup, _cache.get(key)
             if isinstance(p, ast.Compare) and len(p.ops) == 1 and \
                     isinstance(p.ops[0], (ast.In, ast.NotIn)) and p.comparators[0] is x:
                 continue
