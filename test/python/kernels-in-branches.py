@@ -114,7 +114,8 @@ def from_cached_getter(n):
     # CHECK: kernels-in-branches.py:81:49: note: parameter 'v' of type 'float' of 'fill' declared here
 
 
-# Negatives: idiomatic correct code, and bindings that are not followed.
+# Negatives: idiomatic correct code, and bindings that are not followed
+# (a path whose kernel is not known is not written).
 
 
 def right_dtype(y, n):
@@ -159,11 +160,15 @@ def parameter_rebound(n, k=None):
 
 
 def one_arm_unknown(n, other):
+    # One path's kernel is known: its launch is written, its arguments
+    # unchecked (the other path launches another kernel).
     if n > 10:
         k = _MOD.get_function('fill32')
     else:
         k = other
     k((n / 128,), (128,), (cupy.zeros(n), 0, n))
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:8: warning: this grid dimension of the launch of 'fill32' is a float (true division '/'){{.*}} [cuda-kernel-arguments]
+    k(((n + 127) // 128,), (128,), (cupy.zeros(n), 0, n))
 
 
 def in_try(n):
@@ -203,7 +208,12 @@ def get_with_default(n, fallback):
     if kern is None:
         kern = cupy.RawKernel(_FILL, 'fill')
         _defaulted[n] = kern
+    kern(((n + 255) // 256,), (256,), (cupy.zeros(n), 1, n))
+    # On the path that misses, the kernel is the one made here: its
+    # geometry is read (the arguments are not: the other path's kernel
+    # is not known).
     kern((n / 256,), (256,), (cupy.zeros(n), 1, n))
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:11: warning: this grid dimension of the launch of 'fill' is a float (true division '/'){{.*}} [cuda-kernel-arguments]
 
 
 _holds_other = {}
@@ -216,6 +226,36 @@ def holds_other(n, other):
     if kern is None:
         kern = cupy.RawKernel(_FILL, 'fill')
         _holds_other[n] = kern
-    kern((n / 256,), (256,), (cupy.zeros(n), 1, n))
+    kern(((n + 255) // 256,), (256,), (cupy.zeros(n), 1, n))
+
+
+def count_in_one_arm(x, n):
+    # The kernel and its arguments are bound together in each arm: each
+    # path is written apart, so one arm's arguments never meet the other
+    # arm's kernel, and the arm that passes too few is reported.
+    if x.ndim == 1:
+        k = _MOD.get_function('fill32')
+        args = (x, cupy.float32(0), cupy.int32(n))
+    else:
+        k = _MOD.get_function('fill64')
+        args = (x, 0.0)
+    k(((n + 255) // 256,), (256,), args)
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:5: warning: this launch of 'fill64' passes 2 arguments to its 3 parameters{{.*}} [cuda-kernel-arguments]
+    # CHECK: kernels-in-branches.py:19:28: note: kernel 'fill64' declared here
+
+
+def geometry_in_branches(x, n):
+    # cupyx's idiom: a default, then the kernel, grid, block and
+    # arguments of the 2-D case bound together under one `if`.
+    k = _MOD.get_function('fill32')
+    blocks = ((n + 255) // 256,)
+    threads = (256,)
+    args = (x, cupy.float32(0), cupy.int32(n))
+    if x.ndim > 1:
+        k = _MOD.get_function('fill64')
+        blocks = ((n + 127) // 128, 1)
+        threads = (128, 1)
+        args = (x, 0.0, cupy.int32(n))
+    k(blocks, threads, args)
 
 # CHECK: exit=1

@@ -43,6 +43,9 @@ class Facts:
         # The function whose launch of a kernel it receives is being
         # written, its parameters bound to one call's arguments.
         self.passed_fn = None
+        # While one path through a launching function's branches is
+        # written: {id(if statement): the arm taken} (launch_paths).
+        self.path = {}
 
     # --- helpers and sibling modules ----------------------------------------
 
@@ -327,7 +330,7 @@ class Facts:
                 if bound is not None and bound[0] is self:
                     return self.kernel_of(bound[1], depth + 1)
                 reaching = self.reaching_bindings(node)
-                if reaching is None:
+                if not isinstance(reaching, list):
                     return None
                 return self.join_kernels([e[1] for e in reaching], depth)
             value = d[1]
@@ -424,7 +427,18 @@ class Facts:
                 return None
         return last
 
-    def reaching_bindings(self, node):
+    def binding(self, node):
+        """The one assignment of a name that reaches a read of it:
+        straight-line code's (Reader.definition), the same branch's, or
+        the only one that reaches through the branches on the path being
+        written; None otherwise."""
+        d = self.r.definition(node) or self.block_definition(node)
+        if d is not None:
+            return d
+        reaching = self.reaching_bindings(node)
+        return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
+
+    def reaching_bindings(self, node, name=None):
         """The assignments of a name of a function that may reach a read of
         it, where the name is bound in branches (`if c: k = A else: k = B`,
         then `k(...)`): the statements from the function's start to the
@@ -437,7 +451,7 @@ class Facts:
         fn = r.scope_of(node)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
-        entries = r.scope_assigns(fn).get(node.id) or []
+        entries = r.scope_assigns(fn).get(name or node.id) or []
         if not entries:
             return None
         for stmt, value, _ in entries:
@@ -461,8 +475,9 @@ class Facts:
                 elif isinstance(st, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
                     return DEAD
                 elif isinstance(st, ast.If):
-                    a = through(st.body, state)
-                    b = through(st.orelse, state)
+                    arm = self.path.get(id(st))
+                    a = through(st.body, state) if arm != 'orelse' else DEAD
+                    b = through(st.orelse, state) if arm != 'body' else DEAD
                     if a is FAIL or b is FAIL:
                         return FAIL
                     state = DEAD if a is DEAD and b is DEAD else tuple(dict.fromkeys(
@@ -491,11 +506,13 @@ class Facts:
                     return state
                 state = through([st], state)
                 if state is FAIL or state is DEAD:
-                    return FAIL  # not followed, or not reached
+                    return state  # not followed, or not reached
             return FAIL
 
         state = reach(fn.body, ())
-        if not state or state is DEAD:
+        if state is DEAD:
+            return 'dead'  # on the path being written, the read is not reached
+        if not state:
             return None
         return sorted(state, key=lambda e: (e[0].lineno, e[0].col_offset))
 
@@ -1723,6 +1740,36 @@ class LaunchWriter:
                 if isinstance(p, Prepared) and p.ref.module.index is not None:
                     self.emit_prepared(node, p, func.attr)
                 continue
+            paths = self.launch_paths(node)
+            if paths:
+                # Names of the launch bound in branches: once for each
+                # path through them (the kernel, grid, block and
+                # arguments that one run binds together).
+                refs = []
+                for path in paths:
+                    self.facts.path = path
+                    try:
+                        refs.append(self.facts.kernel_of(func))
+                    finally:
+                        self.facts.path = {}
+                # Where the paths launch different kernels (or one that
+                # is not known), which one runs follows the conditions,
+                # as the arguments' dtypes may: none is checked against
+                # the arguments' dtypes, as for a KernelChoice.
+                keys = {self.facts.same_kernel_key(k) for k in refs}
+                self.paths_differ = len(keys) > 1 or None in keys
+                try:
+                    for path, ref in zip(paths, refs):
+                        if ref is None:
+                            continue
+                        self.facts.path = path
+                        try:
+                            self.emit_kernel_launch(node, ref)
+                        finally:
+                            self.facts.path = {}
+                finally:
+                    self.paths_differ = False
+                continue
             ref = self.facts.kernel_of(func)
             if ref is None:
                 passed = self.passed_kernels(func)
@@ -1753,6 +1800,62 @@ class LaunchWriter:
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
 
+    #: Branches of a launching function whose paths are written apart.
+    MAX_PATH_BRANCHES = 3
+
+    def launch_paths(self, node):
+        """Where the names a launch reads (its kernel, grid, block,
+        arguments, and the names their bindings read) are bound in the
+        arms of `if` statements before it in its function: one path
+        {id(if): arm} for each distinct set of bindings that can reach
+        the launch together (at most 2 ** MAX_PATH_BRANCHES paths; a path
+        on which the launch is not reached is left out). None where no
+        such name is bound in branches, or they are too many."""
+        r, facts = self.r, self.facts
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        table = r.scope_assigns(fn)
+        names, todo = set(), [x.id for x in walk(node) if isinstance(x, ast.Name)]
+        while todo and len(names) < 64:
+            n = todo.pop()
+            if n in names or n not in table:
+                continue
+            names.add(n)
+            for stmt, value, _ in table[n]:
+                if value is not None and not isinstance(value, (ast.AugAssign, ast.withitem)):
+                    todo.extend(x.id for x in walk(value) if isinstance(x, ast.Name))
+        ifs = []
+        for x in walk(fn):
+            if isinstance(x, ast.If) and r.scope_of(x) is fn and x.lineno < node.lineno and \
+                    not r._encloses(x, node) and any(
+                        isinstance(a, ast.Assign) and any(
+                            isinstance(t, ast.Name) and t.id in names for t in a.targets)
+                        for arm in (x.body, x.orelse) for st in arm for a in walk(st)):
+                ifs.append(x)
+        if not ifs or len(ifs) > self.MAX_PATH_BRANCHES:
+            return None
+        reads = [x for x in walk(node) if isinstance(x, ast.Name) and x.id in names]
+        out, seen = [], set()
+        for k in range(1 << len(ifs)):
+            path = {id(x): 'orelse' if k >> i & 1 else 'body' for i, x in enumerate(ifs)}
+            facts.path = path
+            try:
+                sig, dead = [], False
+                for x in reads:
+                    got = facts.reaching_bindings(x)
+                    if got == 'dead':
+                        dead = True
+                        break
+                    sig.append(tuple(id(e[0]) for e in got) if isinstance(got, list) else None)
+            finally:
+                facts.path = {}
+            if dead or tuple(sig) in seen:
+                continue
+            seen.add(tuple(sig))
+            out.append(path)
+        return out or None
+
     def emit_kernel_launch(self, node, ref):
         ref = raw_kernel_ref(ref)
         refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
@@ -1760,7 +1863,7 @@ class LaunchWriter:
         # name, a dict keyed by dtype), so an argument's dtype or kind is
         # not checked against any of them; the geometry and the
         # received-array rule hold for each.
-        self.choice_launch = isinstance(ref, KernelChoice)
+        self.choice_launch = isinstance(ref, KernelChoice) or getattr(self, 'paths_differ', False)
         try:
             for ref in refs:
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
@@ -1859,7 +1962,7 @@ class LaunchWriter:
         v = node
         for _ in range(8):
             if isinstance(v, ast.Name):
-                d = r.definition(v)
+                d = self.facts.binding(v)
                 if d and isinstance(d[1], (ast.Tuple, ast.List)):
                     v = d[1]
                     continue
@@ -1874,7 +1977,7 @@ class LaunchWriter:
         """A name followed to the expression bound to it in straight-line
         code (up to 6 names)."""
         while isinstance(e, ast.Name) and depth < 6:
-            d = self.r.definition(e)
+            d = self.facts.binding(e)
             if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 break
             e, depth = d[1], depth + 1
@@ -2051,7 +2154,7 @@ class LaunchWriter:
             out.syn(str(e.value), 0, at)
             return True
         if isinstance(e, ast.Name):
-            d = r.definition(e)
+            d = self.facts.binding(e)
             if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 v = r.eval(d[1])
                 if isinstance(v, int) and not isinstance(v, bool):
@@ -2149,7 +2252,7 @@ class LaunchWriter:
         v = kargs
         for _ in range(8):
             if isinstance(v, ast.Name):
-                d = r.definition(v)
+                d = self.facts.binding(v)
                 if d and isinstance(d[1], (ast.Tuple, ast.List)):
                     v = d[1]
                     continue
@@ -2171,7 +2274,7 @@ class LaunchWriter:
             for _ in range(8):
                 if not isinstance(v, ast.Name):
                     break
-                d = self.r.definition(v)
+                d = self.facts.binding(v)
                 if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                     return None
                 v = d[1]
