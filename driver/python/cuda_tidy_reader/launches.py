@@ -877,7 +877,7 @@ class Facts:
         if depth > 8:
             return None
         if isinstance(node, ast.Name):
-            d = self.r.definition(node)
+            d = self.binding(node)
             if d is None:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
@@ -1812,6 +1812,8 @@ class LaunchWriter:
         on which the launch is not reached is left out). None where no
         such name is bound in branches, or they are too many."""
         r, facts = self.r, self.facts
+        if len(node.args) < 3 and not any(k.arg in ('grid', 'block', 'args') for k in node.keywords):
+            return None  # not a launch of either library
         fn = r.scope_of(node)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
