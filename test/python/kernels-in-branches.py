@@ -258,4 +258,58 @@ def geometry_in_branches(x, n):
         args = (x, 0.0, cupy.int32(n))
     k(blocks, threads, args)
 
+_PAIR = cupy.RawModule(code=r'''
+extern "C" __global__ void one(float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 1.0f;
+}
+extern "C" __global__ void two(float *y, const float *z, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = z[i];
+}''')
+
+
+def decided_twice(x, n):
+    # One decision written twice: both `if`s take the same arm, so 'one'
+    # never meets the 3-argument tuple.
+    if x.ndim == 1:
+        k = _PAIR.get_function('one')
+    else:
+        k = _PAIR.get_function('two')
+    blocks = ((n + 255) // 256,)
+    if x.ndim == 1:
+        args = (x, cupy.int32(n))
+    else:
+        args = (x, x, cupy.int32(n))
+    k(blocks, (256,), args)
+
+
+def decided_twice_short(x, n):
+    # The same decision, and the 2-D arm passes too few: reported for 'two'.
+    if x.ndim == 1:
+        k = _PAIR.get_function('one')
+    else:
+        k = _PAIR.get_function('two')
+    if x.ndim == 1:
+        args = (x, cupy.int32(n))
+    else:
+        args = (x, cupy.int32(n))
+    k(((n + 255) // 256,), (256,), args)
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:5: warning: this launch of 'two' passes 2 arguments to its 3 parameters{{.*}} [cuda-kernel-arguments]
+    # CHECK: kernels-in-branches.py:266:28: note: kernel 'two' declared here
+
+
+def tied_decisions(x, n):
+    # Two conditions that the reader does not compare: a path may pair one
+    # arm's kernel with the other's arguments, so their count is not read.
+    if x.ndim == 1:
+        k = _PAIR.get_function('one')
+    else:
+        k = _PAIR.get_function('two')
+    if x.ndim > 1:
+        args = (x, x, cupy.int32(n))
+    else:
+        args = (x, cupy.int32(n))
+    k(((n + 255) // 256,), (256,), args)
+
 # CHECK: exit=1

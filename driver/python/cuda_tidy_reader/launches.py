@@ -1758,6 +1758,11 @@ class LaunchWriter:
                 # the arguments' dtypes, as for a KernelChoice.
                 keys = {self.facts.same_kernel_key(k) for k in refs}
                 self.paths_differ = len(keys) > 1 or None in keys
+                # Two decisions or more may be tied by conditions the
+                # reader does not compare (`x.ndim == 1`, `x.ndim > 1`):
+                # a path may pair one arm's kernel with another's
+                # arguments, so their count is not checked.
+                self.paths_unpaired = self.paths_differ and self.path_decisions > 1
                 try:
                     for path, ref in zip(paths, refs):
                         if ref is None:
@@ -1768,7 +1773,7 @@ class LaunchWriter:
                         finally:
                             self.facts.path = {}
                 finally:
-                    self.paths_differ = False
+                    self.paths_differ = self.paths_unpaired = False
                 continue
             ref = self.facts.kernel_of(func)
             if ref is None:
@@ -1835,12 +1840,21 @@ class LaunchWriter:
                             isinstance(t, ast.Name) and t.id in names for t in a.targets)
                         for arm in (x.body, x.orelse) for st in arm for a in walk(st)):
                 ifs.append(x)
-        if not ifs or len(ifs) > self.MAX_PATH_BRANCHES:
+        # `if`s that test the same text take the same arm (a decision
+        # written twice: `if x.ndim == 1:` before the kernel and again
+        # before its arguments).
+        groups = {}
+        for x in ifs:
+            groups.setdefault(r.segment(x.test) or id(x), []).append(x)
+        groups = list(groups.values())
+        if not ifs or len(groups) > self.MAX_PATH_BRANCHES:
             return None
+        self.path_decisions = len(groups)
         reads = [x for x in walk(node) if isinstance(x, ast.Name) and x.id in names]
         out, seen = [], set()
-        for k in range(1 << len(ifs)):
-            path = {id(x): 'orelse' if k >> i & 1 else 'body' for i, x in enumerate(ifs)}
+        for k in range(1 << len(groups)):
+            path = {id(x): 'orelse' if k >> i & 1 else 'body'
+                    for i, g in enumerate(groups) for x in g}
             facts.path = path
             try:
                 sig, dead = [], False
@@ -2259,7 +2273,7 @@ class LaunchWriter:
                     v = d[1]
                     continue
             break
-        if isinstance(v, (ast.Tuple, ast.List)):
+        if isinstance(v, (ast.Tuple, ast.List)) and not getattr(self, 'paths_unpaired', False):
             karg_list = self.spread(v.elts)
         self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
 
@@ -2288,6 +2302,8 @@ class LaunchWriter:
 
     def emit_pycuda_launch(self, node, ref):
         kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if getattr(self, 'paths_unpaired', False) and any(isinstance(a, ast.Starred) for a in node.args):
+            return  # a spread tuple of another arm (launch_paths)
         args = self.spread(node.args)
         if args is None:
             return
