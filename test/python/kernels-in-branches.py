@@ -299,6 +299,24 @@ def decided_twice_short(x, n):
     # CHECK: kernels-in-branches.py:266:28: note: kernel 'two' declared here
 
 
+def by_mode(mode, n):
+    # The launch's own `if` says which arm bound the kernel (mode == 1
+    # rules out mode == 2): only 'one' reaches it, and it is checked.
+    if mode == 1:
+        k = _PAIR.get_function('one')
+    elif mode == 2:
+        k = _PAIR.get_function('two')
+    y = cupy.zeros(n, dtype=cupy.float64)
+    if mode == 1:
+        k(((n + 255) // 256,), (256,), (y, cupy.int32(n)))
+        # CHECK: kernels-in-branches.py:[[@LINE-1]]:41: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'one'{{.*}} [cuda-kernel-arguments]
+        # CHECK: kernels-in-branches.py:262:39: note: parameter 'y' of type 'float *' of 'one' declared here
+    else:
+        # mode != 1: only 'two' (or nothing) reaches; its arguments are right.
+        z = cupy.zeros(n, dtype=cupy.float32)
+        k(((n + 255) // 256,), (256,), (z, z, cupy.int32(n)))
+
+
 def tied_decisions(x, n):
     # Two conditions that the reader does not compare: a path may pair one
     # arm's kernel with the other's arguments, so their count is not read.

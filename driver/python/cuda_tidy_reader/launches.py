@@ -460,6 +460,7 @@ class Facts:
                 return None
         binds = {id(e[0]): e for e in entries}
         holds = lambda st: any(id(x) in binds for x in walk(st))
+        pins = self.enclosing_tests(node, fn)
         DEAD = 'dead'  # control does not reach here
         FAIL = None
 
@@ -475,7 +476,7 @@ class Facts:
                 elif isinstance(st, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
                     return DEAD
                 elif isinstance(st, ast.If):
-                    arm = self.path.get(id(st))
+                    arm = self.pinned_arm(st.test, pins) or self.path.get(id(st))
                     a = through(st.body, state) if arm != 'orelse' else DEAD
                     b = through(st.orelse, state) if arm != 'body' else DEAD
                     if a is FAIL or b is FAIL:
@@ -515,6 +516,52 @@ class Facts:
         if not state:
             return None
         return sorted(state, key=lambda e: (e[0].lineno, e[0].col_offset))
+
+    def equality_test(self, test, fn):
+        """(name, constant) of a test `x == c` whose name the function does
+        not rebind (a parameter, or a name of the module, declared `global`
+        or not); None otherwise."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and
+                isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name) and
+                isinstance(test.comparators[0], ast.Constant)):
+            return None
+        entries = self.r.scope_assigns(fn).get(test.left.id) or []
+        if any(e[0] is not fn and not isinstance(e[0], ast.Global) for e in entries):
+            return None
+        return test.left.id, test.comparators[0].value
+
+    def enclosing_tests(self, node, fn):
+        """What the `if`s around a read say of names compared with
+        constants: {name: (constant, True)} where the read is in the body
+        of `name == constant`, (constant, False) for each where it is in
+        the else arm, as a list."""
+        pins = {}
+        r = self.r
+        child, p = node, r.parents.get(node)
+        while p is not None and p is not fn:
+            if isinstance(p, ast.If) and child is not p.test:
+                eq = self.equality_test(p.test, fn)
+                if eq is not None:
+                    pins.setdefault(eq[0], []).append((eq[1], child in p.body))
+            child, p = p, r.parents.get(p)
+        return pins
+
+    @staticmethod
+    def pinned_arm(test, pins):
+        """The arm an `if x == d` takes where the read's own `if`s say
+        what x is (x == c there: body where d is c, else arm otherwise; x
+        != c: else arm where d is c); None where they do not say."""
+        if not pins or not (isinstance(test, ast.Compare) and len(test.ops) == 1 and
+                            isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name) and
+                            isinstance(test.comparators[0], ast.Constant)):
+            return None
+        d = test.comparators[0].value
+        for c, equal in pins.get(test.left.id, ()):
+            if equal:
+                return 'body' if c == d and type(c) is type(d) else 'orelse'
+            if c == d and type(c) is type(d):
+                return 'orelse'
+        return None
 
     def join_kernels(self, values, depth):
         """The kernel any of `values` can be (the bindings that reach a
