@@ -1897,7 +1897,13 @@ class LaunchWriter:
         if not ifs or len(groups) > self.MAX_PATH_BRANCHES:
             return None
         self.path_decisions = len(groups)
-        reads = [x for x in walk(node) if isinstance(x, ast.Name) and x.id in names]
+        # What tells paths apart: the bindings that reach the launch's own
+        # names (its kernel, grid, block and argument tuple, where they
+        # are names) and the names those bindings read. The arrays written
+        # inside an argument tuple do not: their facts are not read per
+        # path, so a path that differs only there would be the same launch.
+        direct = [x for x in [node.func] + list(node.args) + [k.value for k in node.keywords]
+                  if isinstance(x, ast.Name) and x.id in names]
         out, seen = [], set()
         for k in range(1 << len(groups)):
             path = {id(x): 'orelse' if k >> i & 1 else 'body'
@@ -1905,12 +1911,17 @@ class LaunchWriter:
             facts.path = path
             try:
                 sig, dead = [], False
-                for x in reads:
+                todo = list(direct)
+                while todo and len(sig) < 64:
+                    x = todo.pop(0)
                     got = facts.reaching_bindings(x)
                     if got == 'dead':
                         dead = True
                         break
                     sig.append(tuple(id(e[0]) for e in got) if isinstance(got, list) else None)
+                    if x in direct and isinstance(got, list) and len(got) == 1:
+                        todo.extend(y for y in walk(got[0][1])
+                                    if isinstance(y, ast.Name) and y.id in names)
             finally:
                 facts.path = {}
             if dead or tuple(sig) in seen:
