@@ -1810,10 +1810,13 @@ class LaunchWriter:
                 # a path may pair one arm's kernel with another's
                 # arguments, so their count is not checked.
                 self.paths_unpaired = self.paths_differ and self.path_decisions > 1
+                written = set()
                 try:
                     for path, ref in zip(paths, refs):
-                        if ref is None:
+                        once = (self.facts.same_kernel_key(ref), path['#geometry'])
+                        if ref is None or once in written:
                             continue
+                        written.add(once)
                         self.facts.path = path
                         try:
                             self.emit_kernel_launch(node, ref)
@@ -1911,22 +1914,32 @@ class LaunchWriter:
             facts.path = path
             try:
                 sig, dead = [], False
-                todo = list(direct)
-                while todo and len(sig) < 64:
-                    x = todo.pop(0)
-                    got = facts.reaching_bindings(x)
-                    if got == 'dead':
-                        dead = True
-                        break
-                    sig.append(tuple(id(e[0]) for e in got) if isinstance(got, list) else None)
-                    if x in direct and isinstance(got, list) and len(got) == 1:
-                        todo.extend(y for y in walk(got[0][1])
-                                    if isinstance(y, ast.Name) and y.id in names)
+                # The kernel's names first, then (after '|') the geometry's
+                # and the argument tuple's.
+                for part in ([x for x in direct if x is node.func],
+                             [x for x in direct if x is not node.func]):
+                    todo = list(part)
+                    while todo and len(sig) < 64:
+                        x = todo.pop(0)
+                        got = facts.reaching_bindings(x)
+                        if got == 'dead':
+                            dead = True
+                            break
+                        sig.append(tuple(id(e[0]) for e in got) if isinstance(got, list) else None)
+                        if x in part and isinstance(got, list) and len(got) == 1:
+                            todo.extend(y for y in walk(got[0][1])
+                                        if isinstance(y, ast.Name) and y.id in names)
+                    if part and part[0] is node.func:
+                        sig.append('|')
             finally:
                 facts.path = {}
             if dead or tuple(sig) in seen:
                 continue
             seen.add(tuple(sig))
+            # The part of the signature past the kernel's: two paths that
+            # reach one kernel with the same geometry and arguments are one
+            # launch (launches()).
+            path['#geometry'] = tuple(sig[sig.index('|') + 1:]) if '|' in sig else tuple(sig)
             out.append(path)
         return out or None
 
