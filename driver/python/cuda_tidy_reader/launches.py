@@ -459,7 +459,13 @@ class Facts:
                     len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
                 return None
         binds = {id(e[0]): e for e in entries}
-        holds = lambda st: any(id(x) in binds for x in walk(st))
+        around = set()  # the statements that hold a binding
+        for e in entries:
+            q = e[0]
+            while q is not None and q is not fn and id(q) not in around:
+                around.add(id(q))
+                q = r.parents.get(q)
+        holds = lambda st: id(st) in around
         pins = self.enclosing_tests(node, fn)
         DEAD = 'dead'  # control does not reach here
         FAIL = None
@@ -1872,6 +1878,15 @@ class LaunchWriter:
         fn = r.scope_of(node)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
+        cache = self.__dict__.setdefault('_branch_names', {})
+        if fn not in cache:
+            # The names the function binds inside an `if` (most functions
+            # bind none: their calls need no paths).
+            cache[fn] = {t.id for x in walk(fn) if isinstance(x, ast.If) and r.scope_of(x) is fn
+                         for arm in (x.body, x.orelse) for st in arm for a in walk(st)
+                         if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)}
+        if not cache[fn]:
+            return None
         table = r.scope_assigns(fn)
         names, todo = set(), [x.id for x in walk(node) if isinstance(x, ast.Name)]
         while todo and len(names) < 64:
@@ -1882,6 +1897,8 @@ class LaunchWriter:
             for stmt, value, _ in table[n]:
                 if value is not None and not isinstance(value, (ast.AugAssign, ast.withitem)):
                     todo.extend(x.id for x in walk(value) if isinstance(x, ast.Name))
+        if not names & cache[fn]:
+            return None
         ifs = []
         for x in walk(fn):
             if isinstance(x, ast.If) and r.scope_of(x) is fn and x.lineno < node.lineno and \
