@@ -144,7 +144,8 @@ def in_branches(y, n):
     else:
         k = _MOD.get_function('fill_float64')
         k(((n + 127) // 128,), (128,), (z, 0.0, n))
-    # After the branches either kernel may run: not followed.
+    # After the branches either kernel may run: each is launched, its
+    # arguments unchecked (test/python/kernels-in-branches.py).
     k(((n + 127) // 128,), (128,), (z, 0, n))
 
 

@@ -43,6 +43,9 @@ class Facts:
         # The function whose launch of a kernel it receives is being
         # written, its parameters bound to one call's arguments.
         self.passed_fn = None
+        # While one path through a launching function's branches is
+        # written: {id(if statement): the arm taken} (launch_paths).
+        self.path = {}
 
     # --- helpers and sibling modules ----------------------------------------
 
@@ -326,7 +329,10 @@ class Facts:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
                     return self.kernel_of(bound[1], depth + 1)
-                return None
+                reaching = self.reaching_bindings(node)
+                if not isinstance(reaching, list):
+                    return None
+                return self.join_kernels([e[1] for e in reaching], depth)
             value = d[1]
             if value is None or isinstance(value, (ast.AugAssign, ast.withitem)):
                 return None
@@ -338,9 +344,13 @@ class Facts:
             return self.kernel_of(v, depth + 1)
         if isinstance(node, ast.Subscript):
             return self.table_kernel(node, depth)
+        if isinstance(node, ast.IfExp):
+            return self.join_kernels([node.body, node.orelse], depth)
         if not isinstance(node, ast.Call):
             return None
         f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == 'get' and isinstance(f.value, ast.Name):
+            return self.cache_get(node, depth)
         if isinstance(f, ast.Attribute) and f.attr in ('get_function', 'get_kernel'):
             base = self.kernel_of(f.value, depth + 1)
             name = self.kernel_name(node.args[0]) if isinstance(base, KernelModule) and \
@@ -416,6 +426,216 @@ class Facts:
                     e[0].lineno < node.lineno or any(r._encloses(l, e[0]) for l in loops)):
                 return None
         return last
+
+    def binding(self, node):
+        """The one assignment of a name that reaches a read of it:
+        straight-line code's (Reader.definition), the same branch's, or
+        the only one that reaches through the branches on the path being
+        written; None otherwise."""
+        d = self.r.definition(node) or self.block_definition(node)
+        if d is not None:
+            return d
+        reaching = self.reaching_bindings(node)
+        return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
+
+    def reaching_bindings(self, node, name=None):
+        """The assignments of a name of a function that may reach a read of
+        it, where the name is bound in branches (`if c: k = A else: k = B`,
+        then `k(...)`): the statements from the function's start to the
+        read, an `if` joining the bindings of its two arms, an arm that
+        ends in return, raise, break or continue joining none. Every
+        binding must be a plain assignment of the name alone; one in a
+        loop, a `try` or a `match` that holds a binding, a parameter or a
+        global of that name, gives None (not followed)."""
+        r = self.r
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        entries = r.scope_assigns(fn).get(name or node.id) or []
+        if not entries:
+            return None
+        for stmt, value, _ in entries:
+            if stmt is fn or not isinstance(stmt, ast.Assign) or value is None or \
+                    len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+                return None
+        binds = {id(e[0]): e for e in entries}
+        around = set()  # the statements that hold a binding
+        for e in entries:
+            q = e[0]
+            while q is not None and q is not fn and id(q) not in around:
+                around.add(id(q))
+                q = r.parents.get(q)
+        holds = lambda st: id(st) in around
+        pins = self.enclosing_tests(node, fn)
+        DEAD = 'dead'  # control does not reach here
+        FAIL = None
+
+        def through(stmts, state):
+            """The bindings that may hold after stmts run from state
+            (a tuple of entries; DEAD where control does not reach the
+            end; FAIL where the reader does not follow it)."""
+            for st in stmts:
+                if state is DEAD:
+                    return DEAD
+                if id(st) in binds:
+                    state = (binds[id(st)],)
+                elif isinstance(st, (ast.Return, ast.Raise, ast.Break, ast.Continue)):
+                    return DEAD
+                elif isinstance(st, ast.If):
+                    arm = self.pinned_arm(st.test, pins) or self.path.get(id(st))
+                    a = through(st.body, state) if arm != 'orelse' else DEAD
+                    b = through(st.orelse, state) if arm != 'body' else DEAD
+                    if a is FAIL or b is FAIL:
+                        return FAIL
+                    state = DEAD if a is DEAD and b is DEAD else tuple(dict.fromkeys(
+                        (() if a is DEAD else a) + (() if b is DEAD else b)))
+                elif isinstance(st, (ast.With, ast.AsyncWith)):
+                    state = through(st.body, state)
+                    if state is FAIL:
+                        return FAIL
+                elif holds(st):
+                    return FAIL  # a loop, try or match that binds it
+            return state
+
+        def reach(stmts, state):
+            """The bindings that may hold at the read, which is inside one
+            of stmts."""
+            for st in stmts:
+                if r._encloses(st, node):
+                    if isinstance(st, ast.If) and not r._encloses(st.test, node):
+                        return reach(st.body if any(r._encloses(x, node) for x in st.body)
+                                     else st.orelse, state)
+                    if isinstance(st, (ast.With, ast.AsyncWith)) and \
+                            any(r._encloses(x, node) for x in st.body):
+                        return reach(st.body, state)
+                    if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.Try)) and holds(st):
+                        return FAIL
+                    return state
+                state = through([st], state)
+                if state is FAIL or state is DEAD:
+                    return state  # not followed, or not reached
+            return FAIL
+
+        state = reach(fn.body, ())
+        if state is DEAD:
+            return 'dead'  # on the path being written, the read is not reached
+        if not state:
+            return None
+        return sorted(state, key=lambda e: (e[0].lineno, e[0].col_offset))
+
+    def equality_test(self, test, fn):
+        """(name, constant) of a test `x == c` whose name the function does
+        not rebind (a parameter, or a name of the module, declared `global`
+        or not); None otherwise."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and
+                isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name) and
+                isinstance(test.comparators[0], ast.Constant)):
+            return None
+        entries = self.r.scope_assigns(fn).get(test.left.id) or []
+        if any(e[0] is not fn and not isinstance(e[0], ast.Global) for e in entries):
+            return None
+        return test.left.id, test.comparators[0].value
+
+    def enclosing_tests(self, node, fn):
+        """What the `if`s around a read say of names compared with
+        constants: {name: (constant, True)} where the read is in the body
+        of `name == constant`, (constant, False) for each where it is in
+        the else arm, as a list."""
+        pins = {}
+        r = self.r
+        child, p = node, r.parents.get(node)
+        while p is not None and p is not fn:
+            if isinstance(p, ast.If) and child is not p.test:
+                eq = self.equality_test(p.test, fn)
+                if eq is not None:
+                    pins.setdefault(eq[0], []).append((eq[1], child in p.body))
+            child, p = p, r.parents.get(p)
+        return pins
+
+    @staticmethod
+    def pinned_arm(test, pins):
+        """The arm an `if x == d` takes where the read's own `if`s say
+        what x is (x == c there: body where d is c, else arm otherwise; x
+        != c: else arm where d is c); None where they do not say."""
+        if not pins or not (isinstance(test, ast.Compare) and len(test.ops) == 1 and
+                            isinstance(test.ops[0], ast.Eq) and isinstance(test.left, ast.Name) and
+                            isinstance(test.comparators[0], ast.Constant)):
+            return None
+        d = test.comparators[0].value
+        for c, equal in pins.get(test.left.id, ()):
+            if equal:
+                return 'body' if c == d and type(c) is type(d) else 'orelse'
+            if c == d and type(c) is type(d):
+                return 'orelse'
+        return None
+
+    def join_kernels(self, values, depth):
+        """The kernel any of `values` can be (the bindings that reach a
+        read, the arms of a conditional): that kernel where all give the
+        same one, otherwise each of them (a KernelChoice: which one runs
+        follows the condition, as the arguments' dtypes may); None where
+        one of them is no known kernel."""
+        refs, choice = [], False
+        for v in values:
+            k = raw_kernel_ref(self.kernel_of(v, depth + 1))
+            if isinstance(k, KernelChoice):
+                refs.extend(k.refs)
+                choice = True
+            elif isinstance(k, KernelRef):
+                refs.append(k)
+            else:
+                return None
+        # Two constructor calls written alike compile one kernel.
+        unique = list({self.same_kernel_key(k): k for k in refs}.values())
+        if not unique or len(unique) > self.MAX_CHOICES:
+            return None
+        if len(unique) == 1 and not choice:
+            return unique[0]
+        return KernelChoice(unique)
+
+    def cache_get(self, node, depth):
+        """`_cache.get(key)` of a private dict of the module that the file
+        fills with kernels (`kern = _cache.get(key)`, then `if kern is None:
+        kern = cupy.RawKernel(...); _cache[key] = kern`): each kernel the
+        cache can hold, as for another lookup of cache_kernel; None where
+        the dict is not such a cache."""
+        base = node.func.value
+        if len(node.args) not in (1, 2) or node.keywords or \
+                (len(node.args) == 2 and not (isinstance(node.args[1], ast.Constant)
+                                              and node.args[1].value is None)):
+            return None
+        r = self.r
+        entry = self.top_binding(base.id)
+        d = r.definition(base)
+        if entry is None or d is None or d[0] is not entry[0] or \
+                not isinstance(entry[1], ast.Dict) or entry[1].keys:
+            return None
+        stored = []
+        for x in self.stores():
+            if isinstance(x, ast.Name) and x.id == base.id and x is not entry[0] and \
+                    not (isinstance(entry[0], ast.Assign) and x in entry[0].targets):
+                return None  # the name is bound again somewhere
+            if isinstance(x, ast.Subscript) and isinstance(x.value, ast.Name) and x.value.id == base.id:
+                stored.append(x)
+        if not stored or not base.id.startswith('_') or not self.cache_uses_only(base.id):
+            return None
+        values = []
+        for x in stored:
+            a = r.parents.get(x)
+            if not (isinstance(a, ast.Assign) and len(a.targets) == 1 and a.targets[0] is x):
+                return None  # del, augmented or tuple assignment
+            values.append(a.value)
+        # Whatever the lookup finds was stored by one of the stores: their
+        # kernel where every store gives the same one, else each of them.
+        keys = {self.same_kernel_key(self.kernel_of(v, depth + 1)) for v in values}
+        if len(keys) == 1 and None not in keys:
+            k = raw_kernel_ref(self.kernel_of(values[0], depth + 1))
+            if isinstance(k, (KernelRef, KernelChoice)):
+                return k
+        refs = self.kernel_refs(values, depth)
+        if not refs or len(refs) > self.MAX_CHOICES:
+            return None
+        return KernelChoice(refs)
 
     def table_kernel(self, node, depth):
         """`table[key]` of a dict, list or tuple of kernels that a name of
@@ -591,6 +811,9 @@ class Facts:
             p = r.parents.get(x)
             if isinstance(p, ast.Subscript) and p.value is x:
                 continue
+            if isinstance(p, ast.Attribute) and p.attr == 'get' and \
+                    isinstance(r.parents.get(p), ast.Call) and r.parents[p].func is p:
+                continue  # a lookup, _cache.get(key)
             if isinstance(p, ast.Compare) and len(p.ops) == 1 and \
                     isinstance(p.ops[0], (ast.In, ast.NotIn)) and p.comparators[0] is x:
                 continue
@@ -707,7 +930,7 @@ class Facts:
         if depth > 8:
             return None
         if isinstance(node, ast.Name):
-            d = self.r.definition(node)
+            d = self.binding(node)
             if d is None:
                 bound = self.bound_param(node)
                 if bound is not None and bound[0] is self:
@@ -1570,6 +1793,44 @@ class LaunchWriter:
                 if isinstance(p, Prepared) and p.ref.module.index is not None:
                     self.emit_prepared(node, p, func.attr)
                 continue
+            paths = self.launch_paths(node)
+            if paths:
+                # Names of the launch bound in branches: once for each
+                # path through them (the kernel, grid, block and
+                # arguments that one run binds together).
+                refs = []
+                for path in paths:
+                    self.facts.path = path
+                    try:
+                        refs.append(self.facts.kernel_of(func))
+                    finally:
+                        self.facts.path = {}
+                # Where the paths launch different kernels (or one that
+                # is not known), which one runs follows the conditions,
+                # as the arguments' dtypes may: none is checked against
+                # the arguments' dtypes, as for a KernelChoice.
+                keys = {self.facts.same_kernel_key(k) for k in refs}
+                self.paths_differ = len(keys) > 1 or None in keys
+                # Two decisions or more may be tied by conditions the
+                # reader does not compare (`x.ndim == 1`, `x.ndim > 1`):
+                # a path may pair one arm's kernel with another's
+                # arguments, so their count is not checked.
+                self.paths_unpaired = self.paths_differ and self.path_decisions > 1
+                written = set()
+                try:
+                    for path, ref in zip(paths, refs):
+                        once = (self.facts.same_kernel_key(ref), path['#geometry'])
+                        if ref is None or once in written:
+                            continue
+                        written.add(once)
+                        self.facts.path = path
+                        try:
+                            self.emit_kernel_launch(node, ref)
+                        finally:
+                            self.facts.path = {}
+                finally:
+                    self.paths_differ = self.paths_unpaired = False
+                continue
             ref = self.facts.kernel_of(func)
             if ref is None:
                 passed = self.passed_kernels(func)
@@ -1600,6 +1861,105 @@ class LaunchWriter:
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
                     self.emit_lookup(ref.module, ref.name, ref.name_node)
 
+    #: Branches of a launching function whose paths are written apart.
+    MAX_PATH_BRANCHES = 3
+
+    def launch_paths(self, node):
+        """Where the names a launch reads (its kernel, grid, block,
+        arguments, and the names their bindings read) are bound in the
+        arms of `if` statements before it in its function: one path
+        {id(if): arm} for each distinct set of bindings that can reach
+        the launch together (at most 2 ** MAX_PATH_BRANCHES paths; a path
+        on which the launch is not reached is left out). None where no
+        such name is bound in branches, or they are too many."""
+        r, facts = self.r, self.facts
+        if len(node.args) < 3 and not any(k.arg in ('grid', 'block', 'args') for k in node.keywords):
+            return None  # not a launch of either library
+        fn = r.scope_of(node)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        cache = self.__dict__.setdefault('_branch_names', {})
+        if fn not in cache:
+            # The names the function binds inside an `if` (most functions
+            # bind none: their calls need no paths).
+            cache[fn] = {t.id for x in walk(fn) if isinstance(x, ast.If) and r.scope_of(x) is fn
+                         for arm in (x.body, x.orelse) for st in arm for a in walk(st)
+                         if isinstance(a, ast.Assign) for t in a.targets if isinstance(t, ast.Name)}
+        if not cache[fn]:
+            return None
+        table = r.scope_assigns(fn)
+        names, todo = set(), [x.id for x in walk(node) if isinstance(x, ast.Name)]
+        while todo and len(names) < 64:
+            n = todo.pop()
+            if n in names or n not in table:
+                continue
+            names.add(n)
+            for stmt, value, _ in table[n]:
+                if value is not None and not isinstance(value, (ast.AugAssign, ast.withitem)):
+                    todo.extend(x.id for x in walk(value) if isinstance(x, ast.Name))
+        if not names & cache[fn]:
+            return None
+        ifs = []
+        for x in walk(fn):
+            if isinstance(x, ast.If) and r.scope_of(x) is fn and x.lineno < node.lineno and \
+                    not r._encloses(x, node) and any(
+                        isinstance(a, ast.Assign) and any(
+                            isinstance(t, ast.Name) and t.id in names for t in a.targets)
+                        for arm in (x.body, x.orelse) for st in arm for a in walk(st)):
+                ifs.append(x)
+        # `if`s that test the same text take the same arm (a decision
+        # written twice: `if x.ndim == 1:` before the kernel and again
+        # before its arguments).
+        groups = {}
+        for x in ifs:
+            groups.setdefault(r.segment(x.test) or id(x), []).append(x)
+        groups = list(groups.values())
+        if not ifs or len(groups) > self.MAX_PATH_BRANCHES:
+            return None
+        self.path_decisions = len(groups)
+        # What tells paths apart: the bindings that reach the launch's own
+        # names (its kernel, grid, block and argument tuple, where they
+        # are names) and the names those bindings read. The arrays written
+        # inside an argument tuple do not: their facts are not read per
+        # path, so a path that differs only there would be the same launch.
+        direct = [x for x in [node.func] + list(node.args) + [k.value for k in node.keywords]
+                  if isinstance(x, ast.Name) and x.id in names]
+        out, seen = [], set()
+        for k in range(1 << len(groups)):
+            path = {id(x): 'orelse' if k >> i & 1 else 'body'
+                    for i, g in enumerate(groups) for x in g}
+            facts.path = path
+            try:
+                sig, dead = [], False
+                # The kernel's names first, then (after '|') the geometry's
+                # and the argument tuple's.
+                for part in ([x for x in direct if x is node.func],
+                             [x for x in direct if x is not node.func]):
+                    todo = list(part)
+                    while todo and len(sig) < 64:
+                        x = todo.pop(0)
+                        got = facts.reaching_bindings(x)
+                        if got == 'dead':
+                            dead = True
+                            break
+                        sig.append(tuple(id(e[0]) for e in got) if isinstance(got, list) else None)
+                        if x in part and isinstance(got, list) and len(got) == 1:
+                            todo.extend(y for y in walk(got[0][1])
+                                        if isinstance(y, ast.Name) and y.id in names)
+                    if part and part[0] is node.func:
+                        sig.append('|')
+            finally:
+                facts.path = {}
+            if dead or tuple(sig) in seen:
+                continue
+            seen.add(tuple(sig))
+            # The part of the signature past the kernel's: two paths that
+            # reach one kernel with the same geometry and arguments are one
+            # launch (launches()).
+            path['#geometry'] = tuple(sig[sig.index('|') + 1:]) if '|' in sig else tuple(sig)
+            out.append(path)
+        return out or None
+
     def emit_kernel_launch(self, node, ref):
         ref = raw_kernel_ref(ref)
         refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
@@ -1607,7 +1967,7 @@ class LaunchWriter:
         # name, a dict keyed by dtype), so an argument's dtype or kind is
         # not checked against any of them; the geometry and the
         # received-array rule hold for each.
-        self.choice_launch = isinstance(ref, KernelChoice)
+        self.choice_launch = isinstance(ref, KernelChoice) or getattr(self, 'paths_differ', False)
         try:
             for ref in refs:
                 if isinstance(ref, KernelRef) and ref.module.index is not None:
@@ -1706,7 +2066,7 @@ class LaunchWriter:
         v = node
         for _ in range(8):
             if isinstance(v, ast.Name):
-                d = r.definition(v)
+                d = self.facts.binding(v)
                 if d and isinstance(d[1], (ast.Tuple, ast.List)):
                     v = d[1]
                     continue
@@ -1721,7 +2081,7 @@ class LaunchWriter:
         """A name followed to the expression bound to it in straight-line
         code (up to 6 names)."""
         while isinstance(e, ast.Name) and depth < 6:
-            d = self.r.definition(e)
+            d = self.facts.binding(e)
             if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 break
             e, depth = d[1], depth + 1
@@ -1898,7 +2258,7 @@ class LaunchWriter:
             out.syn(str(e.value), 0, at)
             return True
         if isinstance(e, ast.Name):
-            d = r.definition(e)
+            d = self.facts.binding(e)
             if d and d[1] is not None and not isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 v = r.eval(d[1])
                 if isinstance(v, int) and not isinstance(v, bool):
@@ -1996,12 +2356,12 @@ class LaunchWriter:
         v = kargs
         for _ in range(8):
             if isinstance(v, ast.Name):
-                d = r.definition(v)
+                d = self.facts.binding(v)
                 if d and isinstance(d[1], (ast.Tuple, ast.List)):
                     v = d[1]
                     continue
             break
-        if isinstance(v, (ast.Tuple, ast.List)):
+        if isinstance(v, (ast.Tuple, ast.List)) and not getattr(self, 'paths_unpaired', False):
             karg_list = self.spread(v.elts)
         self.emit_launch(node, ref, grid, block, shared, karg_list, 'cupy', kargs)
 
@@ -2018,7 +2378,7 @@ class LaunchWriter:
             for _ in range(8):
                 if not isinstance(v, ast.Name):
                     break
-                d = self.r.definition(v)
+                d = self.facts.binding(v)
                 if not d or d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                     return None
                 v = d[1]
@@ -2030,6 +2390,8 @@ class LaunchWriter:
 
     def emit_pycuda_launch(self, node, ref):
         kw = {k.arg: k.value for k in node.keywords if k.arg}
+        if getattr(self, 'paths_unpaired', False) and any(isinstance(a, ast.Starred) for a in node.args):
+            return  # a spread tuple of another arm (launch_paths)
         args = self.spread(node.args)
         if args is None:
             return

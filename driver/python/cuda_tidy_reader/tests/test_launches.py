@@ -219,3 +219,64 @@ class KernelsChosenAtRunTime(unittest.TestCase):
                 if isinstance(self.r.parents.get(n), ast.Call)][0]
         passed = self.em.passed_kernels(kern)
         self.assertEqual([k.name for _, _, _, k in passed], ['f_float64', 'f_float32'])
+
+
+BRANCHES = '''import cupy
+def f(c, d, p=None):
+    k = 1
+    if c:
+        k = 2
+    a = k
+    if c:
+        b = 1
+    else:
+        if d:
+            return
+        b = 2
+    e = b
+    for i in range(3):
+        g = 1
+    h = g
+    if c:
+        p = 1
+    q = p
+'''
+
+
+class ReachingBindings(unittest.TestCase):
+    """Facts.reaching_bindings: the assignments of a name that may reach a
+    read where it is bound in branches."""
+
+    def setUp(self):
+        self.r = read(BRANCHES)
+        self.facts = Facts(self.r)
+
+    def values(self, target, path=None):
+        st = [n for n in nodes(self.r, ast.Assign) if n.targets[0].id == target][0]
+        self.facts.path = path or {}
+        try:
+            got = self.facts.reaching_bindings(st.value)
+        finally:
+            self.facts.path = {}
+        return got if not isinstance(got, list) else [e[1].value for e in got]
+
+    def if_at(self, line):
+        return [n for n in nodes(self.r, ast.If) if n.lineno == line][0]
+
+    def test_an_if_joins_its_arms(self):
+        self.assertEqual(self.values('a'), [1, 2])
+
+    def test_an_arm_that_returns_joins_nothing(self):
+        self.assertEqual(self.values('e'), [1, 2])
+        inner = self.if_at(10)
+        self.assertEqual(self.values('e', {id(inner): 'body'}), [1])
+
+    def test_a_path_takes_one_arm(self):
+        first = self.if_at(4)
+        self.assertEqual(self.values('a', {id(first): 'orelse'}), [1])
+        second, inner = self.if_at(7), self.if_at(10)
+        self.assertEqual(self.values('e', {id(second): 'orelse', id(inner): 'body'}), 'dead')
+
+    def test_loops_and_parameters_are_not_followed(self):
+        self.assertIsNone(self.values('h'))
+        self.assertIsNone(self.values('q'))
