@@ -109,12 +109,12 @@ size_t closingRun(llvm::StringRef T, size_t I) {
       continue;
     }
     char C = T[J];
-    if (C == '(' || C == '[')
+    if (C == '(' || C == '[' || C == '{')
       ++Depth;
-    else if (C == ')' || C == ']') {
+    else if (C == ')' || C == ']' || C == '}') {
       if (--Depth < 0)
         return llvm::StringRef::npos;
-    } else if (Depth == 0 && (C == ';' || C == '{' || C == '}'))
+    } else if (C == ';')
       return llvm::StringRef::npos;
     else if (Depth == 0 && C == '>') {
       ChevronRun R = runAt(T, J, '>');

@@ -44,3 +44,8 @@ void runTemplate(float *p) {
 void runNested(float *p, int n) {
   scale<< <dim3((n + 255) / 256), dim3(256)>> >(p, n); float *r; cudaMalloc(&r, 4);
 }
+
+void runBraced(float *p, int n) {
+  scale << <dim3{(unsigned)(n + 255) / 256}, dim3{256} >> > (p, n);
+  float *s; cudaMalloc(&s, 4);
+}
