@@ -1,7 +1,7 @@
 //===- ClangdHooks.cpp - What cuda-clangd changes in clangd ---------------===//
 //
 // clangd has no extension point for compile commands or for its clang-tidy
-// check policy, and installs no headers. cuda-clangd changes four clangd
+// check policy, and installs no headers. cuda-clangd changes six clangd
 // functions at link time (CMakeLists.txt links with --wrap=<symbol>: each
 // call that clangd makes to <symbol> reaches __wrap_<symbol>, which calls
 // the original as __real_<symbol>):
@@ -23,19 +23,29 @@
 //   docs/editors.md). Stock checks get clangd's own answer.
 // - versionString(), which --version, the log and the LSP serverInfo show:
 //   it names cuda-clangd and its cuda-tidy version before clangd's own.
+// - prepareCompilerInstance(), through which every parse of an open file
+//   (its AST, code completion, the background index) gets the editor's
+//   text, and ThreadsafeFS::view(), through which clangd reads files from
+//   disk (headers, the preamble, the index): as in the driver, nvcc's spaced
+//   launch chevrons ('k << <g, b >> > (...)') are joined in place
+//   (driver/LaunchChevrons.h), unless --no-nvcc-compat.
 //
-// --cuda-checks=false leaves the last two to clangd.
+// --cuda-checks=false leaves isFastTidyCheck and versionString to clangd.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompilationDatabase.h"
 #include "CudaToolkit.h"
+#include "LaunchChevrons.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
@@ -70,8 +80,8 @@ cl::opt<bool> MeasuredCheckClasses(
     cl::init(true), cl::cat(Category));
 cl::opt<bool> NoNvccCompat(
     "no-nvcc-compat",
-    cl::desc("Do not force-include the nvcc compatibility header "
-             "(docs/nvcc-compat.md)"),
+    cl::desc("Do not force-include the nvcc compatibility header, and do "
+             "not join spaced launch chevrons (docs/nvcc-compat.md)"),
     cl::init(false), cl::cat(Category));
 
 /// The toolkit and the flags CUDA files get, found on first use (after
@@ -204,4 +214,64 @@ std::string cudaVersionString() {
   return "cuda-clangd " CUDA_TIDY_VERSION " (the cuda-* checks of cuda-tidy " CUDA_TIDY_VERSION
          "), built on " +
          clangdVersionString();
+}
+
+// clang::clangd::prepareCompilerInstance(CompilerInvocation, preamble, main
+// file buffer, file system, diagnostic consumer).
+#define CUDA_CLANGD_PREPARE_INSTANCE                                           \
+  "_ZN5clang6clangd23prepareCompilerInstanceESt10unique_ptrINS_18Compiler"     \
+  "InvocationESt14default_deleteIS2_EEPKNS_19PrecompiledPreambleES1_IN4llvm12" \
+  "MemoryBufferES3_ISA_EENS9_18IntrusiveRefCntPtrINS9_3vfs10FileSystemEEERNS_" \
+  "18DiagnosticConsumerE"
+std::unique_ptr<clang::CompilerInstance> clangdPrepareInstance(
+    std::unique_ptr<clang::CompilerInvocation> Invocation,
+    const clang::PrecompiledPreamble *Preamble,
+    std::unique_ptr<llvm::MemoryBuffer> MainFile,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+    clang::DiagnosticConsumer &Diags)
+    __asm__("__real_" CUDA_CLANGD_PREPARE_INSTANCE);
+std::unique_ptr<clang::CompilerInstance> cudaPrepareInstance(
+    std::unique_ptr<clang::CompilerInvocation> Invocation,
+    const clang::PrecompiledPreamble *Preamble,
+    std::unique_ptr<llvm::MemoryBuffer> MainFile,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+    clang::DiagnosticConsumer &Diags)
+    __asm__("__wrap_" CUDA_CLANGD_PREPARE_INSTANCE);
+
+std::unique_ptr<clang::CompilerInstance> cudaPrepareInstance(
+    std::unique_ptr<clang::CompilerInvocation> Invocation,
+    const clang::PrecompiledPreamble *Preamble,
+    std::unique_ptr<llvm::MemoryBuffer> MainFile,
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+    clang::DiagnosticConsumer &Diags) {
+  if (!NoNvccCompat) {
+    // The joined text has the same length and lines, so every position
+    // clangd reports, and the preamble's bounds, stay where they were.
+    if (MainFile)
+      if (std::optional<std::string> Joined =
+              cudatidy::joinSpacedLaunchChevrons(MainFile->getBuffer()))
+        MainFile = llvm::MemoryBuffer::getMemBufferCopy(
+            *Joined, MainFile->getBufferIdentifier());
+  }
+  return clangdPrepareInstance(std::move(Invocation), Preamble,
+                               std::move(MainFile), std::move(FS), Diags);
+}
+
+// clang::clangd::ThreadsafeFS::view(PathRef) const, called as a function
+// whose first argument is the ThreadsafeFS.
+#define CUDA_CLANGD_FS_VIEW "_ZNK5clang6clangd12ThreadsafeFS4viewEN4llvm9StringRefE"
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+clangdFileSystemView(const void *FS, llvm::StringRef WorkingDirectory)
+    __asm__("__real_" CUDA_CLANGD_FS_VIEW);
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+cudaFileSystemView(const void *FS, llvm::StringRef WorkingDirectory)
+    __asm__("__wrap_" CUDA_CLANGD_FS_VIEW);
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+cudaFileSystemView(const void *FS, llvm::StringRef WorkingDirectory) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> View =
+      clangdFileSystemView(FS, WorkingDirectory);
+  if (NoNvccCompat || !View)
+    return View;
+  return cudatidy::joiningLaunchChevrons(std::move(View));
 }
