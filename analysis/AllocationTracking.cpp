@@ -843,7 +843,7 @@ AllocationTracker::LossWalk::walked() {
         // passed, or reset the device: step() decides, whatever it names.
       if (isErroneousAction(F.St, T.Ctx)) {
         F.Steps = true;
-        F.ResetsDevice = true;
+        F.ResetsDevice = !isErroneousLaunch(F.St, T.Ctx);
       }
       if (F.Steps) {
         if (const auto *Call = dyn_cast<CallExpr>(F.St))

@@ -180,7 +180,7 @@ bool bodyDidNotCompile(const FunctionDecl *FD, const SourceManager &SM) {
   // compiled costs nothing here.
   if (!Body || !hasErrors(FD->getASTContext()))
     return false;
-  if (holdsRecoveryNode(Body))
+  if (FD->isInvalidDecl() || holdsRecoveryNode(Body))
     return true;
   // A syntax error may drop tokens and leave no node: the errors reported
   // inside the body.
@@ -190,6 +190,39 @@ bool bodyDidNotCompile(const FunctionDecl *FD, const SourceManager &SM) {
   llvm::SmallVector<SourceLocation, 4> Inside;
   errorsIn(Body->getSourceRange(), SM, R->Errors, Inside);
   return !Inside.empty();
+}
+
+bool onlySignatureDidNotCompile(const FunctionDecl *FD,
+                                const SourceManager &SM) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || !FD->isInvalidDecl() || !hasErrors(FD->getASTContext()))
+    return false;
+  // A method of a class that did not compile has no CFG (cfgOf).
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(FD))
+    if (Method->getParent()->isInvalidDecl())
+      return false;
+  const Recording *R = recordingOf(SM);
+  if (!R)
+    return false;
+  llvm::SmallVector<SourceLocation, 4> Inside;
+  errorsIn(SourceRange(FD->getBeginLoc(), Body->getBeginLoc()), SM, R->Errors,
+           Inside);
+  // Invalid for a reason reported elsewhere (a conflicting redeclaration).
+  if (Inside.empty())
+    return false;
+  llvm::SmallVector<SourceRange, 4> Types;
+  Types.push_back(FD->getReturnTypeSourceRange());
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P->isInvalidDecl())
+      Types.push_back(P->getSourceRange());
+  return llvm::all_of(Inside, [&](SourceLocation L) {
+    return llvm::any_of(Types, [&](SourceRange Range) {
+      llvm::SmallVector<SourceLocation, 1> In;
+      if (Range.isValid())
+        errorsIn(Range, SM, {L}, In);
+      return !In.empty();
+    });
+  });
 }
 
 namespace {
@@ -211,10 +244,78 @@ bool coveredByExpr(const Stmt *S, SourceLocation L, const SourceManager &SM) {
   return false;
 }
 
+/// Whether the variable of \p FD named \p Name, if any, holds only a number:
+/// a dropped initializer that names it cannot keep or free anything.
+bool namesOnlyNumbers(const FunctionDecl *FD, const IdentifierInfo *Name) {
+  bool Numbers = true;
+  auto Visit = [&](const VarDecl *V) {
+    if (V->getIdentifier() == Name && !V->getType()->isArithmeticType())
+      Numbers = false;
+  };
+  for (const ParmVarDecl *P : FD->parameters())
+    Visit(P);
+  struct Locals : RecursiveASTVisitor<Locals> {
+    llvm::function_ref<void(const VarDecl *)> Visit;
+    bool VisitVarDecl(VarDecl *V) {
+      Visit(V);
+      return true;
+    }
+  } L;
+  L.Visit = Visit;
+  L.TraverseStmt(FD->getBody());
+  return Numbers;
+}
+
+/// Skips the initializer that starts at \p Next (`(1.0f)`, `{0, 0, 0}`,
+/// `= 0.5f * s`) when it holds nothing but literals, operators, keywords
+/// and variables of \p FD that hold numbers: no call, no pointer, so
+/// that dropping it loses no action. \p Next becomes the token after it.
+bool skipInertInitializer(std::optional<Token> &Next, const FunctionDecl *FD,
+                          const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  bool Assigned = Next->is(tok::equal);
+  unsigned Depth = 0;
+  for (unsigned Count = 0; Next && Count < 256; ++Count) {
+    if (Next->isOneOf(tok::l_paren, tok::l_brace, tok::l_square)) {
+      ++Depth;
+    } else if (Next->isOneOf(tok::r_paren, tok::r_brace, tok::r_square)) {
+      if (Depth == 0)
+        return false;
+      if (--Depth == 0 && !Assigned) {
+        Next = Lexer::findNextToken(Next->getLocation(), SM, LO);
+        return Next.has_value();
+      }
+    } else if (Next->isOneOf(tok::semi, tok::comma) && Depth == 0) {
+      return Assigned;
+    } else if (Next->is(tok::raw_identifier)) {
+      StringRef Text = Next->getRawIdentifier();
+      std::optional<Token> After =
+          Lexer::findNextToken(Next->getLocation(), SM, LO);
+      IdentifierInfo &II = Ctx.Idents.get(Text);
+      bool Keyword = II.getTokenID() != tok::identifier;
+      // A call may do anything; `sizeof(...)` is a keyword.
+      if (!Keyword && (!After || After->is(tok::l_paren) ||
+                       !namesOnlyNumbers(FD, &II)))
+        return false;
+      Next = After;
+      continue;
+    } else if (!Next->isOneOf(tok::numeric_constant, tok::equal, tok::plus,
+                              tok::minus, tok::star, tok::slash, tok::percent,
+                              tok::period, tok::coloncolon, tok::question,
+                              tok::colon, tok::less, tok::greater)) {
+      return false;
+    }
+    Next = Lexer::findNextToken(Next->getLocation(), SM, LO);
+  }
+  return false;
+}
+
 /// Whether invalid variable \p VD of function \p FD is a plain declaration
-/// of a type that did not compile (`StopWatchInterface *timer = NULL;`):
-/// written with no initializer but a null one, no parentheses around its
-/// name, and naming no other
+/// of a type that did not compile (`StopWatchInterface *timer = NULL;`,
+/// `glm::vec3 p(0.5f * s);`): written with no initializer but a null one
+/// or one with no call and no variable other than numbers, no parentheses
+/// around its name, and naming no other
 /// variable of the function, so that it cannot be an expression clang read
 /// as a declaration (`ns::undeclared(p);` declares a `p` that shadows the
 /// one it passes). Its uses are recovery nodes.
@@ -235,10 +336,16 @@ bool isPlainInvalidDeclaration(const VarDecl *VD, const FunctionDecl *FD) {
     if (!Value)
       return false;
     StringRef Text = Lexer::getSpelling(*Value, SM, Ctx.getLangOpts());
-    if (Text != "NULL" && Text != "nullptr" && Text != "0")
-      return false;
-    Next = Lexer::findNextToken(Value->getLocation(), SM, Ctx.getLangOpts());
-    if (!Next)
+    if (Text != "NULL" && Text != "nullptr" && Text != "0") {
+      if (!skipInertInitializer(Next, FD, Ctx) || !Next)
+        return false;
+    } else {
+      Next = Lexer::findNextToken(Value->getLocation(), SM, Ctx.getLangOpts());
+      if (!Next)
+        return false;
+    }
+  } else if (Next->isOneOf(tok::l_paren, tok::l_brace)) {
+    if (!skipInertInitializer(Next, FD, Ctx) || !Next)
       return false;
   }
   if (!Next->isOneOf(tok::semi, tok::comma))
@@ -366,11 +473,30 @@ bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
   });
 }
 
+namespace {
+/// Whether recovery node \p RE stands for a name alone, not an action: one
+/// token written in the file (not a macro), not called, under which there
+/// is nothing but references (`pts`, a parameter whose type did not
+/// compile; the kernel of a launch whose arguments did not).
+bool isRecoveredName(const RecoveryExpr *RE, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = RE->getBeginLoc(), E = RE->getEndLoc();
+  if (B.isInvalid() || B != E || B.isMacroID())
+    return false;
+  if (!llvm::all_of(RE->subExpressions(), [](const Expr *C) {
+        return C && isa<DeclRefExpr>(C);
+      }))
+    return false;
+  std::optional<Token> Next = Lexer::findNextToken(B, SM, Ctx.getLangOpts());
+  return Next && !Next->is(tok::l_paren);
+}
+} // namespace
+
 bool isErroneousAction(const Stmt *S, const ASTContext &Ctx) {
   if (!S || !hasErrors(Ctx))
     return false;
-  if (isa<RecoveryExpr>(S))
-    return true;
+  if (const auto *RE = dyn_cast<RecoveryExpr>(S))
+    return !isRecoveredName(RE, Ctx);
   if (!isa<CallExpr, CXXConstructExpr, CXXNewExpr, CXXDeleteExpr>(S))
     return false;
   if (cast<Expr>(S)->containsErrors())
@@ -385,6 +511,10 @@ bool isErroneousAction(const Stmt *S, const ASTContext &Ctx) {
   llvm::SmallVector<SourceLocation, 1> Inside;
   errorsIn(S->getSourceRange(), SM, R->Errors, Inside);
   return !Inside.empty();
+}
+
+bool isErroneousLaunch(const Stmt *S, const ASTContext &Ctx) {
+  return isa_and_nonnull<CUDAKernelCallExpr>(S) && isErroneousAction(S, Ctx);
 }
 
 namespace {
@@ -592,6 +722,15 @@ Tainted taintedIn(const Stmt *Body, const ASTContext &Ctx) {
   for (const Stmt *A : Actions) {
     if (wrapsCompiledCalls(A, Ctx))
       continue;
+    // A launch neither synchronizes, nor pops, nor exits: only what it is
+    // passed may change.
+    if (isErroneousLaunch(A, Ctx)) {
+      erroneousActionMayTouch(A, Ctx, [&](const VarDecl *VD) {
+        T.Vars.insert(VD);
+        return false;
+      });
+      continue;
+    }
     // A call that typo correction completed (`cudaThreadSynchronize()`
     // read as `cudaDeviceSynchronize()`) compiled as that call, which the
     // analyses model; only a finding on it is dropped.

@@ -39,9 +39,17 @@ void attachCompileErrors(Preprocessor &PP);
 
 /// Whether \p FD's body did not compile whole: it holds a recovery node
 /// (an expression that containsErrors(), an invalid declaration), or a
-/// compile error was reported inside it. Facts about such a body are
-/// unknown.
+/// compile error was reported inside it, or \p FD's own declaration did not
+/// compile. Facts about such a body are unknown.
 bool bodyDidNotCompile(const FunctionDecl *FD, const SourceManager &SM);
+
+/// Whether \p FD is an invalid declaration only because types in its
+/// signature did not compile (`void render(const glm::vec3 *pts, float *out)`
+/// with glm's header missing): every error reported in its declaration lies
+/// in a parameter that is invalid, or in its return type. Its body is read
+/// as code with errors: each use of such a parameter is a recovery node.
+bool onlySignatureDidNotCompile(const FunctionDecl *FD,
+                                const SourceManager &SM);
 
 /// Whether \p FD's body cannot be read even in part: a syntax error inside
 /// it (the parser may have dropped tokens with no node for them), an
@@ -76,6 +84,12 @@ private:
 /// unknown: it may synchronize, examine the last error, free, keep or
 /// reset anything it can reach; no finding is reported on it.
 bool isErroneousAction(const Stmt *S, const ASTContext &Ctx);
+
+/// Whether erroneous action \p S is a launch whose kernel or arguments did
+/// not compile (`k<<<g, b>>>(pts, out)` with `pts` of a type whose header
+/// is missing). It is still a launch: it may write what it is passed, but
+/// it examines no error, frees nothing and resets nothing.
+bool isErroneousLaunch(const Stmt *S, const ASTContext &Ctx);
 
 /// Whether erroneous action \p S may act on a variable \p Watched accepts:
 /// it passes one (other than to a call inside it that compiled, whose

@@ -80,7 +80,8 @@ static void collectBodiesWithErrors(ASTContext &Ctx,
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool VisitFunctionDecl(FunctionDecl *FD) {
       if (FD->doesThisDeclarationHaveABody() && FD->getBody() &&
-          !FD->isDependentContext() && !FD->isInvalidDecl() &&
+          !FD->isDependentContext() &&
+          (!FD->isInvalidDecl() || onlySignatureDidNotCompile(FD, SM)) &&
           !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
           bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM))
         Out.push_back(FD);
@@ -102,7 +103,8 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
   if (!isAnalysableFunction(FD, SM)) {
     WithErrors = Kind.ReadsCodeWithErrors && !InPattern &&
                  FD->doesThisDeclarationHaveABody() && FD->getBody() &&
-                 !FD->isDependentContext() && !FD->isInvalidDecl() &&
+                 !FD->isDependentContext() &&
+          (!FD->isInvalidDecl() || onlySignatureDidNotCompile(FD, SM)) &&
                  !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
                  bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM);
     if (!WithErrors)

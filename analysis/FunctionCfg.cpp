@@ -601,10 +601,14 @@ TranslationUnitAnalyses::sharedCfgOf(const FunctionDecl *FD) {
   // Clang's CFG builder is not made for code that did not compile (it
   // crashes on the implicit destructor of a class with invalid members):
   // such a function has no CFG.
-  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
-  if (Def->isInvalidDecl() || (Method && Method->getParent()->isInvalidDecl()))
-    return nullptr;
+  // A function whose signature alone did not compile is read like a body
+  // with errors (onlySignatureDidNotCompile).
   const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Method = dyn_cast<CXXMethodDecl>(Def);
+  if ((Def->isInvalidDecl() &&
+       !(Reading && onlySignatureDidNotCompile(Def, SM))) ||
+      (Method && Method->getParent()->isInvalidDecl()))
+    return nullptr;
   bool WithErrors = bodyDidNotCompile(Def, SM);
   if (WithErrors && (!Reading || bodyIsUnreadable(Def, SM))) {
     RefusedWithErrors.insert(Def);

@@ -224,8 +224,9 @@ LastErrorStep walkLastError(const FunctionCfg &Cfg, ASTContext &Ctx,
                             const CallExpr *From, unsigned Depth) {
   bool Hidden = false, Untouched = false;
   auto Visit = [&](const Stmt *S, CfgPoint) {
-    // Code that did not compile (CompileErrors.h) may examine it.
-    if (S != From && isErroneousAction(S, Ctx))
+    // Code that did not compile (CompileErrors.h) may examine it; a
+    // launch does not.
+    if (S != From && isErroneousAction(S, Ctx) && !isErroneousLaunch(S, Ctx))
       return true;
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call || Call == From)

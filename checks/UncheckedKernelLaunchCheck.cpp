@@ -43,6 +43,9 @@ void UncheckedKernelLaunchCheck::startTranslationUnit() {
 bool UncheckedKernelLaunchCheck::examines(const CallExpr *Call,
                                           const FunctionCfg &Cfg,
                                           ASTContext &Ctx) {
+  // A launch examines no error, even one whose kernel did not compile.
+  if (isa<CUDAKernelCallExpr>(Call))
+    return false;
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return true; // An indirect call may check; stay silent.
@@ -100,8 +103,10 @@ UncheckedKernelLaunchCheck::followLaunch(const CallExpr *Site,
   Cfg.walkForward(
       *Start,
       [&](const Stmt *S, CfgPoint) {
-        // Code that did not compile (CompileErrors.h) may examine it.
-        if (S != Site && isErroneousAction(S, Ctx))
+        // Code that did not compile (CompileErrors.h) may examine it; a
+        // launch does not.
+        if (S != Site && isErroneousAction(S, Ctx) &&
+            !isErroneousLaunch(S, Ctx))
           return true;
         const auto *Call = dyn_cast<CallExpr>(S);
         return Call && Call != Site && examines(Call, Cfg, Ctx);
@@ -128,7 +133,7 @@ UncheckedKernelLaunchCheck::summarize(const FunctionDecl *FD,
     bool UncheckedPath = false;
     Cfg->walkFromEntry(
         [&](const Stmt *St, CfgPoint) {
-          if (isErroneousAction(St, Ctx))
+          if (isErroneousAction(St, Ctx) && !isErroneousLaunch(St, Ctx))
             return true;
           const auto *Call = dyn_cast<CallExpr>(St);
           return Call && examines(Call, *Cfg, Ctx);
