@@ -67,6 +67,55 @@ class Facts:
             self.siblings[name] = (cache[sub.path], orig)
         return self.siblings[name]
 
+    def module_facts(self, name):
+        """The Facts of the module of the package that `name` is bound to
+        by a relative import (`from . import _kernels`), where the file does
+        not bind the name otherwise; None otherwise."""
+        if self.module_depth >= self.MAX_MODULE_DEPTH or name not in self.r.module_imports or \
+                len(self.r.scope_assigns(self.r.tree).get(name) or []) > 1:
+            return None
+        sub = self.r.sibling_module(name)
+        if sub is None:
+            return None
+        cache = self.r.__dict__.setdefault('_sibling_facts', {})
+        if sub.path not in cache:
+            cache[sub.path] = Facts(sub, self.module_depth + 1)
+        return cache[sub.path]
+
+    def locally_bound(self, node):
+        """Whether a function around a name binds it (a parameter, an
+        assignment): then it is not the module's import."""
+        scope = self.r.scope_of(node)
+        while scope is not None and not isinstance(scope, ast.Module):
+            if node.id in self.r.scope_assigns(scope):
+                return True
+            scope = self.r.scope_of(scope)
+        return False
+
+    def imported_value(self, node):
+        """(Facts, value expr or FunctionDef) of a name imported from a
+        module of the package (`from ._kernels import _get_kernel`) or of
+        an attribute of such a module (`_kernels._get_kernel`), bound once
+        at that module's top level; None otherwise."""
+        if isinstance(node, ast.Name):
+            if self.locally_bound(node):
+                return None
+            return self.imported(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                not self.locally_bound(node.value):
+            facts = self.module_facts(node.value.id)
+            if facts is None:
+                return None
+            entry = facts.top_binding(node.attr)
+            if entry is None:
+                return None
+            if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return facts, entry[0]
+            if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
+                return None
+            return facts, entry[1]
+        return None
+
     def bound_param(self, node):
         """(Facts, expr) of the argument a helper's parameter is given at
         the call being read, or None."""
@@ -327,11 +376,16 @@ class Facts:
             d = r.definition(node) or self.block_definition(node)
             if d is None:
                 bound = self.bound_param(node)
-                if bound is not None and bound[0] is self:
-                    return self.kernel_of(bound[1], depth + 1)
+                if bound is not None:
+                    return bound[0].kernel_of(bound[1], depth + 1)
                 reaching = self.reaching_bindings(node)
                 if not isinstance(reaching, list):
-                    return None
+                    # A kernel a module of the package binds once at its
+                    # top level (`from ._kernels import _kernel`).
+                    found = self.imported_value(node) if reaching is None else None
+                    if found is None or isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        return None
+                    return found[0].kernel_of(found[1], depth + 1)
                 return self.join_kernels([e[1] for e in reaching], depth)
             value = d[1]
             if value is None or isinstance(value, (ast.AugAssign, ast.withitem)):
@@ -339,7 +393,13 @@ class Facts:
             return self.kernel_of(value, depth + 1)
         if isinstance(node, ast.Attribute):
             v = self.member(node)
-            if v is None or isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if v is None:
+                # `_kernels._kernel` of a module of the package
+                found = self.imported_value(node)
+                if found is None or isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    return None
+                return found[0].kernel_of(found[1], depth + 1)
+            if isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return None
             return self.kernel_of(v, depth + 1)
         if isinstance(node, ast.Subscript):
@@ -933,8 +993,8 @@ class Facts:
             d = self.binding(node)
             if d is None:
                 bound = self.bound_param(node)
-                if bound is not None and bound[0] is self:
-                    return self.kernel_name(bound[1], depth + 1)
+                if bound is not None:
+                    return bound[0].kernel_name(bound[1], depth + 1)
                 return None
             if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return None
@@ -1121,24 +1181,34 @@ class Facts:
         """The kernel every return of the function a call names gives
         (a factory, cached or not), or None."""
         found = self.function_of(call.func)
+        facts = self
         if found is None:
-            return None
+            # A factory of a module of the package (`from ._kernels import
+            # _get_kernel`, or `_kernels._get_kernel`): read there, its
+            # parameters bound to this call's arguments.
+            imp = self.imported_value(call.func) if not (
+                isinstance(call.func, ast.Name) and call.func.id in self.r.functions) else None
+            if imp is None or not isinstance(imp[1], ast.FunctionDef) or \
+                    not imp[0].transparent(imp[1]):
+                return None
+            facts, fn = imp
+            found = fn, [p.arg for p in fn.args.posonlyargs + fn.args.args]
         fn, positional = found
-        env = self.bind(call, fn, positional, self, varargs=True)
-        returns = self.returns_of(fn)
+        env = self.bind(call, fn, positional, facts, varargs=True)
+        returns = self.returns_of(fn, facts)
         if env is None or returns is None:
             return None
         got = None
-        self.env[fn] = env
+        facts.env[fn] = env
         try:
             for ret in returns:
-                k = self.kernel_of(ret.value, depth + 1)
+                k = facts.kernel_of(ret.value, depth + 1)
                 key = kernel_key(k)
                 if key is None or (got is not None and kernel_key(got) != key):
                     return None
                 got = got or k
         finally:
-            del self.env[fn]
+            del facts.env[fn]
         return got
 
     def helper_fact(self, call, lib, depth):
@@ -1961,6 +2031,13 @@ class LaunchWriter:
         return out or None
 
     def emit_kernel_launch(self, node, ref):
+        # A kernel of another module of the package: its module is written
+        # into this unit first.
+        for x in (ref.refs if isinstance(ref, KernelChoice) else [ref]):
+            x = x.ref if isinstance(x, Prepared) else x
+            m = x.module if isinstance(x, KernelRef) else x
+            if isinstance(m, KernelModule) and m.index is None:
+                self.sibling_module(m)
         ref = raw_kernel_ref(ref)
         refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
         # One of several kernels: which one follows the data (a dtype's
