@@ -504,9 +504,16 @@ class Facts:
         then `k(...)`): the statements from the function's start to the
         read, an `if` joining the bindings of its two arms, an arm that
         ends in return, raise, break or continue joining none. Every
-        binding must be a plain assignment of the name alone; one in a
-        loop, a `try` or a `match` that holds a binding, a parameter or a
-        global of that name, gives None (not followed)."""
+        binding must be a plain assignment of the name alone. A loop that
+        holds a binding may run its body any number of times (zero
+        unless it is a `for` over a written non-empty tuple or list): the
+        bindings before it join those of its body; one with `break` is
+        not followed. A `try` body's bindings hold after it where each
+        handler ends in raise or return (a handler that goes on joins
+        the bindings it may start from: those before the `try` and each
+        of its body's). A `match` that holds a binding, a `finally` that
+        does, a parameter or a global of that name, gives None (not
+        followed)."""
         r = self.r
         fn = r.scope_of(node)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -529,6 +536,73 @@ class Facts:
         pins = self.enclosing_tests(node, fn)
         DEAD = 'dead'  # control does not reach here
         FAIL = None
+
+        def join(*states):
+            if any(x is FAIL for x in states):
+                return FAIL
+            live = [x for x in states if x is not DEAD]
+            return tuple(dict.fromkeys(e for x in live for e in x)) if live else DEAD
+
+        def breaks(loop):
+            """Whether a loop's own body (not a nested loop's or
+            function's) holds a break."""
+            todo = list(loop.body)
+            while todo:
+                x = todo.pop()
+                if isinstance(x, ast.Break):
+                    return True
+                if isinstance(x, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
+                                  ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    todo.extend(x.orelse if hasattr(x, 'orelse') and not isinstance(x, ast.Lambda) else ())
+                    continue
+                todo.extend(c for c in r.children.get(x, ()) if isinstance(c, ast.stmt) or
+                            isinstance(c, ast.excepthandler) or type(c).__name__ == 'match_case')
+            return False
+
+        def runs_once(loop):
+            return isinstance(loop, (ast.For, ast.AsyncFor)) and \
+                isinstance(loop.iter, (ast.Tuple, ast.List)) and loop.iter.elts and \
+                not any(isinstance(x, ast.Starred) for x in loop.iter.elts)
+
+        def loop_entry(loop, state):
+            """The bindings that may hold where a loop's body starts: those
+            before it, then those an earlier run of the body leaves."""
+            if breaks(loop):
+                return FAIL
+            entry = state
+            for _ in range(2):
+                out = through(loop.body, entry)
+                if out is FAIL:
+                    return FAIL
+                entry = join(state, out)
+            return entry
+
+        def after_loop(loop, state):
+            entry = loop_entry(loop, state)
+            if entry is FAIL:
+                return FAIL
+            out = through(loop.body, entry)
+            if out is FAIL:
+                return FAIL
+            # The loop ends after one run of the body or more (or none).
+            state = out if runs_once(loop) else join(state, out)
+            return through(loop.orelse, state) if loop.orelse else state
+
+        def body_states(stmts, state):
+            """The bindings at each point of a statement list (where a
+            handler may start)."""
+            seen = [state]
+            for st in stmts:
+                state = through([st], state)
+                if state is FAIL:
+                    return FAIL
+                if state is DEAD:
+                    break
+                seen.append(state)
+            return join(*seen)
+
+        def handler_entry(st, state):
+            return body_states(st.body, state)
 
         def through(stmts, state):
             """The bindings that may hold after stmts run from state
@@ -553,8 +627,24 @@ class Facts:
                     state = through(st.body, state)
                     if state is FAIL:
                         return FAIL
-                elif holds(st):
-                    return FAIL  # a loop, try or match that binds it
+                elif not holds(st):
+                    pass
+                elif isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
+                    state = after_loop(st, state)
+                    if state is FAIL:
+                        return FAIL
+                elif isinstance(st, ast.Try) and not st.finalbody:
+                    entry = handler_entry(st, state)
+                    if entry is FAIL:
+                        return FAIL
+                    done = through(st.body, state)
+                    if done is not FAIL and done is not DEAD and st.orelse:
+                        done = through(st.orelse, done)
+                    state = join(done, *[through(h.body, entry) for h in st.handlers])
+                    if state is FAIL:
+                        return FAIL
+                else:
+                    return FAIL  # a match, or a try with a finally, that binds it
             return state
 
         def reach(stmts, state):
@@ -568,6 +658,18 @@ class Facts:
                     if isinstance(st, (ast.With, ast.AsyncWith)) and \
                             any(r._encloses(x, node) for x in st.body):
                         return reach(st.body, state)
+                    if isinstance(st, (ast.For, ast.AsyncFor, ast.While)) and holds(st) and \
+                            any(r._encloses(x, node) for x in st.body):
+                        entry = loop_entry(st, state)
+                        return FAIL if entry is FAIL else reach(st.body, entry)
+                    if isinstance(st, ast.Try) and holds(st) and not st.finalbody:
+                        if any(r._encloses(x, node) for x in st.body):
+                            return reach(st.body, state)
+                        for h in st.handlers:
+                            if any(r._encloses(x, node) for x in h.body):
+                                entry = handler_entry(st, state)
+                                return FAIL if entry is FAIL else reach(h.body, entry)
+                        return FAIL
                     if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.Try)) and holds(st):
                         return FAIL
                     return state
@@ -1537,7 +1639,9 @@ class Facts:
                     return 'pyint'
             return 'unknown'
         if isinstance(node, ast.Name):
-            d = r.definition(node)
+            # Straight-line code's binding, or the one binding that reaches
+            # the read through branches, loops and try blocks.
+            d = r.definition(node) or self.binding(node)
             if not d:
                 bound = self.bound_param(node)
                 if bound is not None:
