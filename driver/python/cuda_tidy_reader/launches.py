@@ -498,6 +498,19 @@ class Facts:
         reaching = self.reaching_bindings(node)
         return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
 
+    def only_binding(self, node):
+        """The one assignment of a name that reaches a read of it whatever
+        the arms of the branches before it; None otherwise."""
+        d = self.block_definition(node)
+        if d is not None:
+            return d
+        path, self.path = self.path, {}
+        try:
+            reaching = self.reaching_bindings(node)
+        finally:
+            self.path = path
+        return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
+
     def reaching_bindings(self, node, name=None):
         """The assignments of a name of a function that may reach a read of
         it, where the name is bound in branches (`if c: k = A else: k = B`,
@@ -1640,8 +1653,10 @@ class Facts:
             return 'unknown'
         if isinstance(node, ast.Name):
             # Straight-line code's binding, or the one binding that reaches
-            # the read through branches, loops and try blocks.
-            d = r.definition(node) or self.binding(node)
+            # the read through branches, loops and try blocks on every path
+            # (the paths a launch is written for are told apart by its
+            # kernel and geometry, not by its arrays).
+            d = r.definition(node) or self.only_binding(node)
             if not d:
                 bound = self.bound_param(node)
                 if bound is not None:
