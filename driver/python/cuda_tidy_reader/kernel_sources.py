@@ -356,6 +356,8 @@ class KernelUnitWriter:
             return m.index
         done.add(id(m))
         saved = self.r, self.body, len(self.includes), len(self.stats['skipped'])
+        stats = dict(self.stats)
+        keys, cupy_headers = set(self.include_keys), self.uses_cupy_headers
         notes = len(sub.notes)
         self.r, self.body = sub, MStrBuilder()
         try:
@@ -366,8 +368,15 @@ class KernelUnitWriter:
             self.r = r
         del sub.notes[notes:]
         self.stats['found'] -= 1  # not a constructor of this file
-        if len(self.stats['skipped']) > n_skipped:
+        if len(self.stats['skipped']) > n_skipped or getattr(m, 'has_holes', False):
+            # Skipped there, or read with holes (a source the caller
+            # passes in: this file's launch would meet a kernel the reader
+            # made up): not written here.
             del self.stats['skipped'][n_skipped:]
+            del self.includes[n_inc:]
+            self.include_keys, self.uses_cupy_headers = keys, cupy_headers
+            self.stats.clear()
+            self.stats.update(stats)  # its skipped list, trimmed above
             m.index = None
             return None
         self.stats['sibling'] = self.stats.get('sibling', 0) + 1
