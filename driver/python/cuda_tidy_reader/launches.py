@@ -67,6 +67,9 @@ class Facts:
             self.siblings[name] = (cache[sub.path], orig)
         return self.siblings[name]
 
+    #: Words of a module that may make a kernel (a constructor, a lookup).
+    KERNEL_WORDS = (b'RawKernel', b'RawModule', b'SourceModule', b'get_function')
+
     def module_facts(self, name):
         """The Facts of the module of the package that `name` is bound to
         by a relative import (`from . import _kernels`), where the file does
@@ -74,7 +77,7 @@ class Facts:
         if self.module_depth >= self.MAX_MODULE_DEPTH or name not in self.r.module_imports or \
                 len(self.r.scope_assigns(self.r.tree).get(name) or []) > 1:
             return None
-        sub = self.r.sibling_module(name)
+        sub = self.r.sibling_module(name, self.KERNEL_WORDS)
         if sub is None:
             return None
         cache = self.r.__dict__.setdefault('_sibling_facts', {})
@@ -98,8 +101,12 @@ class Facts:
         an attribute of such a module (`_kernels._get_kernel`), bound once
         at that module's top level; None otherwise."""
         if isinstance(node, ast.Name):
-            if self.locally_bound(node):
+            if self.locally_bound(node) or node.id in self.siblings and self.siblings[node.id] is None:
                 return None
+            if node.id not in self.siblings and self.module_depth < self.MAX_MODULE_DEPTH and \
+                    (node.id in self.r.relative or node.id in self.r.aliases) and \
+                    self.r.sibling_binding(node.id, self.KERNEL_WORDS) is None:
+                return None  # no module of the package, or one that makes no kernel
             return self.imported(node)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
                 not self.locally_bound(node.value):

@@ -375,7 +375,7 @@ class Reader:
                 return None
             scope = self.scope_of(scope)
 
-    def sibling_binding(self, name):
+    def sibling_binding(self, name, needs=None):
         """The module of the package that `name` is imported from (`from
         ._kernels import SRC`, or the package's own absolute name), read
         once per file: (its Reader, the name bound there), or None where
@@ -402,9 +402,26 @@ class Reader:
             for path in (stem + '.py', os.path.join(stem, '__init__.py')):
                 if os.path.normpath(path) == self.path or not os.path.isfile(path):
                     continue
+                if needs is not None and not self.file_names(path, needs):
+                    return None
                 sub = self.sibling_reader(path)
                 return (sub, orig) if sub is not None else None
         return None
+
+    def file_names(self, path, words):
+        """Whether a module of the package names one of words (bytes): a
+        module that names no kernel constructor makes none, and is not
+        parsed to look for one."""
+        memo = self.__dict__.setdefault('_file_words', {})
+        key = (path, words)
+        if key not in memo:
+            try:
+                with open(path, 'rb') as f:
+                    data = f.read(MAX_KERNEL_TEXT)
+            except OSError:
+                data = b''
+            memo[key] = any(w in data for w in words)
+        return memo[key]
 
     def sibling_reader(self, path):
         """The Reader of a module of the package, read once per file."""
@@ -420,7 +437,7 @@ class Reader:
             self.sibling_readers[path] = sub
         return sub
 
-    def sibling_module(self, name):
+    def sibling_module(self, name, needs=None):
         """The Reader of the module of the package that `name` is bound
         to by a relative import (`from . import _kernels`), or None."""
         if name not in self.module_imports:
@@ -432,6 +449,8 @@ class Reader:
         stem = os.path.join(base, *module.split('.'))
         for path in (stem + '.py', os.path.join(stem, '__init__.py')):
             if os.path.normpath(path) != self.path and os.path.isfile(path):
+                if needs is not None and not self.file_names(path, needs):
+                    return None
                 return self.sibling_reader(path)
         return None
 
