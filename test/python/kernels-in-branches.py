@@ -145,11 +145,14 @@ def in_a_loop(n, names):
 
 
 def in_a_loop_branch(n, flags):
+    # Bound before the loop and in it: either kernel, each with a float grid.
     k = _MOD.get_function('fill32')
     for f in flags:
         if f:
             k = _MOD.get_function('fill64')
     k((n / 128,), (128,), (cupy.zeros(n), 0, n))
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:8: warning: this grid dimension of the launch of 'fill32' is a float (true division '/'); CuPy raises TypeError{{.*}} [cuda-kernel-arguments]
+    # CHECK: kernels-in-branches.py:[[@LINE-2]]:8: warning: this grid dimension of the launch of 'fill64' is a float (true division '/'); CuPy raises TypeError{{.*}} [cuda-kernel-arguments]
 
 
 def parameter_rebound(n, k=None):
@@ -172,11 +175,14 @@ def one_arm_unknown(n, other):
 
 
 def in_try(n):
+    # A handler that goes on: the body's kernel or the handler's.
     try:
         k = _MOD.get_function('fill32')
     except KeyError:
         k = _MOD.get_function('fill64')
     k((n / 128,), (128,), (cupy.zeros(n), 0, n))
+    # CHECK: kernels-in-branches.py:[[@LINE-1]]:8: warning: this grid dimension of the launch of 'fill32' is a float (true division '/'); CuPy raises TypeError{{.*}} [cuda-kernel-arguments]
+    # CHECK: kernels-in-branches.py:[[@LINE-2]]:8: warning: this grid dimension of the launch of 'fill64' is a float (true division '/'); CuPy raises TypeError{{.*}} [cuda-kernel-arguments]
 
 
 def unpacked(n, pair):
@@ -296,7 +302,7 @@ def decided_twice_short(x, n):
         args = (x, cupy.int32(n))
     k(((n + 255) // 256,), (256,), args)
     # CHECK: kernels-in-branches.py:[[@LINE-1]]:5: warning: this launch of 'two' passes 2 arguments to its 3 parameters{{.*}} [cuda-kernel-arguments]
-    # CHECK: kernels-in-branches.py:266:28: note: kernel 'two' declared here
+    # CHECK: kernels-in-branches.py:272:28: note: kernel 'two' declared here
 
 
 def by_mode(mode, n):
@@ -310,7 +316,7 @@ def by_mode(mode, n):
     if mode == 1:
         k(((n + 255) // 256,), (256,), (y, cupy.int32(n)))
         # CHECK: kernels-in-branches.py:[[@LINE-1]]:41: warning: float64 array passed to pointer parameter 'y' of type 'float *' of 'one'{{.*}} [cuda-kernel-arguments]
-        # CHECK: kernels-in-branches.py:262:39: note: parameter 'y' of type 'float *' of 'one' declared here
+        # CHECK: kernels-in-branches.py:268:39: note: parameter 'y' of type 'float *' of 'one' declared here
     else:
         # mode != 1: only 'two' (or nothing) reaches; its arguments are right.
         z = cupy.zeros(n, dtype=cupy.float32)

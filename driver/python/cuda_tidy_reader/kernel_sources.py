@@ -329,6 +329,8 @@ class KernelUnitWriter:
         self.facts = facts
         self.unit = MStrBuilder()
         self.body = MStrBuilder()
+        # Kernel modules of other modules of the package (sibling_module).
+        self.sibling_body = MStrBuilder()
         self.includes = []  # MStr lines
         self.include_keys = set()
         self.args = []
@@ -338,6 +340,51 @@ class KernelUnitWriter:
         self.cupy_include = None  # looked for when a kernel includes <cupy/...>
         self.uses_cupy_headers = False
         self.pycuda_include = None  # looked for when a kernel includes <pycuda-...>
+
+    def sibling_module(self, m):
+        """Writes a kernel module that a module of the package constructs
+        (a factory or a module-level kernel this file imports and
+        launches) into this file's unit, read with that module's reader:
+        its text keeps its place in that file, where its findings are
+        reported. Once per module; its index, or None where it is skipped
+        (that module's own unit reports why)."""
+        sub = getattr(m, 'reader', None)
+        if sub is None or sub is self.r or m.index is not None:
+            return m.index
+        done = self.__dict__.setdefault('sibling_modules', set())
+        if id(m) in done:
+            return m.index
+        done.add(id(m))
+        saved = self.r, self.body, len(self.includes), len(self.stats['skipped'])
+        stats = dict(self.stats)
+        keys, cupy_headers = set(self.include_keys), self.uses_cupy_headers
+        notes = len(sub.notes)
+        self.r, self.body = sub, MStrBuilder()
+        try:
+            self.module(m)
+            body = self.body.build()
+        finally:
+            r, self.body, n_inc, n_skipped = saved
+            self.r = r
+        del sub.notes[notes:]
+        self.stats['found'] -= 1  # not a constructor of this file
+        if len(self.stats['skipped']) > n_skipped or getattr(m, 'has_holes', False):
+            # Skipped there, or read with holes (a source the caller
+            # passes in: this file's launch would meet a kernel the reader
+            # made up): not written here.
+            del self.stats['skipped'][n_skipped:]
+            del self.includes[n_inc:]
+            self.include_keys, self.uses_cupy_headers = keys, cupy_headers
+            self.stats.clear()
+            self.stats.update(stats)  # its skipped list, trimmed above
+            m.index = None
+            return None
+        self.stats['sibling'] = self.stats.get('sibling', 0) + 1
+        ids = r.adopt_files(sub)
+        remap = lambda x: MStr(x.text, [(a, ids[f], o, e) for a, f, o, e in x.runs])
+        self.includes[n_inc:] = [remap(x) for x in self.includes[n_inc:]]
+        self.sibling_body.add(remap(body))
+        return m.index
 
     def note(self, node, why):
         self.r.notes.append('%s: kernel source skipped: %s' % (self.r.where(node), why))

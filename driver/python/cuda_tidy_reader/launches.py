@@ -67,6 +67,62 @@ class Facts:
             self.siblings[name] = (cache[sub.path], orig)
         return self.siblings[name]
 
+    #: Words of a module that may make a kernel (a constructor, a lookup).
+    KERNEL_WORDS = (b'RawKernel', b'RawModule', b'SourceModule', b'get_function')
+
+    def module_facts(self, name):
+        """The Facts of the module of the package that `name` is bound to
+        by a relative import (`from . import _kernels`), where the file does
+        not bind the name otherwise; None otherwise."""
+        if self.module_depth >= self.MAX_MODULE_DEPTH or name not in self.r.module_imports or \
+                len(self.r.scope_assigns(self.r.tree).get(name) or []) > 1:
+            return None
+        sub = self.r.sibling_module(name, self.KERNEL_WORDS)
+        if sub is None:
+            return None
+        cache = self.r.__dict__.setdefault('_sibling_facts', {})
+        if sub.path not in cache:
+            cache[sub.path] = Facts(sub, self.module_depth + 1)
+        return cache[sub.path]
+
+    def locally_bound(self, node):
+        """Whether a function around a name binds it (a parameter, an
+        assignment): then it is not the module's import."""
+        scope = self.r.scope_of(node)
+        while scope is not None and not isinstance(scope, ast.Module):
+            if node.id in self.r.scope_assigns(scope):
+                return True
+            scope = self.r.scope_of(scope)
+        return False
+
+    def imported_value(self, node):
+        """(Facts, value expr or FunctionDef) of a name imported from a
+        module of the package (`from ._kernels import _get_kernel`) or of
+        an attribute of such a module (`_kernels._get_kernel`), bound once
+        at that module's top level; None otherwise."""
+        if isinstance(node, ast.Name):
+            if self.locally_bound(node) or node.id in self.siblings and self.siblings[node.id] is None:
+                return None
+            if node.id not in self.siblings and self.module_depth < self.MAX_MODULE_DEPTH and \
+                    (node.id in self.r.relative or node.id in self.r.aliases) and \
+                    self.r.sibling_binding(node.id, self.KERNEL_WORDS) is None:
+                return None  # no module of the package, or one that makes no kernel
+            return self.imported(node)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                not self.locally_bound(node.value):
+            facts = self.module_facts(node.value.id)
+            if facts is None:
+                return None
+            entry = facts.top_binding(node.attr)
+            if entry is None:
+                return None
+            if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return facts, entry[0]
+            if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
+                return None
+            return facts, entry[1]
+        return None
+
     def bound_param(self, node):
         """(Facts, expr) of the argument a helper's parameter is given at
         the call being read, or None."""
@@ -327,11 +383,16 @@ class Facts:
             d = r.definition(node) or self.block_definition(node)
             if d is None:
                 bound = self.bound_param(node)
-                if bound is not None and bound[0] is self:
-                    return self.kernel_of(bound[1], depth + 1)
+                if bound is not None:
+                    return bound[0].kernel_of(bound[1], depth + 1)
                 reaching = self.reaching_bindings(node)
                 if not isinstance(reaching, list):
-                    return None
+                    # A kernel a module of the package binds once at its
+                    # top level (`from ._kernels import _kernel`).
+                    found = self.imported_value(node) if reaching is None else None
+                    if found is None or isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        return None
+                    return found[0].kernel_of(found[1], depth + 1)
                 return self.join_kernels([e[1] for e in reaching], depth)
             value = d[1]
             if value is None or isinstance(value, (ast.AugAssign, ast.withitem)):
@@ -339,7 +400,13 @@ class Facts:
             return self.kernel_of(value, depth + 1)
         if isinstance(node, ast.Attribute):
             v = self.member(node)
-            if v is None or isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if v is None:
+                # `_kernels._kernel` of a module of the package
+                found = self.imported_value(node)
+                if found is None or isinstance(found[1], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    return None
+                return found[0].kernel_of(found[1], depth + 1)
+            if isinstance(v, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return None
             return self.kernel_of(v, depth + 1)
         if isinstance(node, ast.Subscript):
@@ -438,15 +505,35 @@ class Facts:
         reaching = self.reaching_bindings(node)
         return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
 
+    def only_binding(self, node):
+        """The one assignment of a name that reaches a read of it whatever
+        the arms of the branches before it; None otherwise."""
+        d = self.block_definition(node)
+        if d is not None:
+            return d
+        path, self.path = self.path, {}
+        try:
+            reaching = self.reaching_bindings(node)
+        finally:
+            self.path = path
+        return reaching[0] if isinstance(reaching, list) and len(reaching) == 1 else None
+
     def reaching_bindings(self, node, name=None):
         """The assignments of a name of a function that may reach a read of
         it, where the name is bound in branches (`if c: k = A else: k = B`,
         then `k(...)`): the statements from the function's start to the
         read, an `if` joining the bindings of its two arms, an arm that
         ends in return, raise, break or continue joining none. Every
-        binding must be a plain assignment of the name alone; one in a
-        loop, a `try` or a `match` that holds a binding, a parameter or a
-        global of that name, gives None (not followed)."""
+        binding must be a plain assignment of the name alone. A loop that
+        holds a binding may run its body any number of times (zero
+        unless it is a `for` over a written non-empty tuple or list): the
+        bindings before it join those of its body; one with `break` is
+        not followed. A `try` body's bindings hold after it where each
+        handler ends in raise or return (a handler that goes on joins
+        the bindings it may start from: those before the `try` and each
+        of its body's). A `match` that holds a binding, a `finally` that
+        does, a parameter or a global of that name, gives None (not
+        followed)."""
         r = self.r
         fn = r.scope_of(node)
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -469,6 +556,73 @@ class Facts:
         pins = self.enclosing_tests(node, fn)
         DEAD = 'dead'  # control does not reach here
         FAIL = None
+
+        def join(*states):
+            if any(x is FAIL for x in states):
+                return FAIL
+            live = [x for x in states if x is not DEAD]
+            return tuple(dict.fromkeys(e for x in live for e in x)) if live else DEAD
+
+        def breaks(loop):
+            """Whether a loop's own body (not a nested loop's or
+            function's) holds a break."""
+            todo = list(loop.body)
+            while todo:
+                x = todo.pop()
+                if isinstance(x, ast.Break):
+                    return True
+                if isinstance(x, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef,
+                                  ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    todo.extend(x.orelse if hasattr(x, 'orelse') and not isinstance(x, ast.Lambda) else ())
+                    continue
+                todo.extend(c for c in r.children.get(x, ()) if isinstance(c, ast.stmt) or
+                            isinstance(c, ast.excepthandler) or type(c).__name__ == 'match_case')
+            return False
+
+        def runs_once(loop):
+            return isinstance(loop, (ast.For, ast.AsyncFor)) and \
+                isinstance(loop.iter, (ast.Tuple, ast.List)) and loop.iter.elts and \
+                not any(isinstance(x, ast.Starred) for x in loop.iter.elts)
+
+        def loop_entry(loop, state):
+            """The bindings that may hold where a loop's body starts: those
+            before it, then those an earlier run of the body leaves."""
+            if breaks(loop):
+                return FAIL
+            entry = state
+            for _ in range(2):
+                out = through(loop.body, entry)
+                if out is FAIL:
+                    return FAIL
+                entry = join(state, out)
+            return entry
+
+        def after_loop(loop, state):
+            entry = loop_entry(loop, state)
+            if entry is FAIL:
+                return FAIL
+            out = through(loop.body, entry)
+            if out is FAIL:
+                return FAIL
+            # The loop ends after one run of the body or more (or none).
+            state = out if runs_once(loop) else join(state, out)
+            return through(loop.orelse, state) if loop.orelse else state
+
+        def body_states(stmts, state):
+            """The bindings at each point of a statement list (where a
+            handler may start)."""
+            seen = [state]
+            for st in stmts:
+                state = through([st], state)
+                if state is FAIL:
+                    return FAIL
+                if state is DEAD:
+                    break
+                seen.append(state)
+            return join(*seen)
+
+        def handler_entry(st, state):
+            return body_states(st.body, state)
 
         def through(stmts, state):
             """The bindings that may hold after stmts run from state
@@ -493,8 +647,24 @@ class Facts:
                     state = through(st.body, state)
                     if state is FAIL:
                         return FAIL
-                elif holds(st):
-                    return FAIL  # a loop, try or match that binds it
+                elif not holds(st):
+                    pass
+                elif isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
+                    state = after_loop(st, state)
+                    if state is FAIL:
+                        return FAIL
+                elif isinstance(st, ast.Try) and not st.finalbody:
+                    entry = handler_entry(st, state)
+                    if entry is FAIL:
+                        return FAIL
+                    done = through(st.body, state)
+                    if done is not FAIL and done is not DEAD and st.orelse:
+                        done = through(st.orelse, done)
+                    state = join(done, *[through(h.body, entry) for h in st.handlers])
+                    if state is FAIL:
+                        return FAIL
+                else:
+                    return FAIL  # a match, or a try with a finally, that binds it
             return state
 
         def reach(stmts, state):
@@ -508,6 +678,18 @@ class Facts:
                     if isinstance(st, (ast.With, ast.AsyncWith)) and \
                             any(r._encloses(x, node) for x in st.body):
                         return reach(st.body, state)
+                    if isinstance(st, (ast.For, ast.AsyncFor, ast.While)) and holds(st) and \
+                            any(r._encloses(x, node) for x in st.body):
+                        entry = loop_entry(st, state)
+                        return FAIL if entry is FAIL else reach(st.body, entry)
+                    if isinstance(st, ast.Try) and holds(st) and not st.finalbody:
+                        if any(r._encloses(x, node) for x in st.body):
+                            return reach(st.body, state)
+                        for h in st.handlers:
+                            if any(r._encloses(x, node) for x in h.body):
+                                entry = handler_entry(st, state)
+                                return FAIL if entry is FAIL else reach(h.body, entry)
+                        return FAIL
                     if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.Try)) and holds(st):
                         return FAIL
                     return state
@@ -933,8 +1115,8 @@ class Facts:
             d = self.binding(node)
             if d is None:
                 bound = self.bound_param(node)
-                if bound is not None and bound[0] is self:
-                    return self.kernel_name(bound[1], depth + 1)
+                if bound is not None:
+                    return bound[0].kernel_name(bound[1], depth + 1)
                 return None
             if d[1] is None or isinstance(d[1], (ast.AugAssign, ast.withitem)):
                 return None
@@ -1121,24 +1303,34 @@ class Facts:
         """The kernel every return of the function a call names gives
         (a factory, cached or not), or None."""
         found = self.function_of(call.func)
+        facts = self
         if found is None:
-            return None
+            # A factory of a module of the package (`from ._kernels import
+            # _get_kernel`, or `_kernels._get_kernel`): read there, its
+            # parameters bound to this call's arguments.
+            imp = self.imported_value(call.func) if not (
+                isinstance(call.func, ast.Name) and call.func.id in self.r.functions) else None
+            if imp is None or not isinstance(imp[1], ast.FunctionDef) or \
+                    not imp[0].transparent(imp[1]):
+                return None
+            facts, fn = imp
+            found = fn, [p.arg for p in fn.args.posonlyargs + fn.args.args]
         fn, positional = found
-        env = self.bind(call, fn, positional, self, varargs=True)
-        returns = self.returns_of(fn)
+        env = self.bind(call, fn, positional, facts, varargs=True)
+        returns = self.returns_of(fn, facts)
         if env is None or returns is None:
             return None
         got = None
-        self.env[fn] = env
+        facts.env[fn] = env
         try:
             for ret in returns:
-                k = self.kernel_of(ret.value, depth + 1)
+                k = facts.kernel_of(ret.value, depth + 1)
                 key = kernel_key(k)
                 if key is None or (got is not None and kernel_key(got) != key):
                     return None
                 got = got or k
         finally:
-            del self.env[fn]
+            del facts.env[fn]
         return got
 
     def helper_fact(self, call, lib, depth):
@@ -1467,7 +1659,11 @@ class Facts:
                     return 'pyint'
             return 'unknown'
         if isinstance(node, ast.Name):
-            d = r.definition(node)
+            # Straight-line code's binding, or the one binding that reaches
+            # the read through branches, loops and try blocks on every path
+            # (the paths a launch is written for are told apart by its
+            # kernel and geometry, not by its arrays).
+            d = r.definition(node) or self.only_binding(node)
             if not d:
                 bound = self.bound_param(node)
                 if bound is not None:
@@ -1961,6 +2157,13 @@ class LaunchWriter:
         return out or None
 
     def emit_kernel_launch(self, node, ref):
+        # A kernel of another module of the package: its module is written
+        # into this unit first.
+        for x in (ref.refs if isinstance(ref, KernelChoice) else [ref]):
+            x = x.ref if isinstance(x, Prepared) else x
+            m = x.module if isinstance(x, KernelRef) else x
+            if isinstance(m, KernelModule) and m.index is None:
+                self.sibling_module(m)
         ref = raw_kernel_ref(ref)
         refs = ref.refs if isinstance(ref, KernelChoice) else [ref]
         # One of several kernels: which one follows the data (a dtype's

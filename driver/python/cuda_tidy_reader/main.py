@@ -60,7 +60,7 @@ def analyse(path, data):
     host_file = any(w in data for w in HOST_TRIGGERS) or generated_call(data)
     # A file that names a host binding and constructs no kernel module has
     # no launch to write: its calls need not be evaluated for one.
-    if reader.modules or not host_file:
+    if reader.modules or not host_file or reader.module_imports:
         em.launches()
     host = lowering = None
     if host_file:
@@ -80,6 +80,7 @@ def analyse(path, data):
             for inc in em.unit_includes():
                 unit.add(inc)
             unit.syn(PRELUDE, 0, 0)
+            unit.add(em.sibling_body.build())
             unit.add(em.body.build())
         if host is not None:
             if host_only:
@@ -97,8 +98,13 @@ def analyse(path, data):
         std = 'c++17'  # the CCCL that CuPy's complex.cuh includes needs it
     args.append('-std=' + std)
     stats = em.stats
-    if host is not None:
+    if host is not None or stats.get('sibling'):
         stats = dict(stats)
+    if stats.get('sibling'):
+        # Modules of other files of the package written into this unit
+        # are counted in theirs.
+        stats['analysed'] -= stats['sibling']
+    if host is not None:
         stats['host'] = lowering.calls
     return {
         'version': 1,

@@ -118,6 +118,9 @@ class Reader:
             self.nodes.extend(children)
         self.aliases = {}
         self.relative = {}   # name -> (level, module, name) of `from ..m import x`
+        # name -> (level, dotted module) of `from . import m` (and of
+        # `from .p import m`, where m may be a module of package p)
+        self.module_imports = {}
         self.reexports = {}  # name -> the library module it is, or None
         self.sibling_trees = {}  # path -> parsed module of the package, or None
         self.assigns = {}   # scope node -> name -> [(stmt, value expr, top)]
@@ -184,6 +187,10 @@ class Reader:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 for a in node.names:
                     self.relative[a.asname or a.name] = (node.level, node.module, a.name)
+                    self.module_imports[a.asname or a.name] = (node.level, node.module + '.' + a.name)
+            elif isinstance(node, ast.ImportFrom) and node.level:
+                for a in node.names:
+                    self.module_imports[a.asname or a.name] = (node.level, a.name)
         for stmt in self.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[stmt.name] = stmt
@@ -368,7 +375,7 @@ class Reader:
                 return None
             scope = self.scope_of(scope)
 
-    def sibling_binding(self, name):
+    def sibling_binding(self, name, needs=None):
         """The module of the package that `name` is imported from (`from
         ._kernels import SRC`, or the package's own absolute name), read
         once per file: (its Reader, the name bound there), or None where
@@ -395,18 +402,68 @@ class Reader:
             for path in (stem + '.py', os.path.join(stem, '__init__.py')):
                 if os.path.normpath(path) == self.path or not os.path.isfile(path):
                     continue
-                sub = self.sibling_readers.get(path, False)
-                if sub is False:
-                    sub = None
-                    try:
-                        with open(path, 'rb') as f:
-                            data = f.read(MAX_KERNEL_TEXT)
-                        sub = Reader(path, data.decode('utf-8'), sibling=True)
-                    except (OSError, SyntaxError, ValueError, RecursionError):
-                        pass
-                    self.sibling_readers[path] = sub
+                if needs is not None and not self.file_names(path, needs):
+                    return None
+                sub = self.sibling_reader(path)
                 return (sub, orig) if sub is not None else None
         return None
+
+    def file_names(self, path, words):
+        """Whether a module of the package names one of words (bytes): a
+        module that names no kernel constructor makes none, and is not
+        parsed to look for one."""
+        memo = self.__dict__.setdefault('_file_words', {})
+        key = (path, words)
+        if key not in memo:
+            try:
+                with open(path, 'rb') as f:
+                    data = f.read(MAX_KERNEL_TEXT)
+            except OSError:
+                data = b''
+            memo[key] = any(w in data for w in words)
+        return memo[key]
+
+    def sibling_reader(self, path):
+        """The Reader of a module of the package, read once per file."""
+        sub = self.sibling_readers.get(path, False)
+        if sub is False:
+            sub = None
+            try:
+                with open(path, 'rb') as f:
+                    data = f.read(MAX_KERNEL_TEXT)
+                sub = Reader(path, data.decode('utf-8'), sibling=True)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                pass
+            self.sibling_readers[path] = sub
+        return sub
+
+    def sibling_module(self, name, needs=None):
+        """The Reader of the module of the package that `name` is bound
+        to by a relative import (`from . import _kernels`), or None."""
+        if name not in self.module_imports:
+            return None
+        level, module = self.module_imports[name]
+        base = self.dir
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        stem = os.path.join(base, *module.split('.'))
+        for path in (stem + '.py', os.path.join(stem, '__init__.py')):
+            if os.path.normpath(path) != self.path and os.path.isfile(path):
+                if needs is not None and not self.file_names(path, needs):
+                    return None
+                return self.sibling_reader(path)
+        return None
+
+    def adopt_files(self, sub):
+        """{file id of sub: file id here}, sub's files made this reader's
+        (the text of a sibling module that this file's unit holds)."""
+        ids = {}
+        for fid, fpath in enumerate(sub.files):
+            if fpath not in self.files:
+                self.files.append(fpath)
+                self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
+            ids[fid] = self.files.index(fpath)
+        return ids
 
     def imported_constant(self, name):
         """In hole mode, a string constant that a sibling module of the
@@ -424,12 +481,7 @@ class Reader:
         if not isinstance(v, MStr):
             return None
         # Its files become this reader's.
-        ids = {}
-        for fid, fpath in enumerate(sub.files):
-            if fpath not in self.files:
-                self.files.append(fpath)
-                self.file_texts[len(self.files) - 1] = sub.file_texts[fid]
-            ids[fid] = self.files.index(fpath)
+        ids = self.adopt_files(sub)
         return MStr(v.text, [(a, ids[f], o, x) for a, f, o, x in v.runs])
 
     def first_binding(self, name_node):
@@ -1202,6 +1254,7 @@ class Reader:
             return self.modules[call]
         lib, kind, names = CONSTRUCTORS[ctor]
         m = KernelModule(call, lib, kind)
+        m.reader = self
         m.arg_names = names
         self.modules[call] = m
         return m

@@ -240,6 +240,23 @@ def f(c, d, p=None):
     if c:
         p = 1
     q = p
+    for j in range(3):
+        m = 1
+        if d:
+            break
+    n = m
+    s = 1
+    try:
+        s = 2
+    except ValueError:
+        raise
+    t = s
+    u = 1
+    try:
+        u = 2
+    except ValueError:
+        pass
+    v = u
 '''
 
 
@@ -277,6 +294,15 @@ class ReachingBindings(unittest.TestCase):
         second, inner = self.if_at(7), self.if_at(10)
         self.assertEqual(self.values('e', {id(second): 'orelse', id(inner): 'body'}), 'dead')
 
-    def test_loops_and_parameters_are_not_followed(self):
-        self.assertIsNone(self.values('h'))
+    def test_loops_and_try_blocks(self):
+        # The loop's binding (Python raises where it never ran); one with
+        # a break is not followed.
+        self.assertEqual(self.values('h'), [1])
+        self.assertIsNone(self.values('n'))
+        # A handler that raises joins nothing; one that goes on joins the
+        # binding before the try and the body's.
+        self.assertEqual(self.values('t'), [2])
+        self.assertEqual(self.values('v'), [1, 2])
+
+    def test_parameters_are_not_followed(self):
         self.assertIsNone(self.values('q'))
