@@ -21,9 +21,14 @@ def parse_python(source, path):
 
 
 #: Fields that never hold a node (names, strings, numbers, flags): the
-#: grammar's identifier, string, constant and int fields.
+#: grammar's identifier, string, constant and int fields; and the fields
+#: that hold only a context or an operator (ctx, op, ops: Load, Store, Add,
+#: Eq...), which CPython's parser shares as one node per class, have no
+#: children and no position, and which no caller looks for among a walk's
+#: nodes (every reader asks node.ctx, node.op or node.ops): they were 38%
+#: of the nodes that each walk visited (bench/results/python-host-cost-2026-12-07d.md).
 _SCALAR_FIELDS = frozenset(('id', 'attr', 'arg', 'name', 'asname', 'module', 'level', 'type_comment',
-                            'is_async', 'simple', 'conversion', 'kind', 'tag'))
+                            'is_async', 'simple', 'conversion', 'kind', 'tag', 'ctx', 'op', 'ops'))
 _NODE_FIELDS = {}
 
 
@@ -36,7 +41,7 @@ def _node_fields(t):
 def iter_child_nodes(node, AST=ast.AST):
     """The child nodes of node, in ast.iter_child_nodes's order, as a list
     (a generator, reading every field, cost the reader a tenth of its time:
-    every node is visited)."""
+    every node is visited), less contexts and operators (_SCALAR_FIELDS)."""
     t = type(node)
     fields = _NODE_FIELDS.get(t)
     if fields is None:
