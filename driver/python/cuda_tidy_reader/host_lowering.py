@@ -24,7 +24,7 @@ except ImportError:  # an implementation without it
 import builtins
 
 from .host_model import strip_version
-from .source import MStr, MStrBuilder, iter_child_nodes, walk
+from .source import MStr, MStrBuilder, MStrJoin, iter_child_nodes, walk
 
 #: Python's own exception classes by name: a raise of one of them reaches
 #: only the handlers that name it or a base of it (handler_catches).
@@ -1067,13 +1067,7 @@ class HostLowering:
         else:
             # only written text: one run anchored at `at`, as a builder makes it
             return MStr.anchored(''.join(parts), 0, at)
-        b = MStrBuilder()
-        for p in parts:
-            if isinstance(p, str):
-                b.syn(p, 0, at)
-            else:
-                b.add(p)
-        return b.build()
+        return MStrJoin(at, parts)
 
     def name_text(self, pyname, cname, node):
         """A name at node: byte for byte when the C++ name is the Python one."""

@@ -133,6 +133,37 @@ class MStr:
         return MStr(self.text[a:b], out)
 
 
+class MStrJoin(MStr):
+    """The MStr of parts joined (texts the reader writes, anchored at
+    anchor, and MStrs), made when its text or runs are first read. A
+    builder that adds it pushes its parts instead (MStrBuilder.add): the
+    host lowering joins each expression of its operands, about six levels
+    deep, and joining each level at once copied every run of the levels
+    below it again (bench/results/python-host-cost-2026-12-07d.md). The
+    runs are those that joining each level at once makes: a builder merges
+    a piece into the run before it by the piece's own place and the
+    place that run continues at, which nesting does not change."""
+    __slots__ = ('anchor', 'parts', '_made')
+
+    def __init__(self, anchor, parts):
+        self.anchor, self.parts, self._made = anchor, parts, None
+
+    def made(self):
+        if self._made is None:
+            b = MStrBuilder()
+            b.add(self)
+            self._made = MStr(''.join(b.texts), b.runs)
+        return self._made
+
+    @property
+    def text(self):
+        return self.made().text
+
+    @property
+    def runs(self):
+        return self.made().runs
+
+
 class MStrBuilder:
     """An MStr written piece by piece; a piece that continues the last run
     (the same anchor, or the next characters of the same file) extends it,
@@ -159,6 +190,16 @@ class MStrBuilder:
         self.push(text, fid, off, False)
 
     def add(self, m):
+        if type(m) is MStrJoin:
+            if m._made is None:
+                at = m.anchor
+                for p in m.parts:
+                    if isinstance(p, str):
+                        self.push(p, 0, at, False)
+                    else:
+                        self.add(p)
+                return
+            m = m._made
         runs = m.runs
         if len(runs) < 2:
             if runs:
