@@ -348,6 +348,15 @@ def compress(unit, files_text):
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
     runs, out = unit.runs, NumberRows()
+    if type(ub) is range and all(type(offsets) is range for offsets in fb.values()):
+        # ASCII throughout: a character offset is its byte offset
+        last = {fid: len(offsets) - 1 for fid, offsets in fb.items()}
+        ends = [run[0] for run in runs]
+        ends.append(len(unit.text))
+        out.extend([[start, end - start, fid, off if 0 <= off <= last[fid] else fb[fid][min(off, last[fid])],
+                     True if exact else False]
+                    for (start, fid, off, exact), end in zip(runs, ends[1:])])
+        return out
     for k, (start, fid, off, exact) in enumerate(runs):
         end = runs[k + 1][0] if k + 1 < len(runs) else len(unit.text)
         offsets = fb[fid]
