@@ -24,7 +24,7 @@ except ImportError:  # an implementation without it
 import builtins
 
 from .host_model import strip_version
-from .source import MStr, MStrBuilder, MStrJoin, iter_child_nodes, walk
+from .source import MStr, MStrJoin, MStrLog, iter_child_nodes, walk
 
 #: Python's own exception classes by name: a raise of one of them reaches
 #: only the handlers that name it or a base of it (handler_catches).
@@ -2234,7 +2234,7 @@ class HostLowering:
                     # calls what may raise can skip the rest of the body and
                     # land in a handler that may catch it
                     at = self.at(s)
-                    edge = MStrBuilder()
+                    edge = MStrLog()
                     self.raise_stmt(scope, edge, ctx, at, raised, leaves=False)
                     edge = edge.build()
                     if edge.text:
@@ -2976,8 +2976,8 @@ class HostLowering:
             if name in self.functions or name in self.classes:
                 del ms.kinds[name]
         self.held_objects = self.objects_held_to_exit()
-        b = MStrBuilder()
-        rest = MStrBuilder()
+        b = MStrLog()
+        rest = MStrLog()
         self.emit_unit(rest, module_nodes)
         if not self.calls:
             return None
@@ -3045,12 +3045,12 @@ class HostLowering:
             at = self.at(node)
             self.python_name(at, '__held%d' % k, node)
             b.add(self.join(0, '%s ' % cname, MStr.anchored('__held%d' % k, 0, at), ';\n'))
-        funcs = MStrBuilder()
+        funcs = MStrLog()
         for fname, f in self.functions.items():
             self.function(f, None, funcs)
         for cname, m in method_bodies:
             self.function(m, cname, funcs)
-        body = MStrBuilder()
+        body = MStrLog()
         self.block(ms, r.tree.body, body, [], top=True)
         # the kernels launched, before the functions that launch them
         for kname in sorted(self.launched):
@@ -3409,7 +3409,7 @@ class HostLowering:
                 fn = first.get(name)
                 if fn is stmt.targets[0] and name not in sc.declared_at and name not in self.param_set(f):
                     sc.declared_at[name] = stmt
-        body = MStrBuilder()
+        body = MStrLog()
         self.block(sc, f.body, body, [])
         out.add(self.signature(f, cls, ' {\n'))
         params = self.param_set(f)

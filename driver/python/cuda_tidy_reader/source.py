@@ -155,9 +155,26 @@ class MStrJoin(MStr):
             self._made = MStr(''.join(b.texts), b.runs)
         return self._made
 
+    def _texts(self, out):
+        for p in self.parts:
+            if isinstance(p, str):
+                out.append(p)
+            elif type(p) is tuple:
+                out.append(p[0])
+            elif type(p) is MStrJoin and p._made is None:
+                p._texts(out)
+            else:
+                out.append(p.text)
+
     @property
     def text(self):
-        return self.made().text
+        """The text alone (its runs are made when read, or when a builder
+        adds it)."""
+        if self._made is not None:
+            return self._made.text
+        out = []
+        self._texts(out)
+        return ''.join(out)
 
     @property
     def runs(self):
@@ -196,6 +213,8 @@ class MStrBuilder:
                 for p in m.parts:
                     if isinstance(p, str):
                         self.push(p, 0, at, False)
+                    elif type(p) is tuple:
+                        self.push(*p)
                     else:
                         self.add(p)
                 return
@@ -216,6 +235,31 @@ class MStrBuilder:
 
     def build(self):
         return MStr(''.join(self.texts), self.runs)
+
+
+class MStrLog:
+    """An MStrBuilder that keeps what it is given and builds an MStrJoin of
+    it: the host lowering writes each function into a builder, the
+    functions into the unit's, and the unit into main's; building each at
+    once copied every run of the unit three times more."""
+    __slots__ = ('parts',)
+
+    def __init__(self):
+        self.parts = []
+
+    def push(self, text, fid, off, exact):
+        if text:
+            self.parts.append((text, fid, off, exact))
+
+    def syn(self, text, fid, off):
+        if text:
+            self.parts.append((text, fid, off, False))
+
+    def add(self, m):
+        self.parts.append(m)
+
+    def build(self):
+        return MStrJoin(0, tuple(self.parts))
 
 
 def join_mstr(parts):
