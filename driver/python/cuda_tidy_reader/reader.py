@@ -92,6 +92,13 @@ BINDING_NODES = frozenset((
     ast.GeneratorExp, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr,
     ast.Global, ast.Nonlocal))
 #: The nodes that open a scope of names (scope_of).
+#: (first, last) part of a constructor's name -> the first constructor of
+#: CONSTRUCTORS with them (ctor_of: `cupy.cuda.RawModule` is cupy.RawModule).
+_CONSTRUCTOR_ENDS = {}
+for _full in CONSTRUCTORS:
+    _CONSTRUCTOR_ENDS.setdefault((_full.split('.')[0], _full.split('.')[-1]), _full)
+del _full
+
 SCOPE_NODES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module))
 
 
@@ -505,10 +512,7 @@ class Reader:
         if q in CONSTRUCTORS:
             return q
         parts = q.split('.')
-        for full in CONSTRUCTORS:
-            if parts[0] == full.split('.')[0] and parts[-1] == full.split('.')[-1]:
-                return full
-        return None
+        return _CONSTRUCTOR_ENDS.get((parts[0], parts[-1]))
 
     # evaluation
     def arg(self, call, names, key, default=None):
