@@ -115,14 +115,14 @@ class Reader:
         self.line_starts.extend(itertools.accumulate(len(line) + 1 for line in self.lines_bytes[:-1]))
         self.tree = parse_python(source, path)
         # Every node once, in ast.walk's order, its children and its parent.
-        self.nodes = [self.tree]
-        self.parents = {}
-        self.children = {}
-        for node in self.nodes:
-            children = self.children[node] = iter_child_nodes(node)
+        self.nodes = nodes = [self.tree]
+        self.parents = parents = {}
+        self.children = children_of = {}
+        for node in nodes:
+            children = children_of[node] = iter_child_nodes(node)
             for child in children:
-                self.parents[child] = node
-            self.nodes.extend(children)
+                parents[child] = node
+            nodes.extend(children)
         self.aliases = {}
         self.relative = {}   # name -> (level, module, name) of `from ..m import x`
         self.reexports = {}  # name -> the library module it is, or None
