@@ -285,6 +285,12 @@ class HostLowering:
         self.module_scope = Scope(reader.tree, module=True)
         self.temp_count = 0
         self._at = {}                # (line, column) -> offset in the file
+        # In an ASCII file a column is a character count: at() adds it to
+        # its line's start, up to the line's end (Reader.offset), without
+        # a call or a table.
+        self._line_starts = reader.line_starts
+        self._line_ends = [start + len(line) for start, line in zip(reader.line_starts, reader.lines_bytes)] \
+            if reader.source.isascii() else None
         self.calls = 0               # CUDA calls lowered
         self.driver_calls = 0        # of which driver API calls
         self.host_memory_calls = 0   # ctypes.memmove / memset written as C's
@@ -1050,6 +1056,12 @@ class HostLowering:
     # --- text --------------------------------------------------------------------
 
     def at(self, node):
+        ends = self._line_ends
+        if ends is not None:
+            line = node.lineno - 1
+            at = self._line_starts[line] + node.col_offset
+            end = ends[line]
+            return at if at <= end else end
         key = (node.lineno, node.col_offset)
         at = self._at.get(key)
         if at is None:
