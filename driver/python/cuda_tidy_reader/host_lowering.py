@@ -24,7 +24,7 @@ except ImportError:  # an implementation without it
 import builtins
 
 from .host_model import strip_version
-from .source import MStr, MStrBuilder, iter_child_nodes, walk
+from .source import MStr, MStrJoin, MStrLog, iter_child_nodes, walk
 
 #: Python's own exception classes by name: a raise of one of them reaches
 #: only the handlers that name it or a base of it (handler_catches).
@@ -285,6 +285,12 @@ class HostLowering:
         self.module_scope = Scope(reader.tree, module=True)
         self.temp_count = 0
         self._at = {}                # (line, column) -> offset in the file
+        # In an ASCII file a column is a character count: at() adds it to
+        # its line's start, up to the line's end (Reader.offset), without
+        # a call or a table.
+        self._line_starts = reader.line_starts
+        self._line_ends = [start + len(line) for start, line in zip(reader.line_starts, reader.lines_bytes)] \
+            if reader.source.isascii() else None
         self.calls = 0               # CUDA calls lowered
         self.driver_calls = 0        # of which driver API calls
         self.host_memory_calls = 0   # ctypes.memmove / memset written as C's
@@ -1050,6 +1056,12 @@ class HostLowering:
     # --- text --------------------------------------------------------------------
 
     def at(self, node):
+        ends = self._line_ends
+        if ends is not None:
+            line = node.lineno - 1
+            at = self._line_starts[line] + node.col_offset
+            end = ends[line]
+            return at if at <= end else end
         key = (node.lineno, node.col_offset)
         at = self._at.get(key)
         if at is None:
@@ -1067,13 +1079,7 @@ class HostLowering:
         else:
             # only written text: one run anchored at `at`, as a builder makes it
             return MStr.anchored(''.join(parts), 0, at)
-        b = MStrBuilder()
-        for p in parts:
-            if isinstance(p, str):
-                b.syn(p, 0, at)
-            else:
-                b.add(p)
-        return b.build()
+        return MStrJoin(at, parts)
 
     def name_text(self, pyname, cname, node):
         """A name at node: byte for byte when the C++ name is the Python one."""
@@ -2240,7 +2246,7 @@ class HostLowering:
                     # calls what may raise can skip the rest of the body and
                     # land in a handler that may catch it
                     at = self.at(s)
-                    edge = MStrBuilder()
+                    edge = MStrLog()
                     self.raise_stmt(scope, edge, ctx, at, raised, leaves=False)
                     edge = edge.build()
                     if edge.text:
@@ -2982,8 +2988,8 @@ class HostLowering:
             if name in self.functions or name in self.classes:
                 del ms.kinds[name]
         self.held_objects = self.objects_held_to_exit()
-        b = MStrBuilder()
-        rest = MStrBuilder()
+        b = MStrLog()
+        rest = MStrLog()
         self.emit_unit(rest, module_nodes)
         if not self.calls:
             return None
@@ -3051,12 +3057,12 @@ class HostLowering:
             at = self.at(node)
             self.python_name(at, '__held%d' % k, node)
             b.add(self.join(0, '%s ' % cname, MStr.anchored('__held%d' % k, 0, at), ';\n'))
-        funcs = MStrBuilder()
+        funcs = MStrLog()
         for fname, f in self.functions.items():
             self.function(f, None, funcs)
         for cname, m in method_bodies:
             self.function(m, cname, funcs)
-        body = MStrBuilder()
+        body = MStrLog()
         self.block(ms, r.tree.body, body, [], top=True)
         # the kernels launched, before the functions that launch them
         for kname in sorted(self.launched):
@@ -3415,7 +3421,7 @@ class HostLowering:
                 fn = first.get(name)
                 if fn is stmt.targets[0] and name not in sc.declared_at and name not in self.param_set(f):
                     sc.declared_at[name] = stmt
-        body = MStrBuilder()
+        body = MStrLog()
         self.block(sc, f.body, body, [])
         out.add(self.signature(f, cls, ' {\n'))
         params = self.param_set(f)

@@ -126,7 +126,15 @@ class HostModel:
 
     def library_of(self, fn):
         """The library whose function fn is: a CUDA_PYTHON_LIBRARY row's,
-        Runtime for cuda*, Driver for the other cu* functions."""
+        Runtime for cuda*, Driver for the other cu* functions (once per
+        name: the lowering asks for each call)."""
+        memo = self.__dict__.setdefault('_library_of', {})
+        lib = memo.get(fn)
+        if lib is None:
+            lib = memo[fn] = self._library_of_name(fn)
+        return lib
+
+    def _library_of_name(self, fn):
         for lib, (prefix, _, _, _) in self.libraries.items():
             if fn.startswith(prefix):
                 return lib

@@ -106,6 +106,8 @@ def analyse(path, data):
         stats['analysed'] -= stats['sibling']
     if host is not None:
         stats['host'] = lowering.calls
+    # serve() frees these before the next file, or leaves them to the exit
+    _last_file[:] = [reader, facts, em, lowering, host, tu]
     return {
         'version': 1,
         'files': reader.files,
@@ -118,6 +120,15 @@ def analyse(path, data):
         'errors': [],
         'stats': stats,
     }
+
+
+#: The structures of the last file analysed (its tree, scopes, lowering):
+#: serve() drops them before it reads the next file, and leaves the last
+#: file's to the process's exit, as clang's -disable-free does: freeing
+#: them object by object, then the interpreter's own clean-up, cost the
+#: one-file run of the bench's 50-function file 13% of its instructions
+#: (bench/results/python-host-cost-2026-12-07d.md).
+_last_file = []
 
 
 def python_names(lowering, source):
@@ -153,6 +164,14 @@ try:
     from _json import encode_basestring_ascii as _json_string
 except ImportError:
     _json_string = None
+try:
+    # lists of integers and booleans (NumberRows: the position map) written
+    # by the encoder's C loop: list.__repr__ took 6% of the 50-function
+    # file's run (bench/results/python-host-cost-2026-12-07d.md)
+    from _json import make_encoder as _make_encoder
+    _number_rows = _make_encoder(None, None, _json_string, None, ': ', ', ', False, False, True)
+except (ImportError, TypeError):
+    _number_rows = None
 
 
 def to_json(value):
@@ -183,7 +202,10 @@ def to_json(value):
                 put(item)
             out.append('}')
         elif type(v) is NumberRows:
-            out.append(list.__repr__(v).replace('True', 'true').replace('False', 'false'))
+            if _number_rows is not None:
+                out.append(''.join(_number_rows(v, 0)))
+            else:
+                out.append(list.__repr__(v).replace('True', 'true').replace('False', 'false'))
         elif isinstance(v, (list, tuple)):
             out.append('[')
             for k, item in enumerate(v):
@@ -215,13 +237,23 @@ def serve(stdin, stdout):
     fewer_collections()
     stdout.write(to_json({'python': sys.executable}).encode() + b'\n')
     stdout.flush()
+    result = out = None
     for line in stdin:
         path = os.fsdecode(line.rstrip(b'\n'))
+        # the previous file's structures go before this file's are made
+        result = out = None
+        del _last_file[:]
         result, why = read_path(path)
         out = to_json(result if why is None else {'internal': why})
         stdout.write(out.encode('utf-8', 'surrogateescape') + b'\n')
         stdout.flush()
-    return 0
+    # The driver has closed the pipe: every answer is written. The exit
+    # skips freeing the last file's structures and the interpreter's
+    # clean-up (_last_file).
+    stdout.flush()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def main(argv):

@@ -92,6 +92,13 @@ BINDING_NODES = frozenset((
     ast.GeneratorExp, ast.For, ast.AsyncFor, ast.withitem, ast.NamedExpr,
     ast.Global, ast.Nonlocal))
 #: The nodes that open a scope of names (scope_of).
+#: (first, last) part of a constructor's name -> the first constructor of
+#: CONSTRUCTORS with them (ctor_of: `cupy.cuda.RawModule` is cupy.RawModule).
+_CONSTRUCTOR_ENDS = {}
+for _full in CONSTRUCTORS:
+    _CONSTRUCTOR_ENDS.setdefault((_full.split('.')[0], _full.split('.')[-1]), _full)
+del _full
+
 SCOPE_NODES = frozenset((ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Module))
 
 
@@ -108,14 +115,14 @@ class Reader:
         self.line_starts.extend(itertools.accumulate(len(line) + 1 for line in self.lines_bytes[:-1]))
         self.tree = parse_python(source, path)
         # Every node once, in ast.walk's order, its children and its parent.
-        self.nodes = [self.tree]
-        self.parents = {}
-        self.children = {}
-        for node in self.nodes:
-            children = self.children[node] = iter_child_nodes(node)
+        self.nodes = nodes = [self.tree]
+        self.parents = parents = {}
+        self.children = children_of = {}
+        for node in nodes:
+            children = children_of[node] = iter_child_nodes(node)
             for child in children:
-                self.parents[child] = node
-            self.nodes.extend(children)
+                parents[child] = node
+            nodes.extend(children)
         self.aliases = {}
         self.relative = {}   # name -> (level, module, name) of `from ..m import x`
         # name -> (level, dotted module) of `from . import m` (and of
@@ -557,10 +564,7 @@ class Reader:
         if q in CONSTRUCTORS:
             return q
         parts = q.split('.')
-        for full in CONSTRUCTORS:
-            if parts[0] == full.split('.')[0] and parts[-1] == full.split('.')[-1]:
-                return full
-        return None
+        return _CONSTRUCTOR_ENDS.get((parts[0], parts[-1]))
 
     # evaluation
     def arg(self, call, names, key, default=None):

@@ -21,9 +21,14 @@ def parse_python(source, path):
 
 
 #: Fields that never hold a node (names, strings, numbers, flags): the
-#: grammar's identifier, string, constant and int fields.
+#: grammar's identifier, string, constant and int fields; and the fields
+#: that hold only a context or an operator (ctx, op, ops: Load, Store, Add,
+#: Eq...), which CPython's parser shares as one node per class, have no
+#: children and no position, and which no caller looks for among a walk's
+#: nodes (every reader asks node.ctx, node.op or node.ops): they were 38%
+#: of the nodes that each walk visited (bench/results/python-host-cost-2026-12-07d.md).
 _SCALAR_FIELDS = frozenset(('id', 'attr', 'arg', 'name', 'asname', 'module', 'level', 'type_comment',
-                            'is_async', 'simple', 'conversion', 'kind', 'tag'))
+                            'is_async', 'simple', 'conversion', 'kind', 'tag', 'ctx', 'op', 'ops'))
 _NODE_FIELDS = {}
 
 
@@ -36,7 +41,7 @@ def _node_fields(t):
 def iter_child_nodes(node, AST=ast.AST):
     """The child nodes of node, in ast.iter_child_nodes's order, as a list
     (a generator, reading every field, cost the reader a tenth of its time:
-    every node is visited)."""
+    every node is visited), less contexts and operators (_SCALAR_FIELDS)."""
     t = type(node)
     fields = _NODE_FIELDS.get(t)
     if fields is None:
@@ -128,6 +133,54 @@ class MStr:
         return MStr(self.text[a:b], out)
 
 
+class MStrJoin(MStr):
+    """The MStr of parts joined (texts the reader writes, anchored at
+    anchor, and MStrs), made when its text or runs are first read. A
+    builder that adds it pushes its parts instead (MStrBuilder.add): the
+    host lowering joins each expression of its operands, about six levels
+    deep, and joining each level at once copied every run of the levels
+    below it again (bench/results/python-host-cost-2026-12-07d.md). The
+    runs are those that joining each level at once makes: a builder merges
+    a piece into the run before it by the piece's own place and the
+    place that run continues at, which nesting does not change."""
+    __slots__ = ('anchor', 'parts', '_made')
+
+    def __init__(self, anchor, parts):
+        self.anchor, self.parts, self._made = anchor, parts, None
+
+    def made(self):
+        if self._made is None:
+            b = MStrBuilder()
+            b.add(self)
+            self._made = MStr(''.join(b.texts), b.runs)
+        return self._made
+
+    def _texts(self, out):
+        for p in self.parts:
+            if isinstance(p, str):
+                out.append(p)
+            elif type(p) is tuple:
+                out.append(p[0])
+            elif type(p) is MStrJoin and p._made is None:
+                p._texts(out)
+            else:
+                out.append(p.text)
+
+    @property
+    def text(self):
+        """The text alone (its runs are made when read, or when a builder
+        adds it)."""
+        if self._made is not None:
+            return self._made.text
+        out = []
+        self._texts(out)
+        return ''.join(out)
+
+    @property
+    def runs(self):
+        return self.made().runs
+
+
 class MStrBuilder:
     """An MStr written piece by piece; a piece that continues the last run
     (the same anchor, or the next characters of the same file) extends it,
@@ -154,6 +207,18 @@ class MStrBuilder:
         self.push(text, fid, off, False)
 
     def add(self, m):
+        if type(m) is MStrJoin:
+            if m._made is None:
+                at = m.anchor
+                for p in m.parts:
+                    if isinstance(p, str):
+                        self.push(p, 0, at, False)
+                    elif type(p) is tuple:
+                        self.push(*p)
+                    else:
+                        self.add(p)
+                return
+            m = m._made
         runs = m.runs
         if len(runs) < 2:
             if runs:
@@ -170,6 +235,31 @@ class MStrBuilder:
 
     def build(self):
         return MStr(''.join(self.texts), self.runs)
+
+
+class MStrLog:
+    """An MStrBuilder that keeps what it is given and builds an MStrJoin of
+    it: the host lowering writes each function into a builder, the
+    functions into the unit's, and the unit into main's; building each at
+    once copied every run of the unit three times more."""
+    __slots__ = ('parts',)
+
+    def __init__(self):
+        self.parts = []
+
+    def push(self, text, fid, off, exact):
+        if text:
+            self.parts.append((text, fid, off, exact))
+
+    def syn(self, text, fid, off):
+        if text:
+            self.parts.append((text, fid, off, False))
+
+    def add(self, m):
+        self.parts.append(m)
+
+    def build(self):
+        return MStrJoin(0, tuple(self.parts))
 
 
 def join_mstr(parts):
@@ -302,6 +392,15 @@ def compress(unit, files_text):
     ub = byte_offsets(unit.text)
     fb = {fid: byte_offsets(t) for fid, t in files_text.items()}
     runs, out = unit.runs, NumberRows()
+    if type(ub) is range and all(type(offsets) is range for offsets in fb.values()):
+        # ASCII throughout: a character offset is its byte offset
+        last = {fid: len(offsets) - 1 for fid, offsets in fb.items()}
+        ends = [run[0] for run in runs]
+        ends.append(len(unit.text))
+        out.extend([[start, end - start, fid, off if 0 <= off <= last[fid] else fb[fid][min(off, last[fid])],
+                     True if exact else False]
+                    for (start, fid, off, exact), end in zip(runs, ends[1:])])
+        return out
     for k, (start, fid, off, exact) in enumerate(runs):
         end = runs[k + 1][0] if k + 1 < len(runs) else len(unit.text)
         offsets = fb[fid]
