@@ -438,6 +438,29 @@ bool holdsInvalidDecl(const Stmt *S, const FunctionDecl *Plain = nullptr) {
 }
 } // namespace
 
+/// Whether syntax error \p L lies inside an expression under \p S that did
+/// not compile and goes on past it (`f(c, (glm::vec3 *)b, c)`, whose `b`
+/// the parser dropped): the parser resumed inside that expression, so what
+/// it dropped was part of it, and it is an action on anything.
+static bool confinedToExpression(const Stmt *S, SourceLocation L,
+                          const SourceManager &SM) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child)
+      continue;
+    if (const auto *E = dyn_cast<Expr>(Child); E && E->containsErrors()) {
+      llvm::SmallVector<SourceLocation, 1> In;
+      errorsIn(E->getSourceRange(), SM, {L}, In);
+      SourceLocation End = SM.getExpansionRange(E->getEndLoc()).getEnd();
+      if (!In.empty() && End.isValid() &&
+          SM.getFileOffset(End) > SM.getFileOffset(L))
+        return true;
+    }
+    if (confinedToExpression(Child, L, SM))
+      return true;
+  }
+  return false;
+}
+
 bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
   const Stmt *Body = FD ? FD->getBody() : nullptr;
   if (!Body || !hasErrors(FD->getASTContext()))
@@ -451,7 +474,9 @@ bool bodyIsUnreadable(const FunctionDecl *FD, const SourceManager &SM) {
     return holdsRecoveryNode(Body);
   llvm::SmallVector<SourceLocation, 4> Inside;
   errorsIn(Body->getSourceRange(), SM, R->SyntaxErrors, Inside);
-  if (!Inside.empty())
+  if (llvm::any_of(Inside, [&](SourceLocation L) {
+        return !confinedToExpression(Body, L, SM);
+      }))
     return true;
   // A semantic error must sit in an expression that is still there: a
   // recovery node, or the call that typo correction completed.
@@ -562,6 +587,14 @@ bool erroneousActionMayTouch(
     });
   if (!HasArguments)
     return true;
+  // A syntax error inside it dropped tokens: what it was passed is unknown.
+  if (const Recording *R = recordingOf(Ctx.getSourceManager())) {
+    llvm::SmallVector<SourceLocation, 1> Dropped;
+    errorsIn(S->getSourceRange(), Ctx.getSourceManager(), R->SyntaxErrors,
+             Dropped);
+    if (!Dropped.empty())
+      return true;
+  }
   llvm::SmallVector<const VarDecl *, 8> Passed;
   passedVariables(S, Ctx, Passed);
   return llvm::any_of(Passed, Watched);

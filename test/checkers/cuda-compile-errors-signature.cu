@@ -98,3 +98,32 @@ void owned(float *out, int n) {
   // CHECK-MESSAGES: :[[@LINE-1]]:3: error: unknown type name 'DeviceVector' [clang-diagnostic-error]
   cudaMemcpy(out, scratch, n * sizeof(float), cudaMemcpyDeviceToDevice);
 }
+
+// A cast to a type of the missing header is a syntax error inside the call
+// ('expected expression'): the parser drops that argument and resumes in
+// the same call, which becomes an unknown action on anything. What comes
+// after it is still reported; the status and the buffer before it are not.
+int prepare(int n, const float *a, const glm::vec3 *b, float *c);
+// CHECK-MESSAGES: :[[@LINE-1]]:42: error: use of undeclared identifier 'glm' [clang-diagnostic-error]
+
+int forward(int n, const float *scales, float *out) {
+  float *scratch;
+  cudaMalloc(&scratch, n * sizeof(float));
+  prepare(n, out, (glm::vec3 *)scales, scratch);
+  // CHECK-MESSAGES: :[[@LINE-1]]:20: error: use of undeclared identifier 'glm' [clang-diagnostic-error]
+  // CHECK-MESSAGES: :[[@LINE-2]]:31: error: expected expression [clang-diagnostic-error]
+  cudaMemcpy(out, scratch, n * sizeof(float), cudaMemcpyDeviceToDevice);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: the error code returned by 'cudaMemcpy' is not checked [cuda-unchecked-api-call]
+  return 0;
+}
+
+// Negative: a syntax error the parser did not recover from inside one
+// expression leaves the function unread.
+void unbalanced(float *out, int n) {
+  float *scratch;
+  cudaMalloc(&scratch, n * sizeof(float));
+  int k = (glm::vec3 *);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: error: use of undeclared identifier 'glm' [clang-diagnostic-error]
+  // CHECK-MESSAGES: :[[@LINE-2]]:23: error: expected expression [clang-diagnostic-error]
+  cudaMemcpy(out, scratch, n * sizeof(float), cudaMemcpyDeviceToDevice);
+}
