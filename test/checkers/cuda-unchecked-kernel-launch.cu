@@ -276,3 +276,22 @@ void lambdaLaunch(int n, float *x) {
   };
   run();
 }
+
+// A later launch does not examine an earlier launch's error, even of a
+// kernel whose body is empty.
+__global__ void warm_up() {}
+
+void warm_streams(cudaStream_t *streams, int count) {
+  for (int i = 0; i < count; ++i) {
+    warm_up<<<1, 1, 0, streams[i]>>>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: launch of kernel 'warm_up' is not checked for errors on every path [cuda-unchecked-kernel-launch]
+  }
+  cudaStreamSynchronize(streams[0]);
+}
+
+// Negative: the same loop, with the error examined after it.
+cudaError_t warm_streams_checked(cudaStream_t *streams, int count) {
+  for (int i = 0; i < count; ++i)
+    warm_up<<<1, 1, 0, streams[i]>>>();
+  return cudaGetLastError();
+}
