@@ -278,20 +278,24 @@ void lambdaLaunch(int n, float *x) {
 }
 
 // A later launch does not examine an earlier launch's error, even of a
-// kernel whose body is empty.
+// kernel whose body is in another file.
 __global__ void warm_up() {}
+__global__ void relocated_step(float *data);
 
-void warm_streams(cudaStream_t *streams, int count) {
+void warm_then_step(cudaStream_t *streams, int count, float *data) {
   for (int i = 0; i < count; ++i) {
     warm_up<<<1, 1, 0, streams[i]>>>();
     // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: launch of kernel 'warm_up' is not checked for errors on every path [cuda-unchecked-kernel-launch]
   }
-  cudaStreamSynchronize(streams[0]);
+  relocated_step<<<1, 32>>>(data);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: launch of kernel 'relocated_step' is not checked for errors on every path [cuda-unchecked-kernel-launch]
 }
 
-// Negative: the same loop, with the error examined after it.
-cudaError_t warm_streams_checked(cudaStream_t *streams, int count) {
+// Negative: the same launches, with the error examined after them.
+cudaError_t warm_then_step_checked(cudaStream_t *streams, int count,
+                                   float *data) {
   for (int i = 0; i < count; ++i)
     warm_up<<<1, 1, 0, streams[i]>>>();
+  relocated_step<<<1, 32>>>(data);
   return cudaGetLastError();
 }
