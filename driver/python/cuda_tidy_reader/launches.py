@@ -113,14 +113,7 @@ class Facts:
             facts = self.module_facts(node.value.id)
             if facts is None:
                 return None
-            entry = facts.top_binding(node.attr)
-            if entry is None:
-                return None
-            if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return facts, entry[0]
-            if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
-                return None
-            return facts, entry[1]
+            return facts.bound_value(node.attr)
         return None
 
     def bound_param(self, node):
@@ -142,6 +135,18 @@ class Facts:
             return None
         return entries[0]
 
+    def bound_value(self, name):
+        """(self, FunctionDef or value expr) of a name bound once at the
+        module's top level, or None."""
+        entry = self.top_binding(name)
+        if entry is None:
+            return None
+        if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return self, entry[0]
+        if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
+            return None
+        return self, entry[1]
+
     def imported(self, node):
         """(Facts, value expr) of a name imported from a sibling module,
         where that module binds it once at its top level."""
@@ -151,14 +156,7 @@ class Facts:
         if found is None:
             return None
         facts, orig = found
-        entry = facts.top_binding(orig)
-        if entry is None:
-            return None
-        if isinstance(entry[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return facts, entry[0]
-        if entry[1] is None or isinstance(entry[1], (ast.AugAssign, ast.withitem)):
-            return None
-        return facts, entry[1]
+        return facts.bound_value(orig)
 
     def helper(self, func):
         """(Facts, FunctionDef, positional parameter names as a call binds
