@@ -438,7 +438,7 @@ bool holdsInvalidDecl(const Stmt *S, const FunctionDecl *Plain = nullptr) {
 }
 } // namespace
 
-/// Whether syntax error \p L lies inside an expression under \p S that did
+/// Whether syntax error \p L lies inside an action under \p S that did
 /// not compile and goes on past it (`f(c, (glm::vec3 *)b, c)`, whose `b`
 /// the parser dropped): the parser resumed inside that expression, so what
 /// it dropped was part of it, and it is an action on anything.
@@ -447,7 +447,11 @@ static bool confinedToExpression(const Stmt *S, SourceLocation L,
   for (const Stmt *Child : S->children()) {
     if (!Child)
       continue;
-    if (const auto *E = dyn_cast<Expr>(Child); E && E->containsErrors()) {
+    // An action (isErroneousAction), so that it counts as one on anything.
+    if (const auto *E = dyn_cast<Expr>(Child);
+        E && E->containsErrors() &&
+        isa<RecoveryExpr, CallExpr, CXXConstructExpr, CXXNewExpr,
+            CXXDeleteExpr>(E)) {
       llvm::SmallVector<SourceLocation, 1> In;
       errorsIn(E->getSourceRange(), SM, {L}, In);
       SourceLocation End = SM.getExpansionRange(E->getEndLoc()).getEnd();
