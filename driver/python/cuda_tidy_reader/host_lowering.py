@@ -2122,7 +2122,13 @@ class HostLowering:
         """Whether an argument of this kind converts to parameter i of fn
         with no cast: a typed pointer given to a runtime copy's void *
         destination or source, a cudaStream_t given to its stream (the
-        CUDA_COPY rows)."""
+        CUDA_COPY rows); an argument of the very type of a handle or pointer
+        parameter that a CUDA_RESOURCE, CUDA_SYNC or CUDA_FREE row of the
+        runtime names."""
+        if self.model.param_types.get(fn, {}).get(i) == kind:
+            # a runtime handle or freed pointer of the parameter's own type
+            # (cudaStreamDestroy(stream), cudaFree(d))
+            return True
         ptrs = self.model.copy_ptrs.get(fn)
         if ptrs is None:
             return False

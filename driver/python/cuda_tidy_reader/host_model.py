@@ -15,7 +15,10 @@ _FAMILIES = ('CUDA_PYTHON_BINDING(', 'CUDA_PYTHON_API(', 'CUDA_PYTHON_CALL(',
              'CUDA_ALLOC(', 'CUDA_RESOURCE(', 'CUDA_COPY(', 'CUDA_PYTHON_ARRAY(',
              'CUDA_PYTHON_ARRAY_COPY(', 'CUDA_PYTHON_KERNEL(', 'CUDA_PYTHON_GENERATED_MODULE(',
              'CUDA_DEVICE_RESET(', 'CUDA_PYTHON_MODULE_ALIAS(', 'CUDA_PYTHON_LIBRARY(',
-             'CUDA_STATUS_TYPE(', 'CUDA_RESOURCE_BY_ADDRESS(')
+             'CUDA_STATUS_TYPE(', 'CUDA_RESOURCE_BY_ADDRESS(', 'CUDA_FREE(', 'CUDA_SYNC(')
+
+#: The runtime's handle types by the resource or scope a row names.
+_RUNTIME_HANDLES = {'Stream': 'cudaStream_t', 'Event': 'cudaEvent_t'}
 
 
 class HostModel:
@@ -38,6 +41,10 @@ class HostModel:
         self.copy_kind = {}
         #: CUDA function (without _v2) -> its byte-count argument index
         self.bytes_arg = {}
+        #: runtime CUDA function -> {argument index: its parameter's C type},
+        #: for the handles and pointers that CUDA_FREE, CUDA_SYNC and
+        #: CUDA_RESOURCE rows name (an argument of that very type needs no cast)
+        self.param_types = {}
         #: runtime copy -> (destination, source, stream) argument indexes
         self.copy_ptrs = {}
         #: (module, name) -> (space, form) of a call that makes a collected array
@@ -105,6 +112,15 @@ class HostModel:
                 self.by_address.add(cols[0])
             elif family == 'CUDA_RESOURCE' and len(cols) == 5:
                 self.resource[strip_version(cols[0])] = (cols[1], cols[2], cols[3], int(cols[4]))
+                t = _RUNTIME_HANDLES.get(cols[2]) if cols[1] == 'Runtime' else None
+                if t and cols[3] in ('Create', 'Destroy'):
+                    self.param_types.setdefault(cols[0], {})[int(cols[4])] = \
+                        t + ' *' if cols[3] == 'Create' else t
+            elif family == 'CUDA_FREE' and len(cols) == 5 and cols[1] == 'Runtime':
+                self.param_types.setdefault(cols[0], {})[int(cols[3])] = 'void *'
+            elif family == 'CUDA_SYNC' and len(cols) == 4 and cols[1] == 'Runtime' and \
+                    cols[2] in _RUNTIME_HANDLES:
+                self.param_types.setdefault(cols[0], {})[int(cols[3])] = _RUNTIME_HANDLES[cols[2]]
             elif family == 'CUDA_COPY' and len(cols) == 9:
                 self.copy_kind[strip_version(cols[0])] = int(cols[5])
                 if cols[1] == 'Runtime' and 'Set' not in cols[8] and 'Pitched' not in cols[8]:
