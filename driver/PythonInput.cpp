@@ -442,6 +442,7 @@ std::string PythonReaderPool::read(llvm::StringRef Path, PythonUnit &Out) {
   if (Unit.empty() || !Out.Errors.empty())
     return "";
   Out.UnitPath = unitPathFor(Path);
+  Out.UnitText = Unit;
   return writeAtomically(Out.UnitPath, Unit);
 }
 

@@ -51,6 +51,9 @@ struct PythonUnit {
   /// The generated CUDA file on disk; "" when the file holds no kernel
   /// that can be analysed.
   std::string UnitPath;
+  /// The unit's text as this run's reader wrote it: the analysis reads this,
+  /// not the file, which another run of another version may rewrite.
+  std::string UnitText;
   /// Flags the kernels' options ask for (-I, -std), added to the command.
   std::vector<std::string> Args;
   /// Files the unit's text comes from: the .py first.

@@ -379,6 +379,15 @@ void Runner::analyseInput(size_t I, const Input &In) {
     Disk = joiningLaunchChevrons(std::move(Disk));
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(std::move(Disk)));
+  // A Python file's unit is read as this run's reader wrote it: runs of
+  // other versions on the same file share its path on disk.
+  if (In.Python && !In.Python->UnitText.empty()) {
+    auto Unit = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Unit->addFile(In.Python->UnitPath, /*ModificationTime=*/0,
+                  llvm::MemoryBuffer::getMemBufferCopy(In.Python->UnitText,
+                                                       In.Python->UnitPath));
+    FS->pushOverlay(std::move(Unit));
+  }
   std::unique_ptr<ClangTidyOptionsProvider> FileProvider =
       Settings.MakeOptionsProvider(FS);
   std::string Key;
