@@ -443,7 +443,7 @@ bool holdsInvalidDecl(const Stmt *S, const FunctionDecl *Plain = nullptr) {
 /// the parser dropped): the parser resumed inside that expression, so what
 /// it dropped was part of it, and it is an action on anything.
 static bool confinedToExpression(const Stmt *S, SourceLocation L,
-                          const SourceManager &SM) {
+                                 const SourceManager &SM) {
   for (const Stmt *Child : S->children()) {
     if (!Child)
       continue;
