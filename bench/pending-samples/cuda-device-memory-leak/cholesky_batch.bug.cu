@@ -3,9 +3,9 @@
 // positive definite is reported and skipped.
 // Bug: choleskySolve returns when the factorization fails before destroying
 // the cuSOLVER handle, so every skipped system keeps a handle and what the
-// library allocated for it. The oracle: after a warm-up batch, two more
-// batches lose more than 8 MiB of device memory or grow the process's
-// resident memory by more than 32 MiB.
+// library allocated for it (about 96 MiB of device memory and 80 KiB of
+// host memory each, on an H100). The oracle: after a warm-up batch, two
+// more batches grow the process's resident memory by more than 2 MiB.
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 
@@ -121,7 +121,10 @@ int main() {
     std::printf("FAILED: %d wrong solutions\n", wrong);
     return 1;
   }
-  if (lostMiB > 8 || grownMiB > 32) {
+  // Decided by resident memory, which is this process's own: the device's
+  // free memory also moves with other processes on the GPU (sanitizer runs
+  // of other programs beside this one).
+  if (grownMiB > 2) {
     std::printf("FAILED: two batches lost %.0f MiB of device memory and grew "
                 "resident memory by %ld MiB\n", lostMiB, grownMiB);
     return 1;
