@@ -847,4 +847,80 @@ bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
   });
 }
 
+namespace {
+/// Whether a condition under \p S (of a branch, a loop, `?:`, `&&`, `||`)
+/// holds a recovery node.
+bool conditionHoldsRecoveryNode(const Stmt *S) {
+  if (!S)
+    return false;
+  const Stmt *Condition = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    Condition = If->getCond();
+  else if (const auto *For = dyn_cast<ForStmt>(S))
+    Condition = For->getCond();
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Condition = While->getCond();
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Condition = Do->getCond();
+  else if (const auto *Switch = dyn_cast<SwitchStmt>(S))
+    Condition = Switch->getCond();
+  else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    Condition = CO->getCond();
+  else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+           BO && BO->isLogicalOp())
+    Condition = BO;
+  if (holdsRecoveryNode(Condition))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (conditionHoldsRecoveryNode(Child))
+      return true;
+  return false;
+}
+
+/// The access a kernel-side finding at \p L names: the outermost
+/// subscript, dereference, member access, call or name that begins at \p L
+/// (`out[i]` in `out[i] = pts[i].x`), or null.
+const Expr *accessAt(const Stmt *S, SourceLocation L,
+                     const SourceManager &SM) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child || !covers(Child, L, SM))
+      continue;
+    if (const auto *E = dyn_cast<Expr>(Child);
+        E && SM.getExpansionLoc(E->getBeginLoc()) == L &&
+        isa<ArraySubscriptExpr, UnaryOperator, MemberExpr, CallExpr,
+            DeclRefExpr>(E) &&
+        !isa<CXXOperatorCallExpr>(E))
+      return E;
+    if (const Expr *Inner = accessAt(Child, L, SM))
+      return Inner;
+  }
+  return nullptr;
+}
+} // namespace
+
+bool accessFindingMayDependOnErrors(const FunctionDecl *FD,
+                                    SourceLocation Loc) {
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body || Loc.isInvalid())
+    return false;
+  const ASTContext &Ctx = FD->getASTContext();
+  Tainted T = taintedIn(Body, Ctx);
+  if (T.Opaque || conditionHoldsRecoveryNode(Body))
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation L = SM.getExpansionLoc(Loc);
+  const Stmt *Access = accessAt(Body, L, SM);
+  if (!Access)
+    Access = statementAround(Body, L, SM);
+  if (!Access)
+    return false;
+  if (holdsRecoveryNode(Access))
+    return true;
+  llvm::SmallPtrSet<const VarDecl *, 8> Named;
+  namedVariables(Access, Named);
+  return llvm::any_of(Named, [&](const VarDecl *VD) {
+    return T.Vars.count(VD) != 0;
+  });
+}
+
 } // namespace clang::tidy::cuda

@@ -111,6 +111,17 @@ bool erroneousActionMayTouch(const Stmt *S, const ASTContext &Ctx,
 bool findingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc,
                               bool Paths);
 
+/// Whether a kernel-side finding at \p Loc (an access at a thread-derived
+/// index, a barrier, a collective) inside \p FD, a function read with
+/// errors, may depend on code that did not compile: the access at \p Loc
+/// holds a recovery node or names a variable whose value may come from
+/// one, a condition of \p FD holds a recovery node (a guard or a branch is
+/// unknown), or \p FD holds an erroneous action (it may be a barrier, a
+/// check that traps, a collective). Data read through a name whose type
+/// did not compile (`pts[i].x`, `pts` a parameter of a missing type)
+/// changes none of these.
+bool accessFindingMayDependOnErrors(const FunctionDecl *FD, SourceLocation Loc);
+
 /// Whether \p Loc lies inside the body of \p FD.
 bool isInBodyOf(const FunctionDecl *FD, SourceLocation Loc);
 

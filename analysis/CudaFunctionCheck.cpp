@@ -136,8 +136,10 @@ DiagnosticBuilder CudaFunctionCheck::diag(SourceLocation Loc,
   if (Level != DiagnosticIDs::Note && !ReadWithErrors.empty())
     for (const FunctionDecl *FD : ReadWithErrors)
       if (FD && isInBodyOf(FD, Loc) &&
-          findingMayDependOnErrors(FD, Loc,
-                                   Kind.GateOnErrors == ErrorGate::Paths))
+          (Kind.GateOnErrors == ErrorGate::Accesses
+               ? accessFindingMayDependOnErrors(FD, Loc)
+               : findingMayDependOnErrors(
+                     FD, Loc, Kind.GateOnErrors == ErrorGate::Paths)))
         return ClangTidyCheck::diag(Loc, Description, DiagnosticIDs::Ignored);
   return ClangTidyCheck::diag(Loc, Description, Level);
 }

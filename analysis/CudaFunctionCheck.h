@@ -55,6 +55,13 @@ enum class ErrorGate {
   /// an erroneous action other than a wrapper around calls that compiled
   /// (`CHECK(cudaMalloc(&p, n))`): it may synchronize, pop, or exit.
   Paths,
+  /// A kernel-side finding, a fact about an access at thread-derived
+  /// indices and the guards and barriers on the paths to it: dropped when
+  /// the access holds a recovery node or names a variable whose value may
+  /// come from one, when a condition of the function holds a recovery
+  /// node, or when the function holds an erroneous action. Data read
+  /// through a parameter whose type did not compile is none of these.
+  Accesses,
 };
 
 class CudaFunctionCheck : public ClangTidyCheck {

@@ -21,7 +21,8 @@ public:
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::DeviceCode, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
-                           /*AnalysesTemplatePatterns=*/true}) {}
+                           /*AnalysesTemplatePatterns=*/true,
+                           /*ReadsCodeWithErrors=*/true, ErrorGate::Accesses}) {}
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

@@ -21,7 +21,8 @@ public:
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::Kernels, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
-                           /*AnalysesTemplatePatterns=*/false}) {}
+                           /*AnalysesTemplatePatterns=*/false,
+                           /*ReadsCodeWithErrors=*/true, ErrorGate::Accesses}) {}
 
 private:
   void checkFunction(const FunctionDecl &FD, const FunctionCfg &Cfg,

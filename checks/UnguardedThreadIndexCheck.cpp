@@ -12,7 +12,8 @@ UnguardedThreadIndexCheck::UnguardedThreadIndexCheck(StringRef Name,
     : CudaFunctionCheck(Name, Context,
                         {FunctionScope::Kernels, CheckLanguages::Cuda,
                          /*NeedsWholeBody=*/true,
-                         /*AnalysesTemplatePatterns=*/true}),
+                         /*AnalysesTemplatePatterns=*/true,
+                         /*ReadsCodeWithErrors=*/true, ErrorGate::Accesses}),
       StrictMode(Options.get("StrictMode", false)) {}
 
 void UnguardedThreadIndexCheck::storeOptions(

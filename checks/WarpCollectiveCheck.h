@@ -23,7 +23,8 @@ public:
       : CudaFunctionCheck(Name, Context,
                           {FunctionScope::DeviceCode, CheckLanguages::Cuda,
                            /*NeedsWholeBody=*/true,
-                           /*AnalysesTemplatePatterns=*/true}) {}
+                           /*AnalysesTemplatePatterns=*/true,
+                           /*ReadsCodeWithErrors=*/true, ErrorGate::Accesses}) {}
 
   void startTranslationUnit() override { Summaries.clear(); }
 
