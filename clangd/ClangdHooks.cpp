@@ -249,7 +249,7 @@ std::unique_ptr<clang::CompilerInstance> cudaPrepareInstance(
     // clangd reports, and the preamble's bounds, stay where they were.
     if (MainFile)
       if (std::optional<std::string> Joined =
-              cudatidy::joinSpacedLaunchChevrons(MainFile->getBuffer()))
+              cudatidy::nvccAcceptedText(MainFile->getBuffer()))
         MainFile = llvm::MemoryBuffer::getMemBufferCopy(
             *Joined, MainFile->getBufferIdentifier());
   }

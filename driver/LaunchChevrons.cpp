@@ -1,8 +1,13 @@
 //===--- LaunchChevrons.cpp - nvcc's spaced launch chevrons ---------------===//
+//
+// Also nvcc's bare '%' before a PTX special register in an asm template.
+//
+//===----------------------------------------------------------------------===//
 
 #include "LaunchChevrons.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include <vector>
 
 namespace cudatidy {
 namespace {
@@ -141,6 +146,86 @@ bool mayHaveSpacedLaunch(llvm::StringRef T) {
   return false;
 }
 
+/// Whether the identifier ending at P (exclusive) is one that opens an
+/// asm statement.
+bool endsAsmKeyword(llvm::StringRef T, size_t P) {
+  size_t B = P;
+  while (B > 0 && isIdentifierChar(T[B - 1]))
+    --B;
+  llvm::StringRef Word = T.slice(B, P);
+  return Word == "asm" || Word == "__asm__" || Word == "__asm";
+}
+
+size_t skipSpace(llvm::StringRef T, size_t I) {
+  while (I < T.size() && llvm::isSpace(T[I]))
+    ++I;
+  return I;
+}
+
+/// The string literals of the template of the asm statement whose keyword
+/// ends at I: their [begin, end) ranges, and the index after them; empty
+/// when the statement is not '( "..." "..." :' (basic asm, a macro, a raw
+/// string).
+std::vector<std::pair<size_t, size_t>> extendedAsmTemplate(llvm::StringRef T,
+                                                           size_t I) {
+  std::vector<std::pair<size_t, size_t>> Strings;
+  size_t J = skipSpace(T, I);
+  // Qualifiers: volatile, __volatile__, inline, goto.
+  while (J < T.size() && llvm::isAlpha(T[J])) {
+    size_t E = J;
+    while (E < T.size() && isIdentifierChar(T[E]))
+      ++E;
+    llvm::StringRef Word = T.slice(J, E);
+    if (Word != "volatile" && Word != "__volatile__" && Word != "__volatile" &&
+        Word != "inline" && Word != "goto")
+      return {};
+    J = skipSpace(T, E);
+  }
+  if (J >= T.size() || T[J] != '(')
+    return {};
+  J = skipSpace(T, J + 1);
+  while (J < T.size() && T[J] == '"') {
+    size_t E = skipCommentOrLiteral(T, J);
+    if (E == J || T[E - 1] != '"')
+      return {};
+    Strings.push_back({J + 1, E - 1});
+    J = skipSpace(T, E);
+  }
+  if (Strings.empty() || J >= T.size() || T[J] != ':')
+    return {};
+  return Strings;
+}
+
+/// Escapes the special registers in one template string [B, E) of Out.
+bool escapeRegistersIn(std::string &Out, size_t B, size_t E) {
+  bool Changed = false;
+  for (size_t K = B; K < E; ++K) {
+    if (Out[K] == '\\') {
+      ++K;
+      continue;
+    }
+    if (Out[K] != '%')
+      continue;
+    if (K + 1 < E && Out[K + 1] == '%') {
+      ++K;
+      continue;
+    }
+    if (K + 1 >= E || !llvm::isAlpha(Out[K + 1]))
+      continue;
+    // A modifier of an operand: one letter, then its number or name.
+    if (K + 2 < E && (llvm::isDigit(Out[K + 2]) || Out[K + 2] == '['))
+      continue;
+    if (K > B && isHorizontalSpace(Out[K - 1])) {
+      Out[K - 1] = '%';
+    } else {
+      Out[K + 1] = '%';
+    }
+    Changed = true;
+    ++K;
+  }
+  return Changed;
+}
+
 class JoiningFile : public llvm::vfs::File {
 public:
   explicit JoiningFile(std::unique_ptr<llvm::vfs::File> Underlying)
@@ -159,7 +244,7 @@ public:
     if (!Buffer)
       return Buffer;
     std::optional<std::string> Joined =
-        joinSpacedLaunchChevrons((*Buffer)->getBuffer());
+        nvccAcceptedText((*Buffer)->getBuffer());
     if (!Joined)
       return Buffer;
     return llvm::MemoryBuffer::getMemBufferCopy(
@@ -222,6 +307,41 @@ std::optional<std::string> joinSpacedLaunchChevrons(llvm::StringRef Text) {
   if (!Changed)
     return std::nullopt;
   return Out;
+}
+
+std::optional<std::string> escapeAsmSpecialRegisters(llvm::StringRef Text) {
+  if (!Text.contains("asm") || !Text.contains('%'))
+    return std::nullopt;
+  std::string Out = Text.str();
+  bool Changed = false;
+  for (size_t I = 0; I < Text.size();) {
+    size_t After = skipCommentOrLiteral(Text, I);
+    if (After != I) {
+      I = After;
+      continue;
+    }
+    if (!isIdentifierChar(Text[I])) {
+      ++I;
+      continue;
+    }
+    size_t End = I;
+    while (End < Text.size() && isIdentifierChar(Text[End]))
+      ++End;
+    if (endsAsmKeyword(Text, End))
+      for (auto [B, E] : extendedAsmTemplate(Text, End))
+        Changed |= escapeRegistersIn(Out, B, E);
+    I = End;
+  }
+  if (!Changed)
+    return std::nullopt;
+  return Out;
+}
+
+std::optional<std::string> nvccAcceptedText(llvm::StringRef Text) {
+  std::optional<std::string> Joined = joinSpacedLaunchChevrons(Text);
+  std::optional<std::string> Escaped =
+      escapeAsmSpecialRegisters(Joined ? llvm::StringRef(*Joined) : Text);
+  return Escaped ? Escaped : Joined;
 }
 
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
