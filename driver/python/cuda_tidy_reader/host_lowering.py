@@ -46,6 +46,12 @@ class _At:
     __slots__ = ('lineno', 'col_offset')
 
 
+#: by_type's key of the nodes that infer reads (_INFER_NODES), in order
+_INFER_KEY = 'infer'
+
+_NO_NODES = ()
+
+
 def _position(n):
     return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
 
@@ -567,12 +573,13 @@ class HostLowering:
         (`self.blocks.append(p)`, `self.p = p`, `cache[k] = p`): a pool keeps
         them, so a caller does not own them alone."""
         kept = set()
-        for n in nodes:
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and \
+        nodes = self.by_type(nodes)
+        for n in nodes.get(ast.Assign, _NO_NODES):
+            if isinstance(n.value, ast.Name) and \
                     any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
                 kept.add(n.value.id)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
-                    n.func.attr in self.STORING_METHODS:
+        for n in nodes.get(ast.Call, _NO_NODES):
+            if isinstance(n.func, ast.Attribute) and n.func.attr in self.STORING_METHODS:
                 kept.update(a.id for a in n.args if isinstance(a, ast.Name))
         return kept
 
@@ -766,10 +773,10 @@ class HostLowering:
             if a is not None:
                 names.update(x.arg for x in a.args + a.kwonlyargs + a.posonlyargs)
                 names.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
-            for n in self.walk(scope_node):
-                if type(n) is ast.Name and isinstance(n.ctx, ast.Store):
-                    names.add(n.id)
-                elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            nodes = self.by_type(self.walk(scope_node))
+            names.update(n.id for n in nodes.get(ast.Name, _NO_NODES) if isinstance(n.ctx, ast.Store))
+            for t in (ast.Import, ast.ImportFrom):
+                for n in nodes.get(t, _NO_NODES):
                     names.update((x.asname or x.name).partition('.')[0] for x in n.names)
             memo[id(scope_node)] = names
         return name in names
@@ -1118,10 +1125,8 @@ class HostLowering:
         """Kinds of the names a scope assigns, in source order."""
         targets = []
         calls = []
-        for node in body_nodes:
+        for node in self.by_type(body_nodes)[_INFER_KEY]:
             t = type(node)
-            if t not in _INFER_NODES:
-                continue
             if t is ast.Call:
                 calls.append(node)
             elif t is ast.Global:
@@ -1963,8 +1968,8 @@ class HostLowering:
     def returns_value(self, f):
         memo = self.__dict__.setdefault('_returns', {})
         if id(f) not in memo:
-            memo[id(f)] = any(isinstance(n, ast.Return) and n.value is not None
-                              for n in self.scope_nodes(f))
+            memo[id(f)] = any(n.value is not None
+                              for n in self.by_type(self.scope_nodes(f)).get(ast.Return, _NO_NODES))
         return memo[id(f)]
 
     def cuda_call(self, scope, e, fn, conv, row):
@@ -3234,6 +3239,33 @@ class HostLowering:
         memo[id(node)] = nodes
         return nodes
 
+    def by_type(self, nodes):
+        """The nodes of a memoized node list (walk, scope_nodes) by their
+        type, each type's in the list's order: one pass over a function's
+        nodes that every later question about them shares (which names it
+        stores, whether it returns a value, what it keeps elsewhere...)
+        instead of a pass of each over all of them."""
+        memo = self.__dict__.setdefault('_by_type', {})
+        entry = memo.get(id(nodes))
+        if entry is not None and entry[0] is nodes:
+            return entry[1]
+        buckets = {}
+        get = buckets.get
+        infer = []
+        add_infer = infer.append
+        for n in nodes:
+            t = type(n)
+            b = get(t)
+            if b is None:
+                buckets[t] = [n]
+            else:
+                b.append(n)
+            if t in _INFER_NODES:
+                add_infer(n)
+        buckets[_INFER_KEY] = infer
+        memo[id(nodes)] = (nodes, buckets)
+        return buckets
+
     def scope_nodes(self, scope_node):
         """The nodes of a scope, not of the scopes nested in it."""
         memo = self.__dict__.setdefault('_scope_nodes_memo', {})
@@ -3290,8 +3322,8 @@ class HostLowering:
                         cls, _, meth = name.partition('.')
                         owners.setdefault(meth, set()).add(cls)
             used = {}
-            for n in self.scope_nodes(f):
-                if isinstance(n, ast.Name) and n.id in names:
+            for n in self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES):
+                if n.id in names:
                     p = self.r.parents.get(n)
                     if isinstance(p, ast.Attribute) and isinstance(self.r.parents.get(p), ast.Call) and \
                             self.r.parents[p].func is p and p.attr in owners:
@@ -3322,8 +3354,8 @@ class HostLowering:
         caller's value is converted)."""
         names = set(a.arg for a in f.args.args)
         ints, other = set(), set()
-        for n in self.scope_nodes(f):
-            if isinstance(n, ast.Name) and n.id in names:
+        for n in self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES):
+            if n.id in names:
                 p = self.r.parents.get(n)
                 if isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,
                                                                   ast.Mod, ast.LShift)):
@@ -3346,8 +3378,6 @@ class HostLowering:
                     if isinstance(n.ctx, ast.Load):
                         continue
                 other.add(n.id)
-            elif isinstance(n, ast.arg):
-                continue
         return ints - other
 
     def method_ok(self, m):
@@ -3417,8 +3447,8 @@ class HostLowering:
         # is a statement of the body itself and nothing reads it before
         first = {}
         kinds = sc.kinds
-        for n in nodes:
-            if type(n) is ast.Name and n.id in kinds and n.id not in first:
+        for n in self.by_type(nodes).get(ast.Name, _NO_NODES):
+            if n.id in kinds and n.id not in first:
                 first[n.id] = n
         for stmt in f.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
