@@ -3312,6 +3312,7 @@ class HostLowering:
         if id(f) in memo:
             return memo[id(f)]
         kinds = dict((n, 'long long') for n in self.integer_params(f))
+        kinds.update(self.status_params(f, kinds))
         names = set(a.arg for a in f.args.args) - set(kinds)
         if names and 'pycuda' in self.r.source:
             owners = self.__dict__.get('_pycuda_owners')
@@ -3340,6 +3341,69 @@ class HostLowering:
                     kinds[name] = 'py:Context'
         memo[id(f)] = kinds
         return kinds
+
+    def status_params(self, f, taken):
+        """Parameters of a module function that receive a CUDA status: every
+        use of the function's name in the file is a direct call that passes
+        there a call through a binding returning a status (Status
+        convention), all of one status type, and the body only compares the
+        parameter (or names it in what it raises) and never rebinds it.
+        The parameter then has that type, as in `static void
+        check(cudaError_t err)` of a .cu file, instead of an `any` whose
+        constructor template each call instantiates
+        (bench/results/python-host-cost-2026-12-08.md)."""
+        if self.functions.get(f.name) is not f or f.decorator_list or not self.plain_function(f):
+            return {}
+        params = [a.arg for a in f.args.args]
+        wanted = [k for k, name in enumerate(params) if name not in taken]
+        if not wanted:
+            return {}
+        r = self.r
+        types = {}
+        calls = 0
+        for n in self.by_type(r.nodes).get(ast.Name, _NO_NODES):
+            if n.id != f.name:
+                continue
+            call = r.parents.get(n)
+            if not (isinstance(call, ast.Call) and call.func is n and isinstance(n.ctx, ast.Load)) or \
+                    call.keywords or any(isinstance(a, ast.Starred) for a in call.args) or \
+                    self.locally_bound(r.scope_of(n), f.name):
+                return {}
+            calls += 1
+            for k in wanted:
+                t = None
+                if k < len(call.args) and isinstance(call.args[k], ast.Call):
+                    b = self.binding_of(call.args[k])
+                    if b and b[1] == 'Status':
+                        t = self.model.status_of(b[0])[0]
+                types.setdefault(k, set()).add(t)
+        if not calls:
+            return {}
+        out = {}
+        inner = self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES)
+        every = self.by_type(self.walk(f)).get(ast.Name, _NO_NODES)
+        for k in wanted:
+            t = types.get(k)
+            if not t or len(t) != 1 or None in t:
+                continue
+            name = params[k]
+            uses = [n for n in inner if n.id == name]
+            if len(uses) != sum(1 for n in every if n.id == name):
+                continue  # a nested scope reads it
+            ok = True
+            for n in uses:
+                p = r.parents.get(n)
+                if isinstance(n.ctx, ast.Load) and isinstance(p, ast.Compare) and len(p.ops) == 1:
+                    continue
+                while p is not None and p is not f and not isinstance(p, ast.stmt):
+                    p = r.parents.get(p)
+                if isinstance(n.ctx, ast.Load) and isinstance(p, ast.Raise):
+                    continue
+                ok = False
+                break
+            if ok:
+                out[name] = t.pop()
+        return out
 
     def integer_params(self, f):
         memo = self.__dict__.setdefault('_integer_params_memo', {})
