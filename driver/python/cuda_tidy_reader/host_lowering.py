@@ -394,36 +394,40 @@ class HostLowering:
         self.handle_names = {}       # (scope node, name) -> library
         self.handle_attrs = {}       # attribute name (self.X) -> library
         loaders = {}
-        for node in r.nodes:
-            if isinstance(node, ast.Call) and isinstance(r.parents.get(node), ast.Return):
+        # the file's nodes by type, once: these loops, and later questions
+        # about the whole file (status_params), read only their types
+        file_nodes = self.by_type(r.nodes)
+        file_calls = file_nodes.get(ast.Call, _NO_NODES)
+        for node in file_calls:
+            if isinstance(r.parents.get(node), ast.Return):
                 lib = self.ctypes_library(node)
                 f = r.scope_of(node)
                 if lib and isinstance(f, ast.FunctionDef) and r.scope_of(f) is r.tree:
                     loaders[f.name] = lib
-        for node in r.nodes:
-            if isinstance(node, ast.Call):
-                lib = self.ctypes_library(node)
-                if lib is None and isinstance(node.func, ast.Name) and not node.args and \
-                        node.func.id in loaders:
-                    lib = loaders[node.func.id]
-                parent = r.parents.get(node)
-                if lib and isinstance(parent, ast.Assign):
-                    for t in parent.targets:
-                        if isinstance(t, ast.Name):
-                            self.handle_names[(r.tree if self.is_global(t) else r.scope_of(t), t.id)] = lib
-                        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
-                                t.value.id == 'self':
-                            self.handle_attrs[t.attr] = lib
+        for node in file_calls:
+            lib = self.ctypes_library(node)
+            if lib is None and isinstance(node.func, ast.Name) and not node.args and \
+                    node.func.id in loaders:
+                lib = loaders[node.func.id]
+            parent = r.parents.get(node)
+            if lib and isinstance(parent, ast.Assign):
+                for t in parent.targets:
+                    if isinstance(t, ast.Name):
+                        self.handle_names[(r.tree if self.is_global(t) else r.scope_of(t), t.id)] = lib
+                    elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                            t.value.id == 'self':
+                        self.handle_attrs[t.attr] = lib
         arrays = self.model.arrays
-        for node in r.nodes:
-            if isinstance(node, ast.Call) and self.binding_of(node) is not None:
+        for node in file_calls:
+            if self.binding_of(node) is not None:
                 return True
-            if self.kernels and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
-                    and node.value.id in self.kernels:
-                return True
-            if arrays and isinstance(node, ast.Call):
+            if arrays:
                 head, _, name = (self.qualname(node.func) or '').rpartition('.')
                 if (head, name) in arrays:
+                    return True
+        if self.kernels:
+            for node in file_nodes.get(ast.Subscript, _NO_NODES):
+                if isinstance(node.value, ast.Name) and node.value.id in self.kernels:
                     return True
         return False
 
@@ -1125,7 +1129,7 @@ class HostLowering:
         """Kinds of the names a scope assigns, in source order."""
         targets = []
         calls = []
-        for node in self.by_type(body_nodes)[_INFER_KEY]:
+        for node in self.infer_nodes(body_nodes):
             t = type(node)
             if t is ast.Call:
                 calls.append(node)
@@ -2974,9 +2978,8 @@ class HostLowering:
             self.global_objects.pop(name, None)
         # module constants: bound once, at the top level, to an integer
         declared_global = set()
-        for n in r.nodes:
-            if isinstance(n, ast.Global):
-                declared_global.update(n.names)
+        for n in self.by_type(r.nodes).get(ast.Global, _NO_NODES):
+            declared_global.update(n.names)
         for name, entries in r.scope_assigns(r.tree).items():
             if len(entries) == 1 and entries[0][2] and isinstance(entries[0][1], ast.Constant) and \
                     type(entries[0][1].value) is int and abs(entries[0][1].value) < 1 << 62 and \
@@ -3251,8 +3254,6 @@ class HostLowering:
             return entry[1]
         buckets = {}
         get = buckets.get
-        infer = []
-        add_infer = infer.append
         for n in nodes:
             t = type(n)
             b = get(t)
@@ -3260,11 +3261,17 @@ class HostLowering:
                 buckets[t] = [n]
             else:
                 b.append(n)
-            if t in _INFER_NODES:
-                add_infer(n)
-        buckets[_INFER_KEY] = infer
         memo[id(nodes)] = (nodes, buckets)
         return buckets
+
+    def infer_nodes(self, nodes):
+        """The nodes of a memoized node list that infer reads
+        (_INFER_NODES), in the list's order."""
+        buckets = self.by_type(nodes)
+        out = buckets.get(_INFER_KEY)
+        if out is None:
+            out = buckets[_INFER_KEY] = [n for n in nodes if type(n) in _INFER_NODES]
+        return out
 
     def scope_nodes(self, scope_node):
         """The nodes of a scope, not of the scopes nested in it."""
