@@ -3366,15 +3366,25 @@ class HostLowering:
         if not wanted:
             return {}
         r = self.r
+        file_nodes = self.by_type(r.nodes)
+        # the name is the function's everywhere: no parameter, import,
+        # other definition or handler binds it (a stored Name is not a call)
+        name = f.name
+        if any(a.arg == name for a in file_nodes.get(ast.arg, _NO_NODES)) or \
+                any(d is not f and d.name == name for t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+                    for d in file_nodes.get(t, _NO_NODES)) or \
+                any(h.name == name for h in file_nodes.get(ast.ExceptHandler, _NO_NODES)) or \
+                any((x.asname or x.name).partition('.')[0] == name for t in (ast.Import, ast.ImportFrom)
+                    for i in file_nodes.get(t, _NO_NODES) for x in i.names):
+            return {}
         types = {}
         calls = 0
-        for n in self.by_type(r.nodes).get(ast.Name, _NO_NODES):
-            if n.id != f.name:
+        for n in file_nodes.get(ast.Name, _NO_NODES):
+            if n.id != name:
                 continue
             call = r.parents.get(n)
             if not (isinstance(call, ast.Call) and call.func is n and isinstance(n.ctx, ast.Load)) or \
-                    call.keywords or any(isinstance(a, ast.Starred) for a in call.args) or \
-                    self.locally_bound(r.scope_of(n), f.name):
+                    call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
                 return {}
             calls += 1
             for k in wanted:
