@@ -568,7 +568,18 @@ class HostLowering:
                 break
         if kind is not None and kind != 'any' and self.made_by_cuda(kind):
             memo[key] = kind
+        elif kind in NUMERIC and cls is None and self.unreferenced(f):
+            # a number, from a module function that nothing in the file
+            # calls or names: its type changes no caller's code
+            memo[key] = kind
         return memo[key]
+
+    def unreferenced(self, f):
+        """Whether no Name of the file names module function f."""
+        names = self.__dict__.get('_file_names')
+        if names is None:
+            names = self._file_names = {n.id for n in self.by_type(self.r.nodes).get(ast.Name, _NO_NODES)}
+        return self.functions.get(f.name) is f and f.name not in names
 
     STORING_METHODS = ('append', 'extend', 'add', 'insert', 'setdefault', 'put', 'push', 'update')
 
