@@ -46,6 +46,12 @@ class _At:
     __slots__ = ('lineno', 'col_offset')
 
 
+#: by_type's key of the nodes that infer reads (_INFER_NODES), in order
+_INFER_KEY = 'infer'
+
+_NO_NODES = ()
+
+
 def _position(n):
     return (getattr(n, 'lineno', 0), getattr(n, 'col_offset', 0))
 
@@ -388,36 +394,40 @@ class HostLowering:
         self.handle_names = {}       # (scope node, name) -> library
         self.handle_attrs = {}       # attribute name (self.X) -> library
         loaders = {}
-        for node in r.nodes:
-            if isinstance(node, ast.Call) and isinstance(r.parents.get(node), ast.Return):
+        # the file's nodes by type, once: these loops, and later questions
+        # about the whole file (status_params), read only their types
+        file_nodes = self.by_type(r.nodes)
+        file_calls = file_nodes.get(ast.Call, _NO_NODES)
+        for node in file_calls:
+            if isinstance(r.parents.get(node), ast.Return):
                 lib = self.ctypes_library(node)
                 f = r.scope_of(node)
                 if lib and isinstance(f, ast.FunctionDef) and r.scope_of(f) is r.tree:
                     loaders[f.name] = lib
-        for node in r.nodes:
-            if isinstance(node, ast.Call):
-                lib = self.ctypes_library(node)
-                if lib is None and isinstance(node.func, ast.Name) and not node.args and \
-                        node.func.id in loaders:
-                    lib = loaders[node.func.id]
-                parent = r.parents.get(node)
-                if lib and isinstance(parent, ast.Assign):
-                    for t in parent.targets:
-                        if isinstance(t, ast.Name):
-                            self.handle_names[(r.tree if self.is_global(t) else r.scope_of(t), t.id)] = lib
-                        elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
-                                t.value.id == 'self':
-                            self.handle_attrs[t.attr] = lib
+        for node in file_calls:
+            lib = self.ctypes_library(node)
+            if lib is None and isinstance(node.func, ast.Name) and not node.args and \
+                    node.func.id in loaders:
+                lib = loaders[node.func.id]
+            parent = r.parents.get(node)
+            if lib and isinstance(parent, ast.Assign):
+                for t in parent.targets:
+                    if isinstance(t, ast.Name):
+                        self.handle_names[(r.tree if self.is_global(t) else r.scope_of(t), t.id)] = lib
+                    elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and \
+                            t.value.id == 'self':
+                        self.handle_attrs[t.attr] = lib
         arrays = self.model.arrays
-        for node in r.nodes:
-            if isinstance(node, ast.Call) and self.binding_of(node) is not None:
+        for node in file_calls:
+            if self.binding_of(node) is not None:
                 return True
-            if self.kernels and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
-                    and node.value.id in self.kernels:
-                return True
-            if arrays and isinstance(node, ast.Call):
+            if arrays:
                 head, _, name = (self.qualname(node.func) or '').rpartition('.')
                 if (head, name) in arrays:
+                    return True
+        if self.kernels:
+            for node in file_nodes.get(ast.Subscript, _NO_NODES):
+                if isinstance(node.value, ast.Name) and node.value.id in self.kernels:
                     return True
         return False
 
@@ -558,7 +568,18 @@ class HostLowering:
                 break
         if kind is not None and kind != 'any' and self.made_by_cuda(kind):
             memo[key] = kind
+        elif kind in NUMERIC and cls is None and self.unreferenced(f):
+            # a number, from a module function that nothing in the file
+            # calls or names: its type changes no caller's code
+            memo[key] = kind
         return memo[key]
+
+    def unreferenced(self, f):
+        """Whether no Name of the file names module function f."""
+        names = self.__dict__.get('_file_names')
+        if names is None:
+            names = self._file_names = {n.id for n in self.by_type(self.r.nodes).get(ast.Name, _NO_NODES)}
+        return self.functions.get(f.name) is f and f.name not in names
 
     STORING_METHODS = ('append', 'extend', 'add', 'insert', 'setdefault', 'put', 'push', 'update')
 
@@ -567,12 +588,13 @@ class HostLowering:
         (`self.blocks.append(p)`, `self.p = p`, `cache[k] = p`): a pool keeps
         them, so a caller does not own them alone."""
         kept = set()
-        for n in nodes:
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and \
+        nodes = self.by_type(nodes)
+        for n in nodes.get(ast.Assign, _NO_NODES):
+            if isinstance(n.value, ast.Name) and \
                     any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in n.targets):
                 kept.add(n.value.id)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
-                    n.func.attr in self.STORING_METHODS:
+        for n in nodes.get(ast.Call, _NO_NODES):
+            if isinstance(n.func, ast.Attribute) and n.func.attr in self.STORING_METHODS:
                 kept.update(a.id for a in n.args if isinstance(a, ast.Name))
         return kept
 
@@ -766,10 +788,10 @@ class HostLowering:
             if a is not None:
                 names.update(x.arg for x in a.args + a.kwonlyargs + a.posonlyargs)
                 names.update(x.arg for x in (a.vararg, a.kwarg) if x is not None)
-            for n in self.walk(scope_node):
-                if type(n) is ast.Name and isinstance(n.ctx, ast.Store):
-                    names.add(n.id)
-                elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            nodes = self.by_type(self.walk(scope_node))
+            names.update(n.id for n in nodes.get(ast.Name, _NO_NODES) if isinstance(n.ctx, ast.Store))
+            for t in (ast.Import, ast.ImportFrom):
+                for n in nodes.get(t, _NO_NODES):
                     names.update((x.asname or x.name).partition('.')[0] for x in n.names)
             memo[id(scope_node)] = names
         return name in names
@@ -1118,10 +1140,8 @@ class HostLowering:
         """Kinds of the names a scope assigns, in source order."""
         targets = []
         calls = []
-        for node in body_nodes:
+        for node in self.infer_nodes(body_nodes):
             t = type(node)
-            if t not in _INFER_NODES:
-                continue
             if t is ast.Call:
                 calls.append(node)
             elif t is ast.Global:
@@ -1963,8 +1983,8 @@ class HostLowering:
     def returns_value(self, f):
         memo = self.__dict__.setdefault('_returns', {})
         if id(f) not in memo:
-            memo[id(f)] = any(isinstance(n, ast.Return) and n.value is not None
-                              for n in self.scope_nodes(f))
+            memo[id(f)] = any(n.value is not None
+                              for n in self.by_type(self.scope_nodes(f)).get(ast.Return, _NO_NODES))
         return memo[id(f)]
 
     def cuda_call(self, scope, e, fn, conv, row):
@@ -2969,9 +2989,8 @@ class HostLowering:
             self.global_objects.pop(name, None)
         # module constants: bound once, at the top level, to an integer
         declared_global = set()
-        for n in r.nodes:
-            if isinstance(n, ast.Global):
-                declared_global.update(n.names)
+        for n in self.by_type(r.nodes).get(ast.Global, _NO_NODES):
+            declared_global.update(n.names)
         for name, entries in r.scope_assigns(r.tree).items():
             if len(entries) == 1 and entries[0][2] and isinstance(entries[0][1], ast.Constant) and \
                     type(entries[0][1].value) is int and abs(entries[0][1].value) < 1 << 62 and \
@@ -3234,6 +3253,37 @@ class HostLowering:
         memo[id(node)] = nodes
         return nodes
 
+    def by_type(self, nodes):
+        """The nodes of a memoized node list (walk, scope_nodes) by their
+        type, each type's in the list's order: one pass over a function's
+        nodes that every later question about them shares (which names it
+        stores, whether it returns a value, what it keeps elsewhere...)
+        instead of a pass of each over all of them."""
+        memo = self.__dict__.setdefault('_by_type', {})
+        entry = memo.get(id(nodes))
+        if entry is not None and entry[0] is nodes:
+            return entry[1]
+        buckets = {}
+        get = buckets.get
+        for n in nodes:
+            t = type(n)
+            b = get(t)
+            if b is None:
+                buckets[t] = [n]
+            else:
+                b.append(n)
+        memo[id(nodes)] = (nodes, buckets)
+        return buckets
+
+    def infer_nodes(self, nodes):
+        """The nodes of a memoized node list that infer reads
+        (_INFER_NODES), in the list's order."""
+        buckets = self.by_type(nodes)
+        out = buckets.get(_INFER_KEY)
+        if out is None:
+            out = buckets[_INFER_KEY] = [n for n in nodes if type(n) in _INFER_NODES]
+        return out
+
     def scope_nodes(self, scope_node):
         """The nodes of a scope, not of the scopes nested in it."""
         memo = self.__dict__.setdefault('_scope_nodes_memo', {})
@@ -3280,6 +3330,7 @@ class HostLowering:
         if id(f) in memo:
             return memo[id(f)]
         kinds = dict((n, 'long long') for n in self.integer_params(f))
+        kinds.update(self.status_params(f, kinds))
         names = set(a.arg for a in f.args.args) - set(kinds)
         if names and 'pycuda' in self.r.source:
             owners = self.__dict__.get('_pycuda_owners')
@@ -3290,8 +3341,8 @@ class HostLowering:
                         cls, _, meth = name.partition('.')
                         owners.setdefault(meth, set()).add(cls)
             used = {}
-            for n in self.scope_nodes(f):
-                if isinstance(n, ast.Name) and n.id in names:
+            for n in self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES):
+                if n.id in names:
                     p = self.r.parents.get(n)
                     if isinstance(p, ast.Attribute) and isinstance(self.r.parents.get(p), ast.Call) and \
                             self.r.parents[p].func is p and p.attr in owners:
@@ -3309,6 +3360,79 @@ class HostLowering:
         memo[id(f)] = kinds
         return kinds
 
+    def status_params(self, f, taken):
+        """Parameters of a module function that receive a CUDA status: every
+        use of the function's name in the file is a direct call that passes
+        there a call through a binding returning a status (Status
+        convention), all of one status type, and the body only compares the
+        parameter (or names it in what it raises) and never rebinds it.
+        The parameter then has that type, as in `static void
+        check(cudaError_t err)` of a .cu file, instead of an `any` whose
+        constructor template each call instantiates
+        (bench/results/python-host-cost-2026-12-08.md)."""
+        if self.functions.get(f.name) is not f or f.decorator_list or not self.plain_function(f):
+            return {}
+        params = [a.arg for a in f.args.args]
+        wanted = [k for k, name in enumerate(params) if name not in taken]
+        if not wanted:
+            return {}
+        r = self.r
+        file_nodes = self.by_type(r.nodes)
+        # the name is the function's everywhere: no parameter, import,
+        # other definition or handler binds it (a stored Name is not a call)
+        name = f.name
+        if any(a.arg == name for a in file_nodes.get(ast.arg, _NO_NODES)) or \
+                any(d is not f and d.name == name for t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+                    for d in file_nodes.get(t, _NO_NODES)) or \
+                any(h.name == name for h in file_nodes.get(ast.ExceptHandler, _NO_NODES)) or \
+                any((x.asname or x.name).partition('.')[0] == name for t in (ast.Import, ast.ImportFrom)
+                    for i in file_nodes.get(t, _NO_NODES) for x in i.names):
+            return {}
+        types = {}
+        calls = 0
+        for n in file_nodes.get(ast.Name, _NO_NODES):
+            if n.id != name:
+                continue
+            call = r.parents.get(n)
+            if not (isinstance(call, ast.Call) and call.func is n and isinstance(n.ctx, ast.Load)) or \
+                    call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+                return {}
+            calls += 1
+            for k in wanted:
+                t = None
+                if k < len(call.args) and isinstance(call.args[k], ast.Call):
+                    b = self.binding_of(call.args[k])
+                    if b and b[1] == 'Status':
+                        t = self.model.status_of(b[0])[0]
+                types.setdefault(k, set()).add(t)
+        if not calls:
+            return {}
+        out = {}
+        inner = self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES)
+        every = self.by_type(self.walk(f)).get(ast.Name, _NO_NODES)
+        for k in wanted:
+            t = types.get(k)
+            if not t or len(t) != 1 or None in t:
+                continue
+            name = params[k]
+            uses = [n for n in inner if n.id == name]
+            if len(uses) != sum(1 for n in every if n.id == name):
+                continue  # a nested scope reads it
+            ok = True
+            for n in uses:
+                p = r.parents.get(n)
+                if isinstance(n.ctx, ast.Load) and isinstance(p, ast.Compare) and len(p.ops) == 1:
+                    continue
+                while p is not None and p is not f and not isinstance(p, ast.stmt):
+                    p = r.parents.get(p)
+                if isinstance(n.ctx, ast.Load) and isinstance(p, ast.Raise):
+                    continue
+                ok = False
+                break
+            if ok:
+                out[name] = t.pop()
+        return out
+
     def integer_params(self, f):
         memo = self.__dict__.setdefault('_integer_params_memo', {})
         if id(f) not in memo:
@@ -3322,8 +3446,8 @@ class HostLowering:
         caller's value is converted)."""
         names = set(a.arg for a in f.args.args)
         ints, other = set(), set()
-        for n in self.scope_nodes(f):
-            if isinstance(n, ast.Name) and n.id in names:
+        for n in self.by_type(self.scope_nodes(f)).get(ast.Name, _NO_NODES):
+            if n.id in names:
                 p = self.r.parents.get(n)
                 if isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,
                                                                   ast.Mod, ast.LShift)):
@@ -3346,8 +3470,6 @@ class HostLowering:
                     if isinstance(n.ctx, ast.Load):
                         continue
                 other.add(n.id)
-            elif isinstance(n, ast.arg):
-                continue
         return ints - other
 
     def method_ok(self, m):
@@ -3417,8 +3539,8 @@ class HostLowering:
         # is a statement of the body itself and nothing reads it before
         first = {}
         kinds = sc.kinds
-        for n in nodes:
-            if type(n) is ast.Name and n.id in kinds and n.id not in first:
+        for n in self.by_type(nodes).get(ast.Name, _NO_NODES):
+            if n.id in kinds and n.id not in first:
                 first[n.id] = n
         for stmt in f.body:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \

@@ -118,11 +118,12 @@ class Reader:
         self.nodes = nodes = [self.tree]
         self.parents = parents = {}
         self.children = children_of = {}
+        fromkeys, set_parents = dict.fromkeys, parents.update
         for node in nodes:
             children = children_of[node] = iter_child_nodes(node)
-            for child in children:
-                parents[child] = node
-            nodes.extend(children)
+            if children:
+                set_parents(fromkeys(children, node))
+                nodes.extend(children)
         self.aliases = {}
         self.relative = {}   # name -> (level, module, name) of `from ..m import x`
         # name -> (level, dotted module) of `from . import m` (and of
@@ -180,7 +181,8 @@ class Reader:
 
     # scopes and names
     def _collect(self):
-        for node in self.nodes:
+        imports = (ast.Import, ast.ImportFrom)
+        for node in [n for n in self.nodes if type(n) in imports]:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.asname:
