@@ -16,7 +16,7 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
-from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, canonical_dtype
+from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, PYCUDA_CTYPES, PYCUDA_REDUCTION_BLOCK, canonical_dtype
 from .reader import Unknown
 from .elementwise_calls import loop_sized_raw
 from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
@@ -498,7 +498,76 @@ class KernelUnitWriter:
             holes = {}
             return self.emit_source(m, self.pycuda_elementwise(m, holes), get('options'),
                                     wrap_c=False, headers=[], holes=holes)
+        if m.kind == 'pycuda-reduction':
+            holes = {}
+            return self.emit_source(m, self.pycuda_reduction(m, holes), get('options'),
+                                    wrap_c=False, headers=[], holes=holes)
         return None
+
+    def pycuda_texts(self, m, keys, holes):
+        """{key: MStr} of the C texts a PyCUDA generated kernel is given,
+        or Unknown."""
+        r = self.r
+        vals = {}
+        for key in keys:
+            node = r.arg(m.call, m.arg_names, key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                v = r.eval_with_holes(node, holes)
+            if isinstance(v, Unknown):
+                return Unknown('its %s is not known: %s' % (key, v.why))
+            if not isinstance(v, MStr):
+                return Unknown('%s is not a string' % key)
+            vals[key] = v
+        return vals
+
+    def pycuda_reduction(self, m, holes):
+        """The first stage PyCUDA's ReductionKernel compiles
+        (pycuda/reduction.py, get_reduction_module): each thread maps
+        `seq_count` elements i < n, a block of 512 apart, and folds them
+        with reduce_expr; the first vector's size is n. Its shared-memory
+        tree (PyCUDA's own code) is written as one barrier and thread 0's
+        store; REDUCE(a, b) is a device function of out_type."""
+        r = self.r
+        at = r.node_start(m.call)
+        dnode = r.arg(m.call, m.arg_names, 'dtype_out')
+        facts = getattr(self, 'facts', None)
+        dtype = facts.dtype_of_value(dnode) if dnode is not None and facts is not None else None
+        if dtype is None or dtype not in DTYPES or dtype == 'float16':
+            return Unknown('its dtype_out is not a dtype the file names')
+        out_type = PYCUDA_CTYPES.get(dtype, DTYPES[dtype])
+        vals = self.pycuda_texts(m, ('neutral', 'reduce_expr', 'map_expr', 'arguments',
+                                     'name', 'preamble'), holes)
+        if isinstance(vals, Unknown):
+            return vals
+        if 'neutral' not in vals or 'reduce_expr' not in vals:
+            return Unknown('no neutral or reduce_expr')
+        syn = lambda text: MStr.anchored(text, 0, at)
+        empty = MStr('', [])
+        name = (vals['name'].text if 'name' in vals else 'reduce_kernel') + '_stage1'
+        if not is_word(name):
+            return Unknown('kernel name')
+        arguments = vals.get('arguments') or syn('const %s *in' % out_type)
+        map_expr = vals.get('map_expr') or syn('in[i]')
+        header = syn('#include <pycuda-complex.hpp>\n') if 'pycuda::' in out_type or any(
+            'pycuda::' in v.text for v in vals.values()) else empty
+        return join_mstr([
+            header, syn('typedef %s out_type;\n' % out_type), vals.get('preamble', empty),
+            syn('\n__device__ out_type __ct_reduce(out_type a, out_type b) { return ('),
+            vals['reduce_expr'],
+            syn('); }\nextern "C" __global__ void %s(out_type *out, ' % name), arguments,
+            syn(', unsigned int seq_count, unsigned int n) {\n'
+                '__shared__ out_type sdata[%d];\nunsigned int tid = threadIdx.x;\n'
+                'unsigned int i = blockIdx.x * %d * seq_count + tid;\nout_type acc = ' % (
+                    PYCUDA_REDUCTION_BLOCK, PYCUDA_REDUCTION_BLOCK)),
+            vals['neutral'],
+            syn(';\nfor (unsigned s = 0; s < seq_count; ++s) {\nif (i >= n) break;\n'
+                'acc = __ct_reduce(acc, ('),
+            map_expr,
+            syn('));\ni += %d;\n}\nsdata[tid] = acc;\n__syncthreads();\n'
+                'if (tid == 0) out[blockIdx.x] = sdata[0];\n}\n' % PYCUDA_REDUCTION_BLOCK)])
 
     def pycuda_elementwise(self, m, holes):
         """The source PyCUDA's ElementwiseKernel compiles
