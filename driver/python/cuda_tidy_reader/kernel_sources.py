@@ -18,7 +18,7 @@ except ImportError:  # an implementation without it
 
 from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, PYCUDA_CTYPES, PYCUDA_REDUCTION_BLOCK, canonical_dtype
 from .reader import Unknown
-from .elementwise_calls import loop_sized_raw
+from .elementwise_calls import loop_sized_raw, pycuda_loop_sized, pycuda_parameters
 from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
 
 # --- The translation unit ------------------------------------------------------
@@ -600,14 +600,31 @@ class KernelUnitWriter:
         # for) only where the user's text names pycuda::.
         header = syn('#include <pycuda-complex.hpp>\n') if any(
             'pycuda::' in v.text for v in vals.values()) else empty
+        # A vector a call in the file sizes to n (elementwise_calls.py) is
+        # marked as CuPy's loop-sized raw arrays are, and the loop's bound
+        # is then n through the indexer analysis/LoopSizedRawIndex reads.
+        arguments = vals['arguments']
+        params = pycuda_parameters(arguments.text)
+        sized = pycuda_loop_sized(r, m, params) if params else {}
+        bound, ind = 'n', ''
+        if sized:
+            parts, last = [], 0
+            for pname, _, start, end in params:
+                if pname in sized:
+                    parts += [arguments.slice(last, start), syn(
+                        '__attribute__((annotate("cuda-tidy-python-loop-sized|%d"))) ' % sized[pname])]
+                    last = start
+            arguments = join_mstr(parts + [arguments.slice(last, len(arguments.text))])
+            bound = '_ind.size()'
+            ind = 'const cuda_tidy_python::indexer _ind = {(long long)n, 1, 0};\n'
         return join_mstr([
             header, vals.get('preamble', empty),
-            syn('\nextern "C" __global__ void %s(' % name), vals['arguments'],
-            syn(', unsigned long n) {\nsize_t tid = threadIdx.x;\n'
+            syn('\nextern "C" __global__ void %s(' % name), arguments,
+            syn(', unsigned long n) {\n%ssize_t tid = threadIdx.x;\n'
                 'size_t total_threads = gridDim.x * blockDim.x;\n'
-                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n'),
+                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n' % ind),
             vals.get('loop_prep', empty),
-            syn(';\nfor (i = cta_start + tid; i < n; i += total_threads) {\n'),
+            syn(';\nfor (i = cta_start + tid; i < %s; i += total_threads) {\n' % bound),
             vals['operation'],
             syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
 
