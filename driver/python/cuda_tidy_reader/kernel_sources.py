@@ -535,26 +535,37 @@ class KernelUnitWriter:
         dnode = r.arg(m.call, m.arg_names, 'dtype_out')
         facts = getattr(self, 'facts', None)
         dtype = facts.dtype_of_value(dnode) if dnode is not None and facts is not None else None
-        if dtype is None or dtype not in DTYPES or dtype == 'float16':
-            return Unknown('its dtype_out is not a dtype the file names')
-        out_type = PYCUDA_CTYPES.get(dtype, DTYPES[dtype])
+        syn = lambda text: MStr.anchored(text, 0, at)
+        if dnode is None or dtype == 'float16':
+            return Unknown('its dtype_out is not a dtype PyCUDA gives a C type')
+        if dtype is None or dtype not in DTYPES:
+            # A dtype the file does not hold (a parameter): out_type is an
+            # opaque type, and the kernel a template over it.
+            saved, r.hole_mode = r.hole_mode, holes
+            try:
+                out_decl = r.hole_value(dnode, 0, r.node_start(dnode), 'dtype_out')
+            finally:
+                r.hole_mode = saved
+            out_type = ''
+        else:
+            out_type = PYCUDA_CTYPES.get(dtype, DTYPES[dtype])
+            out_decl = syn(out_type)
         vals = self.pycuda_texts(m, ('neutral', 'reduce_expr', 'map_expr', 'arguments',
                                      'name', 'preamble'), holes)
         if isinstance(vals, Unknown):
             return vals
         if 'neutral' not in vals or 'reduce_expr' not in vals:
             return Unknown('no neutral or reduce_expr')
-        syn = lambda text: MStr.anchored(text, 0, at)
         empty = MStr('', [])
         name = (vals['name'].text if 'name' in vals else 'reduce_kernel') + '_stage1'
         if not is_word(name):
             return Unknown('kernel name')
-        arguments = vals.get('arguments') or syn('const %s *in' % out_type)
+        arguments = vals.get('arguments') or syn('const out_type *in')
         map_expr = vals.get('map_expr') or syn('in[i]')
         header = syn('#include <pycuda-complex.hpp>\n') if 'pycuda::' in out_type or any(
             'pycuda::' in v.text for v in vals.values()) else empty
         return join_mstr([
-            header, syn('typedef %s out_type;\n' % out_type), vals.get('preamble', empty),
+            header, syn('typedef '), out_decl, syn(' out_type;\n'), vals.get('preamble', empty),
             syn('\n__device__ out_type __ct_reduce(out_type a, out_type b) { return ('),
             vals['reduce_expr'],
             syn('); }\nextern "C" __global__ void %s(out_type *out, ' % name), arguments,
