@@ -518,6 +518,8 @@ class KernelUnitWriter:
                 v = r.eval_with_holes(node, holes)
             if isinstance(v, Unknown):
                 return Unknown('its %s is not known: %s' % (key, v.why))
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                v = MStr.anchored(str(v), 0, r.node_start(node))  # "%(neutral)s"
             if not isinstance(v, MStr):
                 return Unknown('%s is not a string' % key)
             vals[key] = v
@@ -620,11 +622,13 @@ class KernelUnitWriter:
         bound, ind = 'n', ''
         if sized:
             parts, last = [], 0
+            # After the name: the type before it stays where a hole's kind
+            # is read from (a type follows '(' or ',').
             for pname, _, start, end in params:
                 if pname in sized:
-                    parts += [arguments.slice(last, start), syn(
-                        '__attribute__((annotate("cuda-tidy-python-loop-sized|%d"))) ' % sized[pname])]
-                    last = start
+                    parts += [arguments.slice(last, end), syn(
+                        ' __attribute__((annotate("cuda-tidy-python-loop-sized|%d")))' % sized[pname])]
+                    last = end
             arguments = join_mstr(parts + [arguments.slice(last, len(arguments.text))])
             bound = '_ind.size()'
             ind = 'const cuda_tidy_python::indexer _ind = {(long long)n, 1, 0};\n'
