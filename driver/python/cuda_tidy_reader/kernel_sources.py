@@ -1301,6 +1301,9 @@ def hole_role(clean, start, end, layout):
             clean[nat + 1] not in ' \t=' and after_star.isidentifier())):
         kind = 'type' if prev in ('', '(', ',', ';', '{', '}', '<') or pword in TYPE_PREFIX_WORDS \
             or prev.isalnum() or prev == '_' else 'value'
+    elif nxt in ('*', '&') and prev in ('(', ',') and after_star.isidentifier() and \
+            layout.head_of(start) is not None:
+        kind = 'type'  # `T* x` in a function's parameters (PyCUDA's "{ctype}* x")
     elif prev == '<' and nxt == '>' and pword in ('static_cast', 'reinterpret_cast',
                                                   'const_cast', ''):
         _, cast_word = word_before(clean, start - 1 - (start - 1 - clean.rfind('<', 0, start)))
