@@ -2,7 +2,7 @@
 # it is called with (pycuda/elementwise.py, ElementwiseKernel.__call__). A
 # vector that a call passes the same array as the first, or one made like
 # it, has n elements: an index that grows faster than `i` runs past its
-# end (docs/python.md, "PyCUDA's generated kernels").
+# end (docs/python.md, "How the kernels are compiled").
 # RUN: %cuda-tidy --no-cache --quiet --checks='-*,cuda-unguarded-thread-index' %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out -implicit-check-not=warning: -implicit-check-not=error: -implicit-check-not=note:
 import numpy

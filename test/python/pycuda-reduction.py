@@ -1,8 +1,8 @@
 # PyCUDA's ReductionKernel (pycuda.reduction): the first-stage kernel PyCUDA
 # generates (each thread folds map_expr over i < n with reduce_expr, then
 # the block combines) is compiled and analysed, and errors in the user's
-# text are reported at their place in the file (docs/python.md, "PyCUDA's
-# generated kernels").
+# text are reported at their place in the file (docs/python.md, "How the
+# kernels are compiled").
 # RUN: %cuda-tidy --no-cache --verbose %s > %t.out 2>&1; echo "exit=$?" >> %t.out
 # RUN: FileCheck %s --input-file=%t.out --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not='kernel source skipped'
 import numpy
