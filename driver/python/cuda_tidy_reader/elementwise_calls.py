@@ -140,3 +140,61 @@ def loop_sized_raw(r, m, params):
             if raw and any(_same_size(r, a, b) for b in nonraw):
                 found.setdefault(pname, node.lineno)
     return found
+
+
+def pycuda_parameters(text):
+    """[(name, is_pointer, start, end)] of PyCUDA's argument string
+    ("float *x, float a": split at commas, the name the last word, a vector
+    where the declaration has '*'), with each declaration's span; None
+    where it does not read so (a template, a function pointer)."""
+    out = []
+    start = 0
+    for part in text.split(','):
+        end = start + len(part)
+        decl = part.strip()
+        k = len(decl)
+        while k and (decl[k - 1].isalnum() or decl[k - 1] == '_'):
+            k -= 1
+        name = decl[k:]
+        if not name or name[0].isdigit() or '<' in decl or '(' in decl:
+            return None
+        out.append((name, '*' in decl[:k], start + len(part) - len(part.lstrip()), end))
+        start = end + 1
+    return out
+
+
+def pycuda_loop_sized(r, m, params):
+    """{parameter name: line of the call} for each vector parameter of the
+    PyCUDA ElementwiseKernel `m` that a call in the file passes an array of
+    the loop's size. PyCUDA's n is the size of the first vector argument
+    (pycuda/elementwise.py, ElementwiseKernel.__call__: repr_vec.mem_size);
+    a vector passed the same array, or one made `*_like` it, `x.copy()` or
+    `empty(x.shape)`, has n elements. Calls with range= or slice= run
+    another kernel and are skipped. params: pycuda_parameters()."""
+    vectors = [k for k, p in enumerate(params) if p[1]]
+    if not vectors:
+        return {}
+    found = {}
+    for node in r.nodes:
+        if not isinstance(node, ast.Call) or not isinstance(
+                node.func, (ast.Name, ast.Attribute)):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr in (
+                'ElementwiseKernel', 'ReductionKernel', 'SourceModule'):
+            continue
+        try:
+            callee = r.eval(node.func)
+        except RecursionError:
+            continue
+        if callee is not m:
+            continue
+        args = node.args
+        if any(isinstance(a, ast.Starred) for a in args) or any(
+                k.arg in (None, 'range', 'slice') for k in node.keywords) or \
+                len(args) != len(params):
+            continue
+        first = args[vectors[0]]
+        for k in vectors:
+            if k == vectors[0] or _same_size(r, args[k], first):
+                found.setdefault(params[k][0], node.lineno)
+    return found

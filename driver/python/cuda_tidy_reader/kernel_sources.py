@@ -16,9 +16,9 @@ try:
 except ImportError:  # an implementation without it
     import ast
 
-from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, canonical_dtype
+from .library_model import CUPY_GENERATED_HEADERS, CUPY_HEADER_TYPES, DTYPES, FLOAT16_TYPEDEF, LIBRARY_INCLUDE, LOAD_INLINE_HEADERS, MAX_KERNEL_TEXT, PYCUDA_CTYPES, PYCUDA_REDUCTION_BLOCK, canonical_dtype
 from .reader import Unknown
-from .elementwise_calls import loop_sized_raw
+from .elementwise_calls import loop_sized_raw, pycuda_loop_sized, pycuda_parameters
 from .source import MStr, MStrBuilder, find_first, is_word, join_mstr
 
 # --- The translation unit ------------------------------------------------------
@@ -498,7 +498,89 @@ class KernelUnitWriter:
             holes = {}
             return self.emit_source(m, self.pycuda_elementwise(m, holes), get('options'),
                                     wrap_c=False, headers=[], holes=holes)
+        if m.kind == 'pycuda-reduction':
+            holes = {}
+            return self.emit_source(m, self.pycuda_reduction(m, holes), get('options'),
+                                    wrap_c=False, headers=[], holes=holes)
         return None
+
+    def pycuda_texts(self, m, keys, holes):
+        """{key: MStr} of the C texts a PyCUDA generated kernel is given,
+        or Unknown."""
+        r = self.r
+        vals = {}
+        for key in keys:
+            node = r.arg(m.call, m.arg_names, key)
+            if node is None:
+                continue
+            v = r.eval(node)
+            if isinstance(v, Unknown):
+                v = r.eval_with_holes(node, holes)
+            if isinstance(v, Unknown):
+                return Unknown('its %s is not known: %s' % (key, v.why))
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                v = MStr.anchored(str(v), 0, r.node_start(node))  # "%(neutral)s"
+            if not isinstance(v, MStr):
+                return Unknown('%s is not a string' % key)
+            vals[key] = v
+        return vals
+
+    def pycuda_reduction(self, m, holes):
+        """The first stage PyCUDA's ReductionKernel compiles
+        (pycuda/reduction.py, get_reduction_module): each thread maps
+        `seq_count` elements i < n, a block of 512 apart, and folds them
+        with reduce_expr; the first vector's size is n. Its shared-memory
+        tree (PyCUDA's own code) is written as one barrier and thread 0's
+        store; REDUCE(a, b) is a device function of out_type."""
+        r = self.r
+        at = r.node_start(m.call)
+        dnode = r.arg(m.call, m.arg_names, 'dtype_out')
+        facts = getattr(self, 'facts', None)
+        dtype = facts.dtype_of_value(dnode) if dnode is not None and facts is not None else None
+        syn = lambda text: MStr.anchored(text, 0, at)
+        if dnode is None or dtype == 'float16':
+            return Unknown('its dtype_out is not a dtype PyCUDA gives a C type')
+        if dtype is None or dtype not in DTYPES:
+            # A dtype the file does not hold (a parameter): out_type is an
+            # opaque type, and the kernel a template over it.
+            saved, r.hole_mode = r.hole_mode, holes
+            try:
+                out_decl = r.hole_value(dnode, 0, r.node_start(dnode), 'dtype_out')
+            finally:
+                r.hole_mode = saved
+            out_type = ''
+        else:
+            out_type = PYCUDA_CTYPES.get(dtype, DTYPES[dtype])
+            out_decl = syn(out_type)
+        vals = self.pycuda_texts(m, ('neutral', 'reduce_expr', 'map_expr', 'arguments',
+                                     'name', 'preamble'), holes)
+        if isinstance(vals, Unknown):
+            return vals
+        if 'neutral' not in vals or 'reduce_expr' not in vals:
+            return Unknown('no neutral or reduce_expr')
+        empty = MStr('', [])
+        name = (vals['name'].text if 'name' in vals else 'reduce_kernel') + '_stage1'
+        if not is_word(name):
+            return Unknown('kernel name')
+        arguments = vals.get('arguments') or syn('const out_type *in')
+        map_expr = vals.get('map_expr') or syn('in[i]')
+        header = syn('#include <pycuda-complex.hpp>\n') if 'pycuda::' in out_type or any(
+            'pycuda::' in v.text for v in vals.values()) else empty
+        return join_mstr([
+            header, syn('typedef '), out_decl, syn(' out_type;\n'), vals.get('preamble', empty),
+            syn('\n__device__ out_type __ct_reduce(out_type a, out_type b) { return ('),
+            vals['reduce_expr'],
+            syn('); }\nextern "C" __global__ void %s(out_type *out, ' % name), arguments,
+            syn(', unsigned int seq_count, unsigned int n) {\n'
+                '__shared__ out_type sdata[%d];\nunsigned int tid = threadIdx.x;\n'
+                'unsigned int i = blockIdx.x * %d * seq_count + tid;\nout_type acc = ' % (
+                    PYCUDA_REDUCTION_BLOCK, PYCUDA_REDUCTION_BLOCK)),
+            vals['neutral'],
+            syn(';\nfor (unsigned s = 0; s < seq_count; ++s) {\nif (i >= n) break;\n'
+                'acc = __ct_reduce(acc, ('),
+            map_expr,
+            syn('));\ni += %d;\n}\nsdata[tid] = acc;\n__syncthreads();\n'
+                'if (tid == 0) out[blockIdx.x] = sdata[0];\n}\n' % PYCUDA_REDUCTION_BLOCK)])
 
     def pycuda_elementwise(self, m, holes):
         """The source PyCUDA's ElementwiseKernel compiles
@@ -531,14 +613,33 @@ class KernelUnitWriter:
         # for) only where the user's text names pycuda::.
         header = syn('#include <pycuda-complex.hpp>\n') if any(
             'pycuda::' in v.text for v in vals.values()) else empty
+        # A vector a call in the file sizes to n (elementwise_calls.py) is
+        # marked as CuPy's loop-sized raw arrays are, and the loop's bound
+        # is then n through the indexer analysis/LoopSizedRawIndex reads.
+        arguments = vals['arguments']
+        params = pycuda_parameters(arguments.text)
+        sized = pycuda_loop_sized(r, m, params) if params else {}
+        bound, ind = 'n', ''
+        if sized:
+            parts, last = [], 0
+            # After the name: the type before it stays where a hole's kind
+            # is read from (a type follows '(' or ',').
+            for pname, _, start, end in params:
+                if pname in sized:
+                    parts += [arguments.slice(last, end), syn(
+                        ' __attribute__((annotate("cuda-tidy-python-loop-sized|%d")))' % sized[pname])]
+                    last = end
+            arguments = join_mstr(parts + [arguments.slice(last, len(arguments.text))])
+            bound = '_ind.size()'
+            ind = 'const cuda_tidy_python::indexer _ind = {(long long)n, 1, 0};\n'
         return join_mstr([
             header, vals.get('preamble', empty),
-            syn('\nextern "C" __global__ void %s(' % name), vals['arguments'],
-            syn(', unsigned long n) {\nsize_t tid = threadIdx.x;\n'
+            syn('\nextern "C" __global__ void %s(' % name), arguments,
+            syn(', unsigned long n) {\n%ssize_t tid = threadIdx.x;\n'
                 'size_t total_threads = gridDim.x * blockDim.x;\n'
-                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n'),
+                'size_t cta_start = blockDim.x * blockIdx.x;\nsize_t i;\n' % ind),
             vals.get('loop_prep', empty),
-            syn(';\nfor (i = cta_start + tid; i < n; i += total_threads) {\n'),
+            syn(';\nfor (i = cta_start + tid; i < %s; i += total_threads) {\n' % bound),
             vals['operation'],
             syn(';\n}\n'), vals.get('after_loop', empty), syn(';\n}\n')])
 
@@ -1200,6 +1301,9 @@ def hole_role(clean, start, end, layout):
             clean[nat + 1] not in ' \t=' and after_star.isidentifier())):
         kind = 'type' if prev in ('', '(', ',', ';', '{', '}', '<') or pword in TYPE_PREFIX_WORDS \
             or prev.isalnum() or prev == '_' else 'value'
+    elif nxt in ('*', '&') and prev in ('(', ',') and after_star.isidentifier() and \
+            layout.head_of(start) is not None:
+        kind = 'type'  # `T* x` in a function's parameters (PyCUDA's "{ctype}* x")
     elif prev == '<' and nxt == '>' and pword in ('static_cast', 'reinterpret_cast',
                                                   'const_cast', ''):
         _, cast_word = word_before(clean, start - 1 - (start - 1 - clean.rfind('<', 0, start)))

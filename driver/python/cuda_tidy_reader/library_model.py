@@ -46,6 +46,12 @@ ARRAY_MAKERS = {
     'random.randint': 'int64',
     'to_gpu': 'data', 'to_gpu_async': 'data',
 }
+#: The C type PyCUDA's dtype_to_ctype gives a dtype (pycuda/tools.py),
+#: where it differs from DTYPES: its own complex type.
+PYCUDA_CTYPES = {'complex64': 'pycuda::complex<float>',
+                 'complex128': 'pycuda::complex<double>'}
+#: The block PyCUDA's ReductionKernel launches its first stage with.
+PYCUDA_REDUCTION_BLOCK = 512
 #: Where an array made by a module lives.
 ARRAY_SPACE = {'cupy': 'device', 'cupyx': 'device', 'numpy': 'host',
                'pycuda.gpuarray': 'device'}
@@ -83,6 +89,12 @@ CONSTRUCTORS = {
                                              ['arguments', 'operation', 'name',
                                               'keep', 'options', 'preamble',
                                               'loop_prep', 'after_loop']),
+    # PyCUDA's generated reduction (pycuda/reduction.py): dtype_out is a
+    # numpy dtype, the rest C text; `i` runs over the first vector's size.
+    'pycuda.reduction.ReductionKernel': ('pycuda', 'pycuda-reduction',
+                                         ['dtype_out', 'neutral', 'reduce_expr',
+                                          'map_expr', 'arguments', 'name',
+                                          'keep', 'options', 'preamble']),
     # Chainer's memoizing wrappers of CuPy's kernels (chainer.backends.cuda).
     'chainer.backends.cuda.elementwise': ('cupy', 'elementwise',
                                           ['in_params', 'out_params', 'operation',

@@ -785,6 +785,9 @@ class Reader:
             if d is None and self.hole_mode is not None and self.branches:
                 d = self.first_binding(node)
             if d is None:
+                v = self.replace_loop(node, depth)
+                if v is not None:
+                    return v
                 return Unknown("'%s' is not a constant of the module (bound in a branch, a loop, "
                                "or not at all)" % node.id)
             stmt, value, _ = d
@@ -818,6 +821,123 @@ class Reader:
             return Unknown('an attribute (.%s), which the reader does not evaluate' % node.attr)
         return Unknown('a Python %s expression, which the reader does not evaluate'
                        % type(node).__name__)
+
+    def str_replace(self, s, old, new, call):
+        """s.replace(old, new) with positions: the new text where the file
+        holds it, else where the replaced text was."""
+        new = new if isinstance(new, MStr) else (
+            MStr.anchored(str(new), 0, self.node_start(call))
+            if isinstance(new, (int, float)) and not isinstance(new, bool) else None)
+        if new is None or not isinstance(old, MStr) or not old.text:
+            return Unknown('replace')
+        out, i = [], 0
+        while True:
+            j = s.text.find(old.text, i)
+            if j < 0:
+                break
+            out.append(s.slice(i, j))
+            out.append(new if new.text and new.at(0)[1] != self.node_start(call)
+                       else MStr.anchored(new.text, *s.at(j)[:2]))
+            i = j + len(old.text)
+        out.append(s.slice(i, len(s.text)))
+        return join_mstr(out)
+
+    #: Iterations of a replacement loop read at most.
+    MAX_REPLACE_ITERATIONS = 64
+
+    def replace_loop(self, node, depth):
+        """The value of a name last bound by a loop of `str.replace` over
+        values the file holds, read where the loop has ended:
+
+            for old, new in (("{0}", "float"), ("{1}", "int")):  # or d.items(),
+                src = src.replace(old, new)                      # enumerate(...)
+
+        The loop's body is that one assignment; `old` and `new` are made of
+        the loop's variables, constants, `%` and subscripts. None where the
+        binding is not such a loop."""
+        scope = self.scope_of(node)
+        entries = self.scope_assigns(scope).get(node.id) or []
+        before = [e for e in entries if e[0] is not scope and e[0].lineno <= node.lineno]
+        if not before:
+            return None
+        stmt = before[-1][0]
+        loop = self.parents.get(stmt)
+        if not isinstance(stmt, ast.Assign) or not isinstance(loop, ast.For) or \
+                loop.body != [stmt] or loop.orelse or self._encloses(loop, node) or \
+                self.scope_of(loop) is not scope:
+            return None
+        value = stmt.value
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or \
+                not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute) or \
+                value.func.attr != 'replace' or len(value.args) != 2 or value.keywords or \
+                not isinstance(value.func.value, ast.Name) or value.func.value.id != node.id:
+            return None
+        targets = [loop.target] if isinstance(loop.target, ast.Name) else \
+            list(loop.target.elts) if isinstance(loop.target, ast.Tuple) else None
+        if not targets or not all(isinstance(t, ast.Name) for t in targets):
+            return None
+        names = [t.id for t in targets]
+        items = self.loop_items(loop.iter, depth)
+        if items is None or len(items) > self.MAX_REPLACE_ITERATIONS:
+            return None
+
+        def sub(e, env):
+            if isinstance(e, ast.Name) and e.id in env:
+                return env[e.id]
+            if not any(isinstance(x, ast.Name) and x.id in env for x in walk(e)):
+                return self.eval(e, depth + 1)
+            if isinstance(e, ast.BinOp):
+                return self.binop(e.op, sub(e.left, env), sub(e.right, env), e)
+            if isinstance(e, ast.Subscript) and not isinstance(e.slice, ast.Slice):
+                base, key = sub(e.value, env), sub(e.slice, env)
+                if isinstance(base, tuple) and isinstance(key, int) and not isinstance(key, bool) \
+                        and -len(base) <= key < len(base):
+                    return base[key]
+                if isinstance(base, dict) and isinstance(key, MStr) and key.text in base:
+                    return base[key.text]
+            return Unknown('a loop variable in an expression the reader does not evaluate')
+
+        text = self.eval_name_before(node.id, loop, depth)
+        if not isinstance(text, MStr):
+            return text if isinstance(text, Unknown) else Unknown('replace of a non-string')
+        for item in items:
+            if len(names) == 1:
+                item = (item,)
+            if not isinstance(item, tuple) or len(item) != len(names):
+                return Unknown('replacement loop items do not unpack')
+            env = dict(zip(names, item))
+            old, new = sub(value.args[0], env), sub(value.args[1], env)
+            for v in (old, new):
+                if isinstance(v, Unknown):
+                    return v
+            text = self.str_replace(text, old, new, value)
+            if isinstance(text, Unknown):
+                return text
+        return text
+
+    def loop_items(self, it, depth):
+        """The items a `for` over a value the file holds runs through: a
+        tuple or list, `d.items()` of a dict (keys as strings),
+        `enumerate(x)`, `zip(x, y)`; None otherwise."""
+        if isinstance(it, ast.Call) and not it.keywords:
+            f = it.func
+            if isinstance(f, ast.Attribute) and f.attr == 'items' and not it.args:
+                d = self.eval(f.value, depth + 1)
+                if isinstance(d, dict):
+                    at = self.node_start(it)
+                    return tuple((MStr.anchored(k, 0, at), v) for k, v in d.items())
+                return None
+            if isinstance(f, ast.Name) and f.id in ('enumerate', 'zip') and \
+                    self.definition(f) is None and it.args:
+                seqs = [self.loop_items(a, depth) for a in it.args]
+                if any(x is None for x in seqs):
+                    return None
+                if f.id == 'enumerate':
+                    return tuple(enumerate(seqs[0])) if len(seqs) == 1 else None
+                return tuple(zip(*seqs))
+            return None
+        v = self.eval(it, depth + 1)
+        return v if isinstance(v, tuple) else None
 
     def eval_name_before(self, name, stmt, depth):
         probe = ast.Name(id=name, ctx=ast.Load())
@@ -1189,22 +1309,7 @@ class Reader:
                 return Unknown('**kwargs in format')
             return self.brace_format(s, args, kwargs)
         if name == 'replace' and len(args) >= 2 and isinstance(args[0], MStr):
-            new = args[1] if isinstance(args[1], MStr) else (
-                MStr.anchored(str(args[1]), 0, self.node_start(call))
-                if isinstance(args[1], (int, float)) else None)
-            if new is None or not args[0].text:
-                return Unknown('replace')
-            out, i = [], 0
-            while True:
-                j = s.text.find(args[0].text, i)
-                if j < 0:
-                    break
-                out.append(s.slice(i, j))
-                out.append(new if new.text and new.at(0)[1] != self.node_start(call)
-                           else MStr.anchored(new.text, *s.at(j)[:2]))
-                i = j + len(args[0].text)
-            out.append(s.slice(i, len(s.text)))
-            return join_mstr(out)
+            return self.str_replace(s, args[0], args[1], call)
         if name in ('strip', 'lstrip', 'rstrip') and not args:
             t = s.text
             a = len(t) - len(t.lstrip()) if name != 'rstrip' else 0
