@@ -121,6 +121,31 @@ const Expr *strideOf(const Expr *Index, const VarDecl *I, ASTContext &Ctx) {
   return nullptr;
 }
 
+/// 'i + d' (either order, constants d summing to at least 1): d, else
+/// nothing.
+std::optional<int64_t> offsetPast(const Expr *Index, const VarDecl *I,
+                                  ASTContext &Ctx) {
+  const Expr *E = bare(Index);
+  int64_t Offset = 0;
+  while (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() != BO_Add)
+      return std::nullopt;
+    auto L = constantOf(B->getLHS(), Ctx), R = constantOf(B->getRHS(), Ctx);
+    if (R) {
+      Offset += R->getSExtValue();
+      E = bare(B->getLHS());
+    } else if (L) {
+      Offset += L->getSExtValue();
+      E = bare(B->getRHS());
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!refersTo(E, I) || Offset < 1)
+    return std::nullopt;
+  return Offset;
+}
+
 /// The loop variable of 'for (int i = ...; i < _ind.size(); ...)'.
 const VarDecl *elementwiseIndex(const ForStmt *F) {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
@@ -249,9 +274,13 @@ void loopSizedRawOverruns(
       if (It == Marked.end())
         continue;
       const Expr *Stride = strideOf(BaseIndex.second, I, Ctx);
+      std::optional<int64_t> Offset;
       if (!Stride)
+        Offset = offsetPast(BaseIndex.second, I, Ctx);
+      if (!Stride && !Offset)
         continue;
       LoopSizedOverrun O;
+      O.Offset = Offset.value_or(0);
       O.At = At;
       O.Array = P;
       O.Index = BaseIndex.second;

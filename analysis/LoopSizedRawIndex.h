@@ -11,7 +11,7 @@
 // Such an array has at most as many elements as the loop has iterations,
 // so an index 'i * c + d' with a stride c >= 2 (a constant, or a template
 // hole plus a positive constant such as 'N + 1') and d >= 0 runs past its
-// end for the later iterations. The access is reported only where no
+// end for the later iterations, and 'i + d' with d >= 1 for the last d. The access is reported only where no
 // condition in the loop's body names 'i' (a guard, or an index bounded by
 // 'i % n' or 'i < n', is not second-guessed).
 //
@@ -31,7 +31,10 @@ struct LoopSizedOverrun {
   const Expr *At = nullptr;           ///< The subscript.
   const ParmVarDecl *Array = nullptr; ///< The raw parameter.
   const Expr *Index = nullptr;
+  /// The stride, or null for 'i + Offset'.
   const Expr *Stride = nullptr;
+  /// How far past 'i' the index reads, when Stride is null.
+  int64_t Offset = 0;
   const VarDecl *LoopIndex = nullptr; ///< 'i'.
   bool Write = false;
   unsigned CallLine = 0; ///< The Python line of the call that sizes it.

@@ -47,14 +47,22 @@ void UnguardedThreadIndexCheck::reportLoopSized(const LoopSizedOverrun &O,
   SourceLocation Loc = reportOnce(O.At->getBeginLoc(), Ctx.getSourceManager());
   if (Loc.isInvalid())
     return;
-  diag(Loc, "%select{read of|write to}0 %1 at '%2' runs past its end: the "
-            "call at line %3 gives %1 one element per iteration of the "
-            "elementwise loop, and the index grows by '%4' per iteration")
-      << O.Write << O.Array << ThreadIndexAnalysis::textOf(O.Index, Ctx)
-      << O.CallLine << ThreadIndexAnalysis::textOf(O.Stride, Ctx);
+  if (O.Stride)
+    diag(Loc, "%select{read of|write to}0 %1 at '%2' runs past its end: the "
+              "call at line %3 gives %1 one element per iteration of the "
+              "elementwise loop, and the index grows by '%4' per iteration")
+        << O.Write << O.Array << ThreadIndexAnalysis::textOf(O.Index, Ctx)
+        << O.CallLine << ThreadIndexAnalysis::textOf(O.Stride, Ctx);
+  else
+    diag(Loc, "%select{read of|write to}0 %1 at '%2' runs past its end: the "
+              "call at line %3 gives %1 one element per iteration of the "
+              "elementwise loop, and the last %select{iteration goes|%4 "
+              "iterations go}5 past it")
+        << O.Write << O.Array << ThreadIndexAnalysis::textOf(O.Index, Ctx)
+        << O.CallLine << O.Offset << (O.Offset > 1);
   diag(O.Array->getLocation(),
-       "pass 'size=' with the number of iterations the index allows, or "
-       "bound '%0' in the operation",
+       "bound '%0' in the operation, or run the loop over fewer iterations "
+       "('size=' in CuPy, 'range=' in PyCUDA)",
        DiagnosticIDs::Note)
       << O.LoopIndex->getName();
 }

@@ -15,8 +15,20 @@ def eye_wrong(n, dtype):
     fill = cp.ElementwiseKernel('', 'raw T e', 'e[i * %d] = 1' % (n + 1), 'fill_diag')
     fill(e, size=e.size)
 # CHECK: elementwise-raw-stride.py:[[@LINE-2]]:49: warning: write to 'e' at 'i * _py_n_plus_1' runs past its end: the call at line [[@LINE-1]] gives 'e' one element per iteration of the elementwise loop, and the index grows by '_py_n_plus_1' per iteration [cuda-unguarded-thread-index]
-# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: pass 'size=' with the number of iterations the index allows, or bound 'i' in the operation
+# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: bound 'i' in the operation, or run the loop over fewer iterations ('size=' in CuPy, 'range=' in PyCUDA)
     return e
+
+# A forward difference whose raw input sizes the loop reads one past it at
+# the last i; run over one element fewer, it stays inside.
+def forward_diff(x):
+    diff = cp.ElementwiseKernel('raw T x', 'T d', 'd = x[i + 1] - x[i]', 'fdiff')
+    d = cp.empty_like(x)
+    diff(x, d)
+# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:56: warning: read of 'x' at 'i + 1' runs past its end: the call at line [[@LINE-1]] gives 'x'{{.*}}and the last iteration goes past it [cuda-unguarded-thread-index]
+# CHECK: elementwise-raw-stride.py:[[@LINE-4]]:12: note: bound 'i' in the operation, or run the loop over fewer iterations
+    inside = cp.empty(x.size - 1, dtype=x.dtype)
+    diff(x, inside)
+    return d, inside
 
 # size= the product of the matrix's dimensions, and a raw output made with
 # the shape of the input.
@@ -25,7 +37,7 @@ def eye_product(n):
     fill = cp.ElementwiseKernel('', 'raw T e', f'e[i * {n + 1}] = 1', 'fill_d')
     fill(e, size=n * n)
 # CHECK: elementwise-raw-stride.py:[[@LINE-2]]:50: warning: write to 'e' at 'i * _py_n_plus_1' runs past its end: the call at line [[@LINE-1]] gives 'e'{{.*}}[cuda-unguarded-thread-index]
-# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: pass 'size='
+# CHECK: elementwise-raw-stride.py:[[@LINE-3]]:12: note: bound 'i' in the operation, or run the loop over fewer iterations
     return e
 
 def spread_shape(x):
@@ -47,7 +59,7 @@ def spread(x):
     y = cp.empty_like(x)
     scatter2(x, y)
 # CHECK: elementwise-raw-stride.py:[[@LINE-5]]:52: warning: write to 'y' at '2 * i + 1' runs past its end: the call at line {{[0-9]+}} gives 'y' one element per iteration{{.*}}grows by '2' per iteration [cuda-unguarded-thread-index]
-# CHECK: elementwise-raw-stride.py:[[@LINE-6]]:12: note: pass 'size='
+# CHECK: elementwise-raw-stride.py:[[@LINE-6]]:12: note: bound 'i' in the operation, or run the loop over fewer iterations
     return y
 
 def spread_right(x):
@@ -64,7 +76,7 @@ pick = cp.ElementwiseKernel('T a, raw T b', 'T y',
 def pick_self(x):
     return pick(x, x)
 # CHECK: elementwise-raw-stride.py:[[@LINE-4]]:38: warning: read of 'b' at 'i * 3' runs past its end: the call at line [[@LINE-1]] gives 'b'{{.*}}grows by '3' per iteration [cuda-unguarded-thread-index]
-# CHECK: elementwise-raw-stride.py:[[@LINE-6]]:8: note: pass 'size='
+# CHECK: elementwise-raw-stride.py:[[@LINE-6]]:8: note: bound 'i' in the operation, or run the loop over fewer iterations
 
 # --- Negatives: idiomatic CuPy code ----------------------------------------
 

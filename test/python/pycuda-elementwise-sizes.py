@@ -20,9 +20,9 @@ x = gpuarray.to_gpu(numpy.arange(1024, dtype=numpy.float32))
 y = gpuarray.empty_like(x)
 pair_sum(y, x)
 # CHECK: pycuda-elementwise-sizes.py:[[@LINE-5]]:13: warning: read of 'x' at '2 * i' runs past its end: the call at line [[@LINE-1]] gives 'x' one element per iteration of the elementwise loop, and the index grows by '2' per iteration [cuda-unguarded-thread-index]
-# CHECK: pycuda-elementwise-sizes.py:[[@LINE-7]]:23: note: pass 'size=' with the number of iterations the index allows, or bound 'i' in the operation
+# CHECK: pycuda-elementwise-sizes.py:[[@LINE-7]]:23: note: bound 'i' in the operation, or run the loop over fewer iterations ('size=' in CuPy, 'range=' in PyCUDA)
 # CHECK: pycuda-elementwise-sizes.py:[[@LINE-7]]:24: warning: read of 'x' at '2 * i + 1' runs past its end: the call at line [[@LINE-3]] gives 'x'{{.*}}grows by '2' per iteration [cuda-unguarded-thread-index]
-# CHECK: pycuda-elementwise-sizes.py:[[@LINE-9]]:23: note: pass 'size='
+# CHECK: pycuda-elementwise-sizes.py:[[@LINE-9]]:23: note: bound 'i' in the operation, or run the loop over fewer iterations
 
 # The first vector is the array written at a stride: it sizes the loop.
 def spread(src):
@@ -31,8 +31,18 @@ def spread(src):
                                 "dst[3 * i] = src[i] * k", "scatter")
     scatter(dst, src, numpy.int32(2))
 # CHECK: pycuda-elementwise-sizes.py:[[@LINE-2]]:34: warning: write to 'dst' at '3 * i' runs past its end: the call at line [[@LINE-1]] gives 'dst'{{.*}}grows by '3' per iteration [cuda-unguarded-thread-index]
-# CHECK: pycuda-elementwise-sizes.py:[[@LINE-4]]:41: note: pass 'size='
+# CHECK: pycuda-elementwise-sizes.py:[[@LINE-4]]:41: note: bound 'i' in the operation, or run the loop over fewer iterations
     return dst
+
+# A forward difference over all of x reads one past its end at the last i.
+forward_diff = ElementwiseKernel(
+    "float *d, float *x",
+    "d[i] = x[i + 1] - x[i]",
+    "forward_diff")
+d = gpuarray.empty_like(x)
+forward_diff(d, x)
+# CHECK: pycuda-elementwise-sizes.py:[[@LINE-4]]:13: warning: read of 'x' at 'i + 1' runs past its end: the call at line [[@LINE-1]] gives 'x' one element per iteration of the elementwise loop, and the last iteration goes past it [cuda-unguarded-thread-index]
+# CHECK: pycuda-elementwise-sizes.py:[[@LINE-6]]:23: note: bound 'i' in the operation, or run the loop over fewer iterations
 
 # --- Idiomatic code: nothing to report. ---
 
@@ -49,6 +59,13 @@ def widen(src, wide):
     scatter = ElementwiseKernel("float *src, float *dst, int k",
                                 "dst[3 * i] = src[i] * k", "scatter_wide")
     scatter(src, wide, 1)
+
+# The differences go into an array one shorter than x: the loop runs n - 1
+# times, and x[i + 1] stays inside x.
+def differences(x):
+    d = gpuarray.empty(x.size - 1, dtype=numpy.float32)
+    forward_diff(d, x)
+    return d
 
 # range= and slice= run another kernel over the range they give.
 def pairs_in_range(x, y):
