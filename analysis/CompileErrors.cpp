@@ -42,9 +42,11 @@ struct Recording {
 /// client it replaced (clang-tidy's or clangd's), unchanged.
 class ErrorRecorder : public DiagnosticConsumer {
 public:
-  ErrorRecorder(DiagnosticsEngine &Diags,
-                std::shared_ptr<Recording> Out)
-      : Out(std::move(Out)) {
+  /// \p ShownErrors: how many errors are passed on (0: all); the errors
+  /// after them, and the notes and warnings that follow, are recorded only.
+  ErrorRecorder(DiagnosticsEngine &Diags, std::shared_ptr<Recording> Out,
+                unsigned ShownErrors)
+      : Out(std::move(Out)), ShownErrors(ShownErrors) {
     if (Diags.ownsClient())
       Owned = Diags.takeClient();
     Next = Diags.getClient();
@@ -88,12 +90,19 @@ public:
       if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
         Out->DroppedLaunches.push_back(L);
     }
-    if (Next)
+    if (Level >= DiagnosticsEngine::Error && ShownErrors &&
+        ++ErrorsSeen > ShownErrors)
+      Hiding = true;
+    if (Next && !Hiding)
       Next->HandleDiagnostic(Level, Info);
   }
 
 private:
   std::shared_ptr<Recording> Out;
+  unsigned ShownErrors = 0;
+  unsigned ErrorsSeen = 0;
+  /// Past the errors shown: clang's own limit would have stopped here.
+  bool Hiding = false;
   std::unique_ptr<DiagnosticConsumer> Owned;
   DiagnosticConsumer *Next = nullptr;
 };
@@ -134,10 +143,16 @@ void attachCompileErrors(Preprocessor &PP) {
   // compile whole.
   Diags.setSeverity(diag::err_pp_file_not_found, diag::Severity::Error,
                     SourceLocation());
+  // Past its error limit (-ferror-limit, 20 by default) clang stops with a
+  // fatal error, which stops including and instantiating as a missing
+  // header did: everything after the 20th error would be lost. It goes on
+  // compiling; the recorder shows no more errors than the limit allows.
+  unsigned ShownErrors = Diags.getDiagnosticOptions().ErrorLimit;
+  Diags.setErrorLimit(0);
   LastRecording = std::make_shared<Recording>();
   LastRecording->SM = &PP.getSourceManager();
   LastEngine = &Diags;
-  auto *Recorder = new ErrorRecorder(Diags, LastRecording);
+  auto *Recorder = new ErrorRecorder(Diags, LastRecording, ShownErrors);
   Diags.setClient(Recorder, /*ShouldOwnClient=*/true);
 }
 
