@@ -1,6 +1,7 @@
 //===- CompileErrors.cpp --------------------------------------------------===//
 
 #include "CompileErrors.h"
+#include "FunctionCfg.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
@@ -892,6 +893,50 @@ bool conditionHoldsRecoveryNode(const Stmt *S) {
   return false;
 }
 
+/// The loops under \p S whose range holds \p L.
+void loopsAround(const Stmt *S, SourceLocation L, const SourceManager &SM,
+                 llvm::SmallVectorImpl<const Stmt *> &Out) {
+  for (const Stmt *Child : S->children()) {
+    if (!Child || !covers(Child, L, SM))
+      continue;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(Child))
+      Out.push_back(Child);
+    loopsAround(Child, L, SM, Out);
+  }
+}
+
+/// Whether a call under \p Body of a device helper whose body did not
+/// compile may run before the access at \p L: it comes first in the
+/// file, or a loop holds both (it may be a barrier, or a check that traps;
+/// what runs after the access on every path it cannot change).
+bool helperWithErrorsMayRunBefore(const Stmt *Body, SourceLocation L,
+                                  const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    llvm::SmallVector<SourceLocation, 4> Calls;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool VisitCallExpr(CallExpr *Call) {
+      if (callsHelperThatDidNotCompile(Call, SM))
+        Calls.push_back(SM.getExpansionLoc(Call->getBeginLoc()));
+      return true;
+    }
+  } F(SM);
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  if (F.Calls.empty())
+    return false;
+  llvm::SmallVector<const Stmt *, 4> Loops;
+  loopsAround(Body, L, SM, Loops);
+  // The access's own statement may call it first ('out[i] = f(x)').
+  if (const Stmt *Around = statementAround(Body, L, SM))
+    Loops.push_back(Around);
+  return llvm::any_of(F.Calls, [&](SourceLocation C) {
+    return SM.isBeforeInTranslationUnit(C, L) ||
+           llvm::any_of(Loops, [&](const Stmt *Loop) {
+             return covers(Loop, C, SM);
+           });
+  });
+}
+
 /// The access a kernel-side finding at \p L names: the outermost
 /// subscript, dereference, member access, call or name that begins at \p L
 /// (`out[i]` in `out[i] = pts[i].x`), or null.
@@ -924,6 +969,8 @@ bool accessFindingMayDependOnErrors(const FunctionDecl *FD,
     return true;
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation L = SM.getExpansionLoc(Loc);
+  if (helperWithErrorsMayRunBefore(Body, L, SM))
+    return true;
   const Stmt *Access = accessAt(Body, L, SM);
   if (!Access)
     Access = statementAround(Body, L, SM);

@@ -65,6 +65,16 @@ void CudaFunctionCheck::onStartOfTranslationUnit() {
   startTranslationUnit();
 }
 
+/// Whether device function \p FD compiled whole but calls a device helper
+/// whose body did not: the kernel-side checks read it, each such call an
+/// unknown action.
+static bool callsOnlyHelpersWithErrors(const FunctionDecl *FD,
+                                       const SourceManager &SM) {
+  return (FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()) &&
+         !FD->isInvalidDecl() && !bodyDidNotCompile(FD, SM) &&
+         callsHelperThatDidNotCompile(FD, SM);
+}
+
 /// Every body of \p Ctx's translation unit that did not compile whole but
 /// is readable: the bodies a check with a gate reads with errors.
 static void collectBodiesWithErrors(ASTContext &Ctx,
@@ -83,7 +93,8 @@ static void collectBodiesWithErrors(ASTContext &Ctx,
           !FD->isDependentContext() &&
           (!FD->isInvalidDecl() || onlySignatureDidNotCompile(FD, SM)) &&
           !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
-          bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM))
+          ((bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM)) ||
+           callsOnlyHelpersWithErrors(FD, SM)))
         Out.push_back(FD);
       return true;
     }
@@ -106,7 +117,9 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
                  !FD->isDependentContext() &&
           (!FD->isInvalidDecl() || onlySignatureDidNotCompile(FD, SM)) &&
                  !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
-                 bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM);
+                 ((bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM)) ||
+                  (Kind.GateOnErrors == ErrorGate::Accesses &&
+                   callsOnlyHelpersWithErrors(FD, SM)));
     if (!WithErrors)
       return;
   }

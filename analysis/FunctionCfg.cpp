@@ -378,22 +378,24 @@ void FunctionCfg::walkFromEntry(
   walk(&Graph->getEntry(), 0, Visit, AtExit);
 }
 
-/// Whether device function \p FD calls a device helper of the program whose
-/// body did not compile.
-static bool callsHelperThatDidNotCompile(const FunctionDecl *FD,
-                                         const SourceManager &SM) {
+bool callsHelperThatDidNotCompile(const CallExpr *Call,
+                                  const SourceManager &SM) {
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  const FunctionDecl *Def = nullptr;
+  return Callee && Callee->hasBody(Def) && Def->hasAttr<CUDADeviceAttr>() &&
+         !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) &&
+         (Def->isInvalidDecl() ||
+          (!Def->isDependentContext() && !isAnalysableFunction(Def, SM)));
+}
+
+bool callsHelperThatDidNotCompile(const FunctionDecl *FD,
+                                  const SourceManager &SM) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const SourceManager &SM;
     bool Found = false;
     explicit Finder(const SourceManager &SM) : SM(SM) {}
     bool VisitCallExpr(CallExpr *Call) {
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      const FunctionDecl *Def = nullptr;
-      if (Callee && Callee->hasBody(Def) && Def->hasAttr<CUDADeviceAttr>() &&
-          !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation())) &&
-          (Def->isInvalidDecl() ||
-           (!Def->isDependentContext() && !isAnalysableFunction(Def, SM))))
-        Found = true;
+      Found = callsHelperThatDidNotCompile(Call, SM);
       return !Found;
     }
   } F(SM);

@@ -278,6 +278,15 @@ private:
 /// are given those only when their Traits ask for them).
 bool isAnalysableFunction(const FunctionDecl *FD, const SourceManager &SM);
 
+/// Whether \p Call calls a device helper of the program whose body did not
+/// compile (or that calls one): device code reads its helpers' bodies, so
+/// such a device function is not analysable.
+bool callsHelperThatDidNotCompile(const CallExpr *Call,
+                                  const SourceManager &SM);
+/// Whether device function \p FD holds such a call.
+bool callsHelperThatDidNotCompile(const FunctionDecl *FD,
+                                  const SourceManager &SM);
+
 /// Whether the analysed compilation sees \p FD's body whole: no part of it
 /// was skipped by a __CUDA_ARCH__ conditional. Path facts about a function
 /// that is not whole are unknown.

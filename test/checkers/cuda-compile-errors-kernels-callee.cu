@@ -1,11 +1,9 @@
 // A kernel that calls a device helper of the same file whose body did not
-// compile is not analysed at all, so the unguarded write before the call
-// is missed (gsplat 8502ec76 without its glm submodule: radii[idx] written
-// before the 'idx >= num_points' return). The file expects the finding and
-// is marked XFAIL until such a call is read as an unknown action that can
-// only change what comes after it (lit then reports XPASS and the XFAIL
-// line goes; docs/records/kernels-beside-errors-2026-12-08.md).
-// XFAIL: *
+// compile (its local has the missing header's type) is read by the
+// kernel-side checks, each such call an unknown action: it may be a barrier
+// or a check that traps, so only a finding at an access that no such call
+// may precede is kept (gsplat 8502ec76 without its glm submodule:
+// radii[idx] written before the 'idx >= num_points' return).
 // RUN: %check_cuda_tidy_driver --compile-errors %s 'cuda-*' %t
 
 #include <cuda_runtime.h>
@@ -30,4 +28,43 @@ __global__ void fill(const float *m, float *out, int *flags, int n) {
 
 void launch(const float *m, float *out, int *flags, int n) {
   fill<<<(n + 255) / 256, 256>>>(m, out, flags, n);
+}
+
+// Negatives: each is reported with the helper's header present.
+
+// The helper runs first: it may be the guard.
+__global__ void fill_after(const float *m, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float s = shade(m, 2.0f);
+  if (i <= n)
+    out[i] = s;
+}
+
+// The helper runs in the same loop as the access.
+__global__ void fill_rows(const float *m, float *out, int n, int rows) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rows; ++r) {
+    if (i <= n)
+      out[i] = (float)r;
+    out[0] += shade(m, (float)r);
+  }
+}
+
+// The helper runs before the store in the access's own statement.
+__global__ void fill_value(const float *m, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i <= n)
+    out[i] = shade(m, 3.0f);
+}
+
+// A shared tile read across threads after the helper, which may be the
+// barrier.
+__global__ void tile_after(const float *m, float *out) {
+  __shared__ float tile[256];
+  tile[threadIdx.x] = m[threadIdx.x];
+  out[threadIdx.x] = shade(tile, 0.0f) + tile[255 - threadIdx.x];
+}
+
+void launch_tile(const float *m, float *out) {
+  tile_after<<<1, 256>>>(m, out);
 }
