@@ -351,7 +351,7 @@ bool isPlainInvalidDeclaration(const VarDecl *VD, const FunctionDecl *FD) {
         Lexer::findNextToken(Next->getLocation(), SM, Ctx.getLangOpts());
     if (!Value)
       return false;
-    StringRef Text = Lexer::getSpelling(*Value, SM, Ctx.getLangOpts());
+    std::string Text = Lexer::getSpelling(*Value, SM, Ctx.getLangOpts());
     if (Text != "NULL" && Text != "nullptr" && Text != "0") {
       if (!skipInertInitializer(Next, FD, Ctx) || !Next)
         return false;

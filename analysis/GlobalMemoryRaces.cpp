@@ -990,7 +990,8 @@ bool KernelRaces::mayFence(const Stmt *S, unsigned Depth) {
   if (!Callee)
     return !isa<CXXOperatorCallExpr>(Call);
   if (unsigned Builtin = Callee->getBuiltinID()) {
-    StringRef Name = Ctx.BuiltinInfo.getName(Builtin);
+    std::string Spelled = Ctx.BuiltinInfo.getName(Builtin);
+    StringRef Name = Spelled;
     return Name.contains("membar") || Name.contains("fence");
   }
   if (Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
