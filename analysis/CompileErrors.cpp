@@ -43,8 +43,8 @@ struct Recording {
 /// client it replaced (clang-tidy's or clangd's), unchanged.
 class ErrorRecorder : public DiagnosticConsumer {
 public:
-  /// \p ShownErrors: how many errors are passed on (0: all); the errors
-  /// after them, and the notes and warnings that follow, are recorded only.
+  /// \p ShownErrors: how many of clang's errors are passed on (0: all);
+  /// clang's diagnostics after them are recorded only.
   ErrorRecorder(DiagnosticsEngine &Diags, std::shared_ptr<Recording> Out,
                 unsigned ShownErrors)
       : Out(std::move(Out)), ShownErrors(ShownErrors) {
@@ -91,10 +91,13 @@ public:
       if (Info.getID() == diag::err_cuda_device_kernel_launch_require_rdc)
         Out->DroppedLaunches.push_back(L);
     }
-    if (Level >= DiagnosticsEngine::Error && ShownErrors &&
+    // Clang's own diagnostics, not the checks' (custom IDs: cuda-clangd
+    // reports its checks' findings through this engine too).
+    bool Clangs = !DiagnosticIDs::IsCustomDiag(Info.getID());
+    if (Clangs && Level >= DiagnosticsEngine::Error && ShownErrors &&
         ++ErrorsSeen > ShownErrors)
       Hiding = true;
-    if (Next && !Hiding)
+    if (Next && !(Hiding && Clangs))
       Next->HandleDiagnostic(Level, Info);
   }
 
