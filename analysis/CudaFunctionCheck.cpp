@@ -68,7 +68,7 @@ void CudaFunctionCheck::onStartOfTranslationUnit() {
 /// Whether device function \p FD compiled whole but calls a device helper
 /// whose body did not: the kernel-side checks read it, each such call an
 /// unknown action.
-static bool callsOnlyHelpersWithErrors(const FunctionDecl *FD,
+static bool compiledButCallsHelperWithErrors(const FunctionDecl *FD,
                                        const SourceManager &SM) {
   return (FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()) &&
          !FD->isInvalidDecl() && !bodyDidNotCompile(FD, SM) &&
@@ -94,7 +94,7 @@ static void collectBodiesWithErrors(ASTContext &Ctx,
           (!FD->isInvalidDecl() || onlySignatureDidNotCompile(FD, SM)) &&
           !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
           ((bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM)) ||
-           callsOnlyHelpersWithErrors(FD, SM)))
+           compiledButCallsHelperWithErrors(FD, SM)))
         Out.push_back(FD);
       return true;
     }
@@ -119,7 +119,7 @@ void CudaFunctionCheck::check(const MatchFinder::MatchResult &Result) {
                  !SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())) &&
                  ((bodyDidNotCompile(FD, SM) && !bodyIsUnreadable(FD, SM)) ||
                   (Kind.GateOnErrors == ErrorGate::Accesses &&
-                   callsOnlyHelpersWithErrors(FD, SM)));
+                   compiledButCallsHelperWithErrors(FD, SM)));
     if (!WithErrors)
       return;
   }

@@ -146,16 +146,6 @@ bool mayHaveSpacedLaunch(llvm::StringRef T) {
   return false;
 }
 
-/// Whether the identifier ending at P (exclusive) is one that opens an
-/// asm statement.
-bool endsAsmKeyword(llvm::StringRef T, size_t P) {
-  size_t B = P;
-  while (B > 0 && isIdentifierChar(T[B - 1]))
-    --B;
-  llvm::StringRef Word = T.slice(B, P);
-  return Word == "asm" || Word == "__asm__" || Word == "__asm";
-}
-
 size_t skipSpace(llvm::StringRef T, size_t I) {
   while (I < T.size() && llvm::isSpace(T[I]))
     ++I;
@@ -196,34 +186,34 @@ std::vector<std::pair<size_t, size_t>> extendedAsmTemplate(llvm::StringRef T,
   return Strings;
 }
 
-/// Escapes the special registers in one template string [B, E) of Out.
-bool escapeRegistersIn(std::string &Out, size_t B, size_t E) {
-  bool Changed = false;
+/// Escapes the special registers in one template string [B, E) of Text,
+/// in Out (a copy of Text made at the first change).
+void escapeRegistersIn(llvm::StringRef Text, size_t B, size_t E,
+                       std::optional<std::string> &Out) {
   for (size_t K = B; K < E; ++K) {
-    if (Out[K] == '\\') {
+    if (Text[K] == '\\') {
       ++K;
       continue;
     }
-    if (Out[K] != '%')
+    if (Text[K] != '%')
       continue;
-    if (K + 1 < E && Out[K + 1] == '%') {
+    if (K + 1 < E && Text[K + 1] == '%') {
       ++K;
       continue;
     }
-    if (K + 1 >= E || !llvm::isAlpha(Out[K + 1]))
+    if (K + 1 >= E || !llvm::isAlpha(Text[K + 1]))
       continue;
     // A modifier of an operand: one letter, then its number or name.
-    if (K + 2 < E && (llvm::isDigit(Out[K + 2]) || Out[K + 2] == '['))
+    if (K + 2 < E && (llvm::isDigit(Text[K + 2]) || Text[K + 2] == '['))
       continue;
-    if (K > B && isHorizontalSpace(Out[K - 1])) {
-      Out[K - 1] = '%';
-    } else {
-      Out[K + 1] = '%';
-    }
-    Changed = true;
+    if (!Out)
+      Out = Text.str();
+    if (K > B && isHorizontalSpace(Text[K - 1]))
+      (*Out)[K - 1] = '%';
+    else
+      (*Out)[K + 1] = '%';
     ++K;
   }
-  return Changed;
 }
 
 class JoiningFile : public llvm::vfs::File {
@@ -312,8 +302,7 @@ std::optional<std::string> joinSpacedLaunchChevrons(llvm::StringRef Text) {
 std::optional<std::string> escapeAsmSpecialRegisters(llvm::StringRef Text) {
   if (!Text.contains("asm") || !Text.contains('%'))
     return std::nullopt;
-  std::string Out = Text.str();
-  bool Changed = false;
+  std::optional<std::string> Out;
   for (size_t I = 0; I < Text.size();) {
     size_t After = skipCommentOrLiteral(Text, I);
     if (After != I) {
@@ -327,13 +316,12 @@ std::optional<std::string> escapeAsmSpecialRegisters(llvm::StringRef Text) {
     size_t End = I;
     while (End < Text.size() && isIdentifierChar(Text[End]))
       ++End;
-    if (endsAsmKeyword(Text, End))
+    llvm::StringRef Word = Text.slice(I, End);
+    if (Word == "asm" || Word == "__asm__" || Word == "__asm")
       for (auto [B, E] : extendedAsmTemplate(Text, End))
-        Changed |= escapeRegistersIn(Out, B, E);
+        escapeRegistersIn(Text, B, E, Out);
     I = End;
   }
-  if (!Changed)
-    return std::nullopt;
   return Out;
 }
 
